@@ -1,3 +1,3 @@
 import { miaTsupConfig } from '../../tsup.config.base';
 
-export default miaTsupConfig();
+export default miaTsupConfig({ index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' });

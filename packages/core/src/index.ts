@@ -31,3 +31,12 @@ export type {
   EpochInfo,
   EpochEndInfo,
 } from './training-plugin';
+export { sgd, type SgdOptions } from './sgd';
+export { adam, type AdamOptions } from './adam';
+export { cosine, multiStep, piecewise, constantLr, type PiecewiseRange } from './lr-schedules';
+export { crossEntropy, crossEntropyPerExample } from './cross-entropy';
+export { train } from './train';
+export type { TrainOptions, TrainResult, TrainProgressEvent, EpochSummary } from './train-options';
+export { predictLogits, predictOutputs, evaluate, type PredictOptions, type EvaluationResult } from './predict';
+export { encodeCheckpoint, decodeCheckpoint, writeCheckpointFile, readCheckpointFile, type CheckpointData } from './checkpoint';
+export { createProgressBar, type ProgressBar } from './progress-bar';

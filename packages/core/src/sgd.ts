@@ -1,0 +1,79 @@
+import * as tf from '@tensorflow/tfjs-core';
+import type { Gradients, NamedState, Optimizer } from './optimizer';
+import { check, checkNumberInRange } from './validate';
+
+/** Options of {@link sgd}; names and defaults follow `torch.optim.SGD`. */
+export interface SgdOptions {
+  /** Base learning rate `lr0`. */
+  readonly lr: number;
+  /** Momentum μ. @default 0 */
+  readonly momentum?: number;
+  /** Dampening. @default 0 */
+  readonly dampening?: number;
+  /** Nesterov momentum (needs momentum > 0 and dampening 0). @default false */
+  readonly nesterov?: boolean;
+  /** Coupled L2 weight decay, added to the gradient before momentum. @default 0 */
+  readonly weightDecay?: number;
+}
+
+/**
+ * Stochastic gradient descent with **PyTorch semantics** (PROTOCOL.md §0):
+ * `d = g + wd·θ`; `v ← d` on the first step, then `v ← μ·v + (1 − dampening)·d`;
+ * `d ← d + μ·v` (Nesterov) or `d ← v`; `θ ← θ − lr·d`.
+ *
+ * Unlike `tf.train.momentum` (`v ← μv + lr·g`), the buffer does not absorb the learning rate, so
+ * a schedule that changes the LR gives the same updates as PyTorch.
+ * @see https://pytorch.org/docs/stable/generated/torch.optim.SGD.html
+ * @throws InvalidArgumentError on a non-positive lr, a momentum outside [0, 1), or Nesterov without momentum.
+ */
+export function sgd(options: SgdOptions): Optimizer {
+  checkNumberInRange('sgd', 'lr', options.lr, 0);
+  const momentum = options.momentum ?? 0;
+  const dampening = options.dampening ?? 0;
+  const weightDecay = options.weightDecay ?? 0;
+  const nesterov = options.nesterov ?? false;
+  checkNumberInRange('sgd', 'momentum', momentum, 0, 1);
+  checkNumberInRange('sgd', 'dampening', dampening, 0, 1);
+  checkNumberInRange('sgd', 'weightDecay', weightDecay, 0);
+  check(!nesterov || (momentum > 0 && dampening === 0), 'sgd', 'nesterov', 'used with momentum > 0 and dampening 0', { momentum, dampening });
+  const buffers = new Map<string, tf.Variable>();
+
+  return {
+    name: 'sgd',
+    learningRate: options.lr,
+    applyGradients(variables, grads: Gradients, lr) {
+      tf.tidy(() => {
+        for (const v of variables) {
+          const g = grads[v.name];
+          if (g === undefined) continue;
+          let d: tf.Tensor = weightDecay !== 0 ? tf.add(g, tf.mul(v, weightDecay)) : g;
+          if (momentum !== 0) {
+            const buf = buffers.get(v.name);
+            if (buf === undefined) {
+              buffers.set(v.name, tf.keep(tf.variable(d, false, `${v.name}/sgd_momentum`)));
+              d = nesterov ? tf.add(d, tf.mul(d, momentum)) : d;
+            } else {
+              buf.assign(tf.add(tf.mul(buf, momentum), dampening !== 0 ? tf.mul(d, 1 - dampening) : d));
+              d = nesterov ? tf.add(d, tf.mul(buf, momentum)) : buf;
+            }
+          }
+          v.assign(tf.sub(v, tf.mul(d, lr)));
+        }
+      });
+    },
+    getState(): NamedState[] {
+      return [...buffers].map(([name, buf]) => ({ name: `${name}/momentum`, tensor: buf.clone() }));
+    },
+    setState(state) {
+      this.dispose();
+      for (const { name, tensor } of state) {
+        const key = name.replace(/\/momentum$/, '');
+        buffers.set(key, tf.variable(tensor.clone(), false, `${key}/sgd_momentum`));
+      }
+    },
+    dispose() {
+      for (const buf of buffers.values()) buf.dispose();
+      buffers.clear();
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export { tinyMlp, type TinyMlpOptions } from './tiny-mlp';
+export { syntheticClassification, type SyntheticClassificationOptions } from './synthetic-data';

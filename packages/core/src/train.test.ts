@@ -1,0 +1,144 @@
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-cpu';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cosine } from './lr-schedules';
+import { sgd } from './sgd';
+import { syntheticClassification, tinyMlp } from './testing/index';
+import { train } from './train';
+import { evaluate } from './predict';
+import { AbortError, InvalidArgumentError, InvalidDatasetError, ShapeMismatchError, TrainingDivergedError } from './errors';
+import type { TrainingPlugin } from './training-plugin';
+import type { Classifier } from './classifier';
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'mia-train-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function weightsOf(model: Classifier): number[][] {
+  return model.trainableVariables.map((v) => Array.from(v.dataSync()));
+}
+
+describe('train', () => {
+  it('decreases the loss of a small MLP and leaks no tensor', async () => {
+    const data = syntheticClassification({ size: 200, numFeatures: 8, numClasses: 4, noise: 0.5, seed: 1 });
+    const model = tinyMlp({ inputDim: 8, hidden: [16], numClasses: 4, seed: 1 });
+    const before = tf.memory().numTensors;
+    const optimizer = sgd({ lr: 0.1, momentum: 0.9, weightDecay: 5e-4 });
+    const result = await train(model, data, { epochs: 5, batchSize: 32, optimizer, schedule: cosine(5), seed: 3, progressBar: false });
+    optimizer.dispose();
+    expect(tf.memory().numTensors).toBe(before);
+    expect(result.history).toHaveLength(5);
+    expect(result.history[4]!.loss).toBeLessThan(result.history[0]!.loss * 0.7);
+    expect(evaluate(model, data).accuracy).toBeGreaterThan(0.8);
+    model.dispose();
+    data.dispose();
+  });
+
+  it('gives bit-identical weights for the same seed and different ones for another seed', async () => {
+    const data = syntheticClassification({ size: 100, numFeatures: 6, numClasses: 3, seed: 2 });
+    const run = async (seed: number) => {
+      const model = tinyMlp({ inputDim: 6, numClasses: 3, seed: 7 });
+      const optimizer = sgd({ lr: 0.05, momentum: 0.9, nesterov: true });
+      await train(model, data, { epochs: 2, batchSize: 16, optimizer, seed, progressBar: false });
+      const w = weightsOf(model);
+      optimizer.dispose();
+      model.dispose();
+      return w;
+    };
+    const a = await run(11);
+    expect(await run(11)).toEqual(a);
+    expect(await run(12)).not.toEqual(a);
+    data.dispose();
+  });
+
+  it('resuming from a checkpoint gives the same final weights as an uninterrupted run', async () => {
+    const data = syntheticClassification({ size: 96, numFeatures: 5, numClasses: 3, seed: 4 });
+    const opts = { batchSize: 16, seed: 5, progressBar: false as const };
+    const full = tinyMlp({ inputDim: 5, numClasses: 3, seed: 9 });
+    const optFull = sgd({ lr: 0.05, momentum: 0.9, weightDecay: 1e-3 });
+    await train(full, data, { ...opts, epochs: 4, optimizer: optFull, schedule: cosine(4) });
+    const expected = weightsOf(full);
+
+    const path = join(dir, 'resume.ckpt');
+    const controller = new AbortController();
+    const partial = tinyMlp({ inputDim: 5, numClasses: 3, seed: 9 });
+    const optPartial = sgd({ lr: 0.05, momentum: 0.9, weightDecay: 1e-3 });
+    const stopAfterTwo: TrainingPlugin = { name: 'stop', onEpochEnd: ({ epoch }) => { if (epoch === 1) controller.abort(); } };
+    await expect(
+      train(partial, data, { ...opts, epochs: 4, optimizer: optPartial, schedule: cosine(4), plugins: [stopAfterTwo], signal: controller.signal, checkpoint: { path } }),
+    ).rejects.toSatisfy((e: unknown) => AbortError.isInstance(e));
+    expect(existsSync(path)).toBe(true);
+    partial.dispose();
+    optPartial.dispose();
+
+    const resumed = tinyMlp({ inputDim: 5, numClasses: 3, seed: 9 });
+    const optResumed = sgd({ lr: 0.05, momentum: 0.9, weightDecay: 1e-3 });
+    const r = await train(resumed, data, { ...opts, epochs: 4, optimizer: optResumed, schedule: cosine(4), checkpoint: { path }, resume: true });
+    expect(r.startEpoch).toBe(2);
+    expect(r.history).toHaveLength(4);
+    expect(weightsOf(resumed)).toEqual(expected);
+    for (const m of [full, resumed]) m.dispose();
+    optFull.dispose();
+    optResumed.dispose();
+    data.dispose();
+  });
+
+  it('gradient accumulation gives the same update as the full batch (no BN)', async () => {
+    const data = syntheticClassification({ size: 64, numFeatures: 4, numClasses: 2, seed: 6 });
+    const run = async (microBatchSize?: number) => {
+      const model = tinyMlp({ inputDim: 4, numClasses: 2, seed: 1 });
+      const optimizer = sgd({ lr: 0.1 });
+      await train(model, data, { epochs: 1, batchSize: 32, optimizer, seed: 1, progressBar: false, ...(microBatchSize ? { microBatchSize } : {}) });
+      const w = weightsOf(model);
+      model.dispose();
+      optimizer.dispose();
+      return w;
+    };
+    const full = (await run()).flat();
+    const accumulated = (await run(8)).flat();
+    for (let i = 0; i < full.length; i++) expect(accumulated[i]).toBeCloseTo(full[i]!, 5);
+    data.dispose();
+  });
+
+  it('rejects bad input with errors naming the argument and the values', async () => {
+    const data = syntheticClassification({ size: 20, numFeatures: 4, numClasses: 2, seed: 1 });
+    const model = tinyMlp({ inputDim: 4, numClasses: 2 });
+    const optimizer = sgd({ lr: 0.1 });
+    await expect(train(model, data, { epochs: 1.5, batchSize: 4, optimizer })).rejects.toThrow(/train: epochs must be a positive integer, got 1.5/);
+    await expect(train(model, data, { epochs: 1.5, batchSize: 4, optimizer })).rejects.toSatisfy((e: unknown) => InvalidArgumentError.isInstance(e));
+    const wrongClasses = tinyMlp({ inputDim: 4, numClasses: 3 });
+    await expect(train(wrongClasses, data, { epochs: 1, batchSize: 4, optimizer })).rejects.toSatisfy((e: unknown) => ShapeMismatchError.isInstance(e));
+    const badLabels = { ...data, y: Int32Array.from(data.y, (v, i) => (i === 7 ? 5 : v)) };
+    await expect(train(model, badLabels, { epochs: 1, batchSize: 4, optimizer })).rejects.toThrow(/y\[7\] must be an integer label in \[0, 1\], got 5/);
+    await expect(train(model, badLabels, { epochs: 1, batchSize: 4, optimizer })).rejects.toSatisfy((e: unknown) => InvalidDatasetError.isInstance(e));
+    const shortLabels = { ...data, y: data.y.slice(0, 10) };
+    await expect(train(model, shortLabels, { epochs: 1, batchSize: 4, optimizer })).rejects.toThrow(/one label per example \(20\), got 10/);
+    for (const m of [model, wrongClasses]) m.dispose();
+    optimizer.dispose();
+    data.dispose();
+  });
+
+  it('stops on a NaN loss naming the epoch and step, keeping the last checkpoint', async () => {
+    const data = syntheticClassification({ size: 32, numFeatures: 4, numClasses: 2, seed: 1 });
+    const model = tinyMlp({ inputDim: 4, numClasses: 2 });
+    const optimizer = sgd({ lr: 0.1 });
+    const path = join(dir, 'nan.ckpt');
+    const poison: TrainingPlugin = { name: 'poison', loss: (ctx, base) => (ctx.epoch === 1 && ctx.batchIndex === 2 ? tf.mul(base(), Number.NaN) as tf.Scalar : base()) };
+    const before = tf.memory().numTensors;
+    await expect(train(model, data, { epochs: 3, batchSize: 8, optimizer, plugins: [poison], checkpoint: { path }, progressBar: false }))
+      .rejects.toThrow(/loss is NaN at epoch 1 \(0-based\), step 6/);
+    await expect(train(model, data, { epochs: 3, batchSize: 8, optimizer, plugins: [poison], progressBar: false }))
+      .rejects.toSatisfy((e: unknown) => TrainingDivergedError.isInstance(e));
+    optimizer.dispose();
+    expect(tf.memory().numTensors).toBe(before);
+    expect(existsSync(path)).toBe(true);
+    model.dispose();
+    data.dispose();
+  });
+});
