@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { Gradients, NamedState, Optimizer } from './optimizer';
-import { checkNumberInRange } from './validate';
+import { checkNumberInRange, variableFrom } from './validate';
 
 /** Options of {@link adam}; names and defaults follow `torch.optim.Adam`. */
 export interface AdamOptions {
@@ -78,8 +78,8 @@ export function adam(options: AdamOptions = {}): Optimizer {
         const t = byName.get(`${key}/t`);
         if (v === undefined || t === undefined) continue;
         slots.set(key, {
-          m: tf.variable(tensor.clone(), false, `${key}/adam_m`),
-          v: tf.variable(v.clone(), false, `${key}/adam_v`),
+          m: variableFrom(tensor, false, `${key}/adam_m`),
+          v: variableFrom(v, false, `${key}/adam_v`),
           t: t.dataSync()[0]!,
         });
       }

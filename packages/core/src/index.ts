@@ -40,3 +40,4 @@ export type { TrainOptions, TrainResult, TrainProgressEvent, EpochSummary } from
 export { predictLogits, predictOutputs, evaluate, type PredictOptions, type EvaluationResult } from './predict';
 export { encodeCheckpoint, decodeCheckpoint, writeCheckpointFile, readCheckpointFile, type CheckpointData } from './checkpoint';
 export { createProgressBar, type ProgressBar } from './progress-bar';
+export { initBackend, type BackendName, type InitBackendOptions, type InitBackendResult } from './init-backend';

@@ -17,7 +17,9 @@ export interface PredictOptions {
  * The caller disposes the returned tensors.
  */
 export function predictLogits(classifier: Classifier, data: LabeledData, options: PredictOptions = {}): tf.Tensor2D {
-  return predictOutputs(classifier, data, options).logits;
+  const { logits, features } = predictOutputs(classifier, data, options);
+  features.dispose();
+  return logits;
 }
 
 /** Eval-mode logits and features, batched; the caller disposes both tensors. */

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { Gradients, NamedState, Optimizer } from './optimizer';
-import { check, checkNumberInRange } from './validate';
+import { check, checkNumberInRange, variableFrom } from './validate';
 
 /** Options of {@link sgd}; names and defaults follow `torch.optim.SGD`. */
 export interface SgdOptions {
@@ -68,7 +68,7 @@ export function sgd(options: SgdOptions): Optimizer {
       this.dispose();
       for (const { name, tensor } of state) {
         const key = name.replace(/\/momentum$/, '');
-        buffers.set(key, tf.variable(tensor.clone(), false, `${key}/sgd_momentum`));
+        buffers.set(key, variableFrom(tensor, false, `${key}/sgd_momentum`));
       }
     },
     dispose() {

@@ -1,3 +1,4 @@
+import { variable, type Tensor, type Variable } from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, describeValue } from './errors';
 
 /**
@@ -22,4 +23,12 @@ export function checkNonNegativeInteger(fn: string, name: string, value: unknown
 export function checkNumberInRange(fn: string, name: string, value: unknown, min = -Infinity, max = Infinity): asserts value is number {
   const range = min === -Infinity && max === Infinity ? 'a finite number' : `a number in [${min}, ${max}]`;
   check(typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max, fn, name, range, value);
+}
+
+/** Creates a variable holding a copy of `tensor` without leaving the intermediate copy behind. @internal */
+export function variableFrom(tensor: Tensor, trainable: boolean, name: string): Variable {
+  const copy = tensor.clone();
+  const v = variable(copy, trainable, name);
+  copy.dispose();
+  return v;
 }

@@ -22,7 +22,10 @@ function uniformVariable(shape: number[], bound: number, random: ReturnType<type
   const size = shape.reduce((a, b) => a * b, 1);
   const values = new Float32Array(size);
   for (let i = 0; i < size; i++) values[i] = (2 * random.next() - 1) * bound;
-  return tf.variable(tf.tensor(values, shape), true, name);
+  const init = tf.tensor(values, shape);
+  const v = tf.variable(init, true, name);
+  init.dispose();
+  return v;
 }
 
 /**

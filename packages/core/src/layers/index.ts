@@ -1,0 +1,1 @@
+export { classifierFromLayersModel, type LayersModelAdapterOptions } from './classifier-from-layers-model';
