@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { nextOptimizerId } from './optimizer-id';
 import type { Gradients, NamedState, Optimizer } from './optimizer';
 import { checkNumberInRange, variableFrom } from './validate';
 
@@ -22,6 +23,9 @@ export interface AdamOptions {
  * @see https://pytorch.org/docs/stable/generated/torch.optim.Adam.html
  */
 export function adam(options: AdamOptions = {}): Optimizer {
+  // Buffers are named per optimizer instance: two optimizers on one model (phase 1, then a
+  // fresh tuning optimizer) must not collide in tfjs's global variable registry.
+  const uid = nextOptimizerId();
   const lr0 = options.lr ?? 1e-3;
   const beta1 = options.beta1 ?? 0.9;
   const beta2 = options.beta2 ?? 0.999;
@@ -46,8 +50,8 @@ export function adam(options: AdamOptions = {}): Optimizer {
           let slot = slots.get(variable.name);
           if (slot === undefined) {
             slot = {
-              m: tf.keep(tf.variable(tf.zerosLike(variable), false, `${variable.name}/adam_m`)),
-              v: tf.keep(tf.variable(tf.zerosLike(variable), false, `${variable.name}/adam_v`)),
+              m: tf.keep(tf.variable(tf.zerosLike(variable), false, `${variable.name}/adam_m_${uid}`)),
+              v: tf.keep(tf.variable(tf.zerosLike(variable), false, `${variable.name}/adam_v_${uid}`)),
               t: 0,
             };
             slots.set(variable.name, slot);
@@ -78,8 +82,8 @@ export function adam(options: AdamOptions = {}): Optimizer {
         const t = byName.get(`${key}/t`);
         if (v === undefined || t === undefined) continue;
         slots.set(key, {
-          m: variableFrom(tensor, false, `${key}/adam_m`),
-          v: variableFrom(v, false, `${key}/adam_v`),
+          m: variableFrom(tensor, false, `${key}/adam_m_${uid}`),
+          v: variableFrom(v, false, `${key}/adam_v_${uid}`),
           t: t.dataSync()[0]!,
         });
       }

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { nextOptimizerId } from './optimizer-id';
 import type { Gradients, NamedState, Optimizer } from './optimizer';
 import { check, checkNumberInRange, variableFrom } from './validate';
 
@@ -27,6 +28,9 @@ export interface SgdOptions {
  * @throws InvalidArgumentError on a non-positive lr, a momentum outside [0, 1), or Nesterov without momentum.
  */
 export function sgd(options: SgdOptions): Optimizer {
+  // Buffers are named per optimizer instance: two optimizers on one model (phase 1, then a
+  // fresh tuning optimizer) must not collide in tfjs's global variable registry.
+  const uid = nextOptimizerId();
   checkNumberInRange('sgd', 'lr', options.lr, 0);
   const momentum = options.momentum ?? 0;
   const dampening = options.dampening ?? 0;
@@ -50,7 +54,7 @@ export function sgd(options: SgdOptions): Optimizer {
           if (momentum !== 0) {
             const buf = buffers.get(v.name);
             if (buf === undefined) {
-              buffers.set(v.name, tf.keep(tf.variable(d, false, `${v.name}/sgd_momentum`)));
+              buffers.set(v.name, tf.keep(tf.variable(d, false, `${v.name}/sgd_momentum_${uid}`)));
               d = nesterov ? tf.add(d, tf.mul(d, momentum)) : d;
             } else {
               buf.assign(tf.add(tf.mul(buf, momentum), dampening !== 0 ? tf.mul(d, 1 - dampening) : d));
@@ -68,7 +72,7 @@ export function sgd(options: SgdOptions): Optimizer {
       this.dispose();
       for (const { name, tensor } of state) {
         const key = name.replace(/\/momentum$/, '');
-        buffers.set(key, variableFrom(tensor, false, `${key}/sgd_momentum`));
+        buffers.set(key, variableFrom(tensor, false, `${key}/sgd_momentum_${uid}`));
       }
     },
     dispose() {

@@ -64,7 +64,7 @@ export function createStepRunner(classifier: Classifier, options: TrainOptions, 
           if (augmented !== x) x.dispose();
           x = augmented;
         }
-        const labelValues = indices.length === data.size ? data.y : Int32Array.from(indices, (i) => data.y[i]!);
+        const labelValues = Int32Array.from(indices, (i) => data.y[i]!);
         const labels = tf.tensor1d(labelValues, 'int32');
         const ctx: BatchContext = { model: classifier, ...counters, x, labels, labelValues, indices, numClasses: data.numClasses };
 

@@ -170,4 +170,34 @@ describe('train', () => {
     expect((await run()).w).toEqual(a.w);
     x.dispose();
   });
+
+  it('a full-batch shuffled epoch keeps labels aligned with inputs (same weights as unshuffled)', async () => {
+    const data = syntheticClassification({ size: 24, numFeatures: 4, numClasses: 3, seed: 8 });
+    const run = async (shuffle: boolean) => {
+      const model = tinyMlp({ inputDim: 4, numClasses: 3, seed: 2 });
+      const optimizer = sgd({ lr: 0.1 });
+      await train(model, data, { epochs: 1, batchSize: 24, optimizer, shuffle, progressBar: false });
+      const w = weightsOf(model).flat();
+      model.dispose();
+      optimizer.dispose();
+      return w;
+    };
+    const a = await run(true);
+    const b = await run(false);
+    a.forEach((v, i) => expect(v).toBeCloseTo(b[i]!, 5));
+    data.dispose();
+  });
+
+  it('two optimizers can live on one model at once (phase 1, then a fresh tuning optimizer)', async () => {
+    const data = syntheticClassification({ size: 16, numFeatures: 4, numClasses: 2, seed: 8 });
+    const model = tinyMlp({ inputDim: 4, numClasses: 2, seed: 2 });
+    const first = sgd({ lr: 0.1, momentum: 0.9 });
+    const second = sgd({ lr: 0.1, momentum: 0.9 });
+    await train(model, data, { epochs: 1, batchSize: 8, optimizer: first, progressBar: false });
+    await expect(train(model, data, { epochs: 1, batchSize: 8, optimizer: second, progressBar: false })).resolves.toBeDefined();
+    first.dispose();
+    second.dispose();
+    model.dispose();
+    data.dispose();
+  });
 });
