@@ -1,0 +1,74 @@
+import { checkNumberInRange, InvalidArgumentError, checkPositiveInteger, cosine, sgd, train, type Classifier, type LabeledData, type TrainingPlugin, type TrainOptions, type TrainResult } from '@mia/core';
+
+/** Options shared by {@link pastTune} and {@link lossGapTune}: the fresh tuning-phase optimizer and loop. */
+export interface TuningPhaseOptions
+  extends Pick<TrainOptions, 'augment' | 'microBatchSize' | 'signal' | 'onProgress' | 'progressBar' | 'label' | 'checkpoint' | 'resume' | 'dropLast'> {
+  /** The member (training) set the model was trained on. */
+  readonly members: LabeledData;
+  /** Tuning epochs (PAST: 50 on CIFAR-10, 20 elsewhere); the cosine schedule runs over them. */
+  readonly epochs: number;
+  /** Initial LR of the fresh SGD. @default 0.01 */
+  readonly lr?: number;
+  /** @default 0.9 */
+  readonly momentum?: number;
+  /** Coupled weight decay of the fresh SGD, applied to every parameter. @default 5e-4 */
+  readonly weightDecay?: number;
+  /** Member batch size (also the non-member batch size, PROTOCOL.md A15). @default 128 */
+  readonly batchSize?: number;
+  /** Seed of member shuffling, non-member batch order and dropout. @default 0 */
+  readonly seed?: number;
+  /** Extra plugins run after the regulariser, e.g. {@link lossGapRecorder} or {@link giniRecorder}. */
+  readonly plugins?: readonly TrainingPlugin[];
+}
+
+/** Validated defaults of {@link TuningPhaseOptions}. @internal */
+export function tuningDefaults(fn: string, options: TuningPhaseOptions) {
+  checkPositiveInteger(fn, 'epochs', options.epochs);
+  const batchSize = options.batchSize ?? 128;
+  checkPositiveInteger(fn, 'batchSize', batchSize);
+  const seed = options.seed ?? 0;
+  checkNumberInRange(fn, 'seed', seed);
+  return { batchSize, seed };
+}
+
+/**
+ * Runs a tuning phase the way PASTr does after convergence: a **new** SGD (lr 0.01, momentum 0.9,
+ * wd 5e-4, PyTorch semantics) and a cosine schedule over the tuning epochs, so the LR restarts and
+ * the momentum buffers are empty; the optimizer is disposed at the end.
+ * @see PROTOCOL.md §2.1 ("phase 2 builds a new optimizer"), §6 item 4.
+ * @internal
+ */
+export async function runTuningPhase(fn: string, classifier: Classifier, regularizer: TrainingPlugin, options: TuningPhaseOptions): Promise<TrainResult> {
+  const { batchSize, seed } = tuningDefaults(fn, options);
+  const lr = options.lr ?? 0.01;
+  checkNumberInRange(fn, 'lr', lr, 0);
+  const optimizer = sgd({ lr, momentum: options.momentum ?? 0.9, weightDecay: options.weightDecay ?? 5e-4 });
+  try {
+    return await train(classifier, options.members, {
+      epochs: options.epochs,
+      batchSize,
+      seed,
+      optimizer,
+      schedule: cosine(options.epochs),
+      plugins: [regularizer, ...(options.plugins ?? [])],
+      augment: options.augment,
+      microBatchSize: options.microBatchSize,
+      signal: options.signal,
+      onProgress: options.onProgress,
+      progressBar: options.progressBar,
+      label: options.label ?? fn,
+      checkpoint: options.checkpoint,
+      resume: options.resume,
+      dropLast: options.dropLast,
+    });
+  } catch (error) {
+    // @mia/core's sgd registers its momentum buffers as `<variable>/sgd_momentum`: a phase-1
+    // optimizer that is still alive makes the fresh one collide.
+    if (error instanceof Error && /sgd_momentum was already registered/.test(error.message)) {
+      throw new InvalidArgumentError(`${fn}: the classifier's previous SGD optimizer still holds momentum buffers; call its dispose() before tuning (${error.message})`, { cause: error });
+    }
+    throw error;
+  } finally {
+    optimizer.dispose();
+  }
+}
