@@ -1,1 +1,12 @@
-export {};
+export { experimentSchema, parseExperimentConfig, type ExperimentConfig, type TrainingConfig, type DefenseConfig } from './config';
+export { loadExperimentConfig } from './load-config';
+export { runExperiment, type RunExperimentOptions } from './runner';
+export { prepareData, type PreparedData } from './prepare-data';
+export { registerDefense, getDefense, defenseNames, optimizerFor, trainWithPlugins, type DefenseAdapter, type DefenseTrainContext } from './defense-registry';
+export { createAttacks, ATTACK_NAMES } from './attack-registry';
+export { DirectoryArtifactStore, type ArtifactStore, type ArtifactManifest, type VerifyResult } from './artifact-store';
+export { canonicalJson, contentHash } from './canonical-hash';
+export { writeReport } from './report/write-report';
+export { markdownReport } from './report/markdown-report';
+export { htmlReport } from './report/html-report';
+export type { ExperimentResults, DefenseRow, AttackRow } from './results';

@@ -1,0 +1,137 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InvalidArgumentError } from '@mia/core';
+import { parseNpy, parseScoreCsv, parseScoreJson, signalsFromScoreTable, signedStatistic, type ScoreTable, type StatisticName } from '@mia/attacks';
+import { loadDataset, type DatasetName } from '@mia/data';
+import { summarizeAttack } from '@mia/metrics';
+import { DirectoryArtifactStore } from './artifact-store';
+import { loadExperimentConfig } from './load-config';
+import { writeReport } from './report/write-report';
+import type { ExperimentResults } from './results';
+import { runExperiment } from './runner';
+
+const CONFIG_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'configs');
+const cacheBase = () => process.env.MIA_CACHE_DIR ?? `${process.env.HOME ?? '.'}/.cache/mia`;
+const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
+
+interface GlobalOptions { quiet?: boolean }
+
+/** `mia run <config>`: runs the experiment and writes results.json, report.md, report.html. */
+export async function runCommand(configPath: string, opts: { out?: string; dataDir?: string }, global: GlobalOptions): Promise<void> {
+  const config = await loadExperimentConfig(configPath);
+  const log = global.quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
+  const results = await runExperiment(config, { ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }), ...(log ? { onLog: log } : {}) });
+  const paths = await writeReport(results, opts.out ?? join('runs', config.name));
+  printSummary(results);
+  process.stdout.write(`\nwrote ${paths.json}\n      ${paths.markdown}\n      ${paths.html}\n`);
+}
+
+function printSummary(results: ExperimentResults): void {
+  const lines = results.rows.map((r) => `  ${r.label.padEnd(24)} train ${pct(r.trainAccuracy).padStart(6)}  test ${pct(r.testAccuracy).padStart(6)}  max adv ${pct(r.maxAdvantage).padStart(6)}  P1 ${r.p1.toFixed(3)}  cache ${r.cache.target}/${r.cache.shadow}`);
+  process.stdout.write(`${results.config.name} (${results.seconds.toFixed(1)} s, backend ${results.backend})\n${lines.join('\n')}\n`);
+  for (const note of results.notes) process.stdout.write(`note: ${note}\n`);
+}
+
+/** `mia reproduce <name>`: runs a shipped config. */
+export async function reproduceCommand(name: string | undefined, opts: { list?: boolean; out?: string; dataDir?: string }, global: GlobalOptions): Promise<void> {
+  const names = (await readdir(CONFIG_DIR)).filter((f) => /\.(json|ya?ml)$/.test(f)).map((f) => f.replace(/\.(json|ya?ml)$/, ''));
+  if (opts.list === true || name === undefined) {
+    process.stdout.write(`shipped configs:\n${names.map((n) => `  ${n}`).join('\n')}\n`);
+    return;
+  }
+  const file = (await readdir(CONFIG_DIR)).find((f) => f.replace(/\.(json|ya?ml)$/, '') === name);
+  if (file === undefined) throw new InvalidArgumentError(`reproduce: name must be one of ${names.join(', ')}, got ${JSON.stringify(name)}`);
+  await runCommand(join(CONFIG_DIR, file), opts, global);
+}
+
+/** `mia report <run-dir>`: re-renders the reports from results.json. */
+export async function reportCommand(dir: string): Promise<void> {
+  let results: ExperimentResults;
+  try {
+    results = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8')) as ExperimentResults;
+  } catch (cause) {
+    throw new InvalidArgumentError(`report: ${join(dir, 'results.json')} is missing or not valid JSON`, { cause });
+  }
+  if (results.format !== 'mia-results-1') throw new InvalidArgumentError(`report: ${dir}/results.json has format ${JSON.stringify(results.format)}, expected "mia-results-1"`);
+  const paths = await writeReport(results, dir);
+  process.stdout.write(`wrote ${paths.markdown}\n      ${paths.html}\n`);
+}
+
+async function readScoreTable(file: string): Promise<ScoreTable> {
+  if (file.endsWith('.npy')) throw new InvalidArgumentError(`attack: --scores ${basename(file)}: a single .npy holds one array; export logits, labels and membership together as JSON or CSV (see docs/guides/audit-pytorch.md), or use parseNpy from @mia/attacks in a script`);
+  const text = await readFile(file, 'utf8').catch((cause: unknown) => {
+    throw new InvalidArgumentError(`attack: cannot read --scores ${file}`, { cause });
+  });
+  return file.endsWith('.csv') ? parseScoreCsv(text, file) : parseScoreJson(text, file);
+}
+
+/** `mia attack --scores <file>`: threshold-free score-level audit (AUC, best advantage, TPR@FPR per statistic). */
+export async function attackScoresCommand(opts: { scores: string; json?: boolean }): Promise<void> {
+  const table = await readScoreTable(opts.scores);
+  const signals = signalsFromScoreTable(table);
+  const candidates: Array<[string, () => Float64Array]> = [];
+  if (table.scores !== undefined) candidates.push(['scores', () => table.scores!]);
+  for (const name of ['loss', 'confidence', 'maxConfidence', 'entropy', 'modifiedEntropy', 'phi', 'correctness'] as StatisticName[]) {
+    candidates.push([name, () => signedStatistic(signals, name)]);
+  }
+  const rows: Array<Record<string, unknown>> = [];
+  for (const [name, scores] of candidates) {
+    let s: Float64Array;
+    try {
+      s = scores();
+    } catch {
+      continue; // the table lacks what this statistic needs (e.g. losses only)
+    }
+    const m = summarizeAttack(s, table.isMember);
+    rows.push({ attack: name, auc: m.auc, advantage: m.advantage, balancedAccuracy: m.balancedAccuracy, tprAtFpr: m.tprAtFpr.map((t) => ({ fpr: t.fpr, tpr: t.tpr, achievedFpr: t.achievedFpr })) });
+  }
+  if (opts.json === true) {
+    process.stdout.write(`${JSON.stringify({ file: opts.scores, members: m1(table), rows }, null, 2)}\n`);
+    return;
+  }
+  process.stdout.write(`score-level audit of ${opts.scores}: ${m1(table).members} members, ${m1(table).nonMembers} non-members (best-threshold numbers are optimistic: thresholds chosen on the same data)\n`);
+  process.stdout.write(`  ${'attack'.padEnd(16)} ${'AUC'.padStart(6)} ${'adv'.padStart(7)} ${'TPR@1%'.padStart(7)} ${'TPR@0.1%'.padStart(9)}\n`);
+  for (const r of rows) {
+    const t = r.tprAtFpr as Array<{ tpr: number }>;
+    process.stdout.write(`  ${String(r.attack).padEnd(16)} ${(r.auc as number).toFixed(3).padStart(6)} ${pct(r.advantage as number).padStart(7)} ${pct(t[0]!.tpr).padStart(7)} ${pct(t[1]!.tpr).padStart(9)}\n`);
+  }
+}
+
+function m1(table: ScoreTable) {
+  const members = table.isMember.reduce((a, b) => a + b, 0);
+  return { members, nonMembers: table.isMember.length - members };
+}
+
+/** `mia datasets fetch <name>`. */
+export async function datasetsFetchCommand(name: string, opts: { dataDir?: string }): Promise<void> {
+  const dataset = await loadDataset(name as DatasetName, { ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }), onProgress: (e) => process.stderr.write(`\r${JSON.stringify(e).slice(0, 120)}`) });
+  process.stderr.write('\n');
+  process.stdout.write(`${dataset.name}: ${dataset.size} examples, ${dataset.numClasses} classes, input [${dataset.inputShape.join(', ')}], ${dataset.source}\n`);
+}
+
+/** `mia cache ls|verify|prune`. */
+export async function cacheCommand(action: 'ls' | 'verify' | 'prune', opts: { remove?: boolean } = {}): Promise<void> {
+  const store = new DirectoryArtifactStore(join(cacheBase(), 'models'));
+  const entries = await store.list();
+  if (action === 'ls') {
+    for (const e of entries) process.stdout.write(`${e.key.slice(0, 16)}  ${String(e.meta.label ?? '?').padEnd(28)} ${String(e.meta.config ?? '').padEnd(24)} ${e.createdAt}\n`);
+    process.stdout.write(`${entries.length} entries in ${store.root}\n`);
+    return;
+  }
+  if (action === 'prune') {
+    for (const e of entries) await store.remove(e.key);
+    process.stdout.write(`removed ${entries.length} entries from ${store.root}\n`);
+    return;
+  }
+  let bad = 0;
+  for (const e of entries) {
+    const r = await store.verify(e.key);
+    if (r.ok) continue;
+    bad += 1;
+    process.stdout.write(`CORRUPTED ${e.key.slice(0, 16)} ${String(e.meta.label ?? '')}: ${r.problems.join('; ')}${opts.remove === true ? ' (removed)' : ' (will be retrained on the next run)'}\n`);
+    if (opts.remove === true) await store.remove(e.key);
+  }
+  process.stdout.write(`${entries.length} entries checked, ${bad} corrupted\n`);
+  if (bad > 0 && opts.remove !== true) process.exitCode = 1;
+}

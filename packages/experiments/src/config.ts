@@ -1,0 +1,75 @@
+import { InvalidArgumentError } from '@mia/core';
+import { z } from 'zod';
+
+/** Training hyperparameters of every model of a run (PROTOCOL.md §2). */
+export const trainingSchema = z.object({
+  epochs: z.number().int().positive(),
+  batchSize: z.number().int().positive(),
+  optimizer: z.enum(['sgd', 'adam']).default('sgd'),
+  lr: z.number().positive(),
+  momentum: z.number().min(0).max(1).default(0.9),
+  nesterov: z.boolean().default(false),
+  weightDecay: z.number().min(0).default(5e-4),
+  schedule: z
+    .discriminatedUnion('type', [
+      z.object({ type: z.literal('constant') }),
+      z.object({ type: z.literal('cosine') }),
+      z.object({ type: z.literal('multistep'), milestones: z.array(z.number().int().positive()), gamma: z.number().positive().default(0.1) }),
+    ])
+    .default({ type: 'constant' }),
+  microBatchSize: z.number().int().positive().optional(),
+});
+
+/** One defense of a run; `params` go to the defense's own factory. */
+export const defenseSchema = z.object({
+  name: z.string().min(1),
+  label: z.string().optional(),
+  params: z.record(z.string(), z.unknown()).default({}),
+});
+
+/** A run = dataset, partition, model, defenses, attacks, seed and scale (DESIGN.md "Experiments"). */
+export const experimentSchema = z.object({
+  name: z.string().regex(/^[a-zA-Z0-9._-]+$/, 'letters, digits, ".", "_" or "-"'),
+  description: z.string().default(''),
+  scale: z.enum(['smoke', 'cpu', 'paper']).default('cpu'),
+  seed: z.number().int().nonnegative().default(0),
+  dataset: z.object({
+    name: z.string().min(1),
+    /** Number of examples for synthetic stand-ins (ignored for real data). */
+    size: z.number().int().positive().optional(),
+    dataDir: z.string().optional(),
+  }),
+  partition: z.object({
+    preset: z.enum(['CCL4', 'CCL5', 'PAST6', 'RELAX5']).default('CCL4'),
+    /** Cap on the examples of each role (reduced scales). */
+    maxPerRole: z.number().int().positive().optional(),
+  }),
+  model: z.object({ name: z.string().min(1), options: z.record(z.string(), z.unknown()).default({}) }),
+  training: trainingSchema,
+  defenses: z.array(defenseSchema).min(1),
+  attacks: z.array(z.string().min(1)).min(1).default(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh']),
+  /** The paper's numbers to print beside ours: `paper[defenseLabel][column] = value`. */
+  paper: z
+    .object({ source: z.string(), values: z.record(z.string(), z.record(z.string(), z.number())) })
+    .optional(),
+});
+
+export type ExperimentConfig = z.infer<typeof experimentSchema>;
+export type TrainingConfig = z.infer<typeof trainingSchema>;
+export type DefenseConfig = z.infer<typeof defenseSchema>;
+
+/**
+ * Validates an experiment config (parsed JSON or YAML) and fills the defaults.
+ * @throws InvalidArgumentError naming every bad field with the expected and the actual value.
+ */
+export function parseExperimentConfig(input: unknown, source = 'config'): ExperimentConfig {
+  const result = experimentSchema.safeParse(input);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => {
+    const path = issue.path.length > 0 ? issue.path.join('.') : '(root)';
+    let actual: unknown = input;
+    for (const key of issue.path) actual = (actual as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey];
+    return `${path}: ${issue.message}${actual === undefined ? '' : ` (got ${JSON.stringify(actual)})`}`;
+  });
+  throw new InvalidArgumentError(`${source}: invalid experiment config:\n  ${lines.join('\n  ')}`);
+}

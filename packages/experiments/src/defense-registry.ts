@@ -1,0 +1,104 @@
+import { cosine, multiStep, constantLr, sgd, adam, train, type Classifier, type LabeledData, type LrSchedule, type Optimizer, type TrainingPlugin } from '@mia/core';
+import { InvalidArgumentError } from '@mia/core';
+import { cclPlugin } from '@mia/defense-ccl';
+import { crlPlugin } from '@mia/defense-crl';
+import { pastTune } from '@mia/defense-past';
+import type { TrainingConfig } from './config';
+
+/** What a defense adapter gets to train one (target or shadow) model. */
+export interface DefenseTrainContext {
+  readonly model: Classifier;
+  /** The model's training set (members). */
+  readonly members: LabeledData;
+  /** A disjoint non-member set the defense may use (PAST's inference set, AdvReg's reference set), when the partition has one. */
+  readonly inference?: LabeledData;
+  readonly training: TrainingConfig;
+  readonly params: Record<string, unknown>;
+  readonly seed: number;
+  readonly label: string;
+  readonly signal?: AbortSignal;
+}
+
+/** A defense as the runner uses it: trains a model in place. */
+export interface DefenseAdapter {
+  readonly name: string;
+  /** Short description for reports. */
+  readonly description: string;
+  /** Whether the defense needs `inference` data. */
+  readonly needsInference?: boolean;
+  trainModel(ctx: DefenseTrainContext): Promise<void>;
+}
+
+/** The optimizer and schedule of a training config (PROTOCOL.md §2). */
+export function optimizerFor(training: TrainingConfig): { optimizer: Optimizer; schedule: LrSchedule } {
+  const optimizer = training.optimizer === 'adam'
+    ? adam({ lr: training.lr, weightDecay: training.weightDecay })
+    : sgd({ lr: training.lr, momentum: training.momentum, nesterov: training.nesterov, weightDecay: training.weightDecay });
+  const s = training.schedule;
+  const schedule = s.type === 'cosine' ? cosine(training.epochs) : s.type === 'multistep' ? multiStep(s.milestones, s.gamma) : constantLr;
+  return { optimizer, schedule };
+}
+
+/** Trains with the config's optimizer and schedule plus the given plugins. */
+export async function trainWithPlugins(ctx: DefenseTrainContext, plugins: readonly TrainingPlugin[]): Promise<void> {
+  const { optimizer, schedule } = optimizerFor(ctx.training);
+  try {
+    await train(ctx.model, ctx.members, {
+      epochs: ctx.training.epochs,
+      batchSize: ctx.training.batchSize,
+      optimizer,
+      schedule,
+      plugins,
+      seed: ctx.seed,
+      label: ctx.label,
+      ...(ctx.training.microBatchSize === undefined ? {} : { microBatchSize: ctx.training.microBatchSize }),
+      ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+    });
+  } finally {
+    optimizer.dispose();
+    for (const p of plugins) p.dispose?.();
+  }
+}
+
+const registry = new Map<string, DefenseAdapter>();
+
+/** Adds (or replaces) a defense adapter; library users can register their own defenses. */
+export function registerDefense(adapter: DefenseAdapter): void {
+  registry.set(adapter.name, adapter);
+}
+
+/** The adapter registered under `name`. @throws InvalidArgumentError listing the known names. */
+export function getDefense(name: string): DefenseAdapter {
+  const adapter = registry.get(name);
+  if (adapter === undefined) throw new InvalidArgumentError(`defenses[].name must be one of ${[...registry.keys()].join(', ')}, got ${JSON.stringify(name)}`);
+  return adapter;
+}
+
+/** Names of every registered defense. */
+export function defenseNames(): string[] {
+  return [...registry.keys()];
+}
+
+registerDefense({ name: 'none', description: 'undefended (cross-entropy)', trainModel: (ctx) => trainWithPlugins(ctx, []) });
+registerDefense({ name: 'ccl', description: 'convex-concave loss (CCL, PROTOCOL.md §4.2)', trainModel: (ctx) => trainWithPlugins(ctx, [cclPlugin(ctx.params)]) });
+registerDefense({
+  name: 'crl',
+  description: 'center-based relaxed learning (CRL, PROTOCOL.md §4.3)',
+  trainModel: (ctx) => trainWithPlugins(ctx, [crlPlugin({ ...ctx.params, numClasses: ctx.model.numClasses, featureDim: ctx.model.featureDim, seed: ctx.seed } as Parameters<typeof crlPlugin>[0])]),
+});
+registerDefense({
+  name: 'past',
+  description: 'PAST: phase 1 (cross-entropy) then privacy-aware sparsity tuning on the inference set (PROTOCOL.md §4.1)',
+  needsInference: true,
+  async trainModel(ctx) {
+    if (ctx.inference === undefined) throw new InvalidArgumentError(`defense past needs a partition with an inference set (PAST6 or CCL5), got none`);
+    await trainWithPlugins(ctx, []);
+    const { tuneEpochs = 20, lambda = 1e-5, alpha = 2.5, clamp, norm, adaptive, lr = 0.01 } = ctx.params as { tuneEpochs?: number; lambda?: number; alpha?: number; clamp?: number; norm?: 'l1' | 'l2'; adaptive?: boolean; lr?: number };
+    await pastTune(ctx.model, {
+      members: ctx.members, nonMembers: ctx.inference, epochs: tuneEpochs, lambda, alpha, lr,
+      batchSize: ctx.training.batchSize, seed: ctx.seed, label: `${ctx.label} (PAST tuning)`,
+      ...(clamp === undefined ? {} : { clamp }), ...(norm === undefined ? {} : { norm }), ...(adaptive === undefined ? {} : { adaptive }),
+      ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+    });
+  },
+});

@@ -1,0 +1,35 @@
+import { InvalidArgumentError } from '@mia/core';
+import { CCL4, CCL5, PAST6, RELAX5, loadDataset, type Dataset, type DatasetName, type Partition, type ProgressCallback } from '@mia/data';
+import { contentHash } from './canonical-hash';
+import type { ExperimentConfig } from './config';
+
+const PRESETS = { CCL4, CCL5, PAST6, RELAX5 } as const;
+
+/** The dataset and the seeded partition of a run (with the reduced-scale cap applied). */
+export interface PreparedData {
+  readonly dataset: Dataset;
+  readonly partition: Partition;
+  /** Content hash of the index arrays (part of every cache key). */
+  readonly digest: string;
+}
+
+/**
+ * Loads the config's dataset (real data from `dataDir`/the npm copy, or a seeded stand-in) and
+ * splits it with the partition preset (PROTOCOL.md §1.8).
+ * @throws InvalidDatasetError (from `@mia/data`) when the data is not available here, saying what to do.
+ */
+export async function prepareData(config: ExperimentConfig, options: { dataDir?: string; onProgress?: ProgressCallback } = {}): Promise<PreparedData> {
+  const dataDir = options.dataDir ?? config.dataset.dataDir;
+  const dataset = await loadDataset(config.dataset.name as DatasetName, {
+    ...(dataDir === undefined ? {} : { dataDir }),
+    ...(config.dataset.size === undefined ? {} : { size: config.dataset.size }),
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+  });
+  const preset = PRESETS[config.partition.preset];
+  if (preset === undefined) throw new InvalidArgumentError(`partition.preset must be one of ${Object.keys(PRESETS).join(', ')}, got ${JSON.stringify(config.partition.preset)}`);
+  const full = preset.split(dataset.size, config.seed);
+  const cap = config.partition.maxPerRole;
+  const roles = Object.fromEntries(Object.entries(full.roles).map(([role, idx]) => [role, cap === undefined ? idx : idx.slice(0, cap)]));
+  const partition: Partition = { ...full, roles };
+  return { dataset, partition, digest: contentHash({ preset: partition.preset, n: partition.n, seed: partition.seed, roles }) };
+}

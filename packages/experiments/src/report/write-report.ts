@@ -1,0 +1,21 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ExperimentResults } from '../results';
+import { htmlReport } from './html-report';
+import { markdownReport } from './markdown-report';
+
+async function writeAtomic(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, path);
+}
+
+/** Writes `results.json`, `report.md` and `report.html` into `dir` (each atomically). Returns their paths. */
+export async function writeReport(results: ExperimentResults, dir: string): Promise<{ json: string; markdown: string; html: string }> {
+  await mkdir(dir, { recursive: true });
+  const paths = { json: join(dir, 'results.json'), markdown: join(dir, 'report.md'), html: join(dir, 'report.html') };
+  await writeAtomic(paths.json, `${JSON.stringify(results, null, 2)}\n`);
+  await writeAtomic(paths.markdown, markdownReport(results));
+  await writeAtomic(paths.html, await htmlReport(results));
+  return paths;
+}

@@ -1,0 +1,53 @@
+import type { ExperimentConfig } from './config';
+
+/** One attack's numbers on one defended target (PROTOCOL.md §3.0, §5). */
+export interface AttackRow {
+  readonly attack: string;
+  /** Balanced accuracy of the attack's decision rule (threshold fitted on shadow data, or argmax for NN attacks). */
+  readonly accuracy: number;
+  /** max over thresholds of TPR − FPR on the target sets. */
+  readonly advantage: number;
+  readonly auc: number;
+  /** TPR at FPR ≤ 1%, 0.1% and 0% with the achieved FPR. */
+  readonly tprAtFpr: ReadonlyArray<{ readonly fpr: number; readonly tpr: number; readonly achievedFpr: number }>;
+  /** ROC vertices, thinned for plotting. */
+  readonly roc: { readonly fpr: readonly number[]; readonly tpr: readonly number[] };
+}
+
+/** Results for one defense (one row of a paper table). */
+export interface DefenseRow {
+  readonly defense: string;
+  readonly label: string;
+  readonly params: Record<string, unknown>;
+  readonly trainAccuracy: number;
+  readonly testAccuracy: number;
+  /** mean non-member loss − mean member loss (target model). */
+  readonly lossGap: number;
+  /** Population variance of the members' per-example loss (CCL's "loss variance"). */
+  readonly lossVariance: number;
+  readonly attacks: readonly AttackRow[];
+  /** Max advantage over the attacks run (PROTOCOL.md A31). */
+  readonly maxAdvantage: number;
+  /** P1 score of test accuracy and max advantage (PROTOCOL.md §5). */
+  readonly p1: number;
+  /** Loss histograms of members and non-members (for the report's plots). */
+  readonly lossHistogram: { readonly edges: readonly number[]; readonly members: readonly number[]; readonly nonMembers: readonly number[] };
+  /** Whether the target and shadow models came from the cache. */
+  readonly cache: { readonly target: 'hit' | 'miss'; readonly shadow: 'hit' | 'miss' };
+  readonly trainSeconds: number;
+}
+
+/** Everything a run measured, with what is needed to reproduce it (written as `results.json`). */
+export interface ExperimentResults {
+  readonly format: 'mia-results-1';
+  readonly config: ExperimentConfig;
+  readonly dataset: { readonly name: string; readonly source: 'real' | 'stand-in'; readonly description: string; readonly size: number };
+  readonly partition: { readonly preset: string; readonly sizes: Record<string, number>; readonly digest: string };
+  readonly backend: string;
+  readonly versions: Record<string, string>;
+  readonly startedAt: string;
+  readonly seconds: number;
+  readonly rows: readonly DefenseRow[];
+  /** Notes the report must show (stand-in data, reduced scale, deviations). */
+  readonly notes: readonly string[];
+}

@@ -1,0 +1,69 @@
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-cpu';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DirectoryArtifactStore } from './artifact-store';
+import { parseExperimentConfig } from './config';
+import { runExperiment } from './runner';
+
+const dir = mkdtempSync(join(tmpdir(), 'mia-runner-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+// A tiny but real run: Purchase-like stand-in, a narrow MLP, CE vs CCL, adaptive shadows.
+const config = parseExperimentConfig({
+  name: 'test-tiny', scale: 'smoke', seed: 1,
+  dataset: { name: 'purchaseLike', size: 2000 },
+  partition: { preset: 'CCL4', maxPerRole: 150 },
+  model: { name: 'mlp', options: { hidden: [64] } },
+  training: { epochs: 15, batchSize: 32, lr: 0.1, schedule: { type: 'cosine' } },
+  defenses: [{ name: 'none', label: 'undefended' }, { name: 'ccl', label: 'CCEL', params: { alpha: 0.3, concave: 'exponential' } }],
+  attacks: ['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy'],
+});
+
+describe('runExperiment', () => {
+  it('trains, attacks and caches: a rerun retrains nothing; a corrupted entry is retrained, never used', async () => {
+    const store = new DirectoryArtifactStore(join(dir, 'cache'));
+    const before = tf.memory().numTensors;
+    const first = await runExperiment(config, { store });
+    expect(tf.memory().numTensors).toBe(before);
+    expect(first.rows.map((r) => r.label)).toEqual(['undefended', 'CCEL']);
+    expect(first.dataset.source).toBe('stand-in');
+    expect(first.notes.join(' ')).toMatch(/stand-in/);
+    const undefended = first.rows[0]!;
+    expect(undefended.attacks.map((a) => a.attack)).toEqual(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy']);
+    expect(undefended.trainAccuracy).toBeGreaterThan(undefended.testAccuracy);
+    expect(undefended.attacks.find((a) => a.attack === 'loss')!.auc).toBeGreaterThan(0.55);
+    expect(undefended.cache).toEqual({ target: 'miss', shadow: 'miss' });
+    expect(first.rows[1]!.p1).toBeGreaterThan(0);
+
+    const second = await runExperiment(config, { store });
+    expect(second.rows.map((r) => r.cache)).toEqual([{ target: 'hit', shadow: 'hit' }, { target: 'hit', shadow: 'hit' }]);
+    expect(second.rows.map((r) => r.testAccuracy)).toEqual(first.rows.map((r) => r.testAccuracy));
+    expect(second.rows[0]!.attacks.map((a) => a.auc)).toEqual(first.rows[0]!.attacks.map((a) => a.auc));
+
+    // Corrupt one file of one entry: verify flags it and the next run retrains exactly that model.
+    const entries = await store.list();
+    expect(entries).toHaveLength(4);
+    const victim = entries[0]!;
+    const prefix = join(dir, 'cache', victim.key.slice(0, 2), victim.key);
+    writeFileSync(join(prefix, 'members.logits'), new Uint8Array([1, 2, 3]));
+    expect((await store.verify(victim.key)).ok).toBe(false);
+    const third = await runExperiment(config, { store });
+    const misses = third.rows.flatMap((r) => [r.cache.target, r.cache.shadow]).filter((c) => c === 'miss');
+    expect(misses).toHaveLength(1);
+    expect((await store.verify(victim.key)).ok).toBe(true);
+    expect(readdirSync(join(dir, 'cache')).filter((f) => f.startsWith('.tmp'))).toEqual([]);
+  });
+
+  it('rejects an unknown defense and a bad config field with errors naming them', async () => {
+    expect(() => parseExperimentConfig({ ...config, training: { ...config.training, epochs: 0 } })).toThrow(/training.epochs: .*\(got 0\)/);
+    expect(() => parseExperimentConfig({ name: 'x' })).toThrow(/dataset: /);
+    await expect(runExperiment({ ...config, defenses: [{ name: 'nope', params: {} }] }, { store: new DirectoryArtifactStore(join(dir, 'c2')) })).rejects.toThrow(/defenses\[\].name must be one of none, ccl, crl, past.*got "nope"/);
+    await expect(runExperiment({ ...config, dataset: { name: 'cifar100' } }, { store: new DirectoryArtifactStore(join(dir, 'c3')) })).rejects.toThrow(/cifar100/);
+  });
+});
