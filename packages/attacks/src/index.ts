@@ -1,1 +1,33 @@
-export {};
+export type { ModelSignals, SplitSignals, ReferenceSignals } from './signals/model-signals';
+export { signalsFromLogits, type SignalsFromLogitsOptions } from './signals/signals-from-logits';
+export { signalsFromLosses, signalsFromProbabilities } from './signals/signals-from-losses';
+export { concatSignals } from './signals/concat-signals';
+export { selectSignals, splitSignals } from './signals/split-signals';
+export { computeSignals, type ComputeSignalsOptions, type QueryTransform } from './signals/compute-signals';
+export { inputGradientNorms, type InputGradientNormOptions } from './signals/input-gradient-norms';
+export { flipNoiseCounts, type FlipNoiseOptions } from './signals/flip-noise-counts';
+
+export { parseNpy, type NpyArray } from './parsers/parse-npy';
+export { parseScoreJson } from './parsers/parse-score-json';
+export { parseScoreCsv } from './parsers/parse-score-csv';
+export type { ScoreTable } from './parsers/score-table';
+export { signalsFromScoreTable } from './parsers/signals-from-score-table';
+
+export type { MembershipAttack, ShadowAttack, ReferenceAttack } from './attacks/attack';
+export { signedStatistic, type Statistic, type StatisticName } from './attacks/signed-statistic';
+export { metricAttack, type MetricAttack, type MetricAttackOptions, type ThresholdMode } from './attacks/metric-attack';
+export { attackFeatures, type AttackFeatures, type AttackFeatureKind } from './attacks/attack-features';
+export { createAttackNetwork, type AttackNetworkSpec, type DenseLayerSpec } from './attacks/attack-network';
+export { nnAttack, type NnAttackOptions } from './attacks/nn-attack';
+export { nnMlhAttack, nnRlAttack, nnSelAttack, nnCrlAttack, augmentationAttack, type NnPresetOptions, type NnSelOptions } from './attacks/nn-presets';
+export { bestEpochPlugin, type BestEpochPlugin } from './attacks/best-epoch-plugin';
+export { featureFlipAttack } from './attacks/feature-flip-attack';
+export { liraAttack, type LiraOptions } from './attacks/lira-attack';
+export { rmiaAttack, type RmiaOptions } from './attacks/rmia-attack';
+export { rmiaProbability, type RmiaSignal } from './attacks/rmia-signal';
+export { attackR, attackP } from './attacks/reference-percentile-attacks';
+export { likelihoodRatioAttack } from './attacks/likelihood-ratio-attack';
+
+export { runAttackSuite, type AttackSuiteInput, type AttackSuiteResult, type AttackResult, type AuditSignals } from './suite/run-attack-suite';
+export { auditClassifier, type AuditClassifierOptions, type TrainShadow, type ShadowRole } from './suite/audit-classifier';
+export { concatData } from './suite/concat-data';

@@ -23,4 +23,15 @@ describe('initBackend', () => {
   it('rejects an unknown backend name', async () => {
     await expect(initBackend({ prefer: ['gpu' as never] })).rejects.toThrow(/prefer must list names from .*got "gpu"/);
   });
+
+  it('uses an injected loader (pnpm layouts) and reports a loader failure as a skip', async () => {
+    let called = 0;
+    const result = await initBackend({
+      prefer: ['wasm', 'cpu'],
+      loaders: { wasm: async () => { called += 1; throw new Error('not here'); }, cpu: async () => { called += 1; return import('@tensorflow/tfjs-backend-cpu'); } },
+    });
+    expect(called).toBe(2);
+    expect(result.name).toBe('cpu');
+    expect(result.skipped).toEqual([{ name: 'wasm', reason: 'not here' }]);
+  });
 });

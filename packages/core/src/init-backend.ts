@@ -13,6 +13,13 @@ export interface InitBackendOptions {
    * @default ['tensorflow-gpu', 'tensorflow', 'wasm', 'cpu']
    */
   readonly prefer?: readonly BackendName[];
+  /**
+   * How to import each backend module. The default is a dynamic `import()` of the package name
+   * from `@mia/core`'s own location, which finds packages installed next to it (npm, yarn); under
+   * pnpm's strict layout pass loaders from your application, e.g.
+   * `{ wasm: () => import('@mia/backend-wasm') }`.
+   */
+  readonly loaders?: Partial<Record<BackendName, () => Promise<unknown>>>;
   /** Called with a line per backend that could not be loaded (why it was skipped). */
   readonly onSkip?: (name: BackendName, reason: string) => void;
 }
@@ -35,9 +42,9 @@ const MODULES: Record<BackendName, string> = {
   cpu: '@tensorflow/tfjs-backend-cpu',
 };
 
-async function load(name: BackendName): Promise<string> {
+async function load(name: BackendName, loader: (() => Promise<unknown>) | undefined): Promise<string> {
   const specifier = MODULES[name];
-  const mod = (await import(/* @vite-ignore */ specifier)) as { useWasmTraining?: () => Promise<unknown> };
+  const mod = (await (loader ?? (() => import(/* @vite-ignore */ specifier)))()) as { useWasmTraining?: () => Promise<unknown> };
   if (name === 'wasm') {
     if (typeof mod.useWasmTraining !== 'function') throw new Error('@mia/backend-wasm does not export useWasmTraining');
     await mod.useWasmTraining();
@@ -60,7 +67,7 @@ export async function initBackend(options: InitBackendOptions = {}): Promise<Ini
   for (const name of prefer) {
     if (!(name in MODULES)) throw new BackendError(`initBackend: prefer must list names from ${Object.keys(MODULES).join(', ')}, got ${JSON.stringify(name)}`);
     try {
-      const tfBackend = await load(name);
+      const tfBackend = await load(name, options.loaders?.[name]);
       return { name, tfBackend, skipped };
     } catch (error) {
       const reason = error instanceof Error ? error.message.split('\n')[0]! : String(error);

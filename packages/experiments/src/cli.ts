@@ -17,7 +17,9 @@ async function setup(): Promise<void> {
   const opts = program.opts<{ backend?: string; cacheDir?: string }>();
   if (opts.cacheDir !== undefined) process.env.MIA_CACHE_DIR = opts.cacheDir;
   const prefer = opts.backend === undefined ? undefined : [opts.backend as BackendName];
-  const result = await initBackend(prefer === undefined ? {} : { prefer });
+  // Loaders from this package's own dependencies, so pnpm's strict layout finds them.
+  const loaders = { wasm: () => import('@mia/backend-wasm'), cpu: () => import('@tensorflow/tfjs-backend-cpu') };
+  const result = await initBackend({ loaders, ...(prefer === undefined ? {} : { prefer }) });
   if (!program.opts<{ quiet?: boolean }>().quiet) process.stderr.write(`backend: ${result.name}${result.skipped.length > 0 ? ` (skipped: ${result.skipped.map((s) => s.name).join(', ')})` : ''}\n`);
 }
 

@@ -105,7 +105,9 @@ export async function runExperiment(config: ExperimentConfig, options: RunExperi
     const target = await trainUnit(config, data, defense, 'target', store, options);
     const shadow = await trainUnit(config, data, defense, 'shadow', store, options);
     const attacks = createAttacks(config.attacks, { seed: deriveSeed(config.seed, 'attack'), ...(config.scale === 'smoke' ? { nnEpochs: 5 } : {}) });
-    const suite = await runAttackSuite({ target: { members: target.members, nonMembers: target.nonMembers }, shadow: { members: shadow.members, nonMembers: shadow.nonMembers }, attacks });
+    const suite = await runAttackSuite({ target: { members: target.members, nonMembers: target.nonMembers }, shadow: { members: shadow.members, nonMembers: shadow.nonMembers }, attacks }).finally(() => {
+      for (const a of attacks) a.dispose?.();
+    });
     const attackRows: AttackRow[] = suite.attacks.map((a) => ({
       attack: a.name, accuracy: a.accuracy, advantage: a.advantage, auc: a.auc,
       tprAtFpr: a.tprAtFpr.map((t) => ({ fpr: t.fpr, tpr: t.tpr, achievedFpr: t.achievedFpr })),

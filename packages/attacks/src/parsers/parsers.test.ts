@@ -1,0 +1,93 @@
+import { InvalidDatasetError, MiaError } from '@mia/core';
+import { describe, expect, it } from 'vitest';
+import { parseNpy } from './parse-npy';
+import { parseScoreCsv } from './parse-score-csv';
+import { parseScoreJson } from './parse-score-json';
+import { signalsFromScoreTable } from './signals-from-score-table';
+
+/** Builds a version-1 `.npy` file the way `np.save` does (header padded to a multiple of 64 bytes). */
+function npy(descr: string, shape: number[], data: ArrayBufferView, { fortran = false, version = 1 } = {}): Uint8Array {
+  let header = `{'descr': '${descr}', 'fortran_order': ${fortran ? 'True' : 'False'}, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+  const prefix = version === 1 ? 10 : 12;
+  header += ' '.repeat(63 - ((prefix + header.length) % 64)) + '\n';
+  const out = new Uint8Array(prefix + header.length + data.byteLength);
+  out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, version, 0]);
+  const view = new DataView(out.buffer);
+  if (version === 1) view.setUint16(8, header.length, true);
+  else view.setUint32(8, header.length, true);
+  out.set(new TextEncoder().encode(header), prefix);
+  out.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), prefix + header.length);
+  return out;
+}
+
+describe('parseNpy', () => {
+  it('reads float32, float64, int32, int64 and bool arrays in C order', () => {
+    const f4 = parseNpy(npy('<f4', [2, 3], Float32Array.from([1, 2, 3, 4, 5, 6.5])));
+    expect(f4.shape).toEqual([2, 3]);
+    expect([...f4.data]).toEqual([1, 2, 3, 4, 5, 6.5]);
+    expect([...parseNpy(npy('<f8', [2], Float64Array.from([0.1, -2]))).data]).toEqual([0.1, -2]);
+    expect([...parseNpy(npy('<i4', [3], Int32Array.from([7, -1, 0]))).data]).toEqual([7, -1, 0]);
+    expect([...parseNpy(npy('<i8', [2], BigInt64Array.from([5n, -3n]))).data]).toEqual([5, -3]);
+    expect([...parseNpy(npy('|b1', [3], Uint8Array.from([1, 0, 1]))).data]).toEqual([1, 0, 1]);
+    expect(parseNpy(npy('<f4', [1, 2], Float32Array.from([1, 2]), { version: 2 })).shape).toEqual([1, 2]);
+  });
+
+  it('rejects corrupted and unsupported files with a clear InvalidDatasetError', () => {
+    const good = npy('<f4', [2, 3], Float32Array.from([1, 2, 3, 4, 5, 6]));
+    expect(() => parseNpy(good.subarray(0, good.length - 4), 'x.npy')).toThrow(/x\.npy .*needs 24 data bytes, found 20/);
+    const badMagic = good.slice();
+    badMagic[1] = 0;
+    expect(() => parseNpy(badMagic)).toThrow(/magic/);
+    expect(() => parseNpy(npy('>f4', [1], Float32Array.from([1])))).toThrow(/dtype ">f4" is not supported/);
+    expect(() => parseNpy(npy('<c8', [1], Float64Array.from([1])))).toThrow(/not supported/);
+    expect(() => parseNpy(npy('<f4', [1], Float32Array.from([1]), { fortran: true }))).toThrow(/Fortran/);
+    expect(() => parseNpy(good.subarray(0, 9))).toThrow(InvalidDatasetError);
+    const truncatedHeader = good.slice(0, 40);
+    expect(() => parseNpy(truncatedHeader)).toThrow(/runs past the end/);
+  });
+});
+
+describe('parseScoreJson', () => {
+  it('reads nested logits with boolean membership', () => {
+    const table = parseScoreJson(JSON.stringify({ numClasses: 2, labels: [0, 1], isMember: [true, false], logits: [[2, 0], [0, 1]] }));
+    expect([...table.logits!]).toEqual([2, 0, 0, 1]);
+    expect([...table.isMember]).toEqual([1, 0]);
+    const signals = signalsFromScoreTable(table);
+    expect(signals.loss[0]).toBeCloseTo(Math.log(1 + Math.exp(-2)), 12);
+  });
+
+  it('rejects corrupted JSON and inconsistent columns', () => {
+    expect(() => parseScoreJson('{"labels": [0, 1', 'a.json')).toThrow(/a\.json.*not valid JSON/);
+    expect(() => parseScoreJson('[1, 2]')).toThrow(/expected an object/);
+    expect(() => parseScoreJson('{"labels": [0, 1], "isMember": [1], "losses": [0.1, 0.2]}')).toThrow(/isMember has 1 entries but labels has 2/);
+    expect(() => parseScoreJson('{"labels": [0], "isMember": [1], "losses": [0.1], "scores": [1]}')).toThrow(/exactly one of/);
+    expect(() => parseScoreJson('{"labels": [0], "isMember": [1], "losses": ["x"]}')).toThrow(/losses\[0\] must be a number/);
+    expect(() => parseScoreJson('{"labels": [0], "isMember": [2], "losses": [0.1]}')).toThrow(/isMember\[0\] must be 0\/1/);
+    expect(() => parseScoreJson('{"numClasses": 3, "labels": [0], "isMember": [1], "logits": [1, 2]}')).toThrow(/must have 1×3 values/);
+    try {
+      parseScoreJson('nope');
+    } catch (error) {
+      expect(MiaError.isInstance(error)).toBe(true);
+    }
+  });
+});
+
+describe('parseScoreCsv', () => {
+  it('reads logit columns in index order and true/false membership', () => {
+    const table = parseScoreCsv('label,member,logit_1,logit_0\n1,true,3,1\n0,false,0,2\n\n');
+    expect(table.numClasses).toBe(2);
+    expect([...table.logits!]).toEqual([1, 3, 2, 0]);
+    expect([...table.isMember]).toEqual([1, 0]);
+    const losses = parseScoreCsv('label;is_member;loss\n0;1;0.5\n1;0;2.5');
+    expect([...losses.losses!]).toEqual([0.5, 2.5]);
+  });
+
+  it('rejects corrupted CSV', () => {
+    expect(() => parseScoreCsv('', 's.csv')).toThrow(/s\.csv.*empty/);
+    expect(() => parseScoreCsv('label,loss\n0,1')).toThrow(/'label' and 'member' columns/);
+    expect(() => parseScoreCsv('label,member,loss\n0,1')).toThrow(/line 2 has 2 fields, the header has 3/);
+    expect(() => parseScoreCsv('label,member,loss\n0,1,abc')).toThrow(/line 2: loss must be a number, got "abc"/);
+    expect(() => parseScoreCsv('label,member,loss,score\n0,1,1,1')).toThrow(/exactly one of/);
+    expect(() => parseScoreCsv('label,member,loss\n0.5,1,1')).toThrow(/labels\[0\] must be a non-negative integer/);
+  });
+});
