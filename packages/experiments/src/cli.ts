@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
-import { MiaError, initBackend, type BackendName } from '@mia/core';
+import { availableParallelism } from 'node:os';
+import { InvalidArgumentError, MiaError, initBackend, type BackendName } from '@mia/core';
 import { runCommand, reproduceCommand, reportCommand, cacheCommand, datasetsFetchCommand, attackScoresCommand } from './cli-commands';
 
 const program = new Command();
@@ -32,6 +33,20 @@ program
   .action(async (config: string, opts: { out?: string; dataDir?: string }) => {
     await setup();
     await runCommand(config, opts, program.opts());
+  });
+
+program
+  .command('sweep')
+  .description('run a config whose defenses have a `grid`: every grid point trained in a worker-thread pool; rerunning resumes (finished models are cached)')
+  .argument('<config>', 'path of the experiment config')
+  .option('--workers <n>', 'worker threads (default: one per core)')
+  .option('--out <dir>', 'output directory (default: runs/<config name>)')
+  .option('--data-dir <dir>', 'directory with dataset files you provide')
+  .action(async (config: string, opts: { workers?: string; out?: string; dataDir?: string }) => {
+    await setup();
+    const workers = opts.workers === undefined ? availableParallelism() : Number(opts.workers);
+    if (!Number.isInteger(workers) || workers < 0) throw new InvalidArgumentError(`sweep: --workers must be a non-negative integer, got ${JSON.stringify(opts.workers)}`);
+    await runCommand(config, { ...opts, workers }, program.opts());
   });
 
 program

@@ -25,6 +25,8 @@ export const defenseSchema = z.object({
   name: z.string().min(1),
   label: z.string().optional(),
   params: z.record(z.string(), z.unknown()).default({}),
+  /** A sweep: every combination of these parameter values becomes one defense (`mia sweep`). */
+  grid: z.record(z.string(), z.array(z.unknown()).min(1)).optional(),
 });
 
 /** A run = dataset, partition, model, defenses, attacks, seed and scale (DESIGN.md "Experiments"). */
@@ -48,6 +50,8 @@ export const experimentSchema = z.object({
   training: trainingSchema,
   defenses: z.array(defenseSchema).min(1),
   attacks: z.array(z.string().min(1)).min(1).default(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh']),
+  /** Independent trainings run in parallel worker threads (0 = in this thread). @default 0 */
+  workers: z.number().int().nonnegative().default(0),
   /** The paper's numbers to print beside ours: `paper[defenseLabel][column] = value`. */
   paper: z
     .object({ source: z.string(), values: z.record(z.string(), z.record(z.string(), z.number())) })
@@ -72,4 +76,22 @@ export function parseExperimentConfig(input: unknown, source = 'config'): Experi
     return `${path}: ${issue.message}${actual === undefined ? '' : ` (got ${JSON.stringify(actual)})`}`;
   });
   throw new InvalidArgumentError(`${source}: invalid experiment config:\n  ${lines.join('\n  ')}`);
+}
+
+/**
+ * Expands every defense `grid` into one defense per combination of values (in the order given),
+ * labelled `label k=v …`; defenses without a grid are kept as they are.
+ */
+export function expandGrid(config: ExperimentConfig): ExperimentConfig {
+  const defenses = config.defenses.flatMap((d) => {
+    if (d.grid === undefined) return [d];
+    let combos: Array<Record<string, unknown>> = [{}];
+    for (const [key, values] of Object.entries(d.grid)) combos = combos.flatMap((c) => values.map((v) => ({ ...c, [key]: v })));
+    return combos.map((c) => ({
+      name: d.name,
+      label: `${d.label ?? d.name} ${Object.entries(c).map(([k, v]) => `${k}=${String(v)}`).join(' ')}`,
+      params: { ...d.params, ...c },
+    }));
+  });
+  return { ...config, defenses };
 }

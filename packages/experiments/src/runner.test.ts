@@ -66,4 +66,16 @@ describe('runExperiment', () => {
     await expect(runExperiment({ ...config, defenses: [{ name: 'nope', params: {} }] }, { store: new DirectoryArtifactStore(join(dir, 'c2')) })).rejects.toThrow(/defenses\[\].name must be one of none, ccl, crl, past.*got "nope"/);
     await expect(runExperiment({ ...config, dataset: { name: 'cifar100' } }, { store: new DirectoryArtifactStore(join(dir, 'c3')) })).rejects.toThrow(/cifar100/);
   });
+
+  it('worker threads give the same numbers as an in-thread run, and expand a grid', async () => {
+    const grid = parseExperimentConfig({ ...config, defenses: [{ name: 'ccl', label: 'CCEL', params: { concave: 'exponential' }, grid: { alpha: [0.3, 0.7] } }] });
+    const inThread = await runExperiment(grid, { store: new DirectoryArtifactStore(join(dir, 'pool-a')) });
+    expect(inThread.rows.map((r) => r.label)).toEqual(['CCEL alpha=0.3', 'CCEL alpha=0.7']);
+    const logs: string[] = [];
+    const pooled = await runExperiment(grid, { store: new DirectoryArtifactStore(join(dir, 'pool-b')), workers: 2, onLog: (l) => logs.push(l) });
+    expect(logs.some((l) => l.startsWith('[worker 1]'))).toBe(true);
+    expect(pooled.rows.map((r) => r.cache)).toEqual(inThread.rows.map(() => ({ target: 'miss', shadow: 'miss' })));
+    expect(pooled.rows.map((r) => [r.trainAccuracy, r.testAccuracy, r.lossGap])).toEqual(inThread.rows.map((r) => [r.trainAccuracy, r.testAccuracy, r.lossGap]));
+    expect(pooled.rows.map((r) => r.attacks.map((a) => a.auc))).toEqual(inThread.rows.map((r) => r.attacks.map((a) => a.auc)));
+  });
 });

@@ -1,0 +1,30 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { initBackend, type BackendName } from '@mia/core';
+import { DirectoryArtifactStore } from './artifact-store';
+import type { ExperimentConfig } from './config';
+import { prepareData } from './prepare-data';
+import { trainUnit, type TrainUnitSpec } from './train-unit';
+import type { WorkerMessage } from './worker-pool';
+
+// One worker thread of the training pool: its own backend and data copy; trains the units it is
+// sent and writes them into the shared store.
+const { config, storeRoot, dataDir, backend } = workerData as { config: ExperimentConfig; storeRoot: string; dataDir?: string; backend?: string };
+// The same backend as the main thread, so a pooled run gives the same numbers as an in-thread one.
+const PREFER: Record<string, BackendName> = { wasm: 'wasm', cpu: 'cpu', tensorflow: 'tensorflow' };
+const post = (m: WorkerMessage) => parentPort!.postMessage(m);
+
+try {
+  const prefer = backend !== undefined && PREFER[backend] !== undefined ? [PREFER[backend]!] : undefined;
+  await initBackend({ loaders: { wasm: () => import('@mia/backend-wasm'), cpu: () => import('@tensorflow/tfjs-backend-cpu') }, ...(prefer ? { prefer } : {}) });
+  const data = await prepareData(config, dataDir === undefined ? {} : { dataDir });
+  const store = new DirectoryArtifactStore(storeRoot);
+  parentPort!.on('message', (unit: TrainUnitSpec) => {
+    const defense = config.defenses[unit.defenseIndex]!;
+    trainUnit(config, data, defense, unit.role, store, { onLog: (line) => post({ type: 'log', line }) })
+      .then(() => post({ type: 'done', unit }))
+      .catch((error: unknown) => post({ type: 'error', message: error instanceof Error ? error.message : String(error) }));
+  });
+  post({ type: 'ready' });
+} catch (error) {
+  post({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+}
