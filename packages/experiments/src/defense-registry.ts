@@ -3,6 +3,7 @@ import { InvalidArgumentError } from '@mia/core';
 import { cclPlugin } from '@mia/defense-ccl';
 import { crlPlugin } from '@mia/defense-crl';
 import { pastTune } from '@mia/defense-past';
+import { confidencePenaltyPlugin, l1Plugin, labelSmoothingPlugin, relaxLossPlugin, trainAdvReg, trainMixupMmd } from '@mia/defense-baselines';
 import type { TrainingConfig } from './config';
 
 /** What a defense adapter gets to train one (target or shadow) model. */
@@ -100,5 +101,41 @@ registerDefense({
       ...(clamp === undefined ? {} : { clamp }), ...(norm === undefined ? {} : { norm }), ...(adaptive === undefined ? {} : { adaptive }),
       ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
     });
+  },
+});
+
+type Params = Record<string, unknown>;
+const pluginDefense = (name: string, description: string, make: (params: Params, ctx: DefenseTrainContext) => TrainingPlugin) =>
+  registerDefense({ name, description, trainModel: (ctx) => trainWithPlugins(ctx, [make(ctx.params, ctx)]) });
+
+pluginDefense('relaxloss', 'RelaxLoss (PROTOCOL.md §4.5)', (p) => relaxLossPlugin(p as unknown as Parameters<typeof relaxLossPlugin>[0]));
+pluginDefense('label-smoothing', 'label smoothing (PROTOCOL.md §4.8)', (p) => labelSmoothingPlugin(p as unknown as Parameters<typeof labelSmoothingPlugin>[0]));
+pluginDefense('confidence-penalty', 'confidence penalty (PROTOCOL.md §4.9)', (p) => confidencePenaltyPlugin(p as unknown as Parameters<typeof confidencePenaltyPlugin>[0]));
+pluginDefense('l1', 'L1 on conv/dense/BN weights (PROTOCOL.md §4.12)', (p) => l1Plugin(p as unknown as Parameters<typeof l1Plugin>[0]));
+
+function needInference(name: string, ctx: DefenseTrainContext): LabeledData {
+  if (ctx.inference === undefined) throw new InvalidArgumentError(`defense ${name} needs a partition with an inference/reference set (PAST6 or CCL5), got none`);
+  return ctx.inference;
+}
+
+registerDefense({
+  name: 'advreg',
+  description: 'adversarial regularisation, MLHospital schedule (PROTOCOL.md §4.7)',
+  needsInference: true,
+  async trainModel(ctx) {
+    const { optimizer, schedule } = optimizerFor(ctx.training);
+    try {
+      await trainAdvReg(ctx.model, ctx.members, needInference('advreg', ctx), { epochs: ctx.training.epochs, batchSize: ctx.training.batchSize, seed: ctx.seed, optimizer, schedule, ...ctx.params } as Parameters<typeof trainAdvReg>[3]);
+    } finally {
+      optimizer.dispose();
+    }
+  },
+});
+registerDefense({
+  name: 'mixup-mmd',
+  description: 'Mixup + MMD (PROTOCOL.md §4.6)',
+  needsInference: true,
+  async trainModel(ctx) {
+    await trainMixupMmd(ctx.model, ctx.members, needInference('mixup-mmd', ctx), { epochs: ctx.training.epochs, batchSize: ctx.training.batchSize, seed: ctx.seed, ...ctx.params } as Parameters<typeof trainMixupMmd>[3]);
   },
 });

@@ -1,0 +1,44 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { checkNumberInRange, crossEntropyPerExample, type TrainingPlugin } from '@mia/core';
+import { checkLogitsAndLabels } from './check-logits';
+
+/** Options of {@link confidencePenaltyLoss} and {@link confidencePenaltyPlugin}. */
+export interface ConfidencePenaltyOptions {
+  /** Penalty weight β ≥ 0. @default 0.1 */
+  readonly beta?: number;
+}
+
+function penalised(logits: tf.Tensor2D, labels: tf.Tensor1D, beta: number): tf.Scalar {
+  return tf.tidy(() => {
+    const logP = tf.logSoftmax(logits);
+    const negEntropy = tf.sum(tf.mul(tf.exp(logP), logP), 1);
+    return tf.mean(tf.add(crossEntropyPerExample(logits, labels), tf.mul(negEntropy, beta))) as tf.Scalar;
+  });
+}
+
+function resolveBeta(fn: string, options: ConfidencePenaltyOptions): number {
+  const beta = options.beta ?? 0.1;
+  checkNumberInRange(fn, 'beta', beta, 0);
+  return beta;
+}
+
+/**
+ * Confidence penalty (Pereyra et al. 2017): `CE − β·H(p)` = `mean_i[CE_i + β·Σ_j p_ij log p_ij]`.
+ * @param logits - `[n, C]`. @param labels - int32 `[n]`.
+ * @returns the mean loss (the caller disposes it).
+ * @throws ShapeMismatchError on bad shapes; InvalidArgumentError on a negative or non-finite β.
+ * @see PROTOCOL.md §4.9.
+ */
+export function confidencePenaltyLoss(logits: tf.Tensor2D, labels: tf.Tensor1D, options: ConfidencePenaltyOptions = {}): tf.Scalar {
+  checkLogitsAndLabels('confidencePenaltyLoss', logits, labels);
+  return penalised(logits, labels, resolveBeta('confidencePenaltyLoss', options));
+}
+
+/**
+ * Confidence penalty as a `TrainingPlugin` (replaces the batch objective). Grid: `baselineGrids.confidencePenalty`.
+ * @see PROTOCOL.md §4.9.
+ */
+export function confidencePenaltyPlugin(options: ConfidencePenaltyOptions = {}): TrainingPlugin {
+  const beta = resolveBeta('confidencePenaltyPlugin', options);
+  return { name: `confidencePenalty(β=${beta})`, loss: (ctx) => penalised(ctx.logits, ctx.labels, beta) };
+}

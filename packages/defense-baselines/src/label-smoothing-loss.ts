@@ -1,0 +1,57 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { check, checkNumberInRange, crossEntropyPerExample, type TrainingPlugin } from '@mia/core';
+import { checkLogitsAndLabels } from './check-logits';
+
+/** Options of {@link labelSmoothingLoss} and {@link labelSmoothingPlugin}. */
+export interface LabelSmoothingOptions {
+  /** Smoothing ε in [0, 1]. @default 0.1 */
+  readonly epsilon?: number;
+  /**
+   * `'rl'`: `ε·mean_i[(1/C)·Σ_j −log p_ij] + (1 − ε)·CE` (ε/C on every class, y included);
+   * `'mlh'`: soft targets `1 − ε` on y and `ε/(C − 1)` elsewhere. @default 'rl' (PROTOCOL.md A22)
+   */
+  readonly form?: 'rl' | 'mlh';
+}
+
+function resolve(fn: string, options: LabelSmoothingOptions): Required<LabelSmoothingOptions> {
+  const o = { epsilon: 0.1, form: 'rl' as const, ...options };
+  checkNumberInRange(fn, 'epsilon', o.epsilon, 0, 1);
+  check(o.form === 'rl' || o.form === 'mlh', fn, 'form', "'rl' or 'mlh'", o.form);
+  return o;
+}
+
+function smoothed(logits: tf.Tensor2D, labels: tf.Tensor1D, o: Required<LabelSmoothingOptions>): tf.Scalar {
+  return tf.tidy(() => {
+    const numClasses = logits.shape[1]!;
+    const logP = tf.logSoftmax(logits);
+    if (o.form === 'rl') {
+      const uniform = tf.mean(tf.neg(tf.mean(logP, 1)));
+      const ce = tf.mean(crossEntropyPerExample(logits, labels));
+      return tf.add(tf.mul(uniform, o.epsilon), tf.mul(ce, 1 - o.epsilon)) as tf.Scalar;
+    }
+    const oneHot = tf.oneHot(tf.cast(labels, 'int32'), numClasses);
+    const targets = tf.add(tf.mul(oneHot, 1 - o.epsilon), tf.mul(tf.sub(1, oneHot), o.epsilon / (numClasses - 1)));
+    return tf.mean(tf.neg(tf.sum(tf.mul(targets, logP), 1))) as tf.Scalar;
+  });
+}
+
+/**
+ * Label-smoothing cross-entropy, in the RL form (default) or the MLHospital form.
+ * @param logits - `[n, C]`. @param labels - int32 `[n]`.
+ * @returns the mean loss (the caller disposes it).
+ * @throws ShapeMismatchError on bad shapes; InvalidArgumentError on bad options.
+ * @see PROTOCOL.md §4.8, §6 item 47, A22; Szegedy et al. 2016.
+ */
+export function labelSmoothingLoss(logits: tf.Tensor2D, labels: tf.Tensor1D, options: LabelSmoothingOptions = {}): tf.Scalar {
+  checkLogitsAndLabels('labelSmoothingLoss', logits, labels);
+  return smoothed(logits, labels, resolve('labelSmoothingLoss', options));
+}
+
+/**
+ * Label smoothing as a `TrainingPlugin` (replaces the batch objective). Grid: `baselineGrids.labelSmoothing`.
+ * @see PROTOCOL.md §4.8.
+ */
+export function labelSmoothingPlugin(options: LabelSmoothingOptions = {}): TrainingPlugin {
+  const o = resolve('labelSmoothingPlugin', options);
+  return { name: `labelSmoothing(ε=${o.epsilon}, ${o.form})`, loss: (ctx) => smoothed(ctx.logits, ctx.labels, o) };
+}
