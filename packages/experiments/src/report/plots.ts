@@ -13,7 +13,7 @@ export function privacyUtilitySpec(results: ExperimentResults): TopLevelSpec {
     height: 300,
     data: { values },
     layer: [
-      { mark: { type: 'line', point: false, opacity: 0.5 }, encoding: { x: { field: 'maxAdvantage', type: 'quantitative', title: 'max attack advantage (TPR − FPR)' }, y: { field: 'testAccuracy', type: 'quantitative', title: 'test accuracy', scale: { zero: false } }, color: { field: 'defense', type: 'nominal' }, order: { field: 'maxAdvantage' } } },
+      { mark: { type: 'line', point: false, opacity: 0.5 }, encoding: { x: { field: 'maxAdvantage', type: 'quantitative', title: 'max attack advantage (TPR − FPR)', scale: { zero: false, padding: 24 } }, y: { field: 'testAccuracy', type: 'quantitative', title: 'test accuracy', scale: { zero: false, padding: 24 } }, color: { field: 'defense', type: 'nominal' }, order: { field: 'maxAdvantage' } } },
       { mark: { type: 'point', filled: true, size: 80 }, encoding: { x: { field: 'maxAdvantage', type: 'quantitative' }, y: { field: 'testAccuracy', type: 'quantitative' }, color: { field: 'defense', type: 'nominal' }, tooltip: [{ field: 'label' }] } },
       { mark: { type: 'text', dx: 6, align: 'left', fontSize: 10 }, encoding: { x: { field: 'maxAdvantage', type: 'quantitative' }, y: { field: 'testAccuracy', type: 'quantitative' }, text: { field: 'label' } } },
     ],
