@@ -57,7 +57,9 @@ export function createStepRunner(classifier: Classifier, options: TrainOptions, 
     runBatch(data: LabeledData, indices: Int32Array, counters: BatchCounters): { loss: number; correct: number } {
       const correctParts: tf.Tensor[] = [];
       let counting = true;
-      const lossTensor = tf.tidy(() => {
+      let lossTensor: tf.Scalar;
+      try {
+      lossTensor = tf.tidy(() => {
         let x = data.gather(indices);
         if (options.augment !== undefined) {
           const augmented = options.augment(x, seededRandom(counters.seed).fork('augment'));
@@ -69,11 +71,24 @@ export function createStepRunner(classifier: Classifier, options: TrainOptions, 
         const ctx: BatchContext = { model: classifier, ...counters, x, labels, labelValues, indices, numClasses: data.numClasses };
 
         const gradientsOf = (cx: BatchContext, updateStatistics: boolean): GradientResult => {
+          // tfjs leaks the tensors of a variableGrads closure that throws, so a failure (a model
+          // or plugin error) is caught inside, a zero loss connected to the variables is returned,
+          // and the error is rethrown once variableGrads has cleaned up.
+          let failure: { error: unknown } | undefined;
           const { value, grads } = tf.variableGrads(() => {
-            const { logits, features } = classifier.forward(cx.x, { training: true, updateStatistics, seed: cx.seed });
-            if (counting) correctParts.push(tf.keep(tf.sum(tf.cast(tf.equal(tf.argMax(logits, 1), cx.labels), 'int32'))));
-            return composeLoss(plugins, { ...cx, logits, features });
+            try {
+              const { logits, features } = classifier.forward(cx.x, { training: true, updateStatistics, seed: cx.seed });
+              if (counting) correctParts.push(tf.keep(tf.sum(tf.cast(tf.equal(tf.argMax(logits, 1), cx.labels), 'int32'))));
+              return composeLoss(plugins, { ...cx, logits, features });
+            } catch (error) {
+              failure = { error };
+              return tf.mul(tf.sum(variables[0]!), 0) as tf.Scalar;
+            }
           }, variables);
+          if (failure !== undefined) {
+            tf.dispose([value, ...Object.values(grads)]);
+            throw failure.error;
+          }
           return { loss: value, grads };
         };
 
@@ -121,6 +136,11 @@ export function createStepRunner(classifier: Classifier, options: TrainOptions, 
         tools.applyGradients(grads);
         return loss;
       });
+      } catch (error) {
+        // tidy frees its own tensors on a throw; the kept correctness counts are ours to free.
+        for (const part of correctParts) part.dispose();
+        throw error;
+      }
       const loss = lossTensor.dataSync()[0]!;
       lossTensor.dispose();
       let correct = 0;

@@ -200,4 +200,17 @@ describe('train', () => {
     model.dispose();
     data.dispose();
   });
+
+  it('leaks nothing when a plugin throws inside the step', async () => {
+    const data = syntheticClassification({ size: 16, numFeatures: 4, numClasses: 2, seed: 8 });
+    const model = tinyMlp({ inputDim: 4, numClasses: 2, seed: 2 });
+    const optimizer = sgd({ lr: 0.1 });
+    const before = tf.memory().numTensors;
+    const broken: TrainingPlugin = { name: 'broken', loss: () => { throw new Error('plugin failed'); } };
+    await expect(train(model, data, { epochs: 1, batchSize: 8, optimizer, plugins: [broken], progressBar: false })).rejects.toThrow('plugin failed');
+    expect(tf.memory().numTensors).toBe(before);
+    optimizer.dispose();
+    model.dispose();
+    data.dispose();
+  });
 });

@@ -1,1 +1,5 @@
-export {};
+export { cclLoss, type CompileLoss } from './ccl-loss';
+export { cclPlugin } from './ccl-plugin';
+export { convexConcaveLoss, convexConcaveLossPerExample } from './convex-concave-loss';
+export { concaveTerm, exponentialConcave, quadraticConcave, type ConcaveTerm, type ConcaveTermOptions } from './concave-term';
+export type { CclOptions } from './ccl-options';

@@ -1,0 +1,72 @@
+import { ShapeMismatchError, checkPositiveInteger, sgd, type Optimizer, type TrainingPlugin } from '@mia/core';
+import type * as tf from '@tensorflow/tfjs-core';
+import { createClassCenters } from './class-centers';
+import { crlObjective } from './crl-loss';
+import { resolveCrlOptions, type CrlOptions } from './crl-options';
+import { checkAboveLogitFloor } from './logit-normalization-floor';
+
+/** Options of {@link crlPlugin}. */
+export interface CrlPluginOptions extends CrlOptions {
+  /** Number of classes C of the model. */
+  readonly numClasses: number;
+  /** Width d of the model's `features`. */
+  readonly featureDim: number;
+  /** Learning rate of the centres' own SGD (momentum 0.9, wd 5e-4, constant). @default 0.001 */
+  readonly lrCenters?: number;
+  /** Replaces the centres' optimizer entirely (then `lrCenters` is ignored). */
+  readonly centerOptimizer?: Optimizer;
+  /** Seed of the centres' N(0, 1) initialisation. @default 0 */
+  readonly seed?: number;
+}
+
+/** A CRL plugin; it owns the centres and their optimizer (free them with `dispose()`). */
+export interface CrlPlugin extends TrainingPlugin {
+  /** The learnable class centres `[C, d]`, or `undefined` for `components: 'impRelaxLoss'`. */
+  readonly centers: tf.Variable | undefined;
+  dispose(): void;
+}
+
+/**
+ * CRL as a `TrainingPlugin` for `@mia/core`'s `train`: replaces the objective by
+ * `ImpRelaxLoss + λ·relaxed centre loss` on the batch logits and features, with the class
+ * centres as plugin `variables` stepped **only** by their own optimizer (SGD lr_c = 0.001,
+ * momentum 0.9, wd 5e-4, no schedule) on the same backward pass, so their gradient is
+ * `λ·∂L_rcl/∂c`. Epoch parity uses `train`'s 0-based epoch plus `parityOffset` (default 1).
+ *
+ * @throws InvalidArgumentError on bad options, including `alpha` at or below the
+ *   logit-normalisation floor for (t, C) (the message gives the floor, PROTOCOL.md A18).
+ * @throws ShapeMismatchError (when training starts) when the model's `featureDim` or `numClasses` differ from the options.
+ * @see CRL Algorithm 1; PROTOCOL.md §4.3, §2.6, A18, A21.
+ */
+export function crlPlugin(options: CrlPluginOptions): CrlPlugin {
+  const fn = 'crlPlugin';
+  checkPositiveInteger(fn, 'numClasses', options.numClasses);
+  checkPositiveInteger(fn, 'featureDim', options.featureDim);
+  const o = resolveCrlOptions(fn, options);
+  checkAboveLogitFloor(fn, o.alpha, o.t, options.numClasses);
+  const centers = o.useCenters ? createClassCenters(options.numClasses, options.featureDim, { seed: options.seed ?? 0 }) : undefined;
+  const optimizer = options.centerOptimizer ?? sgd({ lr: options.lrCenters ?? 0.001, momentum: 0.9, weightDecay: 5e-4 });
+  return {
+    name: `crl(${o.components})`,
+    centers,
+    variables: centers === undefined ? [] : [centers],
+    optimizer,
+    onTrainStart(info) {
+      if (info.model.featureDim !== options.featureDim || info.model.numClasses !== options.numClasses) {
+        throw new ShapeMismatchError(
+          `${fn}: the model must have featureDim ${options.featureDim} and numClasses ${options.numClasses}, got featureDim ${info.model.featureDim} and numClasses ${info.model.numClasses}`,
+        );
+      }
+    },
+    loss(ctx) {
+      if (ctx.features.shape[1] !== options.featureDim) {
+        throw new ShapeMismatchError(`${fn}: model features must be [B, ${options.featureDim}] (featureDim), got [${ctx.features.shape.join(', ')}]`);
+      }
+      return crlObjective(fn, { logits: ctx.logits, features: ctx.features, labels: ctx.labels, centers: centers as tf.Tensor2D | undefined }, o, ctx.epoch);
+    },
+    dispose() {
+      centers?.dispose();
+      optimizer.dispose();
+    },
+  };
+}
