@@ -3,6 +3,7 @@ import { InvalidArgumentError } from '@mia/core';
 import { cclPlugin } from '@mia/defense-ccl';
 import { crlPlugin } from '@mia/defense-crl';
 import { pastTune } from '@mia/defense-past';
+import { samPlugin, sharpRegPlugin } from '@mia/sam';
 import { confidencePenaltyPlugin, l1Plugin, labelSmoothingPlugin, relaxLossPlugin, trainAdvReg, trainMixupMmd } from '@mia/defense-baselines';
 import type { TrainingConfig } from './config';
 
@@ -139,3 +140,6 @@ registerDefense({
     await trainMixupMmd(ctx.model, ctx.members, needInference('mixup-mmd', ctx), { epochs: ctx.training.epochs, batchSize: ctx.training.batchSize, seed: ctx.seed, ...ctx.params } as Parameters<typeof trainMixupMmd>[3]);
   },
 });
+
+pluginDefense('sam', 'SAM, first-order, global L2 ε (PROTOCOL.md §4.4)', (p) => samPlugin(p as unknown as Parameters<typeof samPlugin>[0]));
+pluginDefense('sharpreg', 'SharpReg (λ, ρ, ξ) (PROTOCOL.md §4.4)', (p) => sharpRegPlugin(p as unknown as Parameters<typeof sharpRegPlugin>[0]));
