@@ -30,7 +30,9 @@ export function mmdSquaredBiased(p: tf.Tensor2D, q: tf.Tensor2D, sigma = 1): tf.
 /**
  * The mixup objective `λ·CE(f(x̃), y_a) + (1 − λ)·CE(f(x̃), y_b)` (Zhang et al. 2018), where
  * `x̃ = λ·x_a + (1 − λ)·x_b` produced `logits`.
- * @param logits - `[n, C]` logits of the mixed batch. @param labelsA, labelsB - int32 `[n]`.
+ * @param logits - `[n, C]` logits of the mixed batch.
+ * @param labelsA - int32 `[n]` labels of the first batch.
+ * @param labelsB - int32 `[n]` labels of the permuted batch.
  * @param lambda - mixing weight in [0, 1].
  * @returns the mean loss (the caller disposes it).
  * @see PROTOCOL.md §4.6 step 1.
