@@ -1,0 +1,44 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { InvalidArgumentError } from '@mia/core';
+import type { Layer } from './layer';
+import type { ParameterStore } from './parameter-store';
+
+/** PyTorch's `BatchNorm` defaults. */
+const MOMENTUM = 0.1;
+const EPSILON = 1e-5;
+
+/**
+ * A `BatchNorm1d`/`BatchNorm2d` with PyTorch semantics: γ = 1, β = 0 at start; training mode
+ * normalises with the biased batch variance and, when `ctx.updateStatistics`, updates
+ * `running = 0.9·running + 0.1·batch` with the **unbiased** batch variance; eval mode uses the
+ * running statistics. Normalises over every axis but the last (channels, NHWC).
+ *
+ * The running statistics are updated through `Variable.assign` inside a nested `tf.tidy`, which
+ * works inside `tf.variableGrads` closures (the update is not on the loss path).
+ * @internal
+ */
+export function batchNormLayer(store: ParameterStore, name: string, channels: number): Layer {
+  const ones = new Float32Array(channels).fill(1);
+  const gamma = store.variable(`${name}.weight`, [channels], ones, true);
+  const beta = store.variable(`${name}.bias`, [channels], undefined, true);
+  const runningMean = store.variable(`${name}.running_mean`, [channels], undefined, false);
+  const runningVar = store.variable(`${name}.running_var`, [channels], ones, false);
+  store.group(name, 'batchnorm', gamma, beta);
+  return (x, ctx) => {
+    if (!ctx.training) return tf.batchNorm(x, runningMean, runningVar, beta, gamma, EPSILON);
+    const axes = Array.from({ length: x.rank - 1 }, (_, i) => i);
+    const count = x.size / channels;
+    if (count < 2) {
+      throw new InvalidArgumentError(`${name}: batch norm in training mode needs more than 1 value per channel, got ${count}`);
+    }
+    const { mean, variance } = tf.moments(x, axes);
+    if (ctx.updateStatistics) {
+      tf.tidy(() => {
+        const unbiased = tf.mul(variance, count / (count - 1));
+        runningMean.assign(tf.add(tf.mul(runningMean, 1 - MOMENTUM), tf.mul(mean, MOMENTUM)));
+        runningVar.assign(tf.add(tf.mul(runningVar, 1 - MOMENTUM), tf.mul(unbiased, MOMENTUM)));
+      });
+    }
+    return tf.batchNorm(x, mean, variance, beta, gamma, EPSILON);
+  };
+}
