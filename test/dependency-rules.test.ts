@@ -29,7 +29,8 @@ function sourceFiles(dir: string): string[] {
 
 /** Static import/export-from specifiers and literal dynamic imports. */
 function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
+  // Comments may mention packages ("loads @mia/backend-wasm from …"); only code counts.
+  const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
   const out: string[] = [];
   for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]/g)) out.push(m[1]!);
   for (const m of text.matchAll(/(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g)) out.push(m[1]!);

@@ -1,4 +1,4 @@
-import { checkNumberInRange, InvalidArgumentError, checkPositiveInteger, cosine, sgd, train, type Classifier, type LabeledData, type TrainingPlugin, type TrainOptions, type TrainResult } from '@mia/core';
+import { checkNumberInRange, checkPositiveInteger, cosine, sgd, train, type Classifier, type LabeledData, type TrainingPlugin, type TrainOptions, type TrainResult } from '@mia/core';
 
 /** Options shared by {@link pastTune} and {@link lossGapTune}: the fresh tuning-phase optimizer and loop. */
 export interface TuningPhaseOptions
@@ -61,13 +61,6 @@ export async function runTuningPhase(fn: string, classifier: Classifier, regular
       resume: options.resume,
       dropLast: options.dropLast,
     });
-  } catch (error) {
-    // @mia/core's sgd registers its momentum buffers as `<variable>/sgd_momentum`: a phase-1
-    // optimizer that is still alive makes the fresh one collide.
-    if (error instanceof Error && /sgd_momentum was already registered/.test(error.message)) {
-      throw new InvalidArgumentError(`${fn}: the classifier's previous SGD optimizer still holds momentum buffers; call its dispose() before tuning (${error.message})`, { cause: error });
-    }
-    throw error;
   } finally {
     optimizer.dispose();
   }
