@@ -1,1 +1,3 @@
-export {};
+export { useWasmTraining, type UseWasmTrainingOptions, type WasmTrainingInfo } from './use-wasm-training';
+export { registerWasmTrainingKernels, unregisterWasmTrainingKernels } from './register-wasm-training-kernels';
+export { checkTfjsVersion, installedTfjsVersions, supportedTfjsRange, type TfjsVersions } from './check-tfjs-version';

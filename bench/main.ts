@@ -1,0 +1,174 @@
+// The benchmark driver: one table of model × engine → ms/step, images/s, GFLOP/s, leak check, ratios.
+import '@tensorflow/tfjs-backend-cpu';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { cpus, loadavg } from 'node:os';
+import * as tf from '@tensorflow/tfjs-core';
+// Relative import: the private root package does not depend on the workspace packages.
+import { registerWasmTrainingKernels, unregisterWasmTrainingKernels, useWasmTraining } from '@mia/backend-wasm';
+import { benchModels, type BenchModel } from './models';
+import { profileStep } from './profile';
+import { timeTraining, type StepTiming } from './train-step';
+import { torchStep, torchVersion, type TorchTiming } from './torch-anchor';
+
+interface Options {
+  models: string[];
+  steps: number;
+  quick: boolean;
+  profile: boolean;
+  resnet128: boolean;
+}
+
+function parseArgs(argv: string[]): Options {
+  const opts: Options = { models: ['purchase', 'smallcnn', 'resnet18'], steps: 10, quick: false, profile: false, resnet128: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = (): string => {
+      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+      if (v === undefined) throw new Error(`bench: ${a} needs a value`);
+      return v;
+    };
+    if (a === '--quick') opts.quick = true;
+    else if (a === '--profile') opts.profile = true;
+    else if (a === '--resnet128') opts.resnet128 = true;
+    else if (a.startsWith('--models')) opts.models = value().split(',').filter(Boolean);
+    else if (a.startsWith('--steps')) opts.steps = Number(value());
+    else throw new Error(`bench: unknown flag ${a} (known: --models a,b --steps N --quick --profile --resnet128)`);
+  }
+  for (const m of opts.models) if (!(m in benchModels)) throw new Error(`bench: unknown model ${m} (known: ${Object.keys(benchModels).join(', ')})`);
+  if (!Number.isInteger(opts.steps) || opts.steps < 1) throw new Error(`bench: --steps must be a positive integer, got ${opts.steps}`);
+  if (opts.quick) opts.steps = Math.min(opts.steps, 3);
+  return opts;
+}
+
+const oursEngine = 'tfjs-wasm + @mia/backend-wasm';
+
+interface Row {
+  model: string;
+  batch: number;
+  engine: string;
+  timing?: StepTiming | undefined;
+  torch?: TorchTiming | undefined;
+  note?: string;
+  estimated?: boolean;
+}
+
+async function runTf(model: BenchModel, engine: string, steps: number, warmup: number, microBatches = 1): Promise<Row> {
+  try {
+    const timing = timeTraining(model, steps, warmup, microBatches);
+    return { model: model.name, batch: model.batch, engine, timing };
+  } catch (error) {
+    return { model: model.name, batch: model.batch, engine, note: `fails: ${(error as Error).name}: ${(error as Error).message.split('\n')[0]!.slice(0, 160)}` };
+  }
+}
+
+export async function main(argv: string[]): Promise<void> {
+  if (argv[0] === '--child-resnet128') return childResnet128(argv[1] === 'accumulated' ? 2 : 1);
+  const opts = parseArgs(argv);
+  const info = await useWasmTraining();
+  const torch = torchVersion();
+  if (opts.profile) {
+    for (const name of opts.models) {
+      process.stdout.write(`\n${name}: one training step on tfjs-wasm + @mia/backend-wasm, by kernel\n`);
+      for (const line of await profileStep(benchModels[name]!())) process.stdout.write(`  ${line}\n`);
+    }
+    return;
+  }
+  const rows: Row[] = [];
+  const log = (r: Row): void => {
+    rows.push(r);
+    const t = r.timing ?? r.torch;
+    process.stdout.write(`${r.model} b${r.batch} ${r.engine}: ${t ? `${t.msStep.toFixed(1)} ms/step` : r.note}\n`);
+  };
+  for (const name of opts.models) {
+    const make = benchModels[name]!;
+    const model = make();
+    const warmup = opts.quick ? 1 : 2;
+    await tf.setBackend('wasm');
+    log(await runTf(model, oursEngine, opts.steps, warmup));
+    if (torch !== undefined) {
+      for (const threads of [1, 2]) {
+        const t = torchStep(name, threads, Math.max(opts.steps, 5), model.batch);
+        log({ model: name, batch: model.batch, engine: `PyTorch ${torch} CPU, ${threads} thread${threads > 1 ? 's' : ''}`, torch: t, note: t ? undefined : 'failed' });
+      }
+    }
+    // Stock tfjs-wasm: conv nets fail (no Conv2DBackpropFilter); the MLP runs at its own (slow) speed.
+    unregisterWasmTrainingKernels();
+    await tf.setBackend('wasm');
+    const stockSteps = name === 'purchase' ? Math.min(opts.steps, 3) : 1;
+    log(await runTf(model, 'tfjs-wasm (stock)', stockSteps, name === 'purchase' ? 1 : 0));
+    registerWasmTrainingKernels();
+    // Stock tfjs-cpu: the MLP in a few steps; the small CNN estimated from one step at batch 8; ResNet-18 skipped.
+    await tf.setBackend('cpu');
+    if (name === 'purchase') log(await runTf(model, 'tfjs-cpu (stock)', Math.min(opts.steps, 2), 1));
+    else if (name === 'smallcnn' && !opts.quick) {
+      const small = make(8);
+      const r = await runTf(small, 'tfjs-cpu (stock), est. from 1 step at batch 8', 1, 0);
+      if (r.timing) r.timing = { ...r.timing, msStep: (r.timing.msStep * model.batch) / small.batch };
+      log({ ...r, batch: model.batch, estimated: true });
+    } else log({ model: name, batch: model.batch, engine: 'tfjs-cpu (stock)', note: opts.quick ? 'skipped (--quick)' : 'skipped: hours per step' });
+    await tf.setBackend('wasm');
+  }
+  if (opts.models.includes('resnet18') && !opts.quick) {
+    // Batch 128 in a fresh process (the heap never shrinks; after the batch-64 run it is fragmented).
+    // One pass does not fit the 4 GB heap; 2 × 64 with gradient accumulation does.
+    log(inChild('accumulated', 'tfjs-wasm + @mia/backend-wasm, 2 × 64 accumulated (own process)'));
+    if (opts.resnet128) log(inChild('one-pass', 'tfjs-wasm + @mia/backend-wasm, one pass (own process, memory check)'));
+  }
+  const table = render(rows, opts, info.simd);
+  process.stdout.write(`\n${table}\n`);
+  const dir = new URL('./results/', import.meta.url);
+  mkdirSync(dir, { recursive: true });
+  const file = new URL(`${new Date().toISOString().slice(0, 10)}.md`, dir);
+  writeFileSync(file, table);
+  process.stdout.write(`written to bench/results/${new Date().toISOString().slice(0, 10)}.md\n`);
+}
+
+function render(rows: Row[], opts: Options, simd: boolean): string {
+  const flops = new Map(Object.keys(benchModels).map((n) => [n, benchModels[n]!()]));
+  const key = (r: Row): string => `${r.model}:${r.batch}`;
+  const ours = new Map(rows.filter((r) => r.engine === oursEngine).map((r) => [key(r), r.timing?.msStep]));
+  const lines = [
+    `# pnpm bench — ${new Date().toISOString()}`,
+    '',
+    `Node ${process.version}, ${cpus().length}× ${cpus()[0]?.model ?? 'cpu'}, tfjs ${tf.version_core}, wasm SIMD ${simd}, 1 wasm thread.`,
+    `Flags: steps ${opts.steps}${opts.quick ? ', --quick' : ''}. Median ms per full training step (forward + backward + SGD momentum).`,
+    'GFLOP/s counts 3 × forward conv/linear FLOPs. "ours ÷ this" = ms/step of tfjs-wasm + @mia/backend-wasm divided by',
+    "this engine's ms/step (for PyTorch: how many times faster PyTorch is; for stock tfjs: < 1 means ours is faster).",
+    `Load average at the end of the run: ${loadavg().map((l) => l.toFixed(1)).join(', ')} on ${cpus().length} cores; when it exceeds the core count, timings are inflated and noisy.`,
+    '',
+    '| model | batch | engine | ms/step | images/s | GFLOP/s | no tensor leak | ours ÷ this | note |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of rows) {
+    const ms = r.timing?.msStep ?? r.torch?.msStep;
+    const model = flops.get(r.model);
+    const gflops = ms !== undefined && model !== undefined ? ((3 * model.forwardFlops * (r.batch / model.batch)) / (ms / 1000) / 1e9).toFixed(1) : '';
+    const base = ours.get(key(r));
+    const ratio = ms !== undefined && base !== undefined && !r.engine.includes('@mia') ? `${(base / ms).toFixed(2)}` : '';
+    const leak = r.timing ? (r.timing.leakFree ? 'yes' : `NO (${r.timing.leakDetail})`) : '';
+    const heapGrowth = r.timing?.heapGrowthMb ? `heap grew ${r.timing.heapGrowthMb.toFixed(0)} MB after warm-up (no tensor leak)` : undefined;
+    const note = [r.note, r.estimated ? 'estimate' : undefined, heapGrowth, r.timing?.heapMb !== undefined && r.engine.includes('@mia') ? `heap ${r.timing.heapMb.toFixed(0)} MB` : undefined]
+      .filter(Boolean)
+      .join('; ');
+    lines.push(`| ${r.model} | ${r.batch} | ${r.engine} | ${ms === undefined ? '—' : ms.toFixed(1)} | ${ms === undefined ? '' : ((r.batch * 1000) / ms).toFixed(0)} | ${gflops} | ${leak} | ${ratio} | ${note} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Child process: one ResNet-18 batch-128 step (after one warm-up step); prints the Row as JSON. */
+async function childResnet128(microBatches: number): Promise<void> {
+  await useWasmTraining();
+  const row = await runTf(benchModels['resnet18']!(128), '', 1, 1, microBatches);
+  process.stdout.write(`${JSON.stringify(row)}\n`);
+}
+
+function inChild(mode: 'accumulated' | 'one-pass', engine: string): Row {
+  const run = fileURLToPath(new URL('./run.ts', import.meta.url));
+  const r = spawnSync(process.execPath, [...process.execArgv, run, '--child-resnet128', mode], { encoding: 'utf8', timeout: 3_600_000 });
+  const last = r.stdout.trim().split('\n').pop() ?? '';
+  if (r.status === 0 && last.startsWith('{')) return { ...(JSON.parse(last) as Row), engine };
+  const why = r.status === 0 ? 'no result' : `exit ${r.status ?? r.signal}: ${(r.stderr.trim().split('\n').pop() ?? '').slice(0, 160)}`;
+  return { model: 'resnet18', batch: 128, engine, note: `fails: ${why}` };
+}

@@ -1,0 +1,28 @@
+// Runs bench/pytorch/bench_torch.py with Debian's /usr/bin/python3 (where python3-torch lives).
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const python = '/usr/bin/python3';
+const script = fileURLToPath(new URL('./pytorch/bench_torch.py', import.meta.url));
+
+export interface TorchTiming {
+  msStep: number;
+  torch: string;
+}
+
+/** The torch version, or undefined when `/usr/bin/python3 -c "import torch"` fails. */
+export function torchVersion(): string | undefined {
+  const r = spawnSync(python, ['-c', 'import torch; print(torch.__version__)'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : undefined;
+}
+
+/** Median ms/step of PyTorch CPU (channels-last) for the model, or undefined on failure. */
+export function torchStep(model: string, threads: number, steps: number, batch: number): TorchTiming | undefined {
+  const r = spawnSync(python, [script, model, String(threads), String(steps), 'cl', String(batch)], { encoding: 'utf8', timeout: 1_800_000 });
+  if (r.status !== 0) {
+    process.stderr.write(`bench: PyTorch ${model} failed: ${r.stderr.slice(-400)}\n`);
+    return undefined;
+  }
+  const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { ms_step: number; torch: string };
+  return { msStep: out.ms_step, torch: out.torch };
+}

@@ -1,0 +1,127 @@
+// One benchmark training run: fixed batch, SGD with momentum 0.9 (PyTorch semantics), median ms/step,
+// plus leak counters (engine tensors, backend data ids, wasm heap bytes) after warm-up and at the end.
+import * as tf from '@tensorflow/tfjs-core';
+import type { BenchModel } from './models';
+
+export interface StepTiming {
+  msStep: number;
+  minMs: number;
+  steps: number;
+  /** Engine tensors and backend data ids back to their starting values after disposal. */
+  leakFree: boolean;
+  /** Growth of the wasm heap from the end of warm-up to the end (fragmentation; 0 = none). */
+  heapGrowthMb: number;
+  leakDetail: string;
+  heapMb: number | undefined;
+}
+
+interface Counts {
+  tensors: number;
+  dataIds: number;
+  heapBytes: number | undefined;
+}
+
+function counts(): Counts {
+  const backend = tf.backend() as unknown as { numDataIds(): number; wasm?: { HEAPU8: Uint8Array } };
+  return { tensors: tf.memory().numTensors, dataIds: backend.numDataIds(), heapBytes: backend.wasm?.HEAPU8.buffer.byteLength };
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/**
+ * Trains `model` for `warmup + steps` steps on the current backend and times the last `steps`.
+ * With `microBatches` > 1 each step sums the gradients of that many equal slices of the batch
+ * (gradient accumulation; batch-norm statistics are then per slice), which bounds the wasm heap.
+ */
+export function timeTraining(model: BenchModel, steps: number, warmup: number, microBatches = 1): StepTiming {
+  const start = counts();
+  const params = new Map<string, tf.Variable>();
+  const momentum = new Map<string, tf.Variable>();
+  let index = 0;
+  for (const [name, shape] of model.shapes) {
+    const fanIn = shape.length === 1 ? 1 : shape.slice(0, -1).reduce((a, b) => a * b, 1);
+    const init = tf.tidy(() =>
+      name.endsWith('.gamma') ? tf.ones(shape) : name.endsWith('.beta') || name.endsWith('.b') ? tf.zeros(shape) : tf.randomUniform(shape, -1 / Math.sqrt(fanIn), 1 / Math.sqrt(fanIn), 'float32', index),
+    );
+    params.set(name, tf.variable(init, true, `bench_${model.name}_${index}`));
+    const zeros = tf.zerosLike(init);
+    momentum.set(name, tf.variable(zeros, false, `bench_${model.name}_m${index}`));
+    tf.dispose([init, zeros]);
+    index++;
+  }
+  const x = tf.tidy(() => tf.randomNormal([model.batch, ...model.inputShape], 0, 1, 'float32', 1));
+  const labels = tf.tidy(() => tf.oneHot(tf.randomUniform([model.batch], 0, model.numClasses, 'int32', 2), model.numClasses));
+  const varList = [...params.values()];
+  const slices =
+    microBatches === 1
+      ? [{ x, labels }]
+      : Array.from({ length: microBatches }, (_, i) => {
+          const size = model.batch / microBatches;
+          return { x: tf.slice(x, i * size, size), labels: tf.slice(labels, i * size, size) };
+        });
+  const step = (): number => {
+    let sum: Map<string, tf.Tensor> | undefined;
+    let lossSum = 0;
+    for (const slice of slices) {
+      const { value, grads } = tf.variableGrads(
+        () => tf.losses.softmaxCrossEntropy(slice.labels, model.forward(params, slice.x)) as tf.Scalar,
+        varList,
+      );
+      lossSum += value.dataSync()[0]!;
+      value.dispose();
+      if (sum === undefined) sum = new Map(Object.entries(grads));
+      else {
+        for (const [name, g] of Object.entries(grads)) {
+          const prev = sum.get(name)!;
+          sum.set(name, tf.add(prev, g));
+          tf.dispose([prev, g]);
+        }
+      }
+    }
+    tf.tidy(() => {
+      for (const [name, v] of params) {
+        const buf = momentum.get(name)!;
+        const g = tf.div(sum!.get(v.name)!, slices.length);
+        const next = tf.add(tf.mul(buf, 0.9), g);
+        buf.assign(next);
+        v.assign(tf.sub(v, tf.mul(next, 0.01)));
+      }
+    });
+    tf.dispose([...sum!.values()]);
+    return lossSum / slices.length;
+  };
+  const times: number[] = [];
+  let warm: Counts | undefined;
+  try {
+    for (let i = 0; i < warmup; i++) step();
+    warm = counts();
+    for (let i = 0; i < steps; i++) {
+      const t0 = performance.now();
+      const loss = step();
+      times.push(performance.now() - t0);
+      if (!Number.isFinite(loss)) throw new Error(`bench: non-finite loss at step ${i}`);
+    }
+  } finally {
+    tf.dispose([...params.values(), ...momentum.values(), x, labels]);
+    if (microBatches > 1) tf.dispose(slices.flatMap((sl) => [sl.x, sl.labels]));
+  }
+  const end = counts();
+  const last = warm!;
+  const leakFree = end.tensors === start.tensors && end.dataIds === start.dataIds;
+  const heapGrowthMb = last.heapBytes === undefined || end.heapBytes === undefined ? 0 : (end.heapBytes - last.heapBytes) / 2 ** 20;
+  return {
+    msStep: median(times),
+    minMs: Math.min(...times),
+    steps,
+    leakFree,
+    heapGrowthMb,
+    leakDetail: `tensors ${start.tensors}→${end.tensors}, dataIds ${start.dataIds}→${end.dataIds}, heap ${mb(last.heapBytes)}→${mb(end.heapBytes)} MB`,
+    heapMb: end.heapBytes === undefined ? undefined : end.heapBytes / 2 ** 20,
+  };
+}
+
+const mb = (bytes: number | undefined): string => (bytes === undefined ? '-' : (bytes / 2 ** 20).toFixed(0));

@@ -1,0 +1,23 @@
+import type { TrainingKernelConfig } from './internals/training-kernel';
+import { batchMatMulConfig } from './kernels/batch-mat-mul';
+import { castConfig } from './kernels/cast';
+import { conv2DBackpropFilterConfig } from './kernels/conv2d-backprop-filter';
+import { conv2DBackpropInputConfig } from './kernels/conv2d-backprop-input';
+import { identityConfig } from './kernels/identity';
+import { maxPoolGradConfig } from './kernels/max-pool-grad';
+import { meanConfig } from './kernels/mean';
+import { sumConfig } from './kernels/sum';
+import { tileConfig } from './kernels/tile';
+
+/** Every training kernel of this package, in registration order. */
+export const trainingKernelConfigs: readonly TrainingKernelConfig[] = [
+  conv2DBackpropFilterConfig,
+  conv2DBackpropInputConfig,
+  batchMatMulConfig,
+  tileConfig,
+  sumConfig,
+  meanConfig,
+  maxPoolGradConfig,
+  identityConfig,
+  castConfig,
+];
