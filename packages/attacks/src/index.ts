@@ -10,7 +10,7 @@ export { flipNoiseCounts, type FlipNoiseOptions } from './signals/flip-noise-cou
 export { parseNpy, type NpyArray } from './parsers/parse-npy';
 export { parseScoreJson } from './parsers/parse-score-json';
 export { parseScoreCsv } from './parsers/parse-score-csv';
-export type { ScoreTable } from './parsers/score-table';
+export { buildScoreTable, type ScoreTable } from './parsers/score-table';
 export { signalsFromScoreTable } from './parsers/signals-from-score-table';
 
 export type { MembershipAttack, ShadowAttack, ReferenceAttack } from './attacks/attack';

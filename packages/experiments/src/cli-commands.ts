@@ -2,7 +2,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '@mia/core';
-import { parseNpy, parseScoreCsv, parseScoreJson, signalsFromScoreTable, signedStatistic, type ScoreTable, type StatisticName } from '@mia/attacks';
+import { buildScoreTable, parseNpy, parseScoreCsv, parseScoreJson, signalsFromScoreTable, signedStatistic, type ScoreTable, type StatisticName } from '@mia/attacks';
 import { loadDataset, type DatasetName } from '@mia/data';
 import { summarizeAttack } from '@mia/metrics';
 import { DirectoryArtifactStore } from './artifact-store';
@@ -58,8 +58,40 @@ export async function reportCommand(dir: string): Promise<void> {
   process.stdout.write(`wrote ${paths.markdown}\n      ${paths.html}\n`);
 }
 
-async function readScoreTable(file: string): Promise<ScoreTable> {
-  if (file.endsWith('.npy')) throw new InvalidArgumentError(`attack: --scores ${basename(file)}: a single .npy holds one array; export logits, labels and membership together as JSON or CSV (see docs/guides/audit-pytorch.md), or use parseNpy from @mia/attacks in a script`);
+/** Options of `mia attack`. */
+export interface AttackScoresOptions {
+  readonly scores: string;
+  readonly json?: boolean;
+  /** `.npy` inputs: the labels and the 0/1 membership arrays. */
+  readonly labels?: string;
+  readonly members?: string;
+  /** What a `.npy` score array holds. @default logits for 2-D arrays, losses for 1-D */
+  readonly kind?: 'logits' | 'probabilities' | 'losses' | 'scores';
+}
+
+async function readNpy(path: string, what: string) {
+  const bytes = await readFile(path).catch((cause: unknown) => {
+    throw new InvalidArgumentError(`attack: cannot read ${what} ${path}`, { cause });
+  });
+  return parseNpy(bytes, path);
+}
+
+async function readScoreTable(opts: AttackScoresOptions): Promise<ScoreTable> {
+  const file = opts.scores;
+  if (file.endsWith('.npy')) {
+    if (opts.labels === undefined || opts.members === undefined) {
+      throw new InvalidArgumentError(`attack: --scores ${basename(file)} is a .npy array; also give --labels <labels.npy> and --members <membership.npy> (or export JSON/CSV, see docs/guides/audit-pytorch.md)`);
+    }
+    const values = await readNpy(file, '--scores');
+    const labels = await readNpy(opts.labels, '--labels');
+    const members = await readNpy(opts.members, '--members');
+    const kind = opts.kind ?? (values.shape.length === 2 ? 'logits' : 'losses');
+    if (!['logits', 'probabilities', 'losses', 'scores'].includes(kind)) throw new InvalidArgumentError(`attack: --kind must be logits, probabilities, losses or scores, got ${JSON.stringify(kind)}`);
+    return buildScoreTable(`attack(${basename(file)})`, {
+      labels: Array.from(labels.data), isMember: Array.from(members.data), [kind]: Array.from(values.data),
+      ...(values.shape.length === 2 ? { numClasses: values.shape[1]! } : {}),
+    });
+  }
   const text = await readFile(file, 'utf8').catch((cause: unknown) => {
     throw new InvalidArgumentError(`attack: cannot read --scores ${file}`, { cause });
   });
@@ -67,8 +99,8 @@ async function readScoreTable(file: string): Promise<ScoreTable> {
 }
 
 /** `mia attack --scores <file>`: threshold-free score-level audit (AUC, best advantage, TPR@FPR per statistic). */
-export async function attackScoresCommand(opts: { scores: string; json?: boolean }): Promise<void> {
-  const table = await readScoreTable(opts.scores);
+export async function attackScoresCommand(opts: AttackScoresOptions): Promise<void> {
+  const table = await readScoreTable(opts);
   const signals = signalsFromScoreTable(table);
   const candidates: Array<[string, () => Float64Array]> = [];
   if (table.scores !== undefined) candidates.push(['scores', () => table.scores!]);

@@ -54,6 +54,24 @@ describe('mia CLI', () => {
     // Members' losses 0.00–0.38, non-members' 0.30–0.68: the ranges overlap in [0.30, 0.38], so 0.9 < AUC < 1.
     expect(loss.auc).toBeGreaterThan(0.9);
     expect(loss.auc).toBeLessThan(1);
+    // The same audit from NumPy arrays (.npy v1, little-endian float64 / int32 / uint8).
+    const npy = (descr: string, shape: number[], bytes: Uint8Array) => {
+      let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(', ')},), }`;
+      header += ' '.repeat(64 - ((10 + header.length + 1) % 64)) + '\n';
+      const out = new Uint8Array(10 + header.length + bytes.length);
+      out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, header.length & 255, header.length >> 8]);
+      out.set(new TextEncoder().encode(header), 10);
+      out.set(bytes, 10 + header.length);
+      return out;
+    };
+    writeFileSync(join(dir, 'losses.npy'), npy('<f8', [2 * n], new Uint8Array(Float64Array.from(losses).buffer)));
+    writeFileSync(join(dir, 'labels.npy'), npy('<i4', [2 * n], new Uint8Array(new Int32Array(2 * n).buffer)));
+    writeFileSync(join(dir, 'members.npy'), npy('|u1', [2 * n], Uint8Array.from(losses, (_, i) => (i < n ? 1 : 0))));
+    const fromNpy = mia('attack', '--scores', join(dir, 'losses.npy'), '--labels', join(dir, 'labels.npy'), '--members', join(dir, 'members.npy'), '--json');
+    expect(fromNpy.status).toBe(0);
+    expect((JSON.parse(fromNpy.stdout) as typeof report).rows.find((r) => r.attack === 'loss')!.auc).toBe(loss.auc);
+    const noLabels = mia('attack', '--scores', join(dir, 'losses.npy'));
+    expect(noLabels.stderr).toMatch(/also give --labels <labels.npy> and --members <membership.npy>/);
     writeFileSync(join(dir, 'bad-scores.json'), JSON.stringify({ labels: [0, 1], isMember: [1], losses: [0.1, 0.2] }));
     const bad = mia('attack', '--scores', join(dir, 'bad-scores.json'));
     expect(bad.status).toBe(1);

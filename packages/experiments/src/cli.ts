@@ -2,7 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, MiaError, initBackend, type BackendName } from '@mia/core';
-import { runCommand, reproduceCommand, reportCommand, cacheCommand, datasetsFetchCommand, attackScoresCommand } from './cli-commands';
+import { runCommand, reproduceCommand, reportCommand, cacheCommand, datasetsFetchCommand, attackScoresCommand, type AttackScoresOptions } from './cli-commands';
 
 const program = new Command();
 program
@@ -70,9 +70,12 @@ program
 program
   .command('attack')
   .description('audit a model from any framework: score-level attacks on exported logits or losses with membership')
-  .requiredOption('--scores <file>', 'JSON, CSV or .npy table of logits/losses with labels and membership (see docs)')
+  .requiredOption('--scores <file>', 'JSON or CSV table of logits/probabilities/losses with labels and membership, or a .npy array (see docs/guides/audit-pytorch.md)')
+  .option('--labels <file>', 'with a .npy --scores: the labels (.npy)')
+  .option('--members <file>', 'with a .npy --scores: the 0/1 membership (.npy)')
+  .option('--kind <kind>', 'with a .npy --scores: logits, probabilities, losses or scores (default: logits for 2-D, losses for 1-D)')
   .option('--json', 'print the results as JSON')
-  .action(async (opts: { scores: string; json?: boolean }) => attackScoresCommand(opts));
+  .action(async (opts: AttackScoresOptions) => attackScoresCommand(opts));
 
 const datasets = program.command('datasets').description('dataset utilities');
 datasets
