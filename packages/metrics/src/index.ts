@@ -42,3 +42,4 @@ export { giniAbs, giniShifted } from './gini';
 export type { GiniInput, GiniShiftedOptions } from './gini';
 export { sensitivityShareBelow, sensitivityTopShare } from './sensitivity-statistics';
 export type { SensitivityInput } from './sensitivity-statistics';
+export { lowerBound } from './score-blocks';

@@ -18,7 +18,10 @@ export function sortedAscending(values: Float64Array): Float64Array {
   return Float64Array.from(values).sort();
 }
 
-/** Number of entries of `sorted` (ascending) that are `< value`: the first index with `sorted[i] ≥ value`. */
+/**
+ * Binary search on an ascending array: the number of entries `< value` (the first index with
+ * `sorted[i] ≥ value`). Used by the O(n log n) threshold and RMIA scoring.
+ */
 export function lowerBound(sorted: Float64Array, value: number): number {
   let lo = 0;
   let hi = sorted.length;

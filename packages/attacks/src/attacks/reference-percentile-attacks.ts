@@ -2,7 +2,7 @@ import { InvalidArgumentError } from '@mia/core';
 import type { ModelSignals } from '../signals/model-signals';
 import type { ReferenceAttack } from './attack';
 import { checkPopulation, checkReferences, checkTarget, type CheckedReferences } from './reference-utils';
-import { lowerBound } from './sorted-search';
+import { lowerBound } from '@mia/metrics';
 
 /** Loss from φ, `ℓ = log(1 + e^{−φ})` (a stable softplus) (internal). */
 const lossFromPhi = (phi: number): number => Math.max(-phi, 0) + Math.log1p(Math.exp(-Math.abs(phi)));

@@ -1,4 +1,4 @@
-import { lowerBound } from './sorted-search';
+import { lowerBound } from '@mia/metrics';
 
 /**
  * RMIA pairwise scores from likelihood ratios `ratios[q][i]` (one row per query): the fraction of
