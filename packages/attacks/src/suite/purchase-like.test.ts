@@ -14,9 +14,9 @@ beforeAll(useCpu);
 // The issue's end-to-end case: an overfit MLP on a CCL4 split of the Purchase100 stand-in
 // (600 binary features, 100 classes), audited with an adaptive shadow trained the same way.
 async function trainMlp(data: LabeledData, seed: number): Promise<Classifier> {
-  const model = tinyMlp({ inputDim: 600, hidden: [128], numClasses: 100, seed });
+  const model = tinyMlp({ inputDim: 600, hidden: [64], numClasses: 100, seed });
   const optimizer = adam({ lr: 0.003 });
-  await train(model, data, { epochs: 25, batchSize: 32, optimizer, seed, progressBar: false });
+  await train(model, data, { epochs: 12, batchSize: 32, optimizer, seed, progressBar: false });
   optimizer.dispose();
   return model;
 }
@@ -28,7 +28,7 @@ describe('auditClassifier on a purchaseLike split', () => {
     const role = (name: string) => subsetData(dataset, split.roles[name]!);
     const target = await trainMlp(role('target_train'), 1);
     const before = tf.memory().numTensors;
-    const attacks: ShadowAttack[] = [...(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy'] as const).map((s) => metricAttack(s)), nnMlhAttack({ epochs: 20 })];
+    const attacks: ShadowAttack[] = [...(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy'] as const).map((s) => metricAttack(s)), nnMlhAttack({ epochs: 10 })];
     const result = await auditClassifier(target, {
       targetMembers: role('target_train'), targetNonMembers: role('target_test'),
       shadowMembers: role('shadow_train'), shadowNonMembers: role('shadow_test'),
@@ -39,7 +39,9 @@ describe('auditClassifier on a purchaseLike split', () => {
     expect(tf.memory().numTensors).toBe(before);
     expect(result.attacks.map((a) => a.name)).toEqual(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh']);
     for (const a of result.attacks) expect(a.numMembers + a.numNonMembers).toBe(800);
-    expect(result.attacks.find((a) => a.name === 'loss')!.auc).toBeGreaterThan(0.75);
+    const lossAuc = result.attacks.find((a) => a.name === 'loss')!.auc;
+    console.log(`purchaseLike loss-attack AUC ${lossAuc.toFixed(3)}`);
+    expect(lossAuc).toBeGreaterThan(0.75);
     target.dispose();
   }, 300_000);
 });
