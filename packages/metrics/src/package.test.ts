@@ -27,7 +27,7 @@ describe('@mia/metrics package', () => {
       'p1Score', 'summarizeAttack', 'clopperPearson', 'rateIntervals', 'betaQuantile', 'regularizedIncompleteBeta',
       'bootstrapAuc', 'bootstrapTprAtFpr', 'bootstrapRocStatistic', 'seededUniform', 'fitThreshold',
       'fitClassThresholds', 'evaluateClassThresholds', 'fitThresholdSel', 'selThresholdAttack', 'lossGap',
-      'lossVariance', 'giniShifted', 'giniAbs', 'sensitivityShareBelow', 'sensitivityTopShare', 'MetricsError',
+      'lossVariance', 'lowerBound', 'giniShifted', 'giniAbs', 'sensitivityShareBelow', 'sensitivityTopShare', 'MetricsError',
     ];
     for (const name of names) expect(typeof (metrics as Record<string, unknown>)[name], name).toBe('function');
     expect(Object.keys(metrics).sort()).toEqual([...names].sort());
