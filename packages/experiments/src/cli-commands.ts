@@ -10,6 +10,10 @@ import { loadExperimentConfig } from './load-config';
 import { writeReport } from './report/write-report';
 import type { ExperimentResults } from './results';
 import { runExperiment } from './runner';
+import { claimsMarkdown, tableMarkdown } from './reproduce/reproduction-report';
+import { getReproduction, reproductionNames } from './reproduce/registry';
+import { runReproduction } from './reproduce/run-reproduction';
+import { REPRODUCTION_SCALES, type ReproductionScale } from './reproduce/types';
 
 const CONFIG_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'configs');
 const cacheBase = () => process.env.MIA_CACHE_DIR ?? `${process.env.HOME ?? '.'}/.cache/mia`;
@@ -33,15 +37,33 @@ function printSummary(results: ExperimentResults): void {
   for (const note of results.notes) process.stdout.write(`note: ${note}\n`);
 }
 
-/** `mia reproduce <name>`: runs a shipped config. */
-export async function reproduceCommand(name: string | undefined, opts: { list?: boolean; out?: string; dataDir?: string }, global: GlobalOptions): Promise<void> {
+/** `mia reproduce <name>`: runs a registered paper reproduction at a scale, or a shipped config. */
+export async function reproduceCommand(name: string | undefined, opts: { list?: boolean; out?: string; dataDir?: string; scale?: string; workers?: number }, global: GlobalOptions): Promise<void> {
   const names = (await readdir(CONFIG_DIR)).filter((f) => /\.(json|ya?ml)$/.test(f)).map((f) => f.replace(/\.(json|ya?ml)$/, ''));
+  const reproductions = reproductionNames();
   if (opts.list === true || name === undefined) {
-    process.stdout.write(`shipped configs:\n${names.map((n) => `  ${n}`).join('\n')}\n`);
+    const lines = reproductions.map((n) => `  ${n.padEnd(18)} ${getReproduction(n)!.title}`);
+    process.stdout.write(`paper reproductions (--scale smoke|cpu|paper):\n${lines.length > 0 ? lines.join('\n') : '  (none registered: run through the repository\'s `pnpm mia`)'}\nshipped configs:\n${names.map((n) => `  ${n}`).join('\n')}\n`);
     return;
   }
+  const reproduction = getReproduction(name);
+  if (reproduction !== undefined) {
+    const scale = opts.scale ?? 'cpu';
+    if (!(REPRODUCTION_SCALES as readonly string[]).includes(scale)) throw new InvalidArgumentError(`reproduce: --scale must be one of ${REPRODUCTION_SCALES.join(', ')}, got ${JSON.stringify(scale)}`);
+    const log = global.quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
+    const out = opts.out ?? join('runs', `${name}-${scale}`);
+    const result = await runReproduction(reproduction, {
+      scale: scale as ReproductionScale, out,
+      ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }),
+      ...(opts.workers === undefined ? {} : { workers: opts.workers }),
+      ...(log === undefined ? {} : { onLog: log }),
+    });
+    process.stdout.write(`${result.tables.map(tableMarkdown).join('\n')}\n## Claims\n\n${claimsMarkdown(result)}\n\n${result.name} at scale ${scale}: ${result.seconds.toFixed(0)} s, backend ${result.backend}\nwrote ${join(out, 'report.md')}\n      ${join(out, 'report.html')}\n      ${join(out, 'reproduction.json')}\n`);
+    return;
+  }
+  if (opts.scale !== undefined) throw new InvalidArgumentError(`reproduce: --scale applies to paper reproductions (${reproductions.join(', ') || 'none registered'}), not to the shipped config ${JSON.stringify(name)}`);
   const file = (await readdir(CONFIG_DIR)).find((f) => f.replace(/\.(json|ya?ml)$/, '') === name);
-  if (file === undefined) throw new InvalidArgumentError(`reproduce: name must be one of ${names.join(', ')}, got ${JSON.stringify(name)}`);
+  if (file === undefined) throw new InvalidArgumentError(`reproduce: name must be one of ${[...reproductions, ...names].join(', ')}, got ${JSON.stringify(name)}`);
   await runCommand(join(CONFIG_DIR, file), opts, global);
 }
 

@@ -51,14 +51,19 @@ program
 
 program
   .command('reproduce')
-  .description('reproduce a shipped table config, e.g. `mia reproduce smoke-purchase` (see `mia reproduce --list`)')
-  .argument('[name]', 'name of a shipped config')
-  .option('--list', 'list the shipped configs')
-  .option('--out <dir>', 'output directory (default: runs/<name>)')
-  .option('--data-dir <dir>', 'directory with dataset files you provide')
-  .action(async (name: string | undefined, opts: { list?: boolean; out?: string; dataDir?: string }) => {
+  .description('reproduce a paper table, e.g. `mia reproduce ccl-table1 --scale cpu`, or a shipped config (see `mia reproduce --list`)')
+  .argument('[name]', 'name of a paper reproduction or a shipped config')
+  .option('--list', 'list the reproductions and shipped configs')
+  .option('--scale <scale>', 'paper reproductions: smoke (seconds), cpu (real CIFAR-10 subsets and stand-ins, < 1 h each on 2 cores) or paper (the papers\' data and models)')
+  .option('--out <dir>', 'output directory (default: runs/<name>-<scale>)')
+  .option('--data-dir <dir>', 'directory with dataset files you provide (tables on data that is not available are reported "not run")')
+  .option('--workers <n>', 'worker threads for the trainings (default 0: in this thread)')
+  .action(async (name: string | undefined, opts: { list?: boolean; out?: string; dataDir?: string; scale?: string; workers?: string }) => {
+    const workers = opts.workers === undefined ? undefined : Number(opts.workers);
+    if (workers !== undefined && (!Number.isInteger(workers) || workers < 0)) throw new InvalidArgumentError(`reproduce: --workers must be a non-negative integer, got ${JSON.stringify(opts.workers)}`);
     if (opts.list !== true) await setup();
-    await reproduceCommand(name, opts, program.opts());
+    const { workers: _w, ...rest } = opts;
+    await reproduceCommand(name, { ...rest, ...(workers === undefined ? {} : { workers }) }, program.opts());
   });
 
 program

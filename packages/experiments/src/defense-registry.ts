@@ -90,12 +90,17 @@ registerDefense({
 });
 registerDefense({
   name: 'past',
-  description: 'PAST: phase 1 (cross-entropy) then privacy-aware sparsity tuning on the inference set (PROTOCOL.md §4.1)',
+  description: 'PAST: phase 1 (cross-entropy, or the defense in params.base) then privacy-aware sparsity tuning on the inference set (PROTOCOL.md §4.1)',
   needsInference: true,
   async trainModel(ctx) {
     if (ctx.inference === undefined) throw new InvalidArgumentError(`defense past needs a partition with an inference set (PAST6 or CCL5), got none`);
-    await trainWithPlugins(ctx, []);
-    const { tuneEpochs = 20, lambda = 1e-5, alpha = 2.5, clamp, norm, adaptive, lr = 0.01 } = ctx.params as { tuneEpochs?: number; lambda?: number; alpha?: number; clamp?: number; norm?: 'l1' | 'l2'; adaptive?: boolean; lr?: number };
+    const { tuneEpochs = 20, lambda = 1e-5, alpha = 2.5, clamp, norm, adaptive, lr = 0.01, base } = ctx.params as { tuneEpochs?: number; lambda?: number; alpha?: number; clamp?: number; norm?: 'l1' | 'l2'; adaptive?: boolean; lr?: number; base?: { name?: unknown; params?: Record<string, unknown> } };
+    // Phase 1: cross-entropy, or another defense (`base`) for PAST on top of it (PAST Table 2).
+    if (base === undefined) await trainWithPlugins(ctx, []);
+    else {
+      if (typeof base !== 'object' || base === null || typeof base.name !== 'string' || base.name === 'past') throw new InvalidArgumentError(`defense past: params.base must be { name: <a defense other than past>, params? }, got ${JSON.stringify(base)}`);
+      await getDefense(base.name).trainModel({ ...ctx, params: base.params ?? {} });
+    }
     await pastTune(ctx.model, {
       members: ctx.members, nonMembers: ctx.inference, epochs: tuneEpochs, lambda, alpha, lr,
       batchSize: ctx.training.batchSize, seed: ctx.seed, label: `${ctx.label} (PAST tuning)`,

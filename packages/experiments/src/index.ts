@@ -10,3 +10,11 @@ export { writeReport } from './report/write-report';
 export { markdownReport } from './report/markdown-report';
 export { htmlReport } from './report/html-report';
 export type { ExperimentResults, DefenseRow, AttackRow } from './results';
+export {
+  runReproduction, registerReproductions, reproductionNames, getReproduction, byScale,
+  metricTable, rowOf, cellOf, claim, claimForEveryColumn, formatValue, checkReproduction,
+  reproductionMarkdown, reproductionHtml, tableMarkdown, claimsMarkdown, writeReproductionReport, REPRODUCTION_SCALES, isNotRun,
+  type RunReproductionOptions, type MetricTableOptions, type PaperValues, type ExpectedReproduction,
+  type Reproduction, type ReproductionContext, type ReproductionOutput, type ReproductionResult, type ReproductionScale,
+  type ReproductionTable, type ReproductionFigure, type TableCell, type CellFormat, type Claim, type ClaimVerdict, type NotRun, type RunOutcome, type LoadedUnit,
+} from './reproduce/index';

@@ -1,0 +1,101 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { renderSvg } from '../report/render-svg';
+import { formatValue } from './table-helpers';
+import { isNotRun, type ReproductionResult, type ReproductionTable, type TableCell } from './types';
+
+const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+async function writeAtomic(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, path);
+}
+
+function cellText(cell: TableCell, table: ReproductionTable): string {
+  const f = (v: number) => formatValue(v, table.format);
+  const ours = cell.ours === undefined ? 'not run' : cell.std === undefined ? f(cell.ours) : `${f(cell.ours)} ± ${f(cell.std)}`;
+  if (cell.paper === undefined) return ours;
+  const paper = cell.paperStd === undefined ? f(cell.paper) : `${f(cell.paper)} ± ${f(cell.paperStd)}`;
+  return `${ours} (paper ${paper})`;
+}
+
+/** A reproduced table as Markdown: "ours (paper p)" per cell, with footnotes for cells not run. */
+export function tableMarkdown(table: ReproductionTable): string {
+  const header = `| | ${table.columns.join(' | ')} |`;
+  const rule = `|---|${table.columns.map(() => '---').join('|')}|`;
+  const body = table.rows.map((r) => `| ${r.label} | ${r.cells.map((c) => cellText(c, table)).join(' | ')} |`);
+  const reasons = [...new Set(table.rows.flatMap((r) => r.cells.flatMap((c) => (c.notRun === undefined ? [] : [c.notRun]))))];
+  const unit = table.format === 'pct' ? ' Values in %.' : '';
+  return [`### ${table.title}`, '', header, rule, ...body, '', ...(table.caption === undefined ? [] : [`${table.caption}${unit}`, '']), ...reasons.map((r) => `- ${r}`), ...(reasons.length > 0 ? [''] : [])].join('\n');
+}
+
+/** The claims section as Markdown. */
+export function claimsMarkdown(result: Pick<ReproductionResult, 'claims'>): string {
+  const mark = { holds: '✅ holds', 'does not hold': '❌ does not hold', 'not evaluated': '— not evaluated' } as const;
+  return result.claims.map((c) => `- **${mark[c.verdict]}** — ${c.statement}\n  ${c.evidence}`).join('\n');
+}
+
+/** `report.md` of a reproduction: tables (ours beside the paper's), claims, notes, runs. */
+export function reproductionMarkdown(result: ReproductionResult): string {
+  const runs = Object.entries(result.runs).map(([id, r]) => (isNotRun(r) ? `- \`${id}\`: ${r.notRun}` : `- \`${id}\`: ${r.dataset} (${r.source === 'real' ? 'real data' : 'STAND-IN'}), ${r.seconds.toFixed(0)} s — [report](runs/${id}/report.md)`));
+  return [
+    `# ${result.title}`,
+    '',
+    `Reproduction \`${result.name}\` of ${result.source}, scale \`${result.scale}\`, backend ${result.backend}, ${result.seconds.toFixed(0)} s.`,
+    ...(result.description === '' ? [] : ['', result.description]),
+    '',
+    ...result.notes.map((n) => `> **Note:** ${n}\n`),
+    '## Tables',
+    '',
+    'Each cell: our value (paper\'s value). Cells the paper does not report show ours only.',
+    '',
+    ...result.tables.map(tableMarkdown),
+    '## Claims',
+    '',
+    claimsMarkdown(result),
+    '',
+    '## Runs',
+    '',
+    ...runs,
+    '',
+    `Reproduce: \`pnpm mia reproduce ${result.name} --scale ${result.scale}\``,
+    '',
+  ].join('\n');
+}
+
+function tableHtml(table: ReproductionTable): string {
+  const head = `<tr><th></th>${table.columns.map((c) => `<th>${escape(c)}</th>`).join('')}</tr>`;
+  const rows = table.rows.map((r) => `<tr><th>${escape(r.label)}</th>${r.cells.map((c) => `<td${c.ours === undefined ? ' class="not-run"' : ''}>${escape(cellText(c, table))}</td>`).join('')}</tr>`).join('');
+  return `<h3>${escape(table.title)}</h3><table>${head}${rows}</table>${table.caption === undefined ? '' : `<p>${escape(table.caption)}</p>`}`;
+}
+
+/** `report.html`: self-contained (inline CSS and SVG, nothing fetched). */
+export async function reproductionHtml(result: ReproductionResult): Promise<string> {
+  const figures = await Promise.all((result.figures ?? []).map(async (f) => `<figure data-figure="${escape(f.id)}"><figcaption>${escape(f.title)}</figcaption>${await renderSvg(f.spec)}</figure>`));
+  const claims = result.claims.map((c) => `<li class="${c.verdict.replace(/ /g, '-')}"><strong>${escape(c.verdict)}</strong> — ${escape(c.statement)}<br><small>${escape(c.evidence)}</small></li>`).join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escape(result.title)} — @mia reproduction</title>
+<style>body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1100px;color:#222}
+table{border-collapse:collapse;margin:1rem 0;font-size:.9rem}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:right}
+.not-run{color:#999}.note{background:#fff4d6;padding:.5rem;border-left:4px solid #e0a800}.holds{color:#0a0}.does-not-hold{color:#c00}
+figure{display:inline-block;margin:1rem;vertical-align:top}</style></head><body>
+<h1>${escape(result.title)}</h1>
+<p>Reproduction <code>${escape(result.name)}</code> of ${escape(result.source)}, scale <code>${result.scale}</code>, backend ${escape(result.backend)}, ${result.seconds.toFixed(0)} s.</p>
+${result.notes.map((n) => `<p class="note">${escape(n)}</p>`).join('\n')}
+<h2>Tables</h2>${result.tables.map(tableHtml).join('\n')}
+<h2>Claims</h2><ul>${claims}</ul>
+${figures.length > 0 ? `<h2>Figures</h2>${figures.join('\n')}` : ''}
+</body></html>
+`;
+}
+
+/** Writes `reproduction.json`, `report.md` and `report.html` into `dir` (each atomically). */
+export async function writeReproductionReport(result: ReproductionResult, dir: string): Promise<{ json: string; markdown: string; html: string }> {
+  await mkdir(dir, { recursive: true });
+  const paths = { json: join(dir, 'reproduction.json'), markdown: join(dir, 'report.md'), html: join(dir, 'report.html') };
+  await writeAtomic(paths.json, `${JSON.stringify(result, null, 2)}\n`);
+  await writeAtomic(paths.markdown, reproductionMarkdown(result));
+  await writeAtomic(paths.html, await reproductionHtml(result));
+  return paths;
+}

@@ -1,0 +1,91 @@
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-cpu';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DirectoryArtifactStore } from '../artifact-store';
+import { parseExperimentConfig } from '../config';
+import { checkReproduction } from './check-reproduction';
+import { getReproduction, registerReproductions } from './registry';
+import { runReproduction } from './run-reproduction';
+import { claimForEveryColumn, metricTable } from './table-helpers';
+import { isNotRun, type Reproduction } from './types';
+
+const dir = mkdtempSync(join(tmpdir(), 'mia-repro-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+const tiny = (dataset: string) => parseExperimentConfig({
+  name: `repro-test-${dataset}`, scale: 'smoke', seed: 3,
+  dataset: { name: dataset, size: 1200 },
+  partition: { preset: 'CCL4', maxPerRole: 100 },
+  model: { name: 'mlp', options: { hidden: [32] } },
+  training: { epochs: 8, batchSize: 32, lr: 0.1 },
+  defenses: [{ name: 'none', label: 'undefended' }, { name: 'ccl', label: 'CCQL', params: { alpha: 0.5, concave: 'quadratic' } }],
+  attacks: ['loss', 'entropy'],
+});
+
+// A two-column table: one column on a stand-in that runs, one on CIFAR-100, which is not available
+// without --data-dir and must come out as "not run" with the reason, never dropped.
+const demo: Reproduction = {
+  name: 'demo-table1', paper: 'Demo', title: 'Demo Table 1: P1', source: 'nowhere, Table 1',
+  async run(ctx) {
+    const runs = { purchaseLike: await ctx.run('purchase', tiny('purchaseLike')), 'CIFAR-100': await ctx.run('cifar100', tiny('cifar100')) };
+    const table = metricTable({ title: 'P1', runs, rows: ['undefended', 'CCQL'], metric: (r) => r.p1, format: 'num', paper: { CCQL: { purchaseLike: 0.5 } } });
+    const loaded = await ctx.loadModel(tiny('purchaseLike'), 'CCQL');
+    const weights = loaded.model.trainableVariables.length;
+    loaded.model.dispose();
+    return {
+      tables: [table],
+      claims: [claimForEveryColumn(table, 'P1(CCQL) > P1(undefended) on every dataset', 'CCQL', 'undefended', (a, b) => a > b)],
+      notes: [`loaded the CCQL target back from the cache: ${weights} trainable variables`],
+    };
+  },
+};
+
+describe('runReproduction', () => {
+  it('runs the experiments, marks unavailable data "not run", writes tables with the paper beside ours and evaluated claims', async () => {
+    const store = new DirectoryArtifactStore(join(dir, 'cache'));
+    const out = join(dir, 'out');
+    const before = tf.memory().numTensors;
+    const result = await runReproduction(demo, { scale: 'smoke', out, store });
+    expect(tf.memory().numTensors).toBe(before);
+    expect(isNotRun(result.runs.cifar100)).toBe(true);
+    expect((result.runs.cifar100 as { notRun: string }).notRun).toMatch(/not run: dataset not available .*cifar100/);
+    expect(isNotRun(result.runs.purchase)).toBe(false);
+    const [table] = result.tables;
+    expect(table!.columns).toEqual(['purchaseLike', 'CIFAR-100']);
+    const ccql = table!.rows.find((r) => r.label === 'CCQL')!;
+    expect(ccql.cells[0]!.paper).toBe(0.5);
+    expect(ccql.cells[0]!.ours).toBeGreaterThan(0);
+    expect(ccql.cells[1]!.ours).toBeUndefined();
+    expect(ccql.cells[1]!.notRun).toMatch(/dataset not available/);
+    expect(result.claims[0]!.verdict).not.toBe('not evaluated');
+    expect(result.claims[0]!.evidence).toMatch(/purchaseLike: CCQL \d\.\d{3} vs undefended \d\.\d{3}.*CIFAR-100: not run/);
+    expect(checkReproduction(result, { tables: [{ title: 'P1', rows: ['undefended', 'CCQL'], columns: ['purchaseLike', 'CIFAR-100'] }], claims: 1 })).toEqual([]);
+    // The checker does find gaps.
+    expect(checkReproduction(result, { tables: [{ title: 'P1', rows: ['RelaxLoss'], columns: ['SVHN'] }, { title: 'Fig. 2', rows: [], columns: [] }], claims: 2 })).toEqual([
+      'P1: column "SVHN" missing', 'P1: row "RelaxLoss" missing', 'table "Fig. 2" missing (have "P1")', 'expected 2 claims, got 1',
+    ]);
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).toMatch(/\| CCQL \| \d\.\d{3} \(paper 0\.500\) \| not run \|/);
+    expect(md).toMatch(/## Claims[\s\S]*P1\(CCQL\) > P1\(undefended\)/);
+    expect(md).toContain('Not run here (dataset not available; point --data-dir at the files to run them): cifar100.');
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<h2>Claims</h2>');
+    expect(JSON.parse(readFileSync(join(out, 'reproduction.json'), 'utf8')).format).toBe('mia-reproduction-1');
+    expect(JSON.parse(readFileSync(join(out, 'runs', 'purchase', 'results.json'), 'utf8')).format).toBe('mia-results-1');
+    // Seeded: a rerun comes from the cache with identical numbers.
+    const again = await runReproduction(demo, { scale: 'smoke', out: join(dir, 'out2'), store });
+    expect(again.tables).toEqual(result.tables);
+  });
+
+  it('registers reproductions by "<paper>-<table>" name and refuses bad or clashing names', () => {
+    registerReproductions([demo]);
+    expect(getReproduction('demo-table1')).toBe(demo);
+    expect(() => registerReproductions([{ ...demo, name: 'Demo Table' }])).toThrow(/name must look like "<paper>-<table>".*got "Demo Table"/);
+    expect(() => registerReproductions([{ ...demo }])).toThrow(/"demo-table1" is already registered/);
+  });
+});

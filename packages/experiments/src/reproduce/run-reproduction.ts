@@ -1,0 +1,105 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { InvalidDatasetError, MiaError } from '@mia/core';
+import { deserializeClassifier } from '@mia/models';
+import { join } from 'node:path';
+import { DirectoryArtifactStore, type ArtifactStore } from '../artifact-store';
+import { expandGrid, type ExperimentConfig } from '../config';
+import { prepareData, type PreparedData } from '../prepare-data';
+import { runExperiment } from '../runner';
+import { unitKey } from '../train-unit';
+import { packageVersions } from '../versions';
+import { writeReport } from '../report/write-report';
+import { writeReproductionReport } from './reproduction-report';
+import { isNotRun, type LoadedUnit, type Reproduction, type ReproductionContext, type ReproductionResult, type ReproductionScale, type RunOutcome } from './types';
+
+/** Options of {@link runReproduction}. */
+export interface RunReproductionOptions {
+  readonly scale: ReproductionScale;
+  /** Output directory: `reproduction.json`, `report.md`, `report.html`, and `runs/<id>/` per experiment. */
+  readonly out: string;
+  readonly dataDir?: string;
+  /** @default `$MIA_CACHE_DIR/models` or `~/.cache/mia/models` */
+  readonly store?: ArtifactStore;
+  /** Worker threads for the trainings of each run (0 = in this thread). */
+  readonly workers?: number;
+  readonly signal?: AbortSignal;
+  readonly onLog?: (line: string) => void;
+}
+
+function defaultStore(): ArtifactStore {
+  const base = process.env.MIA_CACHE_DIR ?? `${process.env.HOME ?? '.'}/.cache/mia`;
+  return new DirectoryArtifactStore(`${base}/models`);
+}
+
+/**
+ * Runs a reproduction at a scale: its experiments (models cached by content, so tables that share a
+ * model train it once), its tables with the paper's values beside ours, and its claims, then writes
+ * `reproduction.json`, `report.md` and `report.html` into `options.out` (each atomically).
+ * Experiments whose dataset is not available here are reported as "not run", never dropped.
+ */
+export async function runReproduction(reproduction: Reproduction, options: RunReproductionOptions): Promise<ReproductionResult> {
+  const started = Date.now();
+  const store = options.store ?? defaultStore();
+  const log = options.onLog ?? (() => undefined);
+  const runs: Record<string, ReproductionResult['runs'][string]> = {};
+  const notes = new Set<string>();
+  const prepared = new Map<string, PreparedData>();
+  const ctx: ReproductionContext = {
+    scale: options.scale, store, log,
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    async run(id: string, config: ExperimentConfig): Promise<RunOutcome> {
+      if (id in runs) throw new MiaError(`${reproduction.name}: run id ${JSON.stringify(id)} used twice`);
+      let results;
+      try {
+        results = await runExperiment({ ...config, scale: options.scale }, {
+          store, onLog: (line) => log(`[${id}] ${line}`),
+          ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+          ...(options.workers === undefined ? {} : { workers: options.workers }),
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        });
+      } catch (error) {
+        if (!InvalidDatasetError.isInstance(error)) throw error;
+        const outcome = { notRun: `not run: dataset not available (${(error as Error).message})` };
+        runs[id] = outcome;
+        log(`[${id}] ${outcome.notRun}`);
+        return outcome;
+      }
+      for (const note of results.notes) notes.add(note);
+      runs[id] = { dataset: results.dataset.name, source: results.dataset.source, seconds: results.seconds };
+      await writeReport(results, join(options.out, 'runs', id));
+      return results;
+    },
+    async loadModel(config, defenseLabel, role = 'target'): Promise<LoadedUnit> {
+      const expanded = expandGrid({ ...config, scale: options.scale });
+      const defense = expanded.defenses.find((d) => (d.label ?? d.name) === defenseLabel);
+      if (defense === undefined) throw new MiaError(`loadModel: defenseLabel must be one of ${expanded.defenses.map((d) => JSON.stringify(d.label ?? d.name)).join(', ')}, got ${JSON.stringify(defenseLabel)}`);
+      const cacheId = JSON.stringify([expanded.dataset, expanded.partition, expanded.seed]);
+      let data = prepared.get(cacheId);
+      if (data === undefined) {
+        data = await prepareData(expanded, options.dataDir === undefined ? {} : { dataDir: options.dataDir });
+        prepared.set(cacheId, data);
+      }
+      const entry = await store.read(unitKey(expanded, data, defense, role));
+      const bytes = entry?.files.get('model.bin');
+      if (bytes === undefined) throw new MiaError(`loadModel: the ${role} model of ${JSON.stringify(defenseLabel)} in ${config.name} is not in the cache; call ctx.run on its config first`);
+      const roles = data.partition.roles;
+      const inference = roles[`${role}_inference`] ?? roles.inference;
+      return { model: deserializeClassifier(bytes), data, members: roles[`${role}_train`]!, nonMembers: roles[`${role}_test`]!, ...(inference === undefined ? {} : { inference }) };
+    },
+  };
+  log(`reproduce  ${reproduction.name} at scale ${options.scale}: ${reproduction.title}`);
+  const output = await reproduction.run(ctx);
+  const notRun = Object.entries(runs).filter(([, r]) => isNotRun(r)).map(([id]) => id);
+  if (notRun.length > 0) notes.add(`Not run here (dataset not available; point --data-dir at the files to run them): ${notRun.join(', ')}.`);
+  const result: ReproductionResult = {
+    format: 'mia-reproduction-1', name: reproduction.name, paper: reproduction.paper, title: reproduction.title,
+    source: reproduction.source, description: reproduction.description ?? '', scale: options.scale,
+    backend: tf.getBackend(), versions: packageVersions(), startedAt: new Date(started).toISOString(),
+    seconds: (Date.now() - started) / 1000, runs,
+    tables: output.tables, claims: output.claims, ...(output.figures === undefined ? {} : { figures: output.figures }),
+    notes: [...notes, ...(output.notes ?? [])],
+  };
+  await writeReproductionReport(result, options.out);
+  return result;
+}

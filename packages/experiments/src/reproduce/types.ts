@@ -1,0 +1,140 @@
+import type { TopLevelSpec } from 'vega-lite';
+import type { ModelClassifier } from '@mia/models';
+import type { ArtifactStore } from '../artifact-store';
+import type { ExperimentConfig } from '../config';
+import type { PreparedData } from '../prepare-data';
+import type { ExperimentResults } from '../results';
+
+/**
+ * How big a reproduction runs: `smoke` (seconds, CI), `cpu` (real CIFAR-10 subsets and stand-ins,
+ * each table within an hour on a 2-core machine) or `paper` (the papers' datasets, models, epochs).
+ */
+export type ReproductionScale = 'smoke' | 'cpu' | 'paper';
+
+/** The scales, in increasing size. */
+export const REPRODUCTION_SCALES: readonly ReproductionScale[] = ['smoke', 'cpu', 'paper'];
+
+/** A run that could not happen here, with the reason a reader needs (e.g. "dataset not available: …"). */
+export interface NotRun {
+  readonly notRun: string;
+}
+
+/** A runner experiment's results, or why it did not run. */
+export type RunOutcome = ExperimentResults | NotRun;
+
+/** Whether an outcome is a {@link NotRun}. */
+export const isNotRun = (outcome: unknown): outcome is NotRun =>
+  typeof outcome === 'object' && outcome !== null && typeof (outcome as NotRun).notRun === 'string';
+
+/** How a cell's numbers are printed: percentages (×100, one decimal), plain decimals, or integers. */
+export type CellFormat = 'pct' | 'num' | 'int';
+
+/** One cell of a reproduced table: our value (± std when repeated), the paper's, or why it is missing. */
+export interface TableCell {
+  readonly ours?: number;
+  readonly std?: number;
+  readonly paper?: number;
+  readonly paperStd?: number;
+  /** Set when `ours` is missing: why (e.g. "not run: dataset not available"). */
+  readonly notRun?: string;
+}
+
+/** A reproduced table: the paper's rows and columns, each cell ours beside the paper's. */
+export interface ReproductionTable {
+  readonly title: string;
+  readonly columns: readonly string[];
+  readonly rows: ReadonlyArray<{ readonly label: string; readonly cells: readonly TableCell[] }>;
+  readonly format: CellFormat;
+  /** A line under the table (what the numbers are, which direction is better). */
+  readonly caption?: string;
+}
+
+/** The verdict on one headline claim of a paper, evaluated on our numbers. */
+export type ClaimVerdict = 'holds' | 'does not hold' | 'not evaluated';
+
+/** A paper's claim stated as a checkable inequality, with the verdict and the numbers behind it. */
+export interface Claim {
+  readonly statement: string;
+  readonly verdict: ClaimVerdict;
+  /** The numbers the verdict rests on, or (for "not evaluated") why it could not be evaluated. */
+  readonly evidence: string;
+}
+
+/** A figure of a reproduction (a Vega-Lite spec with inline data, rendered to SVG in the HTML report). */
+export interface ReproductionFigure {
+  readonly id: string;
+  readonly title: string;
+  readonly spec: TopLevelSpec;
+}
+
+/** What a reproduction's `run` returns. */
+export interface ReproductionOutput {
+  readonly tables: readonly ReproductionTable[];
+  readonly claims: readonly Claim[];
+  readonly figures?: readonly ReproductionFigure[];
+  /** Deviations, stand-ins and reduced scales the reader must know about. */
+  readonly notes?: readonly string[];
+}
+
+/** A trained model of a run, loaded back from the cache, with the run's data. */
+export interface LoadedUnit {
+  readonly model: ModelClassifier;
+  readonly data: PreparedData;
+  /** Indices (into `data.dataset`) of the model's members, non-members and inference set. */
+  readonly members: readonly number[];
+  readonly nonMembers: readonly number[];
+  readonly inference?: readonly number[];
+}
+
+/** What a reproduction gets to do its work. */
+export interface ReproductionContext {
+  readonly scale: ReproductionScale;
+  readonly dataDir?: string;
+  readonly store: ArtifactStore;
+  readonly signal?: AbortSignal;
+  log(line: string): void;
+  /**
+   * Runs one experiment config through the runner (models cached by content), writes its full report
+   * under `<out>/runs/<id>/`, and returns the results — or a {@link NotRun} when its dataset is not
+   * available here (never a silent drop).
+   */
+  run(id: string, config: ExperimentConfig): Promise<RunOutcome>;
+  /**
+   * Loads the target (or shadow) model of one defense of a config that {@link run} has run
+   * (by label, or by name when unlabelled). The caller disposes `model`.
+   */
+  loadModel(config: ExperimentConfig, defenseLabel: string, role?: 'target' | 'shadow'): Promise<LoadedUnit>;
+}
+
+/**
+ * One table or figure of a paper, runnable as `mia reproduce <name> --scale smoke|cpu|paper`.
+ * @see PROTOCOL.md §7 (per-protocol presets)
+ */
+export interface Reproduction {
+  /** `<paper>-<table>`, e.g. `ccl-table1`. */
+  readonly name: string;
+  readonly paper: string;
+  readonly title: string;
+  /** Where in the paper, e.g. "papers/ccl.md, Table 1". */
+  readonly source: string;
+  readonly description?: string;
+  run(ctx: ReproductionContext): Promise<ReproductionOutput>;
+}
+
+/** Everything a reproduction measured (written as `reproduction.json`). */
+export interface ReproductionResult extends ReproductionOutput {
+  readonly format: 'mia-reproduction-1';
+  readonly name: string;
+  readonly paper: string;
+  readonly title: string;
+  readonly source: string;
+  readonly description: string;
+  readonly scale: ReproductionScale;
+  readonly backend: string;
+  readonly versions: Record<string, string>;
+  readonly startedAt: string;
+  readonly seconds: number;
+  /** Per run id: its dataset, scale and time, or why it did not run. */
+  readonly runs: Record<string, { readonly dataset: string; readonly source: 'real' | 'stand-in'; readonly seconds: number } | NotRun>;
+  readonly notes: readonly string[];
+}
