@@ -9,7 +9,7 @@ import { DirectoryArtifactStore } from './artifact-store';
 import { loadExperimentConfig } from './load-config';
 import { writeReport } from './report/write-report';
 import type { ExperimentResults } from './results';
-import { runExperiment } from './runner';
+import { runExperiment, type RunExperimentOptions } from './runner';
 import { claimsMarkdown, tableMarkdown } from './reproduce/reproduction-report';
 import { getReproduction, reproductionNames } from './reproduce/registry';
 import { runReproduction } from './reproduce/run-reproduction';
@@ -22,10 +22,10 @@ const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
 interface GlobalOptions { quiet?: boolean }
 
 /** `mia run <config>`: runs the experiment and writes results.json, report.md, report.html. */
-export async function runCommand(configPath: string, opts: { out?: string; dataDir?: string; workers?: number }, global: GlobalOptions): Promise<void> {
+export async function runCommand(configPath: string, opts: { out?: string; dataDir?: string; workers?: number; trainUnits?: RunExperimentOptions['trainUnits'] }, global: GlobalOptions): Promise<void> {
   const config = await loadExperimentConfig(configPath);
   const log = global.quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
-  const results = await runExperiment(config, { ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }), ...(opts.workers === undefined ? {} : { workers: opts.workers }), ...(log ? { onLog: log } : {}) });
+  const results = await runExperiment(config, { ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }), ...(opts.workers === undefined ? {} : { workers: opts.workers }), ...(opts.trainUnits === undefined ? {} : { trainUnits: opts.trainUnits }), ...(log ? { onLog: log } : {}) });
   const paths = await writeReport(results, opts.out ?? join('runs', config.name));
   printSummary(results);
   process.stdout.write(`\nwrote ${paths.json}\n      ${paths.markdown}\n      ${paths.html}\n`);

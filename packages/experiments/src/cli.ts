@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, MiaError, initBackend, type BackendName } from '@mia/core';
 import { runCommand, reproduceCommand, reportCommand, cacheCommand, datasetsFetchCommand, attackScoresCommand, type AttackScoresOptions } from './cli-commands';
+import { parseWorkerOptions, sweepQueueCommand, workerCommand, type WorkerCommandOptions } from './queue/queue-commands';
 
 const program = new Command();
 program
@@ -42,11 +43,38 @@ program
   .option('--workers <n>', 'worker threads (default: one per core)')
   .option('--out <dir>', 'output directory (default: runs/<config name>)')
   .option('--data-dir <dir>', 'directory with dataset files you provide')
-  .action(async (config: string, opts: { workers?: string; out?: string; dataDir?: string }) => {
+  .option('--queue <url>', 'train the units on `mia worker`s of this Redis queue, redis://host:port[/db], instead of local threads (docs/guides/scale-out.md)')
+  .option('--follow', 'with --queue: wait for the workers, then write the report (the default)')
+  .option('--no-follow', 'with --queue: only enqueue the units and exit')
+  .action(async (config: string, opts: { workers?: string; out?: string; dataDir?: string; queue?: string; follow?: boolean }) => {
+    if (opts.follow !== undefined && opts.queue === undefined) throw new InvalidArgumentError(`sweep: --${opts.follow ? '' : 'no-'}follow needs --queue <url>`);
+    if (opts.queue !== undefined) {
+      const log = program.opts<{ quiet?: boolean }>().quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
+      await sweepQueueCommand(config, { ...opts, queue: opts.queue }, log, async (trainUnits) => {
+        await setup();
+        await runCommand(config, { ...(opts.out === undefined ? {} : { out: opts.out }), ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }), trainUnits }, program.opts());
+      });
+      return;
+    }
     await setup();
     const workers = opts.workers === undefined ? availableParallelism() : Number(opts.workers);
     if (!Number.isInteger(workers) || workers < 0) throw new InvalidArgumentError(`sweep: --workers must be a non-negative integer, got ${JSON.stringify(opts.workers)}`);
     await runCommand(config, { ...opts, workers }, program.opts());
+  });
+
+program
+  .command('worker')
+  .description('train the units of `mia sweep --queue` sweeps into a shared artifact directory until stopped; SIGTERM finishes the running unit, a second SIGTERM puts it back in the queue')
+  .requiredOption('--queue <url>', 'Redis of the queue: redis://host:port[/db]')
+  .requiredOption('--artifacts <dir>', "shared artifact directory: the coordinator's <cache-dir>/models (e.g. on NFS)")
+  .option('--concurrency <n>', 'units trained at once, one thread each (default: 1)')
+  .option('--data-dir <dir>', 'directory with dataset files you provide')
+  .option('--lock-duration <ms>', "job lock; a dead worker's job is retried after about this long (default: 30000)")
+  .option('--stalled-interval <ms>', 'how often to look for jobs of dead workers (default: 30000)')
+  .action(async (opts: WorkerCommandOptions) => {
+    parseWorkerOptions(opts); // bad options fail before a backend is loaded
+    await setup();
+    await workerCommand(opts, (line) => process.stderr.write(`${line}\n`));
   });
 
 program

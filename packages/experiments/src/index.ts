@@ -18,3 +18,12 @@ export {
   type Reproduction, type ReproductionContext, type ReproductionOutput, type ReproductionResult, type ReproductionScale,
   type ReproductionTable, type ReproductionFigure, type TableCell, type CellFormat, type Claim, type ClaimVerdict, type NotRun, type RunOutcome, type LoadedUnit,
 } from './reproduce/index';
+export type { TrainUnitsRequest } from './runner';
+export { parseQueueUrl, type QueueAddress } from './queue/queue-url';
+export { connectRedis, type ConnectRedisOptions } from './queue/redis-connection';
+export { QueueUnavailableError, UnitJobFailedError } from './queue/queue-errors';
+export { UNIT_QUEUE_NAME, unitJobs, versionDifferences, type UnitJobData, type UnitJobResult } from './queue/unit-job';
+export { enqueueUnits, type EnqueueUnitsOptions, type EnqueueSummary } from './queue/enqueue-units';
+export { followUnits, type FollowUnitsOptions } from './queue/follow-units';
+export { queueTrainer, enqueueSweep, type QueueSweepOptions } from './queue/queue-sweep';
+export { startQueueWorker, type QueueWorkerOptions, type QueueWorkerHandle } from './queue/queue-worker';

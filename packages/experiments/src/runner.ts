@@ -7,7 +7,7 @@ import { createAttacks } from './attack-registry';
 import { expandGrid, type ExperimentConfig } from './config';
 import { getDefense } from './defense-registry';
 import { sharedHistogram } from './histogram';
-import { prepareData } from './prepare-data';
+import { prepareData, type PreparedData } from './prepare-data';
 import type { AttackRow, DefenseRow, ExperimentResults } from './results';
 import { trainUnit, unitKey, type TrainUnitSpec } from './train-unit';
 import { trainUnitsInWorkers } from './worker-pool';
@@ -23,6 +23,19 @@ export interface RunExperimentOptions {
   readonly onLog?: (line: string) => void;
   /** Worker threads for the trainings (overrides `config.workers`); 0 trains in this thread. */
   readonly workers?: number;
+  /**
+   * Trains the units missing from `store` elsewhere (e.g. on a job queue, see `src/queue/`) instead
+   * of in worker threads; when it resolves, every unit must be readable from `store`.
+   */
+  readonly trainUnits?: (request: TrainUnitsRequest) => Promise<void>;
+}
+
+/** What {@link RunExperimentOptions.trainUnits} gets: the grid-expanded config, its data, the missing units and the store. */
+export interface TrainUnitsRequest {
+  readonly config: ExperimentConfig;
+  readonly data: PreparedData;
+  readonly units: readonly TrainUnitSpec[];
+  readonly store: ArtifactStore;
 }
 
 function defaultStore(): ArtifactStore {
@@ -54,8 +67,8 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
   const data = await prepareData(config, options.dataDir === undefined ? {} : { dataDir: options.dataDir });
   const workers = options.workers ?? config.workers;
   const trainedByWorkers = new Set<string>();
-  if (workers > 0) {
-    if (!(store instanceof DirectoryArtifactStore)) throw new Error('runExperiment: worker threads need a DirectoryArtifactStore (a shared directory)');
+  if (workers > 0 || options.trainUnits !== undefined) {
+    if (options.trainUnits === undefined && !(store instanceof DirectoryArtifactStore)) throw new Error('runExperiment: worker threads need a DirectoryArtifactStore (a shared directory)');
     const missing: TrainUnitSpec[] = [];
     for (const [defenseIndex, defense] of config.defenses.entries()) {
       for (const role of ['target', 'shadow'] as const) {
@@ -63,7 +76,8 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
       }
     }
     for (const u of missing) trainedByWorkers.add(`${u.defenseIndex}:${u.role}`);
-    await trainUnitsInWorkers(config, missing, { workers, storeRoot: store.root, ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }), ...(options.onLog ? { onLog: options.onLog } : {}), ...(options.signal ? { signal: options.signal } : {}) });
+    if (options.trainUnits !== undefined) await options.trainUnits({ config, data, units: missing, store });
+    else await trainUnitsInWorkers(config, missing, { workers, storeRoot: (store as DirectoryArtifactStore).root, ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }), ...(options.onLog ? { onLog: options.onLog } : {}), ...(options.signal ? { signal: options.signal } : {}) });
   }
   const rows: DefenseRow[] = [];
   for (const defense of config.defenses) {

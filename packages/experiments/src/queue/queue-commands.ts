@@ -1,0 +1,86 @@
+import { join, resolve } from 'node:path';
+import { InvalidArgumentError } from '@mia/core';
+import { DirectoryArtifactStore } from '../artifact-store';
+import { loadExperimentConfig } from '../load-config';
+import { queueTrainer, enqueueSweep } from './queue-sweep';
+import { parseQueueUrl } from './queue-url';
+import { startQueueWorker } from './queue-worker';
+import { connectRedis } from './redis-connection';
+import type { TrainUnitsRequest } from '../runner';
+
+type Log = ((line: string) => void) | undefined;
+const cacheBase = () => process.env.MIA_CACHE_DIR ?? `${process.env.HOME ?? '.'}/.cache/mia`;
+
+function positiveInteger(command: string, option: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${command}: ${option} must be a positive integer, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/**
+ * `mia sweep <config> --queue <url> [--no-follow]`: checks the URL and Redis first, then either runs
+ * the sweep with the units trained by queue workers (`run`, given the `trainUnits` hook) or only
+ * enqueues them.
+ * @param run - runs the experiment and writes the report (the CLI's `runCommand`).
+ */
+export async function sweepQueueCommand(configPath: string, opts: { queue: string; follow?: boolean; dataDir?: string }, log: Log, run: (trainUnits: (r: TrainUnitsRequest) => Promise<void>) => Promise<void>): Promise<void> {
+  const address = parseQueueUrl(opts.queue);
+  const connection = await connectRedis(address, { context: 'sweep' });
+  try {
+    if (opts.follow !== false) {
+      await run(queueTrainer(connection, log ? { onLog: log } : {}));
+      return;
+    }
+    const config = await loadExperimentConfig(configPath);
+    const store = new DirectoryArtifactStore(join(cacheBase(), 'models'));
+    await enqueueSweep(config, connection, store, { ...(log ? { onLog: log } : {}), ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }) });
+    process.stdout.write(`enqueued on ${address.url}; collect the results with \`mia sweep ${configPath} --queue ${address.url} --follow\`\n`);
+  } finally {
+    connection.disconnect();
+  }
+}
+
+/** Options of `mia worker`. */
+export interface WorkerCommandOptions {
+  readonly queue: string;
+  readonly artifacts: string;
+  readonly concurrency?: string;
+  readonly dataDir?: string;
+  readonly lockDuration?: string;
+  readonly stalledInterval?: string;
+}
+
+/** Validates the options of `mia worker` before the backend is loaded. */
+export function parseWorkerOptions(opts: WorkerCommandOptions) {
+  const address = parseQueueUrl(opts.queue);
+  if (typeof opts.artifacts !== 'string' || opts.artifacts === '') throw new InvalidArgumentError(`worker: --artifacts must be the shared artifact directory, got ${JSON.stringify(opts.artifacts)}`);
+  return {
+    address, artifacts: resolve(opts.artifacts),
+    concurrency: positiveInteger('worker', '--concurrency', opts.concurrency, 1),
+    lockDurationMs: positiveInteger('worker', '--lock-duration', opts.lockDuration, 30_000),
+    stalledIntervalMs: positiveInteger('worker', '--stalled-interval', opts.stalledInterval, 30_000),
+  };
+}
+
+/**
+ * `mia worker --queue <url> --artifacts <dir>`: trains queued units until stopped. The first SIGTERM
+ * (or Ctrl-C) finishes the running unit(s) and exits; a second one puts them back in the queue and exits.
+ */
+export async function workerCommand(opts: WorkerCommandOptions, log: (line: string) => void): Promise<void> {
+  const { address, ...options } = parseWorkerOptions(opts);
+  const connection = await connectRedis(address, { context: 'worker' });
+  const handle = startQueueWorker(connection, { ...options, onLog: log, ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }) });
+  let signals = 0;
+  const onSignal = (signal: string) => {
+    signals += 1;
+    if (signals === 1) log(`${signal}: finishing the running unit(s), then exiting (send it again to put them back in the queue now)`);
+    else log(`${signal}: putting the running unit(s) back in the queue and exiting`);
+    void handle.stop(signals === 1 ? 'finish' : 'release');
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  await handle.closed;
+  connection.disconnect();
+  log('worker stopped');
+}

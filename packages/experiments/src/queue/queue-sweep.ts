@@ -1,0 +1,78 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { ArtifactStore } from '../artifact-store';
+import { expandGrid, type ExperimentConfig } from '../config';
+import { prepareData } from '../prepare-data';
+import type { TrainUnitsRequest } from '../runner';
+import { unitKey, type TrainUnitSpec } from '../train-unit';
+import { enqueueUnits, type EnqueueSummary } from './enqueue-units';
+import { followUnits } from './follow-units';
+import { UNIT_QUEUE_NAME, unitJobs, type UnitJobData, type UnitJobResult } from './unit-job';
+
+/** Options of {@link queueTrainer} and {@link enqueueSweep}. */
+export interface QueueSweepOptions {
+  readonly onLog?: (line: string) => void;
+  /** Tries per job for ordinary failures. @default 3 */
+  readonly attempts?: number;
+  /** Poll interval while following. @default 1000 */
+  readonly pollMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+const summary = (s: EnqueueSummary, cached: number) => `queue: ${s.added} unit(s) enqueued, ${s.alreadyQueued} already queued, ${s.requeued} requeued after an earlier failure, ${cached} already in the store`;
+
+async function withQueue<T>(connection: Redis, use: (queue: Queue<UnitJobData, UnitJobResult>) => Promise<T>, onLog?: (line: string) => void): Promise<T> {
+  const queue = new Queue<UnitJobData, UnitJobResult>(UNIT_QUEUE_NAME, { connection });
+  // Connection errors while Redis is away: one line per distinct message (the client reconnects).
+  let last = '';
+  queue.on('error', (error) => {
+    if (error.message !== last) onLog?.(`queue error: ${error.message}`);
+    last = error.message;
+  });
+  try {
+    return await use(queue);
+  } finally {
+    await queue.close();
+  }
+}
+
+/**
+ * The `trainUnits` hook of {@link runExperiment} for `mia sweep --queue`: enqueues the missing units
+ * (job id = cache key) and follows them until every one is in the store; the runner then loads them
+ * from the cache and writes the same report as a local run.
+ * @param connection - from {@link connectRedis}; not closed here.
+ */
+export function queueTrainer(connection: Redis, options: QueueSweepOptions = {}): (request: TrainUnitsRequest) => Promise<void> {
+  return async ({ config, data, units, store }) => {
+    const all = config.defenses.length * 2;
+    if (units.length === 0) {
+      options.onLog?.(`queue: all ${all} units are in the store; nothing to enqueue`);
+      return;
+    }
+    const jobs = unitJobs(config, data, units);
+    await withQueue(connection, async (queue) => {
+      options.onLog?.(summary(await enqueueUnits(queue, jobs, options.attempts === undefined ? {} : { attempts: options.attempts }), all - units.length));
+      options.onLog?.(`queue: waiting for ${jobs.length} unit(s); start workers with \`mia worker --queue <url> --artifacts <shared dir>\``);
+      await followUnits(queue, jobs, { store, ...(options.onLog ? { onLog: options.onLog } : {}), ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }), ...(options.signal ? { signal: options.signal } : {}) });
+    }, options.onLog);
+  };
+}
+
+/**
+ * Enqueues the missing units of a (grid) config without waiting (`mia sweep --queue … --no-follow`).
+ * @returns the enqueue summary and how many units were already in the store.
+ */
+export async function enqueueSweep(input: ExperimentConfig, connection: Redis, store: ArtifactStore, options: QueueSweepOptions & { dataDir?: string } = {}): Promise<EnqueueSummary & { cached: number }> {
+  const config = expandGrid(input);
+  const data = await prepareData(config, options.dataDir === undefined ? {} : { dataDir: options.dataDir });
+  const missing: TrainUnitSpec[] = [];
+  for (const [defenseIndex, defense] of config.defenses.entries()) {
+    for (const role of ['target', 'shadow'] as const) {
+      if ((await store.read(unitKey(config, data, defense, role))) === undefined) missing.push({ defenseIndex, role });
+    }
+  }
+  const cached = config.defenses.length * 2 - missing.length;
+  const result = await withQueue(connection, (queue) => enqueueUnits(queue, unitJobs(config, data, missing), options.attempts === undefined ? {} : { attempts: options.attempts }), options.onLog);
+  options.onLog?.(summary(result, cached));
+  return { ...result, cached };
+}

@@ -1,0 +1,10 @@
+// The repository's `pnpm mia`: the `mia` CLI of @mia/experiments with the paper reproductions of
+// the example packages registered (`pnpm mia reproduce --list`).
+import { registerReproductions } from '@mia/experiments';
+import { reproductions as ccl } from '@mia/example-ccl';
+import { reproductions as crl } from '@mia/example-crl';
+import { reproductions as past } from '@mia/example-past';
+import { reproductions as sam } from '@mia/example-sam';
+
+registerReproductions([...past, ...ccl, ...crl, ...sam]);
+await import('../packages/experiments/src/cli');

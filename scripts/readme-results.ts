@@ -1,0 +1,52 @@
+// Regenerates the result sections of the example READMEs from the reproductions' real output.
+// In examples/<paper>/README.md, a block
+//   <!-- results: <name> <scale> -->
+//   …
+//   <!-- /results -->
+// is replaced by the tables, claims, runtime and backend of examples/<paper>/results/<name>-<scale>/reproduction.json,
+// which `pnpm mia reproduce <name> --scale <scale> --out examples/<paper>/results/<name>-<scale>` wrote.
+// Usage: pnpm readme:results [--check]   (--check: exit 1 when a README is out of date or a result is missing)
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { claimsMarkdown, tableMarkdown, type ReproductionResult } from '@mia/experiments';
+
+const root = resolve(import.meta.dirname, '..');
+const check = process.argv.includes('--check');
+const BLOCK = /<!-- results: (\S+) (smoke|cpu|paper) -->\n[\s\S]*?<!-- \/results -->/g;
+let stale = 0;
+
+function section(dir: string, name: string, scale: string): string {
+  const file = join(dir, 'results', `${name}-${scale}`, 'reproduction.json');
+  if (!existsSync(file)) {
+    stale += 1;
+    return `_Not produced yet: run \`pnpm mia reproduce ${name} --scale ${scale} --out ${join('examples', dir.split('/').pop()!, 'results', `${name}-${scale}`)}\` then \`pnpm readme:results\`._`;
+  }
+  const r = JSON.parse(readFileSync(file, 'utf8')) as ReproductionResult;
+  if (r.format !== 'mia-reproduction-1') throw new Error(`${file}: format ${JSON.stringify(r.format)}, expected "mia-reproduction-1"`);
+  const minutes = (r.seconds / 60).toFixed(1);
+  return [
+    `Produced by \`pnpm mia reproduce ${r.name} --scale ${r.scale}\` on ${r.startedAt.slice(0, 10)}: **${minutes} min** (backend ${r.backend}, cache cold unless noted).`,
+    '',
+    ...r.notes.map((n) => `> ${n}\n`),
+    ...r.tables.map((t) => tableMarkdown(t).replace(/^### /, '#### ')),
+    '**Claims**',
+    '',
+    claimsMarkdown(r),
+  ].join('\n');
+}
+
+for (const example of readdirSync(join(root, 'examples'))) {
+  const dir = join(root, 'examples', example);
+  const readme = join(dir, 'README.md');
+  if (!existsSync(readme)) continue;
+  const text = readFileSync(readme, 'utf8');
+  const next = text.replace(BLOCK, (_m, name: string, scale: string) => `<!-- results: ${name} ${scale} -->\n${section(dir, name, scale)}\n<!-- /results -->`);
+  if (next !== text) {
+    if (check) {
+      console.error(`${readme} is out of date: run pnpm readme:results`);
+      stale += 1;
+    } else writeFileSync(readme, next);
+  }
+}
+if (check && stale > 0) process.exit(1);
+console.log(stale > 0 ? `${stale} result block(s) without a produced result` : 'all result blocks up to date');
