@@ -7,20 +7,7 @@ import { giniRecorder } from './gini-recorder';
 import { lossGapRecorder } from './loss-gap-recorder';
 import { pastTune } from './past-tune';
 import { weightsOf } from './test-utils/linear-two-layer';
-
-/** Loss-attack advantage: max over thresholds of TPR − FPR with score −loss (lower loss = member). */
-function lossAdvantage(memberLosses: Float32Array, nonMemberLosses: Float32Array): number {
-  const all = [...Array.from(memberLosses, (l) => [l, 1] as const), ...Array.from(nonMemberLosses, (l) => [l, 0] as const)].sort((a, b) => a[0] - b[0]);
-  let tp = 0;
-  let fp = 0;
-  let best = 0;
-  for (let i = 0; i < all.length; i++) {
-    if (all[i]![1] === 1) tp++;
-    else fp++;
-    if (i + 1 === all.length || all[i + 1]![0] !== all[i]![0]) best = Math.max(best, tp / memberLosses.length - fp / nonMemberLosses.length);
-  }
-  return best;
-}
+import { lossAdvantage } from './test-utils/loss-advantage';
 
 describe('lossAdvantage (test helper)', () => {
   it('gives the hand-computed advantage', () => {
