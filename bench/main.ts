@@ -1,27 +1,28 @@
 // The benchmark driver: one table of model × engine → ms/step, images/s, GFLOP/s, leak check, ratios.
 import '@tensorflow/tfjs-backend-cpu';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { cpus, loadavg } from 'node:os';
 import * as tf from '@tensorflow/tfjs-core';
 // Relative import: the private root package does not depend on the workspace packages.
 import { registerWasmTrainingKernels, unregisterWasmTrainingKernels, useWasmTraining } from '@mia/backend-wasm';
 import { benchModels, type BenchModel } from './models';
 import { profileStep } from './profile';
-import { timeTraining, type StepTiming } from './train-step';
-import { torchStep, torchVersion, type TorchTiming } from './torch-anchor';
+import { oursEngine, render, type Row } from './render';
+import { timeTraining } from './train-step';
+import { torchStep, torchVersion } from './torch-anchor';
 
 interface Options {
   models: string[];
   steps: number;
   quick: boolean;
   profile: boolean;
-  resnet128: boolean;
+  /** Results file name (without .md) under bench/results/. */
+  out: string | undefined;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { models: ['purchase', 'smallcnn', 'resnet18'], steps: 10, quick: false, profile: false, resnet128: false };
+  const opts: Options = { models: ['purchase', 'smallcnn', 'resnet18'], steps: 10, quick: false, profile: false, out: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string => {
@@ -31,27 +32,15 @@ function parseArgs(argv: string[]): Options {
     };
     if (a === '--quick') opts.quick = true;
     else if (a === '--profile') opts.profile = true;
-    else if (a === '--resnet128') opts.resnet128 = true;
     else if (a.startsWith('--models')) opts.models = value().split(',').filter(Boolean);
     else if (a.startsWith('--steps')) opts.steps = Number(value());
-    else throw new Error(`bench: unknown flag ${a} (known: --models a,b --steps N --quick --profile --resnet128)`);
+    else if (a.startsWith('--out')) opts.out = value();
+    else throw new Error(`bench: unknown flag ${a} (known: --models a,b --steps N --quick --profile --out name)`);
   }
   for (const m of opts.models) if (!(m in benchModels)) throw new Error(`bench: unknown model ${m} (known: ${Object.keys(benchModels).join(', ')})`);
   if (!Number.isInteger(opts.steps) || opts.steps < 1) throw new Error(`bench: --steps must be a positive integer, got ${opts.steps}`);
   if (opts.quick) opts.steps = Math.min(opts.steps, 3);
   return opts;
-}
-
-const oursEngine = 'tfjs-wasm + @mia/backend-wasm';
-
-interface Row {
-  model: string;
-  batch: number;
-  engine: string;
-  timing?: StepTiming | undefined;
-  torch?: TorchTiming | undefined;
-  note?: string;
-  estimated?: boolean;
 }
 
 async function runTf(model: BenchModel, engine: string, steps: number, warmup: number, microBatches = 1): Promise<Row> {
@@ -114,47 +103,24 @@ export async function main(argv: string[]): Promise<void> {
     // Batch 128 in a fresh process (the heap never shrinks; after the batch-64 run it is fragmented).
     // One pass does not fit the 4 GB heap; 2 × 64 with gradient accumulation does.
     log(inChild('accumulated', 'tfjs-wasm + @mia/backend-wasm, 2 × 64 accumulated (own process)'));
-    if (opts.resnet128) log(inChild('one-pass', 'tfjs-wasm + @mia/backend-wasm, one pass (own process, memory check)'));
+    log(inChild('one-pass', 'tfjs-wasm + @mia/backend-wasm, one pass (own process)'));
   }
-  const table = render(rows, opts, info.simd);
+  const table = render(rows, { steps: opts.steps, quick: opts.quick, simd: info.simd, command: `pnpm bench ${argv.join(' ')}`.trim() });
   process.stdout.write(`\n${table}\n`);
   const dir = new URL('./results/', import.meta.url);
   mkdirSync(dir, { recursive: true });
-  const file = new URL(`${new Date().toISOString().slice(0, 10)}.md`, dir);
-  writeFileSync(file, table);
-  process.stdout.write(`written to bench/results/${new Date().toISOString().slice(0, 10)}.md\n`);
+  const name = opts.out ?? freeName(dir, new Date().toISOString().slice(0, 10));
+  writeFileSync(new URL(`${name}.md`, dir), table);
+  process.stdout.write(`written to bench/results/${name}.md\n`);
 }
 
-function render(rows: Row[], opts: Options, simd: boolean): string {
-  const flops = new Map(Object.keys(benchModels).map((n) => [n, benchModels[n]!()]));
-  const key = (r: Row): string => `${r.model}:${r.batch}`;
-  const ours = new Map(rows.filter((r) => r.engine === oursEngine).map((r) => [key(r), r.timing?.msStep]));
-  const lines = [
-    `# pnpm bench — ${new Date().toISOString()}`,
-    '',
-    `Node ${process.version}, ${cpus().length}× ${cpus()[0]?.model ?? 'cpu'}, tfjs ${tf.version_core}, wasm SIMD ${simd}, 1 wasm thread.`,
-    `Flags: steps ${opts.steps}${opts.quick ? ', --quick' : ''}. Median ms per full training step (forward + backward + SGD momentum).`,
-    'GFLOP/s counts 3 × forward conv/linear FLOPs. "ours ÷ this" = ms/step of tfjs-wasm + @mia/backend-wasm divided by',
-    "this engine's ms/step (for PyTorch: how many times faster PyTorch is; for stock tfjs: < 1 means ours is faster).",
-    `Load average at the end of the run: ${loadavg().map((l) => l.toFixed(1)).join(', ')} on ${cpus().length} cores; when it exceeds the core count, timings are inflated and noisy.`,
-    '',
-    '| model | batch | engine | ms/step | images/s | GFLOP/s | no tensor leak | ours ÷ this | note |',
-    '|---|---|---|---|---|---|---|---|---|',
-  ];
-  for (const r of rows) {
-    const ms = r.timing?.msStep ?? r.torch?.msStep;
-    const model = flops.get(r.model);
-    const gflops = ms !== undefined && model !== undefined ? ((3 * model.forwardFlops * (r.batch / model.batch)) / (ms / 1000) / 1e9).toFixed(1) : '';
-    const base = ours.get(key(r));
-    const ratio = ms !== undefined && base !== undefined && !r.engine.includes('@mia') ? `${(base / ms).toFixed(2)}` : '';
-    const leak = r.timing ? (r.timing.leakFree ? 'yes' : `NO (${r.timing.leakDetail})`) : '';
-    const heapGrowth = r.timing?.heapGrowthMb ? `heap grew ${r.timing.heapGrowthMb.toFixed(0)} MB after warm-up (no tensor leak)` : undefined;
-    const note = [r.note, r.estimated ? 'estimate' : undefined, heapGrowth, r.timing?.heapMb !== undefined && r.engine.includes('@mia') ? `heap ${r.timing.heapMb.toFixed(0)} MB` : undefined]
-      .filter(Boolean)
-      .join('; ');
-    lines.push(`| ${r.model} | ${r.batch} | ${r.engine} | ${ms === undefined ? '—' : ms.toFixed(1)} | ${ms === undefined ? '' : ((r.batch * 1000) / ms).toFixed(0)} | ${gflops} | ${leak} | ${ratio} | ${note} |`);
+/** `<date>`, or `<date>-b`, `<date>-c`, … when earlier results of the day exist (never overwritten). */
+function freeName(dir: URL, date: string): string {
+  for (let i = 0; i < 26; i++) {
+    const name = i === 0 ? date : `${date}-${String.fromCharCode(97 + i)}`;
+    if (!existsSync(new URL(`${name}.md`, dir))) return name;
   }
-  return `${lines.join('\n')}\n`;
+  return `${date}-${Date.now()}`;
 }
 
 /** Child process: one ResNet-18 batch-128 step (after one warm-up step); prints the Row as JSON. */

@@ -7,6 +7,8 @@ const script = fileURLToPath(new URL('./pytorch/bench_torch.py', import.meta.url
 
 export interface TorchTiming {
   msStep: number;
+  /** Median process CPU time per step (all threads), ms. */
+  cpuMsStep: number;
   torch: string;
 }
 
@@ -23,6 +25,6 @@ export function torchStep(model: string, threads: number, steps: number, batch: 
     process.stderr.write(`bench: PyTorch ${model} failed: ${r.stderr.slice(-400)}\n`);
     return undefined;
   }
-  const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { ms_step: number; torch: string };
-  return { msStep: out.ms_step, torch: out.torch };
+  const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { ms_step: number; cpu_ms_step: number; torch: string };
+  return { msStep: out.ms_step, cpuMsStep: out.cpu_ms_step, torch: out.torch };
 }

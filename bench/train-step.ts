@@ -5,6 +5,8 @@ import type { BenchModel } from './models';
 
 export interface StepTiming {
   msStep: number;
+  /** Median process CPU time (user + system) per step, ms: less inflated than wall time on a busy machine. */
+  cpuMsStep: number;
   minMs: number;
   steps: number;
   /** Engine tensors and backend data ids back to their starting values after disposal. */
@@ -85,7 +87,8 @@ export function timeTraining(model: BenchModel, steps: number, warmup: number, m
     tf.tidy(() => {
       for (const [name, v] of params) {
         const buf = momentum.get(name)!;
-        const g = tf.div(sum!.get(v.name)!, slices.length);
+        const total = sum!.get(v.name)!;
+        const g = slices.length === 1 ? total : tf.div(total, slices.length);
         const next = tf.add(tf.mul(buf, 0.9), g);
         buf.assign(next);
         v.assign(tf.sub(v, tf.mul(next, 0.01)));
@@ -95,14 +98,18 @@ export function timeTraining(model: BenchModel, steps: number, warmup: number, m
     return lossSum / slices.length;
   };
   const times: number[] = [];
+  const cpuTimes: number[] = [];
   let warm: Counts | undefined;
   try {
     for (let i = 0; i < warmup; i++) step();
     warm = counts();
     for (let i = 0; i < steps; i++) {
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       const loss = step();
       times.push(performance.now() - t0);
+      const c = process.cpuUsage(c0);
+      cpuTimes.push((c.user + c.system) / 1000);
       if (!Number.isFinite(loss)) throw new Error(`bench: non-finite loss at step ${i}`);
     }
   } finally {
@@ -115,6 +122,7 @@ export function timeTraining(model: BenchModel, steps: number, warmup: number, m
   const heapGrowthMb = last.heapBytes === undefined || end.heapBytes === undefined ? 0 : (end.heapBytes - last.heapBytes) / 2 ** 20;
   return {
     msStep: median(times),
+    cpuMsStep: median(cpuTimes),
     minMs: Math.min(...times),
     steps,
     leakFree,

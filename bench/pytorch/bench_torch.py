@@ -27,12 +27,12 @@ def step():
     loss = lossf(m(x), y); loss.backward(); opt.step()
     return loss.item()
 for _ in range(2): step()
-ts = []
+ts = []; cs = []
 for _ in range(steps):
-    t0 = time.perf_counter(); step(); ts.append(time.perf_counter() - t0)
+    c0 = time.process_time(); t0 = time.perf_counter(); step(); ts.append(time.perf_counter() - t0); cs.append(time.process_time() - c0)
 med = statistics.median(ts)
 train_flops = 3 * fwd
 print(json.dumps(dict(engine='pytorch', torch=torch.__version__, model=model_name, fmt=fmt, threads=threads, batch=B,
-                      ms_step=round(med * 1e3, 2), min_ms=round(min(ts) * 1e3, 2), img_s=round(B / med, 1),
+                      ms_step=round(med * 1e3, 2), cpu_ms_step=round(statistics.median(cs) * 1e3, 2), min_ms=round(min(ts) * 1e3, 2), img_s=round(B / med, 1),
                       fwd_gflop=round(fwd / 1e9, 4), train_gflop_3x=round(train_flops / 1e9, 3),
                       gflops=round(train_flops / med / 1e9, 2), steps=steps)))

@@ -2,6 +2,9 @@ import { BackendError } from '@mia/core';
 import { getKernel, registerKernel, unregisterKernel, type KernelFunc, type TensorInfo } from '@tensorflow/tfjs-core';
 import { checkTfjsVersion, supportedTfjsRange } from './check-tfjs-version';
 import { trainingKernelConfigs } from './kernel-configs';
+import { fusedBatchNormGradient } from './internals/batch-norm-gradient';
+import { meanGradient } from './internals/mean-gradient';
+import { replaceGradient, restoreGradient } from './internals/replace-gradient';
 import { stockKernels } from './internals/kernel-call';
 import type { KernelArgs, StockKernel } from './internals/training-kernel';
 import { isWasmBackend } from './internals/wasm-backend';
@@ -10,8 +13,10 @@ const registered = new Map<string, KernelFunc>();
 
 /**
  * Registers the training kernels for the `wasm` backend (idempotent): `Conv2DBackpropFilter`,
- * `Conv2DBackpropInput`, `BatchMatMul` (transposed operands), `Tile`, prefix-axis `Sum` and `Mean`.
- * Each replaced stock kernel keeps its `setupFunc` and handles every case the new one does not cover.
+ * `Conv2DBackpropInput`, `BatchMatMul` (transposed operands), `Tile`, prefix-axis `Sum` and `Mean`,
+ * `MaxPoolGrad`, `Identity`, `Cast`; and, for the wasm backend only, leaner gradients of
+ * `FusedBatchNorm` (5 full-size passes instead of ~15) and prefix-axis `Mean` (one tile). Each replaced stock kernel keeps its `setupFunc` and handles
+ * every case the new one does not cover.
  *
  * Import `@tensorflow/tfjs-backend-wasm` before calling it (its import registers the stock kernels);
  * it may be called before or after `tf.setBackend('wasm')`.
@@ -39,12 +44,15 @@ export function registerWasmTrainingKernels(): string[] {
     registerKernel({ kernelName: name, backendName: 'wasm', kernelFunc, setupFunc: current?.setupFunc, disposeFunc: current?.disposeFunc });
     registered.set(name, kernelFunc);
   }
+  replaceGradient('FusedBatchNorm', fusedBatchNormGradient);
+  replaceGradient('Mean', meanGradient);
   return trainingKernelConfigs.map((c) => c.kernelName);
 }
 
 /**
- * Restores the stock wasm kernels replaced by {@link registerWasmTrainingKernels} and removes the
- * added ones (e.g. to compare against stock tfjs-backend-wasm).
+ * Restores the stock wasm kernels replaced by {@link registerWasmTrainingKernels}, removes the
+ * added ones and restores tfjs-core's `FusedBatchNorm` and `Mean` gradients (e.g. to compare against stock
+ * tfjs-backend-wasm).
  *
  * @returns the names of the kernels it removed.
  */
@@ -62,5 +70,7 @@ export function unregisterWasmTrainingKernels(): string[] {
   }
   registered.clear();
   stockKernels.clear();
+  restoreGradient('FusedBatchNorm');
+  restoreGradient('Mean');
   return removed;
 }

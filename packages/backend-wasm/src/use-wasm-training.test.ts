@@ -31,8 +31,11 @@ describe('useWasmTraining', () => {
     expect(unregisterWasmTrainingKernels()).toEqual(expectedKernels);
     expect(tf.getKernel('BatchMatMul', 'wasm')!.kernelFunc).not.toBe(ours);
     expect(tf.getKernel('Conv2DBackpropFilter', 'wasm')).toBeUndefined();
+    const marker = Symbol.for('@mia/backend-wasm.replacedGradient');
+    for (const name of ['FusedBatchNorm', 'Mean']) expect((tf.getGradient(name) as unknown as Record<symbol, unknown>)[marker]).toBeUndefined();
     await useWasmTraining();
     expect(tf.getKernel('Conv2DBackpropFilter', 'wasm')).toBeDefined();
+    for (const name of ['FusedBatchNorm', 'Mean']) expect((tf.getGradient(name) as unknown as Record<symbol, unknown>)[marker]).toBe(true);
   });
 
   it('fails with a BackendError when wasm SIMD is missing, unless allowed', async () => {
@@ -41,6 +44,7 @@ describe('useWasmTraining', () => {
     expect(BackendError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(/useWasmTraining: .*no WebAssembly SIMD.*requireSimd: false/);
     await expect(useWasmTraining({ requireSimd: 'yes' as never })).rejects.toThrow(/requireSimd must be a boolean, got yes/);
+    await expect(useWasmTraining({ freeGradientsEarly: 1 as never })).rejects.toThrow(/freeGradientsEarly must be a boolean, got 1/);
   });
 });
 
@@ -105,5 +109,23 @@ describe('heap exhaustion', () => {
     reserveLeft = false;
     expect(() => fake.wasm._malloc(10)).toThrow(/heap is exhausted/);
     expect(freed).toEqual([4096, 64]);
+  });
+
+  it('survives emscripten replacing its _malloc stub on the first call', () => {
+    // Emscripten's Module._malloc starts as a stub that overwrites Module._malloc with the raw
+    // export when first called; a guard wrapping the stub would vanish after one allocation.
+    const raw = (bytes: number): number => (bytes > 2 ** 30 ? 0 : 64);
+    const wasm = {
+      HEAPU8: { buffer: { byteLength: 2 ** 20 } },
+      asm: { malloc: raw, free: () => undefined },
+      _malloc(bytes: number): number {
+        wasm._malloc = raw;
+        return raw(bytes);
+      },
+      _free: () => undefined,
+    };
+    guardMalloc({ wasm } as never);
+    expect(wasm._malloc(10)).toBe(64);
+    expect(() => wasm._malloc(2 ** 31)).toThrow(/heap is exhausted/);
   });
 });

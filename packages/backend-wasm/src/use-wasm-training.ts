@@ -1,7 +1,8 @@
 import { BackendError } from '@mia/core';
 import { getThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import { backend, env, setBackend } from '@tensorflow/tfjs-core';
+import { backend, engine, env, setBackend } from '@tensorflow/tfjs-core';
 import { checkTfjsVersion, type TfjsVersions } from './check-tfjs-version';
+import { installEarlyFreeBackprop } from './internals/early-free-backprop';
 import { guardMalloc } from './internals/guard-malloc';
 import { isWasmBackend } from './internals/wasm-backend';
 import { registerWasmTrainingKernels } from './register-wasm-training-kernels';
@@ -16,6 +17,14 @@ export interface UseWasmTrainingOptions {
   requireSimd?: boolean;
   /** Where the `.wasm` binaries are, passed to `setWasmPaths` (browsers and bundlers; Node finds them itself). */
   wasmPaths?: string;
+  /**
+   * Free each intermediate gradient and saved activation as soon as back-propagation has passed it
+   * (on the wasm backend, top-level gradients only), instead of at the end of the backward pass as
+   * tfjs does: lowers the peak heap by about half (ResNet-18 at batch 128 then fits the 4 GB heap).
+   * Installed once per process: `false` does not install it (it stays once an earlier call did).
+   * @default true
+   */
+  freeGradientsEarly?: boolean;
 }
 
 /** What {@link useWasmTraining} set up. */
@@ -50,9 +59,12 @@ export interface WasmTrainingInfo {
  * @see PERFORMANCE.md
  */
 export async function useWasmTraining(options: UseWasmTrainingOptions = {}): Promise<WasmTrainingInfo> {
-  const { requireSimd = true, wasmPaths } = options;
+  const { requireSimd = true, wasmPaths, freeGradientsEarly = true } = options;
   if (typeof requireSimd !== 'boolean') {
     throw new BackendError(`useWasmTraining: options.requireSimd must be a boolean, got ${String(requireSimd)}`);
+  }
+  if (typeof freeGradientsEarly !== 'boolean') {
+    throw new BackendError(`useWasmTraining: options.freeGradientsEarly must be a boolean, got ${String(freeGradientsEarly)}`);
   }
   const versions = checkTfjsVersion();
   const simd = (await env().getAsync('WASM_HAS_SIMD_SUPPORT')) === true;
@@ -75,5 +87,6 @@ export async function useWasmTraining(options: UseWasmTrainingOptions = {}): Pro
     throw new BackendError('useWasmTraining: the wasm backend lacks makeOutput/typedArrayFromHeap/disposeData; the tfjs-backend-wasm build is not one the kernels support');
   }
   guardMalloc(wasmBackend);
+  if (freeGradientsEarly) installEarlyFreeBackprop(engine());
   return { backend: 'wasm', kernels, simd, threads: getThreadsCount(), versions };
 }

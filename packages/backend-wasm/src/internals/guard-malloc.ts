@@ -9,6 +9,8 @@ const reserveBytes = 64 * 2 ** 20;
 interface MallocModule {
   _malloc(bytes: number): number;
   _free(address: number): void;
+  /** The raw wasm exports (emscripten); `_malloc`/`_free` start as stubs that replace themselves with these. */
+  asm?: { malloc?: (bytes: number) => number; free?: (address: number) => void };
   [guarded]?: true;
 }
 
@@ -27,8 +29,11 @@ interface MallocModule {
 export function guardMalloc(backend: WasmBackend): void {
   const wasm = backend.wasm as unknown as MallocModule;
   if (typeof wasm._malloc !== 'function' || wasm[guarded] === true) return;
-  const malloc = wasm._malloc.bind(wasm);
-  const free = wasm._free.bind(wasm);
+  // Emscripten's `Module._malloc` is a stub that, on its first call, overwrites `Module._malloc`
+  // with the raw export: wrapping the stub would silently drop the guard after one allocation.
+  // So wrap the raw exports when they are reachable.
+  const malloc = wasm.asm?.malloc ?? wasm._malloc.bind(wasm);
+  const free = wasm.asm?.free ?? wasm._free.bind(wasm);
   wasm._malloc = (bytes: number): number => {
     let address = bytes < maxHeapBytes ? malloc(bytes) >>> 0 : 0;
     if (address !== 0 && backend.wasm.HEAPU8.buffer.byteLength > maxHeapBytes - 4 * reserveBytes) {

@@ -17,6 +17,8 @@ const cases = [
   { x: [5, 64, 64, 1], f: [3, 3, 1, 2], stride: 1, pad: 'same' },
   // PyTorch-style explicit padding 1 at stride 2 (top/left pad 1, unlike tfjs 'same').
   { x: [2, 8, 8, 3], f: [3, 3, 3, 4], stride: 2, pad: [[0, 0], [1, 1], [1, 1], [0, 0]] },
+  // 1×1 at stride 2 with explicit asymmetric padding: the gathered pixels include zero padding.
+  { x: [2, 7, 6, 3], f: [1, 1, 3, 2], stride: 2, pad: [[0, 0], [1, 0], [0, 1], [0, 0]] },
 ] as const satisfies readonly { x: readonly number[]; f: readonly number[]; stride: number; pad: unknown }[];
 
 const padOf = (pad: unknown): 'same' | 'valid' | [[number, number], [number, number], [number, number], [number, number]] =>
