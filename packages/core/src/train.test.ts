@@ -58,6 +58,27 @@ describe('train', () => {
     data.dispose();
   });
 
+  it('gives the event loop a turn during a long epoch: a timer can abort it mid-epoch and nothing leaks', async () => {
+    // 2000 batches of 1 example: one epoch takes seconds on cpu. Without the loop yielding, the
+    // timer could only fire after the whole training returned, and train would resolve.
+    const data = syntheticClassification({ size: 2000, numFeatures: 4, numClasses: 2, seed: 2 });
+    const model = tinyMlp({ inputDim: 4, numClasses: 2, seed: 3 });
+    const optimizer = sgd({ lr: 0.01 });
+    const before = tf.memory().numTensors;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 20);
+    const error = await train(model, data, { epochs: 3, batchSize: 1, optimizer, signal: controller.signal, progressBar: false }).then(() => undefined, (e: unknown) => e);
+    clearTimeout(timer);
+    expect(AbortError.isInstance(error)).toBe(true);
+    const batch = Number(/epoch 0, batch (\d+)/.exec((error as Error).message)?.[1]);
+    expect(batch).toBeGreaterThan(0);
+    expect(batch).toBeLessThan(2000);
+    expect(tf.memory().numTensors).toBe(before);
+    model.dispose();
+    optimizer.dispose();
+    data.dispose();
+  });
+
   it('resuming from a checkpoint gives the same final weights as an uninterrupted run', async () => {
     const data = syntheticClassification({ size: 96, numFeatures: 5, numClasses: 3, seed: 4 });
     const opts = { batchSize: 16, seed: 5, progressBar: false as const };

@@ -12,6 +12,14 @@ import type { EpochSummary, TrainOptions, TrainResult } from './train-options';
 import type { EpochInfo, TrainingPlugin } from './training-plugin';
 import { check, checkPositiveInteger } from './validate';
 
+/** How often a training loop gives the event loop a turn (ms). */
+const YIELD_EVERY_MS = 200;
+
+/** Resolves on the next macrotask (setImmediate in Node, setTimeout elsewhere). */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
+}
+
 function validate(classifier: Classifier, data: LabeledData, options: TrainOptions): void {
   checkPositiveInteger('train', 'epochs', options.epochs);
   checkPositiveInteger('train', 'batchSize', options.batchSize);
@@ -73,6 +81,7 @@ export async function train(classifier: Classifier, data: LabeledData, options: 
   const bar = createProgressBar(options.label ?? 'train', (epochs - startEpoch) * batchesPerEpoch, { force: options.progressBar === true });
   const started = Date.now();
   let step = startEpoch * batchesPerEpoch;
+  let lastYield = Date.now();
   for (let epoch = startEpoch; epoch < epochs; epoch++) {
     const learningRate = lrAt(epoch);
     const info: EpochInfo = { model: classifier, epoch, epochs, learningRate };
@@ -83,6 +92,12 @@ export async function train(classifier: Classifier, data: LabeledData, options: 
     let correct = 0;
     let seen = 0;
     for (let b = 0; b < batchesPerEpoch; b++) {
+      // Steps are synchronous: yield to the event loop now and then so timers, I/O, an AbortSignal
+      // fired from a timer, and a test runner's heartbeats get through during long epochs.
+      if (Date.now() - lastYield >= YIELD_EVERY_MS) {
+        await yieldToEventLoop();
+        lastYield = Date.now();
+      }
       if (options.signal?.aborted === true) {
         bar.done('aborted');
         await callHooks(plugins, 'onTrainEnd', info);

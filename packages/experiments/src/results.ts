@@ -5,7 +5,10 @@ export interface AttackRow {
   readonly attack: string;
   /** Balanced accuracy of the attack's decision rule (threshold fitted on shadow data, or argmax for NN attacks). */
   readonly accuracy: number;
-  /** max over thresholds of TPR − FPR on the target sets. */
+  /**
+   * Advantage of the attack's decision rule on the target sets: 2 · balanced accuracy − 1 = TPR − FPR at
+   * the threshold fitted on shadow data (PROTOCOL.md §3.0). Negative when that threshold transfers badly.
+   */
   readonly advantage: number;
   readonly auc: number;
   /** TPR at FPR ≤ 1%, 0.1% and 0% with the achieved FPR. */
