@@ -1,0 +1,119 @@
+import { parseExperimentConfig, type ExperimentConfig, type NotRun, type ReproductionScale } from '@mia/experiments';
+
+/** The datasets of PAST Table 1 (columns, in the paper's order). */
+export type PastDatasetKey = 'texas' | 'purchase' | 'cifar10' | 'cifar100' | 'imagenet';
+
+/** The column names of PAST Table 1, as printed in the paper. */
+export const DATASET_COLUMNS: Readonly<Record<PastDatasetKey, string>> = {
+  texas: 'Texas', purchase: 'Purchase', 'cifar10': 'CIFAR-10', 'cifar100': 'CIFAR-100', imagenet: 'ImageNet',
+};
+
+/** Everything a PAST experiment on one dataset needs at one scale (PROTOCOL.md §2.1, §7). */
+export interface DatasetSetup {
+  readonly key: PastDatasetKey;
+  readonly dataset: { readonly name: string; readonly size?: number };
+  readonly maxPerRole?: number;
+  readonly model: { readonly name: string; readonly options: Record<string, unknown> };
+  readonly training: { readonly epochs: number; readonly batchSize: number; readonly lr: number };
+  /** PAST's tuning phase: λ per dataset (§2.1), tuning epochs, α of Table 1. */
+  readonly past: { readonly lambda: number; readonly tuneEpochs: number; readonly alpha: number };
+  /** Image or tabular data (RelaxLoss variant, PROTOCOL.md A20). */
+  readonly kind: 'image' | 'tabular';
+}
+
+/** The attacks of the PAST protocol that the runner has (PROTOCOL.md §7 "PAST preset"). */
+export const PAST_ATTACKS: readonly string[] = ['nn-mlh', 'correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy'];
+
+/** The paper's names of the attacks (Fig. 3 subplots), by runner attack name. */
+export const ATTACK_LABELS: Readonly<Record<string, string>> = {
+  'nn-mlh': 'NN', correctness: 'Correct', loss: 'Loss', confidence: 'Confidence', entropy: 'Entropy', modifiedEntropy: 'M-entropy',
+};
+
+/** Attacks of the paper that the runner does not have: listed as not run, never dropped. */
+export const MISSING_ATTACKS: Readonly<Record<string, string>> = {
+  Rotation: 'not run: the augmentation attack (PROTOCOL.md §3.3) is not in the runner\'s attack registry',
+  Translation: 'not run: the augmentation attack (PROTOCOL.md §3.3) is not in the runner\'s attack registry',
+};
+
+const IMAGENET_NOT_RUN: NotRun = { notRun: 'not run: ImageNet is out of scope for TF.js here (PROTOCOL.md §7 A36)' };
+
+// Paper scale: PAST §4.1 and PROTOCOL.md §2.1 (phase 1: 100 epochs, SGD lr 0.01, batch 128, cosine).
+const PAPER: Record<Exclude<PastDatasetKey, 'imagenet'>, DatasetSetup> = {
+  texas: { key: 'texas', dataset: { name: 'texas100' }, model: { name: 'mlp', options: {} }, training: { epochs: 100, batchSize: 128, lr: 0.01 }, past: { lambda: 1e-5, tuneEpochs: 20, alpha: 2.5 }, kind: 'tabular' },
+  purchase: { key: 'purchase', dataset: { name: 'purchase100' }, model: { name: 'mlp', options: {} }, training: { epochs: 100, batchSize: 128, lr: 0.01 }, past: { lambda: 1e-5, tuneEpochs: 20, alpha: 2.5 }, kind: 'tabular' },
+  cifar10: { key: 'cifar10', dataset: { name: 'cifar10' }, model: { name: 'resnet18', options: {} }, training: { epochs: 100, batchSize: 128, lr: 0.01 }, past: { lambda: 1e-3, tuneEpochs: 50, alpha: 2.5 }, kind: 'image' },
+  cifar100: { key: 'cifar100', dataset: { name: 'cifar100' }, model: { name: 'densenet121', options: {} }, training: { epochs: 100, batchSize: 128, lr: 0.01 }, past: { lambda: 1e-4, tuneEpochs: 20, alpha: 2.5 }, kind: 'image' },
+};
+
+// CPU scale: stand-ins with the paper's MLP, real CIFAR-10 subsets with small-cnn; phase 1 shorter,
+// so its LR is raised (0.1 for the MLPs, 0.05 for small-cnn) to reach the overfit regime PAST tunes;
+// the tuning phase keeps the paper's λ, α and fresh lr 0.01 with fewer epochs. Sized from measured
+// step times (README "Scales").
+const CPU: Record<Exclude<PastDatasetKey, 'imagenet'>, DatasetSetup> = {
+  texas: { key: 'texas', dataset: { name: 'texasLike', size: 3000 }, maxPerRole: 384, model: { name: 'mlp', options: {} }, training: { epochs: 20, batchSize: 128, lr: 0.1 }, past: { lambda: 1e-5, tuneEpochs: 6, alpha: 2.5 }, kind: 'tabular' },
+  purchase: { key: 'purchase', dataset: { name: 'purchaseLike', size: 6000 }, maxPerRole: 768, model: { name: 'mlp', options: {} }, training: { epochs: 25, batchSize: 128, lr: 0.1 }, past: { lambda: 1e-5, tuneEpochs: 8, alpha: 2.5 }, kind: 'tabular' },
+  cifar10: { key: 'cifar10', dataset: { name: 'cifar10' }, maxPerRole: 384, model: { name: 'small-cnn', options: {} }, training: { epochs: 15, batchSize: 128, lr: 0.05 }, past: { lambda: 1e-3, tuneEpochs: 6, alpha: 2.5 }, kind: 'image' },
+  cifar100: { key: 'cifar100', dataset: { name: 'cifar100' }, maxPerRole: 384, model: { name: 'small-cnn', options: {} }, training: { epochs: 15, batchSize: 128, lr: 0.05 }, past: { lambda: 1e-4, tuneEpochs: 6, alpha: 2.5 }, kind: 'image' },
+};
+
+// Smoke scale: seconds; tiny MLPs on the stand-ins, a few CIFAR-10 images through small-cnn.
+const SMOKE: Record<Exclude<PastDatasetKey, 'imagenet'>, DatasetSetup> = {
+  texas: { key: 'texas', dataset: { name: 'texasLike', size: 300 }, maxPerRole: 48, model: { name: 'mlp', options: { hidden: [16] } }, training: { epochs: 2, batchSize: 32, lr: 0.1 }, past: { lambda: 1e-3, tuneEpochs: 1, alpha: 2.5 }, kind: 'tabular' },
+  purchase: { key: 'purchase', dataset: { name: 'purchaseLike', size: 300 }, maxPerRole: 48, model: { name: 'mlp', options: { hidden: [16] } }, training: { epochs: 2, batchSize: 32, lr: 0.1 }, past: { lambda: 1e-3, tuneEpochs: 1, alpha: 2.5 }, kind: 'tabular' },
+  cifar10: { key: 'cifar10', dataset: { name: 'cifar10' }, maxPerRole: 32, model: { name: 'small-cnn', options: {} }, training: { epochs: 1, batchSize: 32, lr: 0.05 }, past: { lambda: 1e-3, tuneEpochs: 1, alpha: 2.5 }, kind: 'image' },
+  cifar100: { key: 'cifar100', dataset: { name: 'cifar100' }, maxPerRole: 32, model: { name: 'small-cnn', options: {} }, training: { epochs: 1, batchSize: 32, lr: 0.05 }, past: { lambda: 1e-4, tuneEpochs: 1, alpha: 2.5 }, kind: 'image' },
+};
+
+/**
+ * The setup of a dataset at a scale, or why it cannot run at all (ImageNet).
+ * @see PROTOCOL.md §2.1 (paper values), §7 A36 (ImageNet out of scope)
+ */
+export function datasetSetup(key: PastDatasetKey, scale: ReproductionScale): DatasetSetup | NotRun {
+  if (key === 'imagenet') return IMAGENET_NOT_RUN;
+  return (scale === 'paper' ? PAPER : scale === 'cpu' ? CPU : SMOKE)[key];
+}
+
+/**
+ * Which dataset a figure/ablation runs on: the paper's at `paper` scale; at `cpu` and `smoke` the
+ * Purchase stand-in (its MLP is ~30× cheaper than CIFAR-10's CNN, which lets every grid point run
+ * within the budget; the report notes the substitution).
+ */
+export function ablationSetup(paperKey: 'cifar10' | 'cifar100', scale: ReproductionScale): DatasetSetup {
+  return datasetSetup(scale === 'paper' ? paperKey : 'purchase', scale) as DatasetSetup;
+}
+
+/** A defense of a config: `{name, label, params}` with an optional sweep `grid`. */
+export interface DefenseSpec {
+  readonly name: string;
+  readonly label: string;
+  readonly params?: Record<string, unknown>;
+  readonly grid?: Record<string, unknown[]>;
+}
+
+/** The runner's `past` defense with a setup's tuning phase (plus overrides). */
+export function pastDefense(setup: DatasetSetup, label: string, params: Record<string, unknown> = {}, grid?: Record<string, unknown[]>): DefenseSpec {
+  return { name: 'past', label, params: { ...setup.past, ...params }, ...(grid === undefined ? {} : { grid }) };
+}
+
+/**
+ * The runner config of a PAST experiment: PAST6 split, SGD (momentum 0.9, wd 5e-4) with a cosine
+ * schedule, the PAST attack set, shadow models trained with the same defense.
+ * @see PROTOCOL.md §1.2 (PAST6), §2.1 (training), §7 "PAST preset"
+ */
+export function pastExperiment(name: string, setup: DatasetSetup, defenses: readonly DefenseSpec[], seed = 0): ExperimentConfig {
+  return parseExperimentConfig({
+    name, seed,
+    dataset: setup.dataset,
+    partition: { preset: 'PAST6', ...(setup.maxPerRole === undefined ? {} : { maxPerRole: setup.maxPerRole }) },
+    model: setup.model,
+    training: { ...setup.training, optimizer: 'sgd', momentum: 0.9, weightDecay: 5e-4, schedule: { type: 'cosine' } },
+    defenses,
+    attacks: [...PAST_ATTACKS],
+  }, `past ${name}`);
+}
+
+/** One line for the notes: which data and model a setup used. */
+export function describeSetup(setup: DatasetSetup, scale: ReproductionScale): string {
+  const cap = setup.maxPerRole === undefined ? 'full PAST6 roles' : `${setup.maxPerRole} examples per PAST6 role`;
+  return `${DATASET_COLUMNS[setup.key]} at scale '${scale}': ${setup.dataset.name} (${cap}), ${setup.model.name}${Object.keys(setup.model.options).length > 0 ? ` ${JSON.stringify(setup.model.options)}` : ''}, phase 1 ${setup.training.epochs} epochs lr ${setup.training.lr}, PAST λ ${setup.past.lambda}, α ${setup.past.alpha}, ${setup.past.tuneEpochs} tuning epochs.`;
+}

@@ -1,0 +1,150 @@
+import { subsetData } from '@mia/core';
+import { computeSensitivity, giniRecorder, giniShifted, lossGapRecorder, parameterValues, pastTune, sharedHistograms, summarizeSensitivity, type SensitivitySummary } from '@mia/defense-past';
+import { claim, isNotRun, type Reproduction, type ReproductionContext, type ReproductionFigure, type ReproductionTable } from '@mia/experiments';
+import { datasetSetup, describeSetup, type DatasetSetup } from './configs';
+import { table1Config } from './table1';
+
+/** What Fig. 1b and 2 rest on, measured on the undefended CIFAR-10 target and on it after PAST tuning. */
+interface Analysis {
+  readonly before: SensitivitySummary;
+  readonly after: SensitivitySummary;
+  readonly curve: ReadonlyArray<{ epoch: number; giniShifted: number; giniAbs: number; lossGap: number }>;
+  readonly weights: { before: Float32Array; after: Float32Array };
+  readonly sensitivity: { before: Float32Array; after: Float32Array };
+}
+
+const concat = (arrays: readonly Float32Array[]) => {
+  const out = new Float32Array(arrays.reduce((n, a) => n + a.length, 0));
+  let o = 0;
+  for (const a of arrays) { out.set(a, o); o += a.length; }
+  return out;
+};
+
+/** Loads the undefended target, measures it, tunes a copy with PAST recording Gini and loss gap per epoch, measures again. */
+async function analyse(ctx: ReproductionContext, setup: DatasetSetup): Promise<Analysis> {
+  const config = table1Config(setup);
+  const base = await ctx.loadModel(config, 'w/o');
+  const tuned = await ctx.loadModel(config, 'w/o');
+  try {
+    const { dataset } = base.data;
+    const members = subsetData(dataset, base.members);
+    const nonMembers = subsetData(dataset, base.nonMembers);
+    const inference = subsetData(dataset, base.inference!);
+    const s0 = computeSensitivity(base.model, members, nonMembers);
+    const gini = giniRecorder();
+    const gaps = lossGapRecorder({ members, nonMembers });
+    await pastTune(tuned.model, {
+      members, nonMembers: inference, lambda: setup.past.lambda, alpha: setup.past.alpha, epochs: setup.past.tuneEpochs,
+      batchSize: setup.training.batchSize, seed: 1, plugins: [gini, gaps], progressBar: false, label: 'fig2 PAST tuning',
+    });
+    const s1 = computeSensitivity(tuned.model, members, nonMembers);
+    return {
+      before: summarizeSensitivity(s0), after: summarizeSensitivity(s1),
+      curve: gini.records.map((g, i) => ({ epoch: g.epochsDone, giniShifted: g.giniShifted, giniAbs: g.giniAbs, lossGap: gaps.records[i]!.lossGap })),
+      weights: { before: parameterValues(base.model), after: parameterValues(tuned.model) },
+      sensitivity: { before: concat(s0.groups.map((g) => g.gradientGap)), after: concat(s1.groups.map((g) => g.gradientGap)) },
+    };
+  } finally {
+    base.model.dispose();
+    tuned.model.dispose();
+  }
+}
+
+const lastDense = (s: SensitivitySummary) => [...s.modules].reverse().find((m) => m.kind === 'dense')!;
+const nearZero = (w: Float32Array) => w.reduce((n, v) => n + (Math.abs(v) < 0.01 ? 1 : 0), 0) / w.length;
+const meanAbs = (w: Float32Array) => w.reduce((s, v) => s + Math.abs(v), 0) / w.length;
+
+function histogramFigure(id: string, title: string, x: string, series: Record<string, Float32Array>, logY: boolean): ReproductionFigure {
+  const names = Object.keys(series);
+  const hists = sharedHistograms(names.map((n) => series[n]!), { bins: 50 });
+  const values = hists.flatMap((h, k) => h.counts.map((count, i) => ({ model: names[k], [x]: (h.edges[i]! + h.edges[i + 1]!) / 2, count: logY ? count + 1 : count })));
+  return {
+    id, title,
+    spec: {
+      $schema: 'https://vega.github.io/schema/vega-lite/v5.json', data: { values }, width: 360, height: 220, mark: { type: 'line', interpolate: 'step' },
+      encoding: { x: { field: x, type: 'quantitative' }, y: { field: 'count', type: 'quantitative', ...(logY ? { scale: { type: 'log' }, title: 'count + 1' } : {}) }, color: { field: 'model', type: 'nominal' } },
+    },
+  };
+}
+
+function curveFigure(id: string, title: string, curve: Analysis['curve'], field: 'giniShifted' | 'lossGap'): ReproductionFigure {
+  return {
+    id, title,
+    spec: {
+      $schema: 'https://vega.github.io/schema/vega-lite/v5.json', data: { values: curve.map((c) => ({ epoch: c.epoch, [field]: c[field] })) }, width: 360, height: 200,
+      mark: { type: 'line', point: true }, encoding: { x: { field: 'epoch', type: 'quantitative', title: 'tuning epoch' }, y: { field, type: 'quantitative', scale: { zero: false } } },
+    },
+  };
+}
+
+const NOT_RUN_TABLES = ['Fig. 1b: privacy sensitivity |∂G/∂θ|', 'Fig. 2a: weights before and after PAST', 'Fig. 2b–c: Gini index and loss gap over PAST tuning'];
+
+/**
+ * PAST Fig. 1b and Fig. 2 (with App. F Fig. 13a): the privacy-sensitivity distribution of an
+ * undefended CIFAR-10 target, its weights and Gini index before and after PAST tuning, and the loss
+ * gap over tuning — measured with the analysis tools of `@mia/defense-past`.
+ * @see PROTOCOL.md §5 ("Privacy sensitivity distribution", "Gini index", "Loss gap"), §7 A33
+ */
+export const fig12: Reproduction = {
+  name: 'past-fig1-2',
+  paper: 'PAST (Hu, Zhang & Wei)',
+  title: 'Fig. 1b and 2: sensitivity distribution, weights, Gini and loss gap under PAST tuning',
+  source: 'papers/past.md, Figure 1b, Figure 2a–c (§3.1–3.2); papers/past-with-appendix.md, Figure 13a (App. F.1)',
+  description: 'The undefended CIFAR-10 target of Table 1 is loaded from the cache, analysed, tuned with PAST (recording Gini and loss gap per epoch) and analysed again.',
+  async run(ctx) {
+    const setup = datasetSetup('cifar10', ctx.scale) as DatasetSetup;
+    const run = await ctx.run('cifar10', table1Config(setup));
+    const notes = [describeSetup(setup, ctx.scale), 'Sensitivity: |∂G/∂θ| over conv/dense/BN weights with S_m = the target\'s members and S_n = its test set (PROTOCOL.md §5); the paper uses 10 000 of each. The tuning here starts from the cached undefended target with Table 1\'s PAST hyperparameters (seed 1).'];
+    if (isNotRun(run)) {
+      const tables: ReproductionTable[] = NOT_RUN_TABLES.map((title) => ({ title, columns: ['undefended'], rows: [{ label: 'all', cells: [{ notRun: run.notRun }] }], format: 'num' }));
+      return { tables, claims: ['sensitivity < 0.1', 'top 20 %', 'Gini', 'loss gap', 'weights near 0', 'FC sensitivity'].map((s) => claim(s, undefined, run.notRun)), notes };
+    }
+    const a = await analyse(ctx, setup);
+    const [first, last] = [a.curve[0]!, a.curve.at(-1)!];
+    const cols = ['undefended', 'after PAST'];
+    const sens: ReproductionTable = {
+      title: NOT_RUN_TABLES[0]!, columns: cols, format: 'num',
+      caption: 'Per-parameter |∂G/∂θ|: the share below 0.1, the share of the total held by the top 20 %, the mean (×1000) overall and in the last dense layer (App. F Fig. 13a: FC layer of ResNet-18).',
+      rows: [
+        // papers/past.md §3.1: "97 % of the parameters have privacy sensitivities lower than 0.1", "top 20 % … 89.27 %".
+        { label: 'share of parameters with sensitivity < 0.1', cells: [{ ours: a.before.overall.shareBelow, paper: 0.97 }, { ours: a.after.overall.shareBelow }] },
+        { label: 'share of the total held by the top 20 %', cells: [{ ours: a.before.overall.topShare, paper: 0.8927 }, { ours: a.after.overall.topShare }] },
+        { label: 'mean sensitivity (×1000)', cells: [{ ours: 1000 * a.before.overall.mean }, { ours: 1000 * a.after.overall.mean }] },
+        // papers/past-with-appendix.md App. F.1: FC-layer mean "reduced from 0.0223 to 0.0088".
+        { label: 'mean sensitivity, last dense layer (×1000)', cells: [{ ours: 1000 * lastDense(a.before).mean, paper: 22.3 }, { ours: 1000 * lastDense(a.after).mean, paper: 8.8 }] },
+      ],
+    };
+    const weights: ReproductionTable = {
+      title: NOT_RUN_TABLES[1]!, columns: ['share |w| < 0.01', 'mean |w|', 'Gini (shifted, PAST)'], format: 'num',
+      caption: 'Every trainable parameter (PROTOCOL.md §5 "Gini index"); PAST\'s shifted Gini decreases as weights gather at 0.',
+      rows: [
+        { label: 'Base (undefended)', cells: [{ ours: nearZero(a.weights.before) }, { ours: meanAbs(a.weights.before) }, { ours: giniShifted(a.weights.before) }] },
+        { label: 'Ours (after PAST)', cells: [{ ours: nearZero(a.weights.after) }, { ours: meanAbs(a.weights.after) }, { ours: giniShifted(a.weights.after) }] },
+      ],
+    };
+    const curve: ReproductionTable = {
+      title: NOT_RUN_TABLES[2]!, columns: ['Gini (shifted, PAST)', 'Gini (|w|)', 'loss gap'], format: 'num',
+      caption: 'Measured before tuning (epoch 0) and after every tuning epoch; loss gap = |mean member CE − mean test CE| in eval mode.',
+      rows: a.curve.map((c) => ({ label: `epoch ${c.epoch}`, cells: [{ ours: c.giniShifted }, { ours: c.giniAbs }, { ours: c.lossGap }] })),
+    };
+    const f3 = (v: number) => v.toPrecision(6);
+    return {
+      tables: [sens, weights, curve],
+      figures: [
+        histogramFigure('past-fig1b', 'Fig. 1b: privacy-sensitivity distribution', 'sensitivity', { undefended: a.sensitivity.before, 'after PAST': a.sensitivity.after }, true),
+        histogramFigure('past-fig2a', 'Fig. 2a: weight distribution before (Base) and after PAST (Ours)', 'weight', { Base: a.weights.before, Ours: a.weights.after }, true),
+        curveFigure('past-fig2b', 'Fig. 2b: Gini index (PAST\'s shifted form) during tuning', a.curve, 'giniShifted'),
+        curveFigure('past-fig2c', 'Fig. 2c: loss gap during tuning', a.curve, 'lossGap'),
+      ],
+      claims: [
+        claim('Fig. 1b: most parameters have sensitivity < 0.1 (share ≥ 90 %; paper 97 %)', a.before.overall.shareBelow >= 0.9, `share ${f3(a.before.overall.shareBelow)}`),
+        claim('Fig. 1b: the top 20 % of parameters hold ≥ 80 % of the cumulative sensitivity (paper 89.27 %)', a.before.overall.topShare >= 0.8, `top-20 % share ${f3(a.before.overall.topShare)}`),
+        claim('Fig. 2b: PAST tuning decreases the (shifted) Gini index', last.giniShifted < first.giniShifted, `epoch ${first.epoch}: ${f3(first.giniShifted)} → epoch ${last.epoch}: ${f3(last.giniShifted)}`),
+        claim('Fig. 2c: PAST tuning reduces the loss gap', last.lossGap < first.lossGap, `epoch ${first.epoch}: ${f3(first.lossGap)} → epoch ${last.epoch}: ${f3(last.lossGap)}`),
+        claim('Fig. 2a: after PAST more weights lie near 0 (share |w| < 0.01 grows)', nearZero(a.weights.after) > nearZero(a.weights.before), `${f3(nearZero(a.weights.before))} → ${f3(nearZero(a.weights.after))}`),
+        claim('Fig. 13a: PAST lowers the mean sensitivity of the last dense layer (paper 0.0223 → 0.0088)', lastDense(a.after).mean < lastDense(a.before).mean, `${f3(lastDense(a.before).mean)} → ${f3(lastDense(a.after).mean)}`),
+      ],
+      notes,
+    };
+  },
+};

@@ -1,0 +1,92 @@
+import { byScale, claim, isNotRun, rowOf, type DefenseRow, type ExperimentConfig, type Reproduction, type ReproductionFigure, type ReproductionScale, type RunOutcome } from '@mia/experiments';
+import { ablationSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup } from './configs';
+import { averageAdvantage, gridRows, lowestAtAccuracy, pct, rowMetricTable } from './helpers';
+
+/** The four tuning-phase penalties of Fig. 5a (PROTOCOL.md §4.1 "Paper appendix baselines"). */
+export const VARIANTS: Readonly<Record<string, { norm: 'l1' | 'l2'; adaptive: boolean }>> = {
+  'L1+Ours': { norm: 'l1', adaptive: true },
+  L1: { norm: 'l1', adaptive: false },
+  L2: { norm: 'l2', adaptive: false },
+  'L2+Ours': { norm: 'l2', adaptive: true },
+};
+
+/** The λ sweep of every variant (the paper gives none; PROTOCOL.md §4.12 recommends this grid). */
+export function fig5aLambdas(scale: ReproductionScale): number[] {
+  return byScale(scale, { paper: [1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3], cpu: [1e-5, 1e-4, 1e-3, 3e-3], smoke: [1e-3] });
+}
+
+/** Fig. 5a's experiment: the undefended base and each variant at every λ of the sweep. */
+export function fig5aConfig(setup: DatasetSetup, scale: ReproductionScale): ExperimentConfig {
+  const grid = { lambda: fig5aLambdas(scale) };
+  return pastExperiment('past-fig5a', setup, [
+    { name: 'none', label: 'Base' },
+    ...Object.entries(VARIANTS).map(([label, v]) => pastDefense(setup, label, v, grid)),
+  ]);
+}
+
+function figure(run: RunOutcome): ReproductionFigure {
+  const values = isNotRun(run) ? [] : run.rows.map((r) => ({ variant: r.label.split(' ')[0], setting: r.label, testAccuracy: r.testAccuracy, averageAdvantage: averageAdvantage(r) }));
+  return {
+    id: 'past-fig5a', title: 'Fig. 5a: L1 / L2 with fixed or adaptive (PAST) weights in the tuning phase',
+    spec: {
+      $schema: 'https://vega.github.io/schema/vega-lite/v5.json', data: { values }, width: 360, height: 240,
+      mark: { type: 'point', filled: true, size: 70 },
+      encoding: {
+        x: { field: 'testAccuracy', type: 'quantitative', title: 'test accuracy', scale: { zero: false } },
+        y: { field: 'averageAdvantage', type: 'quantitative', title: 'average attack advantage' },
+        color: { field: 'variant', type: 'nominal' }, shape: { field: 'variant', type: 'nominal' }, tooltip: [{ field: 'setting' }],
+      },
+    },
+  };
+}
+
+/** "variant A reaches a lower `what` than variant B among settings within 2 points of the base's accuracy". */
+function compare(run: RunOutcome, a: string, b: string, what: string, value: (r: DefenseRow) => number) {
+  const statement = `${a} gives a lower ${what} than ${b} at similar accuracy (best setting with test accuracy ≥ base − 2 points)`;
+  const base = isNotRun(run) ? undefined : rowOf(run, 'Base');
+  if (base === undefined) return claim(statement, undefined, isNotRun(run) ? run.notRun : 'no base row');
+  const floor = base.testAccuracy - 0.02;
+  const ba = lowestAtAccuracy(gridRows(run, a), floor, value);
+  const bb = lowestAtAccuracy(gridRows(run, b), floor, value);
+  const show = (x: typeof ba) => (x === undefined ? 'no setting' : `${pct(x.value)} (${x.row.label}, acc ${pct(x.row.testAccuracy)})`);
+  return claim(statement, ba !== undefined && (bb === undefined || ba.value < bb.value), `accuracy floor ${pct(floor)}; ${a}: ${show(ba)}; ${b}: ${show(bb)}`);
+}
+
+/**
+ * PAST Fig. 5a: the ablation of the tuning-phase penalty, ℓ1 or ℓ2, with fixed (γ ≡ 1) or PAST's
+ * adaptive weights, each swept over λ.
+ * @see PROTOCOL.md §4.1 ("L1" / "L2" / "L2+Ours"), §4.12
+ */
+export const fig5a: Reproduction = {
+  name: 'past-fig5a',
+  paper: 'PAST (Hu, Zhang & Wei)',
+  title: 'Fig. 5a: ablation of ℓ1 / ℓ2 with fixed or adaptive weights',
+  source: 'papers/past.md, Figure 5a (§4.2 "What\'s the difference between PAST and ℓ1/ℓ2 regularization?") and App. A',
+  description: 'Tuning phase with L1+Ours (PAST), L1, L2 and L2+Ours, each over a λ sweep; average and highest advantage against test accuracy.',
+  async run(ctx) {
+    const setup = ablationSetup('cifar100', ctx.scale);
+    const run = await ctx.run('fig5a', fig5aConfig(setup, ctx.scale));
+    const rows: Record<string, string> = { Base: 'Base' };
+    for (const v of Object.keys(VARIANTS)) for (const l of fig5aLambdas(ctx.scale)) rows[`${v} lambda=${l}`] = `${v} lambda=${l}`;
+    const table = rowMetricTable({
+      title: 'Fig. 5a: test accuracy and advantages per setting', run, rows, format: 'pct',
+      columns: { 'test accuracy': (r) => r.testAccuracy, 'average advantage': averageAdvantage, 'highest advantage': (r) => r.maxAdvantage },
+      caption: 'Each tuning variant at each λ (%); the paper plots average advantage against test accuracy.',
+    });
+    return {
+      tables: [table],
+      figures: [figure(run)],
+      claims: [
+        compare(run, 'L1+Ours', 'L1', 'average advantage', averageAdvantage),
+        compare(run, 'L1+Ours', 'L1', 'highest advantage', (r) => r.maxAdvantage),
+        compare(run, 'L1+Ours', 'L2', 'average advantage', averageAdvantage),
+        compare(run, 'L2+Ours', 'L2', 'average advantage', averageAdvantage),
+      ],
+      notes: [
+        describeSetup(setup, ctx.scale),
+        ...(ctx.scale === 'paper' ? [] : ['The paper runs Fig. 5a on CIFAR-100 / DenseNet-121; at this scale it runs on the purchaseLike stand-in with the Purchase MLP.']),
+        `Every variant sweeps λ over ${fig5aLambdas(ctx.scale).join(', ')} with α = ${setup.past.alpha} for the adaptive ones (the paper gives no grid; PROTOCOL.md §4.12).`,
+      ],
+    };
+  },
+};

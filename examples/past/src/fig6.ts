@@ -1,0 +1,103 @@
+import { byScale, claim, isNotRun, rowOf, type DefenseRow, type ExperimentConfig, type Reproduction, type ReproductionFigure, type ReproductionScale, type RunOutcome } from '@mia/experiments';
+import { ablationSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup } from './configs';
+import { averageAdvantage, pct, rowMetricTable } from './helpers';
+
+/** α values of Fig. 6a (PASTr notebook grid, PROTOCOL.md §2.1; α = 0 is plain ℓ1). */
+export function fig6Alphas(scale: ReproductionScale): number[] {
+  return byScale(scale, { paper: [0, 0.5, 0.8, 1.0, 1.1, 1.2, 1.4, 1.5, 1.7, 2.0, 2.5], cpu: [0, 0.5, 1.5, 2.5, 3.5], smoke: [0, 2.5] });
+}
+
+/** Tuning epochs of Fig. 6b ({5, 10, …, 75} in the paper). */
+export function fig6Epochs(scale: ReproductionScale): number[] {
+  return byScale(scale, { paper: [5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75], cpu: [2, 5, 10, 20], smoke: [1, 2] });
+}
+
+/** Fig. 6a's experiment: the undefended model and PAST over the α grid (tuning epochs of the setup). */
+export function fig6aConfig(setup: DatasetSetup, scale: ReproductionScale): ExperimentConfig {
+  return pastExperiment('past-fig6a', setup, [{ name: 'none', label: 'w/o' }, pastDefense(setup, 'PAST', {}, { alpha: fig6Alphas(scale) })]);
+}
+
+/** Fig. 6b's experiment: the undefended model and PAST (α of Table 1) over the tuning-epoch grid. */
+export function fig6bConfig(setup: DatasetSetup, scale: ReproductionScale): ExperimentConfig {
+  return pastExperiment('past-fig6b', setup, [{ name: 'none', label: 'w/o' }, pastDefense(setup, 'PAST', {}, { tuneEpochs: fig6Epochs(scale) })]);
+}
+
+const metrics = { 'test accuracy': (r: DefenseRow) => r.testAccuracy, 'average advantage': averageAdvantage, 'loss gap': (r: DefenseRow) => r.lossGap };
+
+function lines(id: string, title: string, run: RunOutcome, labels: Record<string, string>, x: string): ReproductionFigure {
+  const values: Array<Record<string, unknown>> = [];
+  if (!isNotRun(run)) {
+    for (const [xv, label] of Object.entries(labels)) {
+      const r = rowOf(run, label);
+      if (r === undefined) continue;
+      values.push({ [x]: Number(xv), metric: 'test accuracy', value: r.testAccuracy }, { [x]: Number(xv), metric: 'average advantage', value: averageAdvantage(r) });
+    }
+  }
+  return {
+    id, title,
+    spec: {
+      $schema: 'https://vega.github.io/schema/vega-lite/v5.json', data: { values }, width: 360, height: 220,
+      mark: { type: 'line', point: true },
+      encoding: {
+        x: { field: x, type: 'quantitative' }, y: { field: 'value', type: 'quantitative', title: 'fraction' },
+        color: { field: 'metric', type: 'nominal' }, strokeDash: { field: 'metric', type: 'nominal' },
+      },
+    },
+  };
+}
+
+/** A claim comparing a metric at the last vs the first grid point. */
+function trend(run: RunOutcome, statement: string, first: string, last: string, metric: (r: DefenseRow) => number, holds: (last: number, first: number) => boolean) {
+  const a = isNotRun(run) ? undefined : rowOf(run, first);
+  const b = isNotRun(run) ? undefined : rowOf(run, last);
+  if (a === undefined || b === undefined) return claim(statement, undefined, isNotRun(run) ? run.notRun : 'rows missing');
+  return claim(statement, holds(metric(b), metric(a)), `${first}: ${metric(a).toFixed(3)}; ${last}: ${metric(b).toFixed(3)}`);
+}
+
+/**
+ * PAST Fig. 6a–b (and App. C Fig. 9): test accuracy, average advantage and loss gap of PAST as α
+ * and the number of tuning epochs vary.
+ * @see PROTOCOL.md §2.1 (α grid, tuning epochs)
+ */
+export const fig6: Reproduction = {
+  name: 'past-fig6',
+  paper: 'PAST (Hu, Zhang & Wei)',
+  title: 'Fig. 6a–b: effect of α and of the number of tuning epochs',
+  source: 'papers/past.md, Figure 6a–b and App. C Figure 9',
+  description: 'PAST over an α grid (fixed tuning epochs) and over a tuning-epoch grid (α of Table 1).',
+  async run(ctx) {
+    const setupA = ablationSetup('cifar100', ctx.scale);
+    const setupB = ablationSetup('cifar10', ctx.scale);
+    const runA = await ctx.run('fig6a', fig6aConfig(setupA, ctx.scale));
+    const runB = await ctx.run('fig6b', fig6bConfig(setupB, ctx.scale));
+    const alphas = fig6Alphas(ctx.scale);
+    const epochs = fig6Epochs(ctx.scale);
+    const alphaLabels = Object.fromEntries(alphas.map((a) => [String(a), `PAST alpha=${a}`]));
+    const epochLabels = Object.fromEntries(epochs.map((e) => [String(e), `PAST tuneEpochs=${e}`]));
+    const tableA = rowMetricTable({ title: 'Fig. 6a: PAST over α', run: runA, rows: { 'w/o': 'w/o', ...Object.fromEntries(alphas.map((a) => [`α = ${a}`, `PAST alpha=${a}`])) }, columns: metrics, format: 'num', caption: `Test accuracy, average advantage (fractions) and loss gap; ${setupA.past.tuneEpochs} tuning epochs; α = 0 is plain ℓ1.` });
+    const tableB = rowMetricTable({ title: 'Fig. 6b: PAST over tuning epochs', run: runB, rows: { 'w/o': 'w/o', ...Object.fromEntries(epochs.map((e) => [`${e} epochs`, `PAST tuneEpochs=${e}`])) }, columns: metrics, format: 'num', caption: `α = ${setupB.past.alpha}; each row is its own tuning run (the cosine schedule spans its epochs).` });
+    const [a0, aN] = [`PAST alpha=${alphas[0]}`, `PAST alpha=${alphas.at(-1)}`];
+    const [e0, eN] = [`PAST tuneEpochs=${epochs[0]}`, `PAST tuneEpochs=${epochs.at(-1)}`];
+    const vanilla = isNotRun(runB) ? undefined : rowOf(runB, 'w/o');
+    const epochRows = isNotRun(runB) ? [] : epochs.map((e) => rowOf(runB, `PAST tuneEpochs=${e}`)).filter((r): r is DefenseRow => r !== undefined);
+    return {
+      tables: [tableA, tableB],
+      figures: [lines('past-fig6a', 'Fig. 6a: test accuracy and average advantage over α', runA, alphaLabels, 'alpha'), lines('past-fig6b', 'Fig. 6b: test accuracy and average advantage over tuning epochs', runB, epochLabels, 'tuning epochs')],
+      claims: [
+        trend(runA, 'Fig. 6a: the average advantage decreases as α increases (largest α < smallest α)', a0, aN, averageAdvantage, (l, f) => l < f),
+        trend(runA, 'Fig. 6a: test accuracy decreases as α increases (largest α < smallest α)', a0, aN, (r) => r.testAccuracy, (l, f) => l < f),
+        trend(runA, 'Fig. 9a: the loss gap decreases as α increases (largest α < smallest α)', a0, aN, (r) => r.lossGap, (l, f) => l < f),
+        claim('Fig. 6b: at every number of tuning epochs PAST\'s average advantage is below the undefended model\'s',
+          vanilla === undefined || epochRows.length === 0 ? undefined : epochRows.every((r) => averageAdvantage(r) < averageAdvantage(vanilla)),
+          vanilla === undefined ? 'run not available' : `w/o ${pct(averageAdvantage(vanilla))}; ${epochRows.map((r) => `${r.label.split('=')[1]} epochs ${pct(averageAdvantage(r))}`).join(', ')}`),
+        trend(runB, 'Fig. 6b: test accuracy improves with more tuning epochs (most ≥ fewest)', e0, eN, (r) => r.testAccuracy, (l, f) => l >= f),
+        trend(runB, 'Fig. 9b: the loss gap after the most tuning epochs ≤ after the fewest', e0, eN, (r) => r.lossGap, (l, f) => l <= f),
+      ],
+      notes: [
+        `Fig. 6a: ${describeSetup(setupA, ctx.scale)}`,
+        `Fig. 6b: ${describeSetup(setupB, ctx.scale)}`,
+        ...(ctx.scale === 'paper' ? [] : ['The paper runs Fig. 6a on CIFAR-100 / DenseNet-121 and Fig. 6b on CIFAR-10 / ResNet-18; at this scale both run on the purchaseLike stand-in with the Purchase MLP (one shared undefended model).']),
+      ],
+    };
+  },
+};

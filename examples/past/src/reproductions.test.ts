@@ -1,0 +1,140 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { useWasmTraining } from '@mia/backend-wasm';
+import { checkReproduction, DirectoryArtifactStore, runReproduction, type ExpectedReproduction, type ReproductionResult } from '@mia/experiments';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ablationSetup, datasetSetup, type DatasetSetup } from './configs';
+import { fig3Config } from './fig3';
+import { fig5aConfig } from './fig5a';
+import { fig6aConfig, fig6bConfig } from './fig6';
+import { reproductions } from './index';
+import { table1Config } from './table1';
+import { table2Config } from './table2';
+
+const dir = mkdtempSync(join(tmpdir(), 'mia-past-repro-'));
+const store = new DirectoryArtifactStore(join(dir, 'cache'));
+beforeAll(async () => {
+  await useWasmTraining();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const datasets = ['Texas', 'Purchase', 'CIFAR-10', 'CIFAR-100', 'ImageNet'];
+const bases = ['RelaxLoss', 'Mixup+MMD', 'AdvReg', 'Label smoothing', 'Confidence penalty', 'L1', 'Dropout', 'L2'];
+const metrics6 = ['test accuracy', 'average advantage', 'loss gap'];
+
+// What each report must contain at smoke scale: every table of the paper figure with all its rows
+// and columns (unavailable ones as "not run" cells), and the number of claims.
+const expected: Record<string, ExpectedReproduction> = {
+  'past-table1': {
+    tables: ['Table 1: P1 score', 'Table 1 (behind P1): test accuracy', 'Table 1 (behind P1): highest attack advantage', 'Table 1 (behind P1): loss gap']
+      .map((title) => ({ title, rows: ['PAST', 'w/o'], columns: datasets })),
+    claims: 3,
+  },
+  'past-table2': {
+    tables: ['Table 2: P1 score', 'Table 2 (behind P1): test accuracy', 'Table 2 (behind P1): highest attack advantage'].map((title) => ({ title, rows: ['PAST', 'w/o'], columns: bases })),
+    claims: 3,
+  },
+  'past-fig3': {
+    tables: [{
+      title: 'Fig. 3: lowest advantage at test accuracy ≥ undefended',
+      rows: ['w/o', 'PAST', 'RelaxLoss', 'Mixup+MMD', 'AdvReg', 'Label smoothing', 'Confidence penalty', 'L1', 'Dropout', 'L2', 'Early stopping'],
+      columns: ['NN', 'Correct', 'Loss', 'Confidence', 'Entropy', 'M-entropy', 'Rotation', 'Translation'],
+    }],
+    claims: 2,
+  },
+  'past-fig5a': {
+    tables: [{
+      title: 'Fig. 5a: test accuracy and advantages per setting',
+      rows: ['Base', 'L1+Ours lambda=0.001', 'L1 lambda=0.001', 'L2 lambda=0.001', 'L2+Ours lambda=0.001'],
+      columns: ['test accuracy', 'average advantage', 'highest advantage'],
+    }],
+    claims: 4,
+  },
+  'past-fig6': {
+    tables: [
+      { title: 'Fig. 6a: PAST over α', rows: ['w/o', 'α = 0', 'α = 2.5'], columns: metrics6 },
+      { title: 'Fig. 6b: PAST over tuning epochs', rows: ['w/o', '1 epochs', '2 epochs'], columns: metrics6 },
+    ],
+    claims: 6,
+  },
+  'past-fig1-2': {
+    tables: [
+      { title: 'Fig. 1b: privacy sensitivity |∂G/∂θ|', rows: ['share of parameters with sensitivity < 0.1', 'share of the total held by the top 20 %', 'mean sensitivity (×1000)', 'mean sensitivity, last dense layer (×1000)'], columns: ['undefended', 'after PAST'] },
+      { title: 'Fig. 2a: weights before and after PAST', rows: ['Base (undefended)', 'Ours (after PAST)'], columns: ['share |w| < 0.01', 'mean |w|', 'Gini (shifted, PAST)'] },
+      { title: 'Fig. 2b–c: Gini index and loss gap over PAST tuning', rows: ['epoch 0', 'epoch 1'], columns: ['Gini (shifted, PAST)', 'Gini (|w|)', 'loss gap'] },
+    ],
+    claims: 6,
+  },
+};
+
+describe('PAST reproductions at smoke scale', () => {
+  const results = new Map<string, ReproductionResult>();
+
+  it('exports one reproduction per table/figure of the issue', () => {
+    expect(reproductions.map((r) => r.name)).toEqual(Object.keys(expected));
+  });
+
+  for (const name of Object.keys(expected)) {
+    it(`${name}: the report is complete and every claim is evaluated`, async () => {
+      const reproduction = reproductions.find((r) => r.name === name)!;
+      const before = tf.memory().numTensors;
+      const result = await runReproduction(reproduction, { scale: 'smoke', out: join(dir, name), store });
+      expect(tf.memory().numTensors).toBe(before);
+      results.set(name, result);
+      expect(checkReproduction(result, expected[name]!)).toEqual([]);
+      // Only CIFAR-100 and ImageNet may be missing here; every claim still has numbers to rest on.
+      for (const c of result.claims) expect(c.verdict, `${c.statement}: ${c.evidence}`).not.toBe('not evaluated');
+    }, 120_000);
+  }
+
+  it('keeps unavailable columns as "not run" with the reason, and prints the paper\'s values', () => {
+    const p1 = results.get('past-table1')!.tables[0]!;
+    const past = p1.rows.find((r) => r.label === 'PAST')!;
+    expect(past.cells[3]!.notRun).toMatch(/not run: dataset not available/);
+    expect(past.cells[4]!.notRun).toMatch(/ImageNet is out of scope/);
+    expect(past.cells.map((c) => c.paper)).toEqual([0.572, 0.812, 0.784, 0.575, 0.438]);
+    expect(past.cells[0]!.ours).toBeGreaterThan(0);
+    const t2 = results.get('past-table2')!.tables[0]!;
+    expect(t2.rows[0]!.cells[6]!.notRun).toMatch(/dropout is a model option/);
+  });
+
+  it('is seeded: a rerun from the same cache gives identical tables', async () => {
+    const again = await runReproduction(reproductions.find((r) => r.name === 'past-fig6')!, { scale: 'smoke', out: join(dir, 'again'), store });
+    expect(again.tables).toEqual(results.get('past-fig6')!.tables);
+  }, 60_000);
+});
+
+describe('paper-scale configs', () => {
+  const setup = (key: Parameters<typeof datasetSetup>[0]) => datasetSetup(key, 'paper') as DatasetSetup;
+
+  it('use the paper\'s datasets, models, epochs and PAST hyperparameters (PAST §4.1, PROTOCOL.md §2.1)', () => {
+    const c10 = table1Config(setup('cifar10'));
+    expect([c10.dataset.name, c10.model.name, c10.training.epochs, c10.training.lr, c10.training.batchSize, c10.partition.preset, c10.partition.maxPerRole]).toEqual(['cifar10', 'resnet18', 100, 0.01, 128, 'PAST6', undefined]);
+    expect(c10.training).toMatchObject({ optimizer: 'sgd', momentum: 0.9, weightDecay: 5e-4, schedule: { type: 'cosine' } });
+    expect(c10.defenses[1]!.params).toEqual({ lambda: 1e-3, tuneEpochs: 50, alpha: 2.5 });
+    const c100 = table1Config(setup('cifar100'));
+    expect([c100.dataset.name, c100.model.name, c100.defenses[1]!.params]).toEqual(['cifar100', 'densenet121', { lambda: 1e-4, tuneEpochs: 20, alpha: 2.5 }]);
+    for (const [key, name] of [['texas', 'texas100'], ['purchase', 'purchase100']] as const) {
+      const c = table1Config(setup(key));
+      expect([c.dataset.name, c.model.name, c.training.epochs, c.defenses[1]!.params]).toEqual([name, 'mlp', 100, { lambda: 1e-5, tuneEpochs: 20, alpha: 2.5 }]);
+    }
+    expect(datasetSetup('imagenet', 'paper')).toEqual({ notRun: expect.stringMatching(/ImageNet/) });
+    expect(c10.attacks).toEqual(['nn-mlh', 'correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy']);
+  });
+
+  it('run the ablations on the paper\'s datasets with the paper\'s grids', () => {
+    const t2 = table2Config(ablationSetup('cifar10', 'paper'));
+    expect([t2.dataset.name, t2.model.name]).toEqual(['cifar10', 'resnet18']);
+    expect(t2.defenses.find((d) => d.label === 'PAST on RelaxLoss')!.params).toMatchObject({ alpha: 1.5, tuneEpochs: 50, base: { name: 'relaxloss' } });
+    const f3 = fig3Config(ablationSetup('cifar10', 'paper'), 'paper');
+    expect(f3.defenses.find((d) => d.label === 'PAST')!.grid).toEqual({ alpha: [0.5, 0.8, 1.0, 1.1, 1.2, 1.4, 1.5, 1.7, 2.0, 2.5] });
+    const f5 = fig5aConfig(ablationSetup('cifar100', 'paper'), 'paper');
+    expect([f5.dataset.name, f5.model.name, f5.defenses.length]).toEqual(['cifar100', 'densenet121', 5]);
+    const f6a = fig6aConfig(ablationSetup('cifar100', 'paper'), 'paper');
+    expect([f6a.dataset.name, f6a.defenses[1]!.grid]).toEqual(['cifar100', { alpha: [0, 0.5, 0.8, 1.0, 1.1, 1.2, 1.4, 1.5, 1.7, 2.0, 2.5] }]);
+    const f6b = fig6bConfig(ablationSetup('cifar10', 'paper'), 'paper');
+    expect([f6b.dataset.name, f6b.defenses[1]!.grid]).toEqual(['cifar10', { tuneEpochs: [5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75] }]);
+  });
+});
