@@ -8,6 +8,7 @@ import { maxPoolGradConfig } from './kernels/max-pool-grad';
 import { meanConfig } from './kernels/mean';
 import { sumConfig } from './kernels/sum';
 import { tileConfig } from './kernels/tile';
+import { unsortedSegmentSumConfig } from './kernels/unsorted-segment-sum';
 
 /** Every training kernel of this package, in registration order. */
 export const trainingKernelConfigs: readonly TrainingKernelConfig[] = [
@@ -20,4 +21,5 @@ export const trainingKernelConfigs: readonly TrainingKernelConfig[] = [
   maxPoolGradConfig,
   identityConfig,
   castConfig,
+  unsortedSegmentSumConfig,
 ];

@@ -1,0 +1,99 @@
+import type { ExperimentConfig, Reproduction, ReproductionContext, ReproductionFigure, ReproductionTable, TableCell } from '@mia/experiments';
+import { CRL_DATASETS, REDUCED_MODEL, SHARED_NOTES, baseLevel, crlParams, groupConfig, planOf, type CrlDataset, type RelaxLevel } from './configs';
+import { ABLATIONS, fig7Claims, type Ablation, type AblationPoint } from './fig7-claims';
+import { measureGroup } from './measure-group';
+import { AUC_COLUMNS } from './paper-values';
+
+/** `components` of `crlPlugin` per ablation row of CRL Table 2. */
+const COMPONENTS: Readonly<Record<Ablation, 'impRelaxLoss' | 'relaxedCenterLoss' | 'crl'>> = {
+  ImpRelaxLoss: 'impRelaxLoss',
+  'Relaxed Center Loss': 'relaxedCenterLoss',
+  CRL: 'crl',
+};
+
+/** Multipliers of the base (α_rce, α_rcl): larger = more relaxation = more privacy (papers/crl.md §5.3). */
+const LEVELS = { smoke: [1, 2], cpu: [1, 2], paper: [0.5, 1, 1.5, 2] } as const;
+
+const levelOf = (dataset: CrlDataset, k: number): RelaxLevel => {
+  const b = baseLevel(dataset);
+  return { alpha: b.alpha * k, alphaCenter: b.alphaCenter * k };
+};
+const labelOf = (a: Ablation, level: RelaxLevel) => `${a} α_rce=${level.alpha} α_rcl=${level.alphaCenter}`;
+
+/** The ablation's defenses: every approach at every level (level 1 of CRL = Table 1's CRL, trained once). */
+export function fig7Defenses(dataset: CrlDataset, scale: ReproductionContext['scale']): ExperimentConfig['defenses'] {
+  return ABLATIONS.flatMap((a) => LEVELS[scale].map((k) => {
+    const level = levelOf(dataset, k);
+    return { name: 'crl', label: labelOf(a, level), params: crlParams(level, COMPONENTS[a]) };
+  }));
+}
+
+/** Fig. 7's dataset: CIFAR-100 as in the paper; at the reduced scales CIFAR-10 unless --data-dir is given. */
+export const fig7Dataset = (ctx: Pick<ReproductionContext, 'scale' | 'dataDir'>): CrlDataset =>
+  ctx.scale === 'paper' || ctx.dataDir !== undefined ? 'cifar100' : 'cifar10';
+
+const COLUMNS = ['Test Acc.', 'Train Acc.', ...AUC_COLUMNS] as const;
+
+function figure(points: readonly AblationPoint[], title: string): ReproductionFigure {
+  const values = points.flatMap((p) => AUC_COLUMNS.filter((c) => p.values[c] !== undefined).map((c) => ({
+    approach: p.approach, level: p.level, attack: c.replace(' AUC', ''), testAccuracy: 100 * p.values['Test Acc.']!, auc: 100 * p.values[c]!,
+  })));
+  return {
+    id: 'fig7', title,
+    spec: {
+      $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+      data: { values },
+      facet: { column: { field: 'attack', type: 'nominal', title: null } },
+      spec: {
+        width: 180, height: 160,
+        mark: { type: 'line', point: true },
+        encoding: {
+          x: { field: 'testAccuracy', type: 'quantitative', title: 'test accuracy (%)', scale: { zero: false } },
+          y: { field: 'auc', type: 'quantitative', title: 'attack AUC (%)', scale: { zero: false } },
+          color: { field: 'approach', type: 'nominal' },
+          order: { field: 'level', type: 'quantitative' },
+        },
+      },
+    },
+  };
+}
+
+/**
+ * CRL Fig. 7: the ablation of CRL's components (Table 2: ImpRelaxLoss = relaxed policy +
+ * normalisation; Relaxed Center Loss = relaxed policy + centres, no normalisation; CRL = all),
+ * each at increasing relaxation thresholds (α_rce, α_rcl), as test accuracy vs attack AUC.
+ * @see papers/crl.md §5.3, Fig. 7, Table 2; PROTOCOL.md §4.3.
+ */
+export const crlFig7: Reproduction = {
+  name: 'crl-fig7',
+  paper: 'CRL (Fang & Kim, UAI 2024)',
+  title: "Fig. 7: ablation of CRL's components (ImpRelaxLoss, Relaxed Center Loss, CRL)",
+  source: 'papers/crl.md, Fig. 7 and Table 2',
+  description: 'ResNet18 on CIFAR-100 in the paper; at the reduced scales CIFAR-10 unless --data-dir points at CIFAR-100.',
+  async run(ctx) {
+    const dataset = fig7Dataset(ctx);
+    const config = groupConfig(dataset, REDUCED_MODEL, ctx.scale, fig7Defenses(dataset, ctx.scale));
+    const labels = ABLATIONS.flatMap((a) => LEVELS[ctx.scale].map((k) => labelOf(a, levelOf(dataset, k))));
+    const m = await measureGroup(ctx, `fig7-${dataset}`, config, { labels });
+    const points: AblationPoint[] = 'notRun' in m ? [] : ABLATIONS.flatMap((a) => LEVELS[ctx.scale].map((k) => ({
+      approach: a, level: k, values: m.rows[labelOf(a, levelOf(dataset, k))]!.values,
+    })));
+    const rows = labels.map((label) => ({
+      label,
+      cells: COLUMNS.map((column): TableCell => {
+        if ('notRun' in m) return { notRun: m.notRun };
+        const v = m.rows[label]!.values[column];
+        return v === undefined ? { notRun: m.rows[label]!.reasons[column] ?? 'not run' } : { ours: v };
+      }),
+    }));
+    const { plan, maxPerRole } = planOf(dataset, REDUCED_MODEL, ctx.scale);
+    const title = `Fig. 7: ablation (${REDUCED_MODEL}, ${CRL_DATASETS[dataset].label})`;
+    const table: ReproductionTable = {
+      title: "Fig. 7: ablation of CRL's components", columns: [...COLUMNS], rows, format: 'pct',
+      caption: `ResNet18 on ${CRL_DATASETS[dataset].label} (${plan.model.name} ${JSON.stringify(plan.model.options)}, ${maxPerRole ?? 'all'} members, ${plan.epochs} epochs). The paper gives Fig. 7 as a plot only: no paper values to print. Test accuracy ↑, AUC ↓.`,
+    };
+    const notes = [...SHARED_NOTES];
+    if (dataset !== 'cifar100') notes.push('Fig. 7 is on CIFAR-100 in the paper; CIFAR-100 is not bundled, so this reduced-scale run uses CIFAR-10 (pass --data-dir with the CIFAR-100 files to use it).');
+    return { tables: [table], claims: fig7Claims(points), figures: points.length === 0 ? [] : [figure(points, title)], notes };
+  },
+};

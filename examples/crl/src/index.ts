@@ -1,0 +1,15 @@
+import type { Reproduction } from '@mia/experiments';
+import { crlFig7 } from './fig7';
+import { crlTable1 } from './table1';
+
+/** The CRL paper's reproductions, registered by the repository's `pnpm mia`. */
+export const reproductions: readonly Reproduction[] = [crlTable1, crlFig7];
+
+export { crlTable1, rowLabel } from './table1';
+export { crlFig7, fig7Defenses, fig7Dataset } from './fig7';
+export { groupConfig, table1Defenses, crlParams, baseLevel, skippedAt, planOf, PAPER_PLANS, CRL_DATASETS, REDUCED_MODEL, type CrlDataset, type RelaxLevel } from './configs';
+export { gradXAuc, gradientNormAuc } from './grad-x-auc';
+export { measureGroup, type GroupMeasurement, type MeasuredRow, type MeasureGroupOptions } from './measure-group';
+export { TABLE1_PAPER, TABLE1_COLUMNS, AUC_COLUMNS, APPROACHES, paperValue, type Approach, type Table1Column } from './paper-values';
+export { TABLE1_CLAIMS, table1Claim, type MeasuredGroup, type CellGetter } from './table1-claims';
+export { fig7Claims, ABLATIONS, type Ablation, type AblationPoint } from './fig7-claims';

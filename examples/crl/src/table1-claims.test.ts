@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import type { Approach, Table1Column } from './paper-values';
+import { TABLE1_CLAIMS, table1Claim, type MeasuredGroup } from './table1-claims';
+
+// A synthetic group: per approach, [test acc, every AUC].
+const group = (values: Record<Approach, [number, number]>): MeasuredGroup => ({
+  dataset: 'cifar10', model: 'ResNet18',
+  get: (a: Approach, c: Table1Column) => (c === 'Test Acc.' ? values[a][0] : c === 'Train Acc.' ? 1 : values[a][1]),
+});
+
+describe('Table 1 claims', () => {
+  it('hold when CRL has the lowest AUCs at CE-level accuracy, fail otherwise (hand-made groups)', () => {
+    const good = group({ CE: [0.7, 0.8], AdvReg: [0.6, 0.7], RelaxLoss: [0.65, 0.65], CRL: [0.69, 0.6] });
+    const verdicts = TABLE1_CLAIMS.map(([s, t]) => table1Claim(s, t, [good], []).verdict);
+    expect(verdicts).toEqual(['holds', 'holds', 'holds', 'holds', 'holds']);
+    // CRL 3 points below CE: the first claim fails on the accuracy condition alone.
+    const lossy = group({ CE: [0.7, 0.8], AdvReg: [0.71, 0.7], RelaxLoss: [0.65, 0.65], CRL: [0.67, 0.6] });
+    const v2 = TABLE1_CLAIMS.map(([s, t]) => table1Claim(s, t, [lossy], []));
+    expect(v2.map((c) => c.verdict)).toEqual(['does not hold', 'holds', 'holds', 'does not hold', 'does not hold']);
+    expect(v2[0]!.evidence).toContain('test acc 67.0 vs 70.0 ✗');
+  });
+
+  it('is "not evaluated" when no group was measured, and still reports the paper\'s own verdict', () => {
+    const [statement, test] = TABLE1_CLAIMS[2]!;
+    const c = table1Claim(statement, test, [], [['cifar10', 'VGG11'], ['cifar10', 'ResNet18']]);
+    expect(c.verdict).toBe('not evaluated');
+    // Paper Table 1a: CRL's AUCs are below AdvReg's on every attack for both models.
+    expect(c.evidence).toContain("paper's own numbers: holds in 2/2 groups");
+  });
+});

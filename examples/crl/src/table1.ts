@@ -1,0 +1,81 @@
+import type { Reproduction, ReproductionContext, ReproductionTable, TableCell } from '@mia/experiments';
+import { CRL_DATASETS, REDUCED_MODEL, SHARED_NOTES, groupConfig, planOf, skippedAt, type CrlDataset } from './configs';
+import { measureGroup, type GroupMeasurement } from './measure-group';
+import { APPROACHES, TABLE1_COLUMNS, TABLE1_PAPER, paperValue, type Approach } from './paper-values';
+import { TABLE1_CLAIMS, table1Claim, type MeasuredGroup } from './table1-claims';
+
+/** One (dataset, model) group of Table 1 with what was measured or why not. */
+interface Group {
+  readonly dataset: CrlDataset;
+  readonly model: string;
+  readonly measurement: GroupMeasurement;
+}
+
+/** Row label of a (model, approach) cell row, as in the paper's Table 1. */
+export const rowLabel = (model: string, approach: Approach): string => `${model} / ${approach}`;
+
+const GRAD_X_NA = 'N/A as in the paper (no white-box attack on DenseNet121: too costly)';
+
+async function measure(ctx: ReproductionContext, dataset: CrlDataset, model: string): Promise<Group> {
+  const skip = skippedAt(ctx.scale, model);
+  if (skip !== undefined) return { dataset, model, measurement: { notRun: skip } };
+  const config = groupConfig(dataset, model, ctx.scale);
+  const measurement = await measureGroup(ctx, `${dataset}-${model.toLowerCase()}`, config, {
+    labels: APPROACHES, ...(model === 'DenseNet121' ? { skipGradX: GRAD_X_NA } : {}),
+  });
+  return { dataset, model, measurement };
+}
+
+function caption(dataset: CrlDataset, scale: ReproductionContext['scale']): string {
+  const base = 'Cells: ours (paper). Train/test accuracy ↑; every AUC ↓ (50% = chance).';
+  if (scale === 'paper') return `${base} ${dataset === 'cifar100' ? 'The paper trains CIFAR-100 with crop+flip augmentation; ours does not.' : ''}`.trim();
+  const { plan, maxPerRole } = planOf(dataset, REDUCED_MODEL, scale);
+  return `${base} Reduced scale '${scale}': the ${REDUCED_MODEL} rows are ${plan.model.name} ${JSON.stringify(plan.model.options)}, ${maxPerRole} members and ${maxPerRole} non-members per model, ${plan.epochs} epochs, batch ${plan.batchSize}; compare trends, not values.`;
+}
+
+function buildTable(dataset: CrlDataset, groups: readonly Group[], scale: ReproductionContext['scale']): ReproductionTable {
+  const info = CRL_DATASETS[dataset];
+  const rows = groups.flatMap((g) =>
+    APPROACHES.map((approach) => ({
+      label: rowLabel(g.model, approach),
+      cells: TABLE1_COLUMNS.map((column): TableCell => {
+        const paper = paperValue(dataset, g.model, approach, column);
+        const withPaper = paper === undefined ? {} : { paper };
+        if ('notRun' in g.measurement) return { ...withPaper, notRun: g.measurement.notRun };
+        const row = g.measurement.rows[approach]!;
+        const ours = row.values[column];
+        return ours === undefined ? { ...withPaper, notRun: row.reasons[column] ?? 'not run' } : { ...withPaper, ours };
+      }),
+    })),
+  );
+  return { title: `${info.table}: ${info.label}`, columns: [...TABLE1_COLUMNS], rows, format: 'pct', caption: caption(dataset, scale) };
+}
+
+/**
+ * CRL Table 1a–c: train/test accuracy and NN / entropy / m-entropy / Grad-x ℓ2 AUC of CE, AdvReg,
+ * RelaxLoss and CRL, per dataset and model, with the paper's values beside ours and the headline
+ * claims checked on our numbers.
+ * @see papers/crl.md §5.2, Table 1; PROTOCOL.md §3, §4.3, §4.5, §4.7, §5.
+ */
+export const crlTable1: Reproduction = {
+  name: 'crl-table1',
+  paper: 'CRL (Fang & Kim, UAI 2024)',
+  title: 'Table 1a–c: privacy–utility of CE, AdvReg, RelaxLoss and CRL (accuracy and attack AUCs)',
+  source: 'papers/crl.md, Table 1',
+  description: 'CIFAR-10 (1a), CIFAR-100 (1b) and SVHN (1c); CIFAR-100 and SVHN need --data-dir. At the reduced scales only the ResNet18 rows run.',
+  async run(ctx) {
+    const groups: Group[] = [];
+    for (const dataset of Object.keys(CRL_DATASETS) as CrlDataset[]) {
+      for (const model of CRL_DATASETS[dataset].models) groups.push(await measure(ctx, dataset, model));
+    }
+    const tables = (Object.keys(CRL_DATASETS) as CrlDataset[]).map((d) => buildTable(d, groups.filter((g) => g.dataset === d), ctx.scale));
+    const measured: MeasuredGroup[] = groups.flatMap((g) => {
+      const m = g.measurement;
+      if ('notRun' in m) return [];
+      return [{ dataset: g.dataset, model: g.model, get: (a: Approach, c: (typeof TABLE1_COLUMNS)[number]) => m.rows[a]?.values[c] }];
+    });
+    const paperGroups = Object.entries(TABLE1_PAPER).flatMap(([d, models]) => Object.keys(models).map((m) => [d, m] as const));
+    const claims = TABLE1_CLAIMS.map(([statement, test]) => table1Claim(statement, test, measured, paperGroups));
+    return { tables, claims, notes: [...SHARED_NOTES] };
+  },
+};
