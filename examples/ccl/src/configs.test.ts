@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { baseConfig, cclBeta, cclDefense } from './configs';
+import { baselineGrids } from './fig2-grids';
+import { alphaGrid, alphaSweepDefenses } from './fig4';
+import { table1Defenses } from './table1';
+
+describe('paper-scale configs are the paper\'s (CCL §5.1, App. E; PROTOCOL.md §2.2, §4.17)', () => {
+  it('Table 1: Texas100/Purchase100 MLPs 120 epochs ×0.1 at 50/100; CIFAR-10 ResNet-34 and CIFAR-100 DenseNet-121 300 epochs ×0.1 at 150/225; SGD 0.1, momentum 0.9, wd 5e-4, batch 128', () => {
+    const expected = {
+      texas: ['texas100', 'mlp', 120, [50, 100], 1],
+      purchase: ['purchase100', 'mlp', 120, [50, 100], 1],
+      cifar10: ['cifar10', 'resnet34', 300, [150, 225], 0.01],
+      cifar100: ['cifar100', 'densenet121', 300, [150, 225], 0.05],
+    } as const;
+    for (const [dataset, [name, model, epochs, milestones, beta]] of Object.entries(expected)) {
+      const c = baseConfig('t', dataset as keyof typeof expected, 'paper', table1Defenses(dataset as keyof typeof expected, 'paper'));
+      expect(c.dataset).toEqual({ name });
+      expect(c.partition).toEqual({ preset: 'CCL4' });
+      expect(c.model.name).toBe(model);
+      expect(c.training).toMatchObject({ epochs, batchSize: 128, optimizer: 'sgd', lr: 0.1, momentum: 0.9, weightDecay: 5e-4, schedule: { type: 'multistep', milestones, gamma: 0.1 } });
+      expect(c.defenses.map((d) => [d.label, d.params])).toEqual([
+        ['w/o', {}],
+        ['CCQL', { alpha: 0.5, concave: 'quadratic', scale: beta }],
+        ['CCEL', { alpha: 0.5, concave: 'exponential', scale: beta }],
+      ]);
+      expect(c.attacks).toEqual(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh']);
+    }
+  });
+
+  it('Fig. 2 and Fig. 4: the α grid {0.1, …, 0.9} and the seven baselines\' App. E.2 grids; early stopping at 25, 50, …, 275 of 300 epochs', () => {
+    expect(alphaGrid('paper')).toEqual([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]);
+    expect(alphaSweepDefenses('cifar10', 'paper')).toHaveLength(19);
+    const grids = Object.fromEntries(baselineGrids('paper', 'cifar10', 300).map((g) => [g.family, g.values]));
+    expect(grids).toEqual({
+      RelaxLoss: [0.01, 0.04, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2],
+      'Mixup+MMD': [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 4, 8],
+      AdvReg: [0.8, 1.0, 1.2, 1.4, 1.6, 1.8],
+      Dropout: [0.01, 0.02, 0.05, 0.1, 0.3, 0.5, 0.7, 0.9],
+      'Label smoothing': [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9],
+      'Confidence penalty': [0.1, 0.3, 0.5, 1, 2, 4, 8],
+      'Early stopping': [25, 50, 75, 100, 125, 150, 175, 200, 225, 250, 275],
+    });
+    const relax = baselineGrids('paper', 'purchase', 120).find((g) => g.family === 'RelaxLoss')!;
+    expect(relax.defense!(0.8, 'x').params).toEqual({ alpha: 0.8, upper: 0.3, variant: 'tabular' });
+  });
+
+  it('reduced scales keep the milestones at the paper\'s fractions, use β = 1 and the stand-ins unless --data-dir is given; CCL5 on request', () => {
+    const c = baseConfig('t', 'purchase', 'cpu', [cclDefense('CCQL', 0.5, cclBeta('purchase', 'cpu'))]);
+    expect(c.dataset.name).toBe('purchaseLike');
+    expect(c.training.schedule).toEqual({ type: 'multistep', milestones: [8, 17], gamma: 0.1 });
+    expect(c.defenses[0]!.params.scale).toBe(1);
+    expect(baseConfig('t', 'texas', 'cpu', [cclDefense('CCEL', 0.5, 1)], { dataDir: '/data' }).dataset).toEqual({ name: 'texas100' });
+    expect(baseConfig('t', 'cifar10', 'cpu', [cclDefense('CCEL', 0.5, 1)], { preset: 'CCL5' }).partition.preset).toBe('CCL5');
+    // Early-stopping checkpoints keep the full run's schedule; a longer run moves the milestones with it.
+    expect(baseConfig('t', 'purchase', 'cpu', [cclDefense('CCEL', 0.5, 1)], { epochs: 5 }).training).toMatchObject({ epochs: 5, schedule: { milestones: [8, 17] } });
+    expect(baseConfig('t', 'cifar10', 'cpu', [cclDefense('CCEL', 0.5, 1)], { run: { epochs: 15, batchSize: 32 } }).training).toMatchObject({ epochs: 15, batchSize: 32, schedule: { milestones: [8, 11] } });
+    expect(() => baseConfig('bad name!', 'texas', 'cpu', [cclDefense('CCEL', 0.5, 1)])).toThrow(/bad name!: invalid experiment config:\n {2}name: letters, digits/);
+  });
+});

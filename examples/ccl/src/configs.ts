@@ -1,0 +1,122 @@
+import { parseExperimentConfig, type DefenseConfig, type ExperimentConfig, type NotRun, type ReproductionScale } from '@mia/experiments';
+
+/** The datasets of CCL Table 1 that the runner knows (ImageNet is out of scope, PROTOCOL.md A36). */
+export type CclDataset = 'texas' | 'purchase' | 'cifar10' | 'cifar100';
+
+/** The attacks of the CCL protocol that the runner implements (PROTOCOL.md §3.1–3.2, A31). */
+export const CCL_ATTACKS: readonly string[] = ['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh'];
+
+/** ImageNet column: never run here. */
+export const IMAGENET_NOT_RUN: NotRun = {
+  notRun: 'not run: ImageNet (DenseNet-121, 90 epochs) is out of scope for TF.js on this machine (PROTOCOL.md A36)',
+};
+
+/** The augmentation attacks of CCL §5.1, which the runner's attack registry does not have. */
+export const AUGMENTATION_NOT_RUN = 'not run: the augmentation attacks (rotation 4°, translation d = 1; PROTOCOL.md §3.3) are not in the runner\'s attack registry';
+
+/** The paper's per-dataset setup (CCL §5.1, App. E.1; PROTOCOL.md §2.2). */
+const PAPER = {
+  texas: { dataset: 'texas100', model: 'mlp', epochs: 120, milestones: [50, 100], beta: 1 },
+  purchase: { dataset: 'purchase100', model: 'mlp', epochs: 120, milestones: [50, 100], beta: 1 },
+  cifar10: { dataset: 'cifar10', model: 'resnet34', epochs: 300, milestones: [150, 225], beta: 0.01 },
+  cifar100: { dataset: 'cifar100', model: 'densenet121', epochs: 300, milestones: [150, 225], beta: 0.05 },
+} as const;
+
+interface ReducedSetup {
+  readonly dataset: string;
+  readonly size?: number;
+  readonly maxPerRole: number;
+  readonly model: { readonly name: string; readonly options: Record<string, unknown> };
+  readonly epochs: number;
+  readonly batchSize: number;
+  readonly lr: number;
+}
+
+/**
+ * Reduced scales. `cpu`: real CIFAR-10 subsets with `small-cnn`, the Purchase/Texas stand-ins with
+ * [256, 128] MLPs, sized from step times measured here at load ≈ 5 (small-cnn ≈ 6.4 s per 128-batch
+ * step, Purchase [256, 128] ≈ 0.03 s, full Purchase MLP ≈ 0.1 s, Texas [256, 128] ≈ 0.16 s) and for a
+ * machine shared with other jobs (load 10–20 while these ran). `smoke`: a few hundred examples, 1–3 epochs.
+ */
+const REDUCED: Record<'smoke' | 'cpu', Record<CclDataset, ReducedSetup>> = {
+  smoke: {
+    texas: { dataset: 'texasLike', size: 800, maxPerRole: 150, model: { name: 'mlp', options: { hidden: [32] } }, epochs: 3, batchSize: 50, lr: 0.1 },
+    purchase: { dataset: 'purchaseLike', size: 800, maxPerRole: 150, model: { name: 'mlp', options: { hidden: [32] } }, epochs: 3, batchSize: 50, lr: 0.1 },
+    cifar10: { dataset: 'cifar10', maxPerRole: 40, model: { name: 'small-cnn', options: {} }, epochs: 1, batchSize: 40, lr: 0.05 },
+    cifar100: { dataset: 'cifar100', maxPerRole: 40, model: { name: 'small-cnn', options: {} }, epochs: 1, batchSize: 40, lr: 0.05 },
+  },
+  cpu: {
+    texas: { dataset: 'texasLike', size: 5000, maxPerRole: 1000, model: { name: 'mlp', options: { hidden: [256, 128] } }, epochs: 20, batchSize: 128, lr: 0.1 },
+    purchase: { dataset: 'purchaseLike', size: 5000, maxPerRole: 1200, model: { name: 'mlp', options: { hidden: [256, 128] } }, epochs: 20, batchSize: 128, lr: 0.1 },
+    cifar10: { dataset: 'cifar10', maxPerRole: 300, model: { name: 'small-cnn', options: {} }, epochs: 6, batchSize: 64, lr: 0.05 },
+    cifar100: { dataset: 'cifar100', maxPerRole: 300, model: { name: 'small-cnn', options: {} }, epochs: 6, batchSize: 64, lr: 0.05 },
+  },
+};
+
+/** Options of {@link baseConfig}. */
+export interface BaseConfigOptions {
+  /** CCL4 for standard training, CCL5 for defenses that need a reference set (AdvReg, Mixup+MMD). @default 'CCL4' */
+  readonly preset?: 'CCL4' | 'CCL5';
+  /** With `--data-dir`, the cpu scale uses the real Purchase100/Texas100 instead of the stand-ins. */
+  readonly dataDir?: string;
+  /** Extra model options (e.g. `dropout`). */
+  readonly modelOptions?: Record<string, unknown>;
+  /** Stops after this many epochs of the run (early-stopping checkpoints; the schedule stays the full run's). */
+  readonly epochs?: number;
+  /** Reduced scales: the full run's length (milestones follow it) and batch size instead of the defaults. */
+  readonly run?: { readonly epochs: number; readonly batchSize: number };
+  readonly attacks?: readonly string[];
+}
+
+/**
+ * The experiment config of one dataset at one scale with the given defenses: at `paper` scale the
+ * paper's dataset, model, 120/300 epochs, SGD 0.1 (momentum 0.9, wd 5e-4, batch 128, ×0.1 at the
+ * milestones); at reduced scales the sizes of {@link REDUCED} with the milestones at the same fractions.
+ * @see PROTOCOL.md §1.3, §2.2, §7 (CCL preset)
+ */
+export function baseConfig(name: string, dataset: CclDataset, scale: ReproductionScale, defenses: readonly DefenseConfig[], options: BaseConfigOptions = {}): ExperimentConfig {
+  const paper = PAPER[dataset];
+  const preset = options.preset ?? 'CCL4';
+  const attacks = options.attacks ?? CCL_ATTACKS;
+  if (scale === 'paper') {
+    return parseExperimentConfig({
+      name, scale, seed: 0,
+      dataset: { name: paper.dataset },
+      partition: { preset },
+      model: { name: paper.model, options: { ...options.modelOptions } },
+      training: { epochs: options.epochs ?? paper.epochs, batchSize: 128, lr: 0.1, momentum: 0.9, weightDecay: 5e-4, schedule: { type: 'multistep', milestones: [...paper.milestones], gamma: 0.1 } },
+      defenses, attacks,
+    }, name);
+  }
+  const r = REDUCED[scale][dataset];
+  const real = options.dataDir !== undefined && (dataset === 'texas' || dataset === 'purchase');
+  const runEpochs = options.run?.epochs ?? r.epochs;
+  const epochs = options.epochs ?? runEpochs;
+  // Milestones at the paper's fractions of the full run (50/120, 100/120), computed from the full run's length.
+  const milestones = paper.milestones.map((m) => Math.max(1, Math.round((m / paper.epochs) * runEpochs)));
+  return parseExperimentConfig({
+    name, scale, seed: 0,
+    dataset: real ? { name: paper.dataset } : { name: r.dataset, ...(r.size === undefined ? {} : { size: r.size }) },
+    partition: { preset, maxPerRole: r.maxPerRole },
+    model: { name: r.model.name, options: { ...r.model.options, ...options.modelOptions } },
+    training: { epochs, batchSize: options.run?.batchSize ?? r.batchSize, lr: r.lr, momentum: 0.9, weightDecay: 5e-4, schedule: { type: 'multistep', milestones, gamma: 0.1 } },
+    defenses, attacks,
+  }, name);
+}
+
+/**
+ * β, the scale factor on CCL's whole loss: the paper's per dataset at `paper` scale (App. E.1), 1 at
+ * reduced scales, where β = 0.01 would leave a few-epoch model untrained (it divides the data term's
+ * learning rate by 100 while weight decay keeps its full strength).
+ */
+export function cclBeta(dataset: CclDataset, scale: ReproductionScale): number {
+  return scale === 'paper' ? PAPER[dataset].beta : 1;
+}
+
+/** The CCQL or CCEL defense at one α. @see PROTOCOL.md §4.2 */
+export function cclDefense(kind: 'CCQL' | 'CCEL', alpha: number, beta: number, label = `${kind} α=${alpha}`): DefenseConfig {
+  return { name: 'ccl', label, params: { alpha, concave: kind === 'CCQL' ? 'quadratic' : 'exponential', scale: beta } };
+}
+
+/** The undefended model (cross-entropy). */
+export const UNDEFENDED = (label = 'w/o'): DefenseConfig => ({ name: 'none', label, params: {} });

@@ -1,0 +1,86 @@
+import { isNotRun, type DefenseConfig, type DefenseRow, type NotRun, type Reproduction, type ReproductionScale } from '@mia/experiments';
+import { AUGMENTATION_NOT_RUN, CCL_ATTACKS, UNDEFENDED, baseConfig, type CclDataset } from './configs';
+import { alphaGrid, alphaSweepDefenses, CE_LABEL } from './fig4';
+import { baselineGrids, settingLabel, type BaselineGrid } from './fig2-grids';
+import { fig2Claims, fig2TextTable, type Fig2Setting } from './fig2-claims';
+import { tradeoffFigure, type TradeoffPoint } from './figures';
+import { advantageOf, settingOf, settingsTable } from './settings-table';
+
+/** Fig. 2's dataset: CIFAR-10/ResNet-34 in the paper; the Purchase stand-in at reduced scales. */
+export const fig2Dataset = (scale: ReproductionScale): CclDataset => (scale === 'paper' ? 'cifar10' : 'purchase');
+
+/**
+ * CCL Fig. 2: privacy-utility curves (test accuracy vs attack advantage, one panel per attack) of
+ * CCQL and CCEL over α against the seven baselines over their grids (App. E.2). Standard defenses use
+ * the CCL4 split, AdvReg and Mixup+MMD the CCL5 split with its reference set (§5.1); Dropout is a
+ * model option and early stopping a shorter run of the same seeded training (identical to a
+ * checkpoint, since the step schedule does not depend on the run's length).
+ * @see papers/ccl.md Fig. 2, §5.2 "Can CCL improve privacy-utility trade-off?"; PROTOCOL.md §4.17
+ */
+export const fig2: Reproduction = {
+  name: 'ccl-fig2',
+  paper: 'CCL (Liu et al., ICML 2024)',
+  title: 'CCL Fig. 2: privacy-utility curves of CCQL/CCEL vs seven baselines',
+  source: 'papers/ccl.md, Figure 2 and App. E.2',
+  async run(ctx) {
+    const scale = ctx.scale;
+    const dataset = fig2Dataset(scale);
+    const extra = ctx.dataDir === undefined ? {} : { dataDir: ctx.dataDir };
+    const probe = baseConfig('probe', dataset, scale, [UNDEFENDED()], extra);
+    const grids = baselineGrids(scale, dataset, probe.training.epochs);
+    const defensesOf = (via: BaselineGrid['via']): DefenseConfig[] => grids.filter((g) => g.via === via).flatMap((g) => g.values.map((v) => g.defense!(v, settingLabel(g, v))));
+    // The CCL sweep is the same config as Fig. 4 plus the CCL4 baselines: shared models come from the cache.
+    const main = await ctx.run('main', baseConfig(`ccl-alpha-${dataset}-${scale}`, dataset, scale, [...alphaSweepDefenses(dataset, scale), ...defensesOf('defense')], extra));
+    const reference = await ctx.run('reference', baseConfig(`ccl-fig2-reference-${dataset}-${scale}`, dataset, scale, [UNDEFENDED('w/o (CCL5)'), ...defensesOf('reference-defense')], { ...extra, preset: 'CCL5' }));
+    const settings: Fig2Setting[] = [{ family: 'w/o', label: 'w/o', strength: 0, row: settingOf(main, CE_LABEL) }];
+    for (const kind of ['CCQL', 'CCEL'] as const) {
+      for (const a of alphaGrid(scale)) settings.push({ family: kind, label: `${kind} α=${a}`, strength: a, row: settingOf(main, `${kind} α=${a}`) });
+    }
+    for (const grid of grids) {
+      for (const value of grid.values) {
+        const label = settingLabel(grid, value);
+        let row: DefenseRow | NotRun;
+        if (grid.via === 'defense') row = settingOf(main, label);
+        else if (grid.via === 'reference-defense') row = settingOf(reference, label);
+        else {
+          const id = grid.via === 'dropout' ? `dropout-${value}` : `early-stop-${value}`;
+          const options = grid.via === 'dropout' ? { modelOptions: { dropout: value } } : { epochs: value };
+          row = settingOf(await ctx.run(id, baseConfig(`ccl-fig2-${id}-${dataset}-${scale}`, dataset, scale, [UNDEFENDED(label)], { ...extra, ...options })), label);
+        }
+        settings.push({ family: grid.family, label, strength: value, row });
+      }
+    }
+    settings.push({ family: 'w/o (CCL5)', label: 'w/o (CCL5)', strength: 0, row: settingOf(reference, 'w/o (CCL5)') });
+    const table = settingsTable({
+      title: 'Fig. 2: test accuracy and attack advantage per defense setting',
+      rows: settings,
+      columns: [
+        { name: 'test acc', value: (r) => r.testAccuracy },
+        ...CCL_ATTACKS.map((attack) => ({ name: attack, value: (r: DefenseRow) => advantageOf(r, attack) })),
+        { name: 'rotation', notRun: AUGMENTATION_NOT_RUN },
+        { name: 'translation', notRun: AUGMENTATION_NOT_RUN },
+        { name: 'max adv', value: (r) => r.maxAdvantage },
+      ],
+      format: 'pct',
+      caption: 'Test accuracy (higher is better) and the advantage of each attack (lower is better), per setting of each defense\'s knob.',
+    });
+    const vanilla = settings[0]!.row;
+    const points: TradeoffPoint[] = settings.flatMap((s) => (isNotRun(s.row) || s.family === 'w/o (CCL5)'
+      ? []
+      : [...CCL_ATTACKS, 'max'].map((attack) => ({
+        defense: s.family, setting: s.label, strength: s.strength, attack,
+        testAccuracy: (s.row as DefenseRow).testAccuracy,
+        advantage: attack === 'max' ? (s.row as DefenseRow).maxAdvantage : advantageOf(s.row as DefenseRow, attack) ?? Number.NaN,
+      }))));
+    return {
+      tables: [table, fig2TextTable(settings)],
+      claims: fig2Claims(settings, dataset),
+      figures: [tradeoffFigure('ccl-fig2', `Fig. 2: privacy-utility curves on ${dataset}`, points, isNotRun(vanilla) ? undefined : vanilla.testAccuracy)],
+      notes: [
+        ...(scale === 'paper' ? [] : [`Reduced scale: Fig. 2 runs on ${dataset === 'purchase' ? 'the Purchase stand-in (purchaseLike, [256, 128] MLP)' : dataset} instead of CIFAR-10/ResNet-34, over a subset of each baseline's grid (App. E.2 grids at paper scale).`]),
+        'AdvReg and Mixup+MMD use the CCL5 split (its reference set generates the adversary loss); their undefended reference is the "w/o (CCL5)" row. Every other setting uses CCL4.',
+        'Augmentation attacks (rotation, translation) are not in the runner and are listed as not run.',
+      ],
+    };
+  },
+};

@@ -1,0 +1,103 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { useWasmTraining } from '@mia/backend-wasm';
+import { DirectoryArtifactStore, checkReproduction, runReproduction, type ReproductionResult } from '@mia/experiments';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reproductions } from './index';
+
+// All four reproductions at smoke scale, one shared model cache (Fig. 2 reuses Fig. 4's α sweep).
+const dir = mkdtempSync(join(tmpdir(), 'mia-ccl-repro-'));
+const store = new DirectoryArtifactStore(join(dir, 'cache'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeAll(async () => {
+  await useWasmTraining();
+});
+
+const byName = (name: string) => reproductions.find((r) => r.name === name)!;
+const run = (name: string, out = name) => runReproduction(byName(name), { scale: 'smoke', out: join(dir, out), store });
+const DATASETS = ['Texas', 'Purchase', 'ImageNet', 'CIFAR-10', 'CIFAR-100'];
+const T1_ROWS = ['CCQL', 'CCEL', 'w/o'];
+const ALPHA_ROWS = ['α=0.1', 'α=0.5', 'α=0.9', 'CE (α=1)'];
+const ATTACK_COLUMNS = ['test acc', 'correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh', 'rotation', 'translation', 'max adv'];
+const FIG2_ROWS = [
+  'w/o', 'CCQL α=0.1', 'CCQL α=0.5', 'CCQL α=0.9', 'CCEL α=0.1', 'CCEL α=0.5', 'CCEL α=0.9',
+  'RelaxLoss α=0.2', 'RelaxLoss α=1.6', 'Mixup+MMD λ=0.1', 'Mixup+MMD λ=2', 'AdvReg α=0.8', 'AdvReg α=1.8',
+  'Dropout p=0.1', 'Dropout p=0.5', 'Label smoothing ε=0.1', 'Label smoothing ε=0.5', 'Confidence penalty β=0.1', 'Confidence penalty β=2',
+  'Early stopping epoch=1', 'Early stopping epoch=2', 'w/o (CCL5)',
+];
+
+const evaluated = (r: ReproductionResult) => r.claims.every((c) => c.verdict !== 'not evaluated');
+
+describe('CCL reproductions at smoke scale', () => {
+  it('registers ccl-table1, ccl-fig4, ccl-fig1 and ccl-fig2', () => {
+    expect(reproductions.map((r) => r.name)).toEqual(['ccl-table1', 'ccl-fig4', 'ccl-fig1', 'ccl-fig2']);
+  });
+
+  it('ccl-table1: every dataset column and row, the paper beside ours, CIFAR-100 and ImageNet "not run" with the reason; cached rerun identical', async () => {
+    const before = tf.memory().numTensors;
+    const result = await run('ccl-table1');
+    expect(tf.memory().numTensors).toBe(before);
+    const tables = ['Table 1: P1 score', 'Table 1 (support): test accuracy', 'Table 1 (support): highest attack advantage', 'Table 1 (support): loss variance of the members'];
+    expect(checkReproduction(result, { tables: tables.map((title) => ({ title, rows: T1_ROWS, columns: DATASETS })), claims: 3 })).toEqual([]);
+    const p1 = result.tables[0]!;
+    const ccql = p1.rows.find((r) => r.label === 'CCQL')!;
+    expect(ccql.cells.map((c) => c.paper)).toEqual([0.607, 0.868, 0.610, 0.769, 0.487]);
+    expect(ccql.cells[2]!.notRun).toMatch(/ImageNet .* out of scope/);
+    expect(ccql.cells[4]!.notRun).toMatch(/not run: dataset not available .*cifar100/);
+    for (const i of [0, 1, 3]) expect(ccql.cells[i]!.ours).toBeGreaterThan(0);
+    expect(result.claims.map((c) => c.statement)).toEqual([
+      'P1(CCQL) > P1(undefended) on every dataset',
+      'P1(CCEL) > P1(undefended) on every dataset',
+      'the highest attack advantage of CCQL < that of the undefended model on every dataset',
+    ]);
+    expect(evaluated(result)).toBe(true);
+    expect(result.claims[0]!.evidence).toMatch(/Texas: CCQL \d\.\d{3} vs w\/o \d\.\d{3}.*ImageNet: not run/);
+    const again = await run('ccl-table1', 'table1-again');
+    expect(again.tables).toEqual(result.tables);
+  });
+
+  it('ccl-fig4: accuracy, advantage and loss variance for every α and CE, with five evaluated trend claims', async () => {
+    const result = await run('ccl-fig4');
+    const tables = ['Fig. 4a: test accuracy vs α', 'Fig. 4b: highest attack advantage vs α', 'Fig. 4c: loss variance of the members vs α'];
+    expect(checkReproduction(result, { tables: tables.map((title) => ({ title, rows: ALPHA_ROWS, columns: ['CCQL', 'CCEL'] })), claims: 5 })).toEqual([]);
+    expect(evaluated(result)).toBe(true);
+    // The CE row is one model shown in both columns.
+    const ce = result.tables[2]!.rows.find((r) => r.label === 'CE (α=1)')!;
+    expect(ce.cells[0]!.ours).toBe(ce.cells[1]!.ours);
+    expect(result.claims[0]!.evidence).toMatch(/^CCQL: Spearman ρ\(α, value\) = -?\d\.\d{3} \(α=0\.1: /);
+    expect(result.figures!.map((f) => f.id)).toEqual(['ccl-fig4']);
+  });
+
+  it('ccl-fig1: member loss mean and variance per epoch for CE, FL and CCQL, three evaluated claims', async () => {
+    const before = tf.memory().numTensors;
+    const result = await run('ccl-fig1');
+    expect(tf.memory().numTensors).toBe(before);
+    const columns = ['epoch 1', 'epoch 2', 'epoch 3'];
+    expect(checkReproduction(result, { tables: ['Fig. 1a: mean loss of the members', 'Fig. 1b: loss variance of the members'].map((title) => ({ title, rows: ['CE', 'FL', 'CCQL'], columns })), claims: 3 })).toEqual([]);
+    expect(evaluated(result)).toBe(true);
+    expect(result.claims[0]!.evidence).toMatch(/^epoch 3: FL \d\.\d{3} vs CE \d\.\d{3}$/);
+  });
+
+  it('ccl-fig2: every defense setting of the seven baselines and CCL, the augmentation attacks "not run", three evaluated claims', async () => {
+    const result = await run('ccl-fig2');
+    expect(checkReproduction(result, {
+      tables: [
+        { title: 'Fig. 2: test accuracy and attack advantage per defense setting', rows: FIG2_ROWS, columns: ATTACK_COLUMNS },
+        { title: 'Fig. 2 (text): lowest loss-attack advantage at test accuracy ≥ undefended', rows: ['CCQL', 'Dropout'], columns: ['loss advantage'] },
+      ],
+      claims: 3,
+    })).toEqual([]);
+    expect(evaluated(result)).toBe(true);
+    const table = result.tables[0]!;
+    expect(table.rows.map((r) => r.label)).toEqual(FIG2_ROWS);
+    for (const row of table.rows) {
+      expect(row.cells[7]!.notRun).toMatch(/augmentation attacks/);
+      expect(row.cells[0]!.ours).toBeGreaterThanOrEqual(0);
+    }
+    expect(result.tables[1]!.rows.map((r) => r.cells[0]!.paper)).toEqual([0.184, 0.2967]);
+    // The α sweep came from Fig. 4's cache: the main run trained only the CCL4 baselines.
+    expect(Object.keys(result.runs)).toEqual(['main', 'reference', 'dropout-0.1', 'dropout-0.5', 'early-stop-1', 'early-stop-2']);
+  });
+});
