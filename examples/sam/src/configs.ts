@@ -1,0 +1,87 @@
+import { parseExperimentConfig, type ExperimentConfig, type ReproductionScale } from '@mia/experiments';
+
+/** The paper's four datasets, in the order of its tables (SAM-privacy Table 1). */
+export const DATASET_COLUMNS = ['CIFAR-100', 'CIFAR-10', 'Purchase-100', 'Texas-100'] as const;
+/** A dataset column of the paper's tables. */
+export type DatasetColumn = (typeof DATASET_COLUMNS)[number];
+
+/** SharpReg (λ, ρ, ξ) per dataset (SAM-privacy Table 4; PROTOCOL.md §2.4). CIFAR-100's headline ξ is 0.3. */
+export const SHARPREG_PARAMS: Readonly<Record<DatasetColumn, { lambda: number; rho: number; xi: number }>> = {
+  'CIFAR-100': { lambda: 1.5, rho: 0.01, xi: 0.3 },
+  'CIFAR-10': { lambda: 1.5, rho: 0.01, xi: 0.1 },
+  'Purchase-100': { lambda: 2.0, rho: 0.01, xi: 0.6 },
+  'Texas-100': { lambda: 1.0, rho: 0.001, xi: 0.05 },
+};
+
+/** SAM's radius "throughout the paper" (SAM-privacy §3.2; PROTOCOL.md §2.4). */
+export const SAM_RHO = 0.1;
+
+/** The three optimisers of Tables 1–3, as runner defenses. */
+export function coreDefenses(column: DatasetColumn): ExperimentConfig['defenses'] {
+  return [
+    { name: 'none', label: 'SGD', params: {} },
+    { name: 'sam', label: 'SAM', params: { rho: SAM_RHO } },
+    { name: 'sharpreg', label: 'SharpReg', params: { ...SHARPREG_PARAMS[column] } },
+  ];
+}
+
+interface ColumnPlan {
+  readonly dataset: { name: string; size?: number };
+  readonly maxPerRole?: number;
+  readonly model: { name: string; options: Record<string, unknown> };
+  readonly training: Record<string, unknown>;
+}
+
+// Paper scale: SAM-privacy App. C.4.3–C.4.4 and PROTOCOL.md §2.4 (WRN-16-8 on CIFAR, the 4-hidden-
+// layer SEL MLP on Purchase/Texas, SGD with Nesterov 0.9 and wd 5e-4). The paper's SELENA split is
+// emulated by CCL5 (members, test non-members, reference set for AdvReg); see README.
+const CIFAR_PAPER_TRAINING = { epochs: 200, batchSize: 128, lr: 0.1, momentum: 0.9, nesterov: true, weightDecay: 5e-4, schedule: { type: 'multistep', milestones: [60, 120, 160], gamma: 0.2 } };
+const PAPER: Record<DatasetColumn, ColumnPlan> = {
+  'CIFAR-100': { dataset: { name: 'cifar100' }, model: { name: 'wrn-16-8', options: {} }, training: CIFAR_PAPER_TRAINING },
+  'CIFAR-10': { dataset: { name: 'cifar10' }, model: { name: 'wrn-16-8', options: {} }, training: CIFAR_PAPER_TRAINING },
+  'Purchase-100': { dataset: { name: 'purchase100' }, model: { name: 'mlp', options: {} }, training: { epochs: 100, batchSize: 512, lr: 0.1, momentum: 0.9, nesterov: true, weightDecay: 5e-4 } },
+  'Texas-100': { dataset: { name: 'texas100' }, model: { name: 'mlp', options: {} }, training: { epochs: 75, batchSize: 128, lr: 0.1, momentum: 0.9, nesterov: true, weightDecay: 5e-4 } },
+};
+
+// CPU scale: real CIFAR-10 subsets with small-cnn, the stand-ins with narrower MLPs, sized from the
+// measured step times (README "Budget"). CIFAR-100 keeps its column: it runs with --data-dir.
+const cnnCpu = { epochs: 6, batchSize: 50, lr: 0.05, momentum: 0.9, nesterov: true, weightDecay: 5e-4 };
+const mlpCpu = { epochs: 25, batchSize: 64, lr: 0.1, momentum: 0.9, nesterov: true, weightDecay: 5e-4 };
+const CPU: Record<DatasetColumn, ColumnPlan> = {
+  'CIFAR-100': { dataset: { name: 'cifar100' }, maxPerRole: 300, model: { name: 'small-cnn', options: {} }, training: cnnCpu },
+  'CIFAR-10': { dataset: { name: 'cifar10' }, maxPerRole: 300, model: { name: 'small-cnn', options: {} }, training: cnnCpu },
+  'Purchase-100': { dataset: { name: 'purchaseLike', size: 5000 }, maxPerRole: 1000, model: { name: 'mlp', options: { hidden: [256, 128] } }, training: mlpCpu },
+  'Texas-100': { dataset: { name: 'texasLike', size: 5000 }, maxPerRole: 1000, model: { name: 'mlp', options: { hidden: [128] } }, training: mlpCpu },
+};
+
+// Smoke scale: a few dozen examples, one or two epochs (seconds; CI).
+const SMOKE: Record<DatasetColumn, ColumnPlan> = {
+  'CIFAR-100': { dataset: { name: 'cifar100' }, maxPerRole: 24, model: { name: 'small-cnn', options: {} }, training: { epochs: 1, batchSize: 24, lr: 0.05 } },
+  'CIFAR-10': { dataset: { name: 'cifar10' }, maxPerRole: 24, model: { name: 'small-cnn', options: {} }, training: { epochs: 1, batchSize: 24, lr: 0.05 } },
+  'Purchase-100': { dataset: { name: 'purchaseLike', size: 1500 }, maxPerRole: 300, model: { name: 'mlp', options: { hidden: [64] } }, training: { epochs: 3, batchSize: 40, lr: 0.1 } },
+  'Texas-100': { dataset: { name: 'texasLike', size: 1000 }, maxPerRole: 120, model: { name: 'mlp', options: { hidden: [32] } }, training: { epochs: 3, batchSize: 40, lr: 0.1 } },
+};
+
+const PLANS: Record<ReproductionScale, Record<DatasetColumn, ColumnPlan>> = { smoke: SMOKE, cpu: CPU, paper: PAPER };
+
+/** Runner attacks of the base configs: the SharpReg preset's threshold attacks (PROTOCOL.md §7). */
+export const RUNNER_ATTACKS = ['correctness', 'confidence', 'entropy', 'modifiedEntropy', 'loss'];
+
+/**
+ * The experiment config of one dataset column at a scale, with the given defenses (default: SGD,
+ * SAM, SharpReg). Configs with the same dataset, model and training share trained models.
+ * @see PROTOCOL.md §1.5, §2.4, §7 (SharpReg preset)
+ */
+export function columnConfig(column: DatasetColumn, scale: ReproductionScale, defenses: ExperimentConfig['defenses'] = coreDefenses(column), suffix = 'core'): ExperimentConfig {
+  const plan = PLANS[scale][column];
+  return parseExperimentConfig({
+    name: `sam-${column.toLowerCase().replace(/[^a-z0-9]+/g, '')}-${scale}-${suffix}`,
+    scale, seed: 0,
+    dataset: plan.dataset,
+    partition: { preset: 'CCL5', ...(plan.maxPerRole === undefined ? {} : { maxPerRole: plan.maxPerRole }) },
+    model: plan.model,
+    training: plan.training,
+    defenses,
+    attacks: RUNNER_ATTACKS,
+  }, `sam ${column} (${scale})`);
+}
