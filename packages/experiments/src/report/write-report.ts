@@ -4,7 +4,8 @@ import type { ExperimentResults } from '../results';
 import { htmlReport } from './html-report';
 import { markdownReport } from './markdown-report';
 
-async function writeAtomic(path: string, text: string): Promise<void> {
+/** Writes `text` to `path` through a temporary file and a rename, so a reader never sees half a file. */
+export async function writeAtomic(path: string, text: string): Promise<void> {
   const tmp = `${path}.${process.pid}.tmp`;
   await writeFile(tmp, text);
   await rename(tmp, path);

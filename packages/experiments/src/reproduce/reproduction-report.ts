@@ -1,16 +1,11 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderSvg } from '../report/render-svg';
+import { writeAtomic } from '../report/write-report';
 import { formatValue } from './table-helpers';
 import { isNotRun, type ReproductionResult, type ReproductionTable, type TableCell } from './types';
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-async function writeAtomic(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, path);
-}
 
 function cellText(cell: TableCell, table: ReproductionTable): string {
   const f = (v: number) => formatValue(v, table.format);
