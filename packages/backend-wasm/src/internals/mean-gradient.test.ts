@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { beforeAll, describe, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectClose, onBackend, randomValues, setupWasm } from '../test-utils/backends';
 
 /** d/dx Σ w·mean(x, axis) — the gradient that batch-norm statistics send back to x. */
@@ -14,6 +14,10 @@ function meanGrad(xShape: number[], axis: number[], keepDims: boolean): () => tf
 
 describe('Mean gradient on wasm (one tile)', () => {
   beforeAll(setupWasm);
+  // Each test asserts through expectClose (cpu vs wasm within 1e-4); fail any test that asserts nothing.
+  beforeEach(() => {
+    expect.hasAssertions();
+  });
 
   for (const [shape, axis, keepDims] of [
     [[3, 5, 7, 4], [0, 1, 2], false],

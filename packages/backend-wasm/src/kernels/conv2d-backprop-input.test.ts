@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { beforeAll, describe, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectClose, onBackend, randomValues, runOwnKernel, setupWasm } from '../test-utils/backends';
 import { conv2DBackpropInputConfig } from './conv2d-backprop-input';
 
@@ -23,6 +23,10 @@ const padOf = (pad: unknown): 'same' | 'valid' | [[number, number], [number, num
 
 describe('Conv2DBackpropInput', () => {
   beforeAll(setupWasm);
+  // Each test asserts through expectClose (cpu vs wasm within 1e-4); fail any test that asserts nothing.
+  beforeEach(() => {
+    expect.hasAssertions();
+  });
 
   for (const [i, c] of cases.entries()) {
     it(`matches the cpu backend: x ${c.x.join('×')}, filter ${c.f.join('×')}, stride ${c.stride}, ${JSON.stringify(c.pad)}`, async () => {
