@@ -23,7 +23,9 @@ describe('paper-scale configs are the paper\'s (CCL ยง5.1, App. E; PROTOCOL.md ย
         ['CCQL', { alpha: 0.5, concave: 'quadratic', scale: beta }],
         ['CCEL', { alpha: 0.5, concave: 'exponential', scale: beta }],
       ]);
-      expect(c.attacks).toEqual(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh']);
+      const augmentation = dataset.startsWith('cifar') ? ['rotation', 'translation'] : [];
+      expect(c.attacks).toEqual(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh', ...augmentation]);
+      expect(c.augmentation).toEqual({ rotationDegrees: 4, translationDistance: 1 });
     }
   });
 

@@ -11,8 +11,17 @@ export const IMAGENET_NOT_RUN: NotRun = {
   notRun: 'not run: ImageNet (DenseNet-121, 90 epochs) is out of scope for TF.js on this machine (PROTOCOL.md A36)',
 };
 
-/** The augmentation attacks of CCL §5.1, which the runner's attack registry does not have. */
-export const AUGMENTATION_NOT_RUN = 'not run: the augmentation attacks (rotation 4°, translation d = 1; PROTOCOL.md §3.3) are not in the runner\'s attack registry';
+/** The augmentation attacks of CCL §5.1 (rotation ±4°, translation d = 1, CCLr's defaults; PROTOCOL.md §3.3), run on image data. */
+export const AUGMENTATION_ATTACKS: readonly string[] = ['rotation', 'translation'];
+
+/** Whether a dataset is images (the augmentation attacks apply). */
+export const isImageDataset = (dataset: CclDataset): boolean => dataset === 'cifar10' || dataset === 'cifar100';
+
+/** The attacks of a dataset: {@link CCL_ATTACKS}, plus the augmentation attacks on images. */
+export const attacksOf = (dataset: CclDataset): string[] => (isImageDataset(dataset) ? [...CCL_ATTACKS, ...AUGMENTATION_ATTACKS] : [...CCL_ATTACKS]);
+
+/** Why the augmentation attacks have no value on a tabular dataset. */
+export const AUGMENTATION_NOT_APPLICABLE = 'not applicable: the augmentation attacks (PROTOCOL.md §3.3) query rotated/translated images, and this dataset is tabular';
 
 /** The paper's per-dataset setup (CCL §5.1, App. E.1; PROTOCOL.md §2.2). */
 const PAPER = {
@@ -77,7 +86,8 @@ export interface BaseConfigOptions {
 export function baseConfig(name: string, dataset: CclDataset, scale: ReproductionScale, defenses: readonly DefenseConfig[], options: BaseConfigOptions = {}): ExperimentConfig {
   const paper = PAPER[dataset];
   const preset = options.preset ?? 'CCL4';
-  const attacks = options.attacks ?? CCL_ATTACKS;
+  const attacks = options.attacks ?? attacksOf(dataset);
+  const augmentation = { rotationDegrees: 4, translationDistance: 1 };
   if (scale === 'paper') {
     return parseExperimentConfig({
       name, scale, seed: 0,
@@ -85,7 +95,7 @@ export function baseConfig(name: string, dataset: CclDataset, scale: Reproductio
       partition: { preset },
       model: { name: paper.model, options: { ...options.modelOptions } },
       training: { epochs: options.epochs ?? paper.epochs, batchSize: 128, lr: 0.1, momentum: 0.9, weightDecay: 5e-4, schedule: { type: 'multistep', milestones: [...paper.milestones], gamma: 0.1 } },
-      defenses, attacks,
+      defenses, attacks, augmentation,
     }, name);
   }
   const r = REDUCED[scale][dataset];
@@ -100,7 +110,7 @@ export function baseConfig(name: string, dataset: CclDataset, scale: Reproductio
     partition: { preset, maxPerRole: r.maxPerRole },
     model: { name: r.model.name, options: { ...r.model.options, ...options.modelOptions } },
     training: { epochs, batchSize: options.run?.batchSize ?? r.batchSize, lr: r.lr, momentum: 0.9, weightDecay: 5e-4, schedule: { type: 'multistep', milestones, gamma: 0.1 } },
-    defenses, attacks,
+    defenses, attacks, augmentation,
   }, name);
 }
 

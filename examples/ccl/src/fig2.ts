@@ -1,5 +1,5 @@
 import { isNotRun, type DefenseConfig, type DefenseRow, type NotRun, type Reproduction, type ReproductionScale } from '@mia/experiments';
-import { AUGMENTATION_NOT_RUN, CCL_ATTACKS, UNDEFENDED, baseConfig, type CclDataset } from './configs';
+import { AUGMENTATION_ATTACKS, AUGMENTATION_NOT_APPLICABLE, CCL_ATTACKS, UNDEFENDED, attacksOf, baseConfig, isImageDataset, type CclDataset } from './configs';
 import { alphaGrid, alphaSweepDefenses, CE_LABEL } from './fig4';
 import { baselineGrids, settingLabel, type BaselineGrid } from './fig2-grids';
 import { fig2Claims, fig2TextTable, type Fig2Setting } from './fig2-claims';
@@ -57,8 +57,7 @@ export const fig2: Reproduction = {
       columns: [
         { name: 'test acc', value: (r) => r.testAccuracy },
         ...CCL_ATTACKS.map((attack) => ({ name: attack, value: (r: DefenseRow) => advantageOf(r, attack) })),
-        { name: 'rotation', notRun: AUGMENTATION_NOT_RUN },
-        { name: 'translation', notRun: AUGMENTATION_NOT_RUN },
+        ...AUGMENTATION_ATTACKS.map((attack) => (isImageDataset(dataset) ? { name: attack, value: (r: DefenseRow) => advantageOf(r, attack) } : { name: attack, notRun: `${AUGMENTATION_NOT_APPLICABLE} (${dataset})` })),
         { name: 'max adv', value: (r) => r.maxAdvantage },
       ],
       format: 'pct',
@@ -67,7 +66,7 @@ export const fig2: Reproduction = {
     const vanilla = settings[0]!.row;
     const points: TradeoffPoint[] = settings.flatMap((s) => (isNotRun(s.row) || s.family === 'w/o (CCL5)'
       ? []
-      : [...CCL_ATTACKS, 'max'].map((attack) => ({
+      : [...attacksOf(dataset), 'max'].map((attack) => ({
         defense: s.family, setting: s.label, strength: s.strength, attack,
         testAccuracy: (s.row as DefenseRow).testAccuracy,
         advantage: attack === 'max' ? (s.row as DefenseRow).maxAdvantage : advantageOf(s.row as DefenseRow, attack) ?? Number.NaN,
@@ -79,7 +78,7 @@ export const fig2: Reproduction = {
       notes: [
         ...(scale === 'paper' ? [] : [`Reduced scale: Fig. 2 runs on ${dataset === 'purchase' ? 'the Purchase stand-in (purchaseLike, [256, 128] MLP)' : dataset} instead of CIFAR-10/ResNet-34, over a subset of each baseline's grid (App. E.2 grids at paper scale).`]),
         'AdvReg and Mixup+MMD use the CCL5 split (its reference set generates the adversary loss); their undefended reference is the "w/o (CCL5)" row. Every other setting uses CCL4.',
-        'Augmentation attacks (rotation, translation) are not in the runner and are listed as not run.',
+        isImageDataset(dataset) ? 'Augmentation attacks: rotation ±4°, translation d = 1 (CCLr\'s defaults, PROTOCOL.md §3.3).' : `The augmentation attacks (rotation, translation) query images; on the tabular ${dataset} data they do not apply.`,
       ],
     };
   },

@@ -21,19 +21,27 @@ export interface DatasetSetup {
   readonly kind: 'image' | 'tabular';
 }
 
-/** The attacks of the PAST protocol that the runner has (PROTOCOL.md §7 "PAST preset"). */
+/** The attacks of the PAST protocol on every dataset (PROTOCOL.md §7 "PAST preset"). */
 export const PAST_ATTACKS: readonly string[] = ['nn-mlh', 'correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy'];
+
+/** The augmentation attacks (PROTOCOL.md §3.3), run on image data only; PASTr's rotation is ±1°, translation d = 1. */
+export const AUGMENTATION_ATTACKS: readonly string[] = ['rotation', 'translation'];
+
+/** The attacks of a setup: {@link PAST_ATTACKS}, plus the augmentation attacks on images. */
+export function attacksOf(setup: DatasetSetup): string[] {
+  return setup.kind === 'image' ? [...PAST_ATTACKS, ...AUGMENTATION_ATTACKS] : [...PAST_ATTACKS];
+}
 
 /** The paper's names of the attacks (Fig. 3 subplots), by runner attack name. */
 export const ATTACK_LABELS: Readonly<Record<string, string>> = {
   'nn-mlh': 'NN', correctness: 'Correct', loss: 'Loss', confidence: 'Confidence', entropy: 'Entropy', modifiedEntropy: 'M-entropy',
+  rotation: 'Rotation', translation: 'Translation',
 };
 
-/** Attacks of the paper that the runner does not have: listed as not run, never dropped. */
-export const MISSING_ATTACKS: Readonly<Record<string, string>> = {
-  Rotation: 'not run: the augmentation attack (PROTOCOL.md §3.3) is not in the runner\'s attack registry',
-  Translation: 'not run: the augmentation attack (PROTOCOL.md §3.3) is not in the runner\'s attack registry',
-};
+/** Why an attack of the paper has no value for a setup (augmentation attacks on tabular data), or undefined when it runs. */
+export function attackNotRun(setup: DatasetSetup, attack: string): string | undefined {
+  return attacksOf(setup).includes(attack) ? undefined : `not applicable: the augmentation attack (PROTOCOL.md §3.3) queries rotated/translated images, and this setup is tabular (${setup.dataset.name})`;
+}
 
 const IMAGENET_NOT_RUN: NotRun = { notRun: 'not run: ImageNet is out of scope for TF.js here (PROTOCOL.md §7 A36)' };
 
@@ -97,7 +105,8 @@ export function pastDefense(setup: DatasetSetup, label: string, params: Record<s
 
 /**
  * The runner config of a PAST experiment: PAST6 split, SGD (momentum 0.9, wd 5e-4) with a cosine
- * schedule, the PAST attack set, shadow models trained with the same defense.
+ * schedule, the PAST attack set (augmentation attacks with PASTr's defaults, rotation ±1° and
+ * translation d = 1, on images), shadow models trained with the same defense.
  * @see PROTOCOL.md §1.2 (PAST6), §2.1 (training), §7 "PAST preset"
  */
 export function pastExperiment(name: string, setup: DatasetSetup, defenses: readonly DefenseSpec[], seed = 0): ExperimentConfig {
@@ -108,7 +117,8 @@ export function pastExperiment(name: string, setup: DatasetSetup, defenses: read
     model: setup.model,
     training: { ...setup.training, optimizer: 'sgd', momentum: 0.9, weightDecay: 5e-4, schedule: { type: 'cosine' } },
     defenses,
-    attacks: [...PAST_ATTACKS],
+    attacks: attacksOf(setup),
+    augmentation: { rotationDegrees: 1, translationDistance: 1 },
   }, `past ${name}`);
 }
 

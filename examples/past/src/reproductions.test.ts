@@ -97,7 +97,13 @@ describe('PAST reproductions at smoke scale', () => {
     expect(past.cells.map((c) => c.paper)).toEqual([0.572, 0.812, 0.784, 0.575, 0.438]);
     expect(past.cells[0]!.ours).toBeGreaterThan(0);
     const t2 = results.get('past-table2')!.tables[0]!;
-    expect(t2.rows[0]!.cells[6]!.notRun).toMatch(/dropout is a model option/);
+    // Dropout and L2 run as runner defenses now: numbers in both rows.
+    for (const row of t2.rows) for (const cell of row.cells.slice(6)) expect(cell.ours).toBeTypeOf('number');
+    // Fig. 3 at smoke scale runs on the Purchase stand-in: the augmentation attacks are not applicable there.
+    const f3 = results.get('past-fig3')!.tables[0]!;
+    expect(f3.rows[0]!.cells[6]!.notRun).toMatch(/not applicable: the augmentation attack .* this setup is tabular \(purchaseLike\)/);
+    const points = (results.get('past-fig3')!.figures![0]!.spec as { data: { values: Array<{ setting: string }> } }).data.values;
+    expect([...new Set(points.map((p) => p.setting).filter((l) => /^(Dropout|L2|Early stopping) /.test(l)))]).toEqual(['Dropout p=0.5', 'L2 weightDecay=0.01', 'Early stopping epochs=1']);
   });
 
   it('is seeded: a rerun from the same cache gives identical tables', async () => {
@@ -121,7 +127,9 @@ describe('paper-scale configs', () => {
       expect([c.dataset.name, c.model.name, c.training.epochs, c.defenses[1]!.params]).toEqual([name, 'mlp', 100, { lambda: 1e-5, tuneEpochs: 20, alpha: 2.5 }]);
     }
     expect(datasetSetup('imagenet', 'paper')).toEqual({ notRun: expect.stringMatching(/ImageNet/) });
-    expect(c10.attacks).toEqual(['nn-mlh', 'correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy']);
+    expect(c10.attacks).toEqual(['nn-mlh', 'correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'rotation', 'translation']);
+    expect(c10.augmentation).toEqual({ rotationDegrees: 1, translationDistance: 1 });
+    expect(table1Config(setup('purchase')).attacks).not.toContain('rotation');
   });
 
   it('run the ablations on the paper\'s datasets with the paper\'s grids', () => {
@@ -130,6 +138,9 @@ describe('paper-scale configs', () => {
     expect(t2.defenses.find((d) => d.label === 'PAST on RelaxLoss')!.params).toMatchObject({ alpha: 1.5, tuneEpochs: 50, base: { name: 'relaxloss' } });
     const f3 = fig3Config(ablationSetup('cifar10', 'paper'), 'paper');
     expect(f3.defenses.find((d) => d.label === 'PAST')!.grid).toEqual({ alpha: [0.5, 0.8, 1.0, 1.1, 1.2, 1.4, 1.5, 1.7, 2.0, 2.5] });
+    expect(f3.defenses.find((d) => d.label === 'Dropout')!.grid).toEqual({ p: [0.01, 0.02, 0.05, 0.1, 0.3, 0.5, 0.7, 0.9] });
+    expect(f3.defenses.find((d) => d.label === 'Early stopping')!.grid).toEqual({ epochs: [10, 20, 40, 60, 80] });
+    expect(f3.attacks).toContain('rotation');
     const f5 = fig5aConfig(ablationSetup('cifar100', 'paper'), 'paper');
     expect([f5.dataset.name, f5.model.name, f5.defenses.length]).toEqual(['cifar100', 'densenet121', 5]);
     const f6a = fig6aConfig(ablationSetup('cifar100', 'paper'), 'paper');

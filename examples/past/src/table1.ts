@@ -42,7 +42,7 @@ export const table1: Reproduction = {
   paper: 'PAST (Hu, Zhang & Wei)',
   title: 'Table 1: P1 of PAST vs undefended models per dataset',
   source: 'papers/past.md, Table 1 (§4.2 "Is PAST effective with different datasets?")',
-  description: 'Undefended targets and PAST-tuned targets (α = 2.5, λ per dataset), shadow models trained the same way, attacked with NN-MLH and the five metric attacks; P1 uses the highest advantage.',
+  description: 'Undefended targets and PAST-tuned targets (α = 2.5, λ per dataset), shadow models trained the same way, attacked with NN-MLH, the five metric attacks and (images) the rotation/translation attacks; P1 uses the highest advantage.',
   async run(ctx) {
     const { runs, notes } = await runTable1(ctx);
     const rows = ['PAST', 'w/o'];
@@ -62,7 +62,7 @@ export const table1: Reproduction = {
         claimForEveryColumn(acc, "PAST's test accuracy ≥ undefended − 2 points on every dataset", 'PAST', 'w/o', (a, b) => a >= b - 0.02),
         claimForEveryColumn(adv, "PAST's highest attack advantage < undefended's on every dataset", 'PAST', 'w/o', (a, b) => a < b),
       ],
-      notes: [...standInNote(ctx.scale), ...notes, 'Augmentation attacks (rotation, translation) are not in the runner\'s attack registry, so the max advantage is over NN-MLH, correctness, loss, confidence, entropy and m-entropy.'],
+      notes: [...standInNote(ctx.scale), ...notes, 'The max advantage is over NN-MLH, correctness, loss, confidence, entropy and m-entropy, plus the rotation (±1°) and translation (d = 1) augmentation attacks on the image datasets.'],
     };
   },
 };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { contentHash, isNotRun, type ExperimentConfig, type ExperimentResults, type NotRun, type ReproductionContext } from '@mia/experiments';
+import { contentHash, getDefense, isNotRun, type ExperimentConfig, type ExperimentResults, type NotRun, type ReproductionContext } from '@mia/experiments';
 import { serializeClassifier } from '@mia/models';
 import { DATASET_COLUMNS, columnConfig, coreDefenses, type DatasetColumn } from './configs';
 import { evaluateModel, type ModelEvaluation } from './evaluate-model';
@@ -23,7 +23,11 @@ async function evaluateCached(ctx: ReproductionContext, config: ExperimentConfig
   try {
     const options = evaluationOptions(ctx.scale);
     const modelHash = createHash('sha256').update(await serializeClassifier(loaded.model)).digest('hex');
-    const key = contentHash({ kind: 'sam-privacy-evaluation-2', modelHash, data: loaded.data.digest, options });
+    // An output-perturbation defense (MemGuard) releases other logits than its model's: attack those.
+    const defense = config.defenses.find((d) => (d.label ?? d.name) === label)!;
+    const perturbed = getDefense(defense.name).perturbLogits !== undefined;
+    const releasedHash = perturbed ? createHash('sha256').update(new Uint8Array(loaded.released.members.buffer)).update(new Uint8Array(loaded.released.nonMembers.buffer)).digest('hex') : undefined;
+    const key = contentHash({ kind: 'sam-privacy-evaluation-2', modelHash, data: loaded.data.digest, options, ...(releasedHash === undefined ? {} : { releasedHash }) });
     let pending = memo.get(key);
     if (pending === undefined) {
       pending = (async () => {
@@ -31,7 +35,7 @@ async function evaluateCached(ctx: ReproductionContext, config: ExperimentConfig
         const bytes = stored?.files.get('evaluation.json');
         if (bytes !== undefined) return JSON.parse(decoder.decode(bytes)) as ModelEvaluation;
         ctx.log(`[sam] attacking ${label} of ${config.name} (${options.splits} splits)`);
-        const evaluation = await evaluateModel(loaded.model, loaded.data.dataset, loaded.members, loaded.nonMembers, options);
+        const evaluation = await evaluateModel(loaded.model, loaded.data.dataset, loaded.members, loaded.nonMembers, options, 0, perturbed ? loaded.released : undefined);
         await ctx.store.write(key, { 'evaluation.json': encoder.encode(JSON.stringify(evaluation)) }, { kind: 'sam-privacy-evaluation', config: config.name, label });
         return evaluation;
       })();

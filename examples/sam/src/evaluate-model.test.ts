@@ -48,4 +48,19 @@ describe('evaluateModel', () => {
     const b = await evaluateModel(model, data, members, nonMembers, options, 7);
     expect(b).toEqual(a);
   });
+
+  it('attacks released logits when given (MemGuard): single-query attacks see them, multi-query attacks the model', async () => {
+    const logitsOf = (idx: number[]) => tf.tidy(() => model.forward(data.gather(idx), { training: false }).logits.dataSync() as Float32Array);
+    const own = { members: logitsOf(members), nonMembers: logitsOf(nonMembers) };
+    const base = await evaluateModel(model, data, members, nonMembers, options, 7);
+    const same = await evaluateModel(model, data, members, nonMembers, options, 7, own);
+    expect(same.single.Correctness).toEqual(base.single.Correctness);
+    expect(same.trainAccuracy).toBe(base.trainAccuracy);
+    // Released logits that put every example's mass on class 0: accuracies follow them, multi-query stays the model's.
+    const onClass0 = (n: number) => Float32Array.from({ length: n * 3 }, (_, i) => (i % 3 === 0 ? 10 : 0));
+    const fake = await evaluateModel(model, data, members, nonMembers, options, 7, { members: onClass0(30), nonMembers: onClass0(30) });
+    expect(fake.trainAccuracy).toBeCloseTo(members.filter((i) => data.y[i] === 0).length / 30, 12);
+    expect(fake.testAccuracy).toBeCloseTo(nonMembers.filter((i) => data.y[i] === 0).length / 30, 12);
+    expect(fake.multi).toEqual(base.multi);
+  });
 });

@@ -1,4 +1,4 @@
-import { augmentationAttack, computeSignals, featureFlipAttack, flipNoiseCounts, nnSelAttack, metricAttack, runAttackSuite, selectSignals, type ModelSignals, type ShadowAttack } from '@mia/attacks';
+import { augmentationAttack, computeSignals, featureFlipAttack, flipNoiseCounts, nnSelAttack, metricAttack, runAttackSuite, selectSignals, signalsFromLogits, type ModelSignals, type ShadowAttack } from '@mia/attacks';
 import { deriveSeed, seededRandom, type Classifier, type LabeledData } from '@mia/core';
 import { applyCropFlip, cropFlipQueries } from '@mia/data';
 import type { EvaluationOptions } from './evaluation-options';
@@ -75,12 +75,16 @@ const bestPerSplit = (byAttack: Record<string, number[]>, splits: number) =>
  *
  * @param model - the trained target (not disposed here).
  * @param data - its dataset; `members` / `nonMembers` index it.
+ * @param released - the logits the defense releases on `members` / `nonMembers` (row-major
+ *   `[n, C]`) when they are not the model's own (MemGuard): the single-query attacks see these; the
+ *   multi-query attacks are label-only and query the model (MemGuard keeps every label, §4.15).
  * @returns per-attack accuracies per split, the best per split, and train/test accuracy.
  * @see PROTOCOL.md §1.5, §3.1–3.5, §5, §7 (SharpReg preset)
  */
-export async function evaluateModel(model: Classifier, data: LabeledData, members: readonly number[], nonMembers: readonly number[], options: EvaluationOptions, seed = 0): Promise<ModelEvaluation> {
-  const m = computeSignals(model, data, { indices: members });
-  const n = computeSignals(model, data, { indices: nonMembers });
+export async function evaluateModel(model: Classifier, data: LabeledData, members: readonly number[], nonMembers: readonly number[], options: EvaluationOptions, seed = 0, released?: { readonly members: Float32Array; readonly nonMembers: Float32Array }): Promise<ModelEvaluation> {
+  const fromLogits = (logits: Float32Array, idx: readonly number[]) => signalsFromLogits(logits, Int32Array.from(idx, (i) => data.y[i]!), model.numClasses);
+  const m = released === undefined ? computeSignals(model, data, { indices: members }) : fromLogits(released.members, members);
+  const n = released === undefined ? computeSignals(model, data, { indices: nonMembers }) : fromLogits(released.nonMembers, nonMembers);
   const single = await splitAccuracies(m, n, (s) => singleQueryAttacks(deriveSeed(seed, 'nn', s), options.nnEpochs), options.splits, seed);
   const k = Math.min(options.multiQueryExamples, members.length, nonMembers.length);
   const mq = multiQuerySignals(model, data, members.slice(0, k), options);

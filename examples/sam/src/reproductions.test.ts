@@ -60,6 +60,15 @@ describe('SAM-privacy reproductions at smoke scale', () => {
     }, 120_000);
   }
 
+  it('Table 4 has measured MemGuard and SELENA rows; MemGuard keeps SGD\'s accuracies (same model, labels kept)', () => {
+    const t4 = results.get('sam-table4')!.tables[0]!;
+    const row = (label: string) => t4.rows.find((r) => r.label === label)!;
+    for (const label of ['Purchase-100 · MemGuard', 'Texas-100 · MemGuard', 'Purchase-100 · SELENA', 'CIFAR-10 · SELENA']) {
+      for (const cell of row(label).cells) expect(cell.ours, label).toBeTypeOf('number');
+    }
+    expect(row('Purchase-100 · MemGuard').cells.slice(0, 2).map((c) => c.ours)).toEqual(row('Purchase-100 · SGD').cells.slice(0, 2).map((c) => c.ours));
+  });
+
   it('tables 1–3 rest on the same evaluations (shared cache): Table 2 is the relative change of Table 1', () => {
     const t1 = results.get('sam-table1')!.tables[0]!;
     const t2 = results.get('sam-table2')!.tables[0]!;

@@ -50,6 +50,10 @@ export const experimentSchema = z.object({
   training: trainingSchema,
   defenses: z.array(defenseSchema).min(1),
   attacks: z.array(z.string().min(1)).min(1).default(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh']),
+  /** Queries of the augmentation attacks `rotation` ([−r, 0, r] degrees) and `translation` (|i| + |j| = d), PROTOCOL.md §3.3. */
+  augmentation: z
+    .object({ rotationDegrees: z.number().positive().default(4), translationDistance: z.number().int().positive().default(1) })
+    .default({ rotationDegrees: 4, translationDistance: 1 }),
   /** Independent trainings run in parallel worker threads (0 = in this thread). @default 0 */
   workers: z.number().int().nonnegative().default(0),
   /** The paper's numbers to print beside ours: `paper[defenseLabel][column] = value`. */

@@ -2,7 +2,8 @@ export { experimentSchema, parseExperimentConfig, type ExperimentConfig, type Tr
 export { loadExperimentConfig } from './load-config';
 export { runExperiment, type RunExperimentOptions } from './runner';
 export { prepareData, type PreparedData } from './prepare-data';
-export { registerDefense, getDefense, defenseNames, optimizerFor, trainWithPlugins, type DefenseAdapter, type DefenseTrainContext } from './defense-registry';
+export { registerDefense, getDefense, defenseNames, optimizerFor, trainWithPlugins, copyWeights, type DefenseAdapter, type DefenseTrainContext, type UnitLogits } from './defense-registry';
+export { AUGMENTATION_ATTACKS, augmentationQueries, unitQuerySignals, type AugmentationAttackName, type UnitQuerySignals } from './query-signals';
 export { createAttacks, ATTACK_NAMES } from './attack-registry';
 export { DirectoryArtifactStore, type ArtifactStore, type ArtifactManifest, type VerifyResult } from './artifact-store';
 export { canonicalJson, contentHash } from './canonical-hash';

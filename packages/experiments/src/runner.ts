@@ -8,6 +8,7 @@ import { expandGrid, type ExperimentConfig } from './config';
 import { getDefense } from './defense-registry';
 import { sharedHistogram } from './histogram';
 import { prepareData, type PreparedData } from './prepare-data';
+import { checkAugmentationAttacks, isAugmentationAttack, unitQuerySignals } from './query-signals';
 import type { AttackRow, DefenseRow, ExperimentResults } from './results';
 import { trainUnit, unitKey, type TrainUnitSpec } from './train-unit';
 import { trainUnitsInWorkers } from './worker-pool';
@@ -65,6 +66,7 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
   for (const defense of config.defenses) getDefense(defense.name);
   createAttacks(config.attacks, { seed: 0 });
   const data = await prepareData(config, options.dataDir === undefined ? {} : { dataDir: options.dataDir });
+  checkAugmentationAttacks(config, data.dataset.inputShape);
   const workers = options.workers ?? config.workers;
   const trainedByWorkers = new Set<string>();
   if (workers > 0 || options.trainUnits !== undefined) {
@@ -86,17 +88,34 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     // Units the worker pool trained in this run come back from the cache; report them as trained.
     if (trainedByWorkers.has(`${config.defenses.indexOf(defense)}:target`)) target.cache = 'miss';
     if (trainedByWorkers.has(`${config.defenses.indexOf(defense)}:shadow`)) shadow.cache = 'miss';
-    const attacks = createAttacks(config.attacks, { seed: deriveSeed(config.seed, 'attack'), ...(config.scale === 'smoke' ? { nnEpochs: 5 } : {}) });
-    const suite = await runAttackSuite({ target: { members: target.members, nonMembers: target.nonMembers }, shadow: { members: shadow.members, nonMembers: shadow.nonMembers }, attacks }).finally(() => {
+    const attackSeed = deriveSeed(config.seed, 'attack');
+    const attacks = createAttacks(config.attacks.filter((a) => !isAugmentationAttack(a)), { seed: attackSeed, ...(config.scale === 'smoke' ? { nnEpochs: 5 } : {}) });
+    const suite = attacks.length === 0 ? undefined : await runAttackSuite({ target: { members: target.members, nonMembers: target.nonMembers }, shadow: { members: shadow.members, nonMembers: shadow.nonMembers }, attacks }).finally(() => {
       for (const a of attacks) a.dispose?.();
     });
-    const attackRows: AttackRow[] = suite.attacks.map((a) => ({
+    const results = [...(suite?.attacks ?? [])];
+    // Augmentation attacks (PROTOCOL.md §3.3): their own suite on signals with the attack's queries.
+    for (const name of config.attacks.filter(isAugmentationAttack)) {
+      const tq = await unitQuerySignals(config, data, defense, 'target', name, store, options.onLog);
+      const sq = await unitQuerySignals(config, data, defense, 'shadow', name, store, options.onLog);
+      const augmentation = createAttacks([name], { seed: attackSeed });
+      const augmented = await runAttackSuite({
+        target: { members: { ...target.members, queries: tq.members }, nonMembers: { ...target.nonMembers, queries: tq.nonMembers } },
+        shadow: { members: { ...shadow.members, queries: sq.members }, nonMembers: { ...shadow.nonMembers, queries: sq.nonMembers } },
+        attacks: augmentation,
+      }).finally(() => {
+        for (const a of augmentation) a.dispose?.();
+      });
+      results.push(...augmented.attacks);
+    }
+    const best = results.reduce((a, b) => (b.advantage > a.advantage ? b : a));
+    const attackRows: AttackRow[] = results.map((a) => ({
       attack: a.name, accuracy: a.accuracy, advantage: a.advantage, auc: a.auc,
       tprAtFpr: a.tprAtFpr.map((t) => ({ fpr: t.fpr, tpr: t.tpr, achievedFpr: t.achievedFpr })),
       roc: thinRoc(a.roc.fpr, a.roc.tpr),
     }));
     const testAccuracy = accuracyOf(target.nonMembers);
-    const maxAdvantage = Math.max(0, suite.maxAdvantage);
+    const maxAdvantage = Math.max(0, best.advantage);
     rows.push({
       defense: defense.name, label: defense.label ?? defense.name, params: defense.params,
       trainAccuracy: accuracyOf(target.members), testAccuracy,
@@ -105,7 +124,7 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
       lossHistogram: sharedHistogram(target.members.loss, target.nonMembers.loss),
       cache: { target: target.cache, shadow: shadow.cache }, trainSeconds: target.seconds + shadow.seconds,
     });
-    options.onLog?.(`attacked   ${defense.label ?? defense.name}: test acc ${(100 * testAccuracy).toFixed(1)}%, max advantage ${(100 * maxAdvantage).toFixed(1)}% (${suite.maxAdvantageAttack})`);
+    options.onLog?.(`attacked   ${defense.label ?? defense.name}: test acc ${(100 * testAccuracy).toFixed(1)}%, max advantage ${(100 * maxAdvantage).toFixed(1)}% (${best.name})`);
   }
   const notes: string[] = [];
   if (data.dataset.source === 'stand-in') notes.push(`${data.dataset.name} is a synthetic stand-in (${data.dataset.description}); numbers are not comparable to the paper's real-data values.`);

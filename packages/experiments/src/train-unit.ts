@@ -1,10 +1,10 @@
 import { deriveSeed, predictLogits, subsetData, type LabeledData } from '@mia/core';
 import { signalsFromLogits, type SplitSignals } from '@mia/attacks';
-import { createModel, serializeClassifier } from '@mia/models';
+import { createModel, deserializeClassifier, serializeClassifier, type ModelClassifier } from '@mia/models';
 import type { ArtifactStore } from './artifact-store';
 import { contentHash } from './canonical-hash';
 import type { DefenseConfig, ExperimentConfig } from './config';
-import { getDefense } from './defense-registry';
+import { copyWeights, getDefense, type DefenseTrainContext, type UnitLogits } from './defense-registry';
 import type { PreparedData } from './prepare-data';
 import { packageVersions } from './versions';
 
@@ -55,20 +55,59 @@ export async function trainUnit(config: ExperimentConfig, data: PreparedData, de
   }
   options.onLog?.(`training   ${label} (${memberIdx.length} members)`);
   const started = Date.now();
-  const model = createModel(config.model.name, { ...config.model.options, numClasses, inputShape: [...data.dataset.inputShape], seed: deriveSeed(seed, 'init') });
+  const adapter = getDefense(defense.name);
+  const modelOptions = { ...config.model.options, ...adapter.modelOptions?.(defense.params), numClasses, inputShape: [...data.dataset.inputShape] };
+  let initCount = 0;
+  const newModel = () => createModel(config.model.name, { ...modelOptions, seed: deriveSeed(seed, 'init', initCount++) });
+  let model = createModel(config.model.name, { ...modelOptions, seed: deriveSeed(seed, 'init') });
+  const logitsOf = (idx: readonly number[]) => {
+    const t = predictLogits(model, data.dataset, { indices: idx });
+    const values = t.dataSync() as Float32Array;
+    t.dispose();
+    return Float32Array.from(values);
+  };
   try {
     const members = subsetData(data.dataset, memberIdx);
     const inference: LabeledData | undefined = inferenceIdx === undefined ? undefined : subsetData(data.dataset, inferenceIdx);
-    await getDefense(defense.name).trainModel({ model, members, ...(inference ? { inference } : {}), training: config.training, params: defense.params, seed, label, ...(options.signal ? { signal: options.signal } : {}) });
-    const seconds = (Date.now() - started) / 1000;
-    const logitsOf = (idx: readonly number[]) => {
-      const t = predictLogits(model, data.dataset, { indices: idx });
-      const values = t.dataSync() as Float32Array;
-      t.dispose();
-      return Float32Array.from(values);
+    const ctx: DefenseTrainContext = {
+      model, members, ...(inference ? { inference } : {}), training: config.training, params: defense.params, seed, label,
+      ...(options.signal ? { signal: options.signal } : {}),
+      createModel: newModel,
+      // PAST's phase 1: the same run's unit of the base defense (identical seeds), from the cache or trained and cached here.
+      trainBase: async (base) => {
+        const baseDefense = { name: base.name, params: base.params };
+        const baseKey = unitKey(config, data, baseDefense, role);
+        const hit = await store.read(baseKey);
+        const bytes = hit?.files.get('model.bin');
+        if (bytes !== undefined) {
+          const loaded = deserializeClassifier(bytes);
+          try { copyWeights(loaded, model); } finally { loaded.dispose(); }
+          options.onLog?.(`cache hit  ${base.name}/${role} as the base of ${label} (${baseKey.slice(0, 12)})`);
+          return;
+        }
+        const baseStarted = Date.now();
+        const other = await getDefense(base.name).trainModel({ ...ctx, params: base.params, label: `${base.name}/${role} (base of ${label})` });
+        if (other !== undefined) {
+          try { copyWeights(other, model); } finally { other.dispose(); }
+        }
+        const baseSeconds = (Date.now() - baseStarted) / 1000;
+        await store.write(baseKey, { 'model.bin': await serializeClassifier(model), 'members.logits': toBytes(logitsOf(memberIdx)), 'non-members.logits': toBytes(logitsOf(nonMemberIdx)) }, { kind: 'trained-model', label: `${base.name}/${role}`, role, seconds: baseSeconds, config: config.name });
+        options.onLog?.(`trained    ${base.name}/${role} as the base of ${label} in ${baseSeconds.toFixed(1)} s (${baseKey.slice(0, 12)})`);
+      },
     };
-    const m = logitsOf(memberIdx);
-    const n = logitsOf(nonMemberIdx);
+    const replacement = await adapter.trainModel(ctx);
+    if (replacement !== undefined) {
+      if (!('architecture' in replacement)) {
+        replacement.dispose();
+        throw new Error(`defense ${defense.name} returned a model that is not from ctx.createModel (@mia/models); the runner cannot cache it`);
+      }
+      model.dispose();
+      model = replacement as ModelClassifier;
+    }
+    let logits: UnitLogits = { members: logitsOf(memberIdx), nonMembers: logitsOf(nonMemberIdx) };
+    if (adapter.perturbLogits !== undefined) logits = { ...(await adapter.perturbLogits({ ...ctx, model }, logits)) };
+    const seconds = (Date.now() - started) / 1000;
+    const { members: m, nonMembers: n } = logits;
     await store.write(key, { 'model.bin': await serializeClassifier(model), 'members.logits': toBytes(m), 'non-members.logits': toBytes(n) }, { kind: 'trained-model', label, role, seconds, config: config.name });
     options.onLog?.(`trained    ${label} in ${seconds.toFixed(1)} s (${key.slice(0, 12)})`);
     return { members: signalsFromLogits(m, Int32Array.from(memberIdx, (i) => data.dataset.y[i]!), numClasses), nonMembers: signalsFromLogits(n, Int32Array.from(nonMemberIdx, (i) => data.dataset.y[i]!), numClasses), cache: 'miss', seconds };
@@ -76,4 +115,3 @@ export async function trainUnit(config: ExperimentConfig, data: PreparedData, de
     model.dispose();
   }
 }
-

@@ -1,3 +1,4 @@
+import type { UnitLogits } from '../defense-registry';
 import type { TopLevelSpec } from 'vega-lite';
 import type { ModelClassifier } from '@mia/models';
 import type { ArtifactStore } from '../artifact-store';
@@ -84,6 +85,11 @@ export interface LoadedUnit {
   readonly members: readonly number[];
   readonly nonMembers: readonly number[];
   readonly inference?: readonly number[];
+  /**
+   * The logits the unit released on its members and non-members, row-major `[n, C]`: the model's
+   * own, or perturbed ones for an output-perturbation defense (MemGuard, `DefenseAdapter.perturbLogits`).
+   */
+  readonly released: UnitLogits;
 }
 
 /** What a reproduction gets to do its work. */
