@@ -8,6 +8,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { registerWasmTrainingKernels, unregisterWasmTrainingKernels, useWasmTraining } from '@mia/backend-wasm';
 import { benchModels, type BenchModel } from './models';
 import { profileStep } from './profile';
+import { childPrototype, prototypePath, runPrototype, usePrototypeKernels } from './prototype-engine';
 import { oursEngine, render, type Row } from './render';
 import { timeTraining } from './train-step';
 import { torchStep, torchVersion } from './torch-anchor';
@@ -17,12 +18,14 @@ interface Options {
   steps: number;
   quick: boolean;
   profile: boolean;
+  /** Engine profiled by --profile: ours, or the reference prototype. */
+  engine: 'ours' | 'prototype';
   /** Results file name (without .md) under bench/results/. */
   out: string | undefined;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { models: ['purchase', 'smallcnn', 'resnet18'], steps: 10, quick: false, profile: false, out: undefined };
+  const opts: Options = { models: ['purchase', 'smallcnn', 'resnet18'], steps: 10, quick: false, profile: false, engine: 'ours', out: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string => {
@@ -35,7 +38,11 @@ function parseArgs(argv: string[]): Options {
     else if (a.startsWith('--models')) opts.models = value().split(',').filter(Boolean);
     else if (a.startsWith('--steps')) opts.steps = Number(value());
     else if (a.startsWith('--out')) opts.out = value();
-    else throw new Error(`bench: unknown flag ${a} (known: --models a,b --steps N --quick --profile --out name)`);
+    else if (a.startsWith('--engine')) {
+      const e = value();
+      if (e !== 'ours' && e !== 'prototype') throw new Error(`bench: --engine must be ours or prototype, got ${e}`);
+      opts.engine = e;
+    } else throw new Error(`bench: unknown flag ${a} (known: --models a,b --steps N --quick --profile [--engine ours|prototype] --out name)`);
   }
   for (const m of opts.models) if (!(m in benchModels)) throw new Error(`bench: unknown model ${m} (known: ${Object.keys(benchModels).join(', ')})`);
   if (!Number.isInteger(opts.steps) || opts.steps < 1) throw new Error(`bench: --steps must be a positive integer, got ${opts.steps}`);
@@ -54,7 +61,17 @@ async function runTf(model: BenchModel, engine: string, steps: number, warmup: n
 
 export async function main(argv: string[]): Promise<void> {
   if (argv[0] === '--child-resnet128') return childResnet128(argv[1] === 'accumulated' ? 2 : 1);
+  if (argv[0] === '--child-prototype') return childPrototype(argv[1]!, Number(argv[2]), Number(argv[3]));
   const opts = parseArgs(argv);
+  if (opts.profile && opts.engine === 'prototype') {
+    // Profiling is one process anyway: stock tfjs-wasm + the prototype's patches, no @mia kernels.
+    await usePrototypeKernels();
+    for (const name of opts.models) {
+      process.stdout.write(`\n${name}: one training step on tfjs-wasm + ${prototypePath}, by kernel\n`);
+      for (const line of await profileStep(benchModels[name]!())) process.stdout.write(`  ${line}\n`);
+    }
+    return;
+  }
   const info = await useWasmTraining();
   const torch = torchVersion();
   if (opts.profile) {
@@ -76,6 +93,7 @@ export async function main(argv: string[]): Promise<void> {
     const warmup = opts.quick ? 1 : 2;
     await tf.setBackend('wasm');
     log(await runTf(model, oursEngine, opts.steps, warmup));
+    log(runPrototype(name, model.batch, opts.steps, warmup));
     if (torch !== undefined) {
       for (const threads of [1, 2]) {
         const t = torchStep(name, threads, Math.max(opts.steps, 5), model.batch);
@@ -94,7 +112,8 @@ export async function main(argv: string[]): Promise<void> {
     else if (name === 'smallcnn' && !opts.quick) {
       const small = make(8);
       const r = await runTf(small, 'tfjs-cpu (stock), est. from 1 step at batch 8', 1, 0);
-      if (r.timing) r.timing = { ...r.timing, msStep: (r.timing.msStep * model.batch) / small.batch };
+      const scale = model.batch / small.batch;
+      if (r.timing) r.timing = { ...r.timing, msStep: r.timing.msStep * scale, cpuMsStep: r.timing.cpuMsStep * scale };
       log({ ...r, batch: model.batch, estimated: true });
     } else log({ model: name, batch: model.batch, engine: 'tfjs-cpu (stock)', note: opts.quick ? 'skipped (--quick)' : 'skipped: hours per step' });
     await tf.setBackend('wasm');

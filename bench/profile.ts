@@ -3,9 +3,9 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { BenchModel } from './models';
 import { timeTraining } from './train-step';
 
-/** Profiles one step after one warm-up step; returns lines "kernel: ms (calls)" sorted by time. */
+/** Profiles one step after a warm-up (see `timeTraining`); returns lines "kernel: ms (calls)" sorted by time. */
 export async function profileStep(model: BenchModel): Promise<string[]> {
-  timeTraining(model, 1, 0); // warm-up (XNNPACK operator caches, heap growth)
+  timeTraining(model, 1, 1); // warm-up (JIT, heap growth): at least 4 s, see minWarmupMs
   const info = await tf.profile(() => {
     timeTraining(model, 1, 0);
   });

@@ -4,6 +4,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { benchModels } from './models';
 import type { StepTiming } from './train-step';
 import type { TorchTiming } from './torch-anchor';
+import { prototypeEngine } from './prototype-engine';
 
 export const oursEngine = 'tfjs-wasm + @mia/backend-wasm';
 
@@ -41,7 +42,7 @@ export function render(rows: Row[], opts: RenderOptions): string {
     `# pnpm bench — ${new Date().toISOString()}`,
     '',
     `\`${opts.command}\` — Node ${process.version}, ${cpus().length}× ${cpus()[0]?.model ?? 'cpu'}, tfjs ${tf.version_core}, wasm SIMD ${opts.simd}, 1 wasm thread.`,
-    `Steps ${opts.steps}${opts.quick ? ', --quick' : ''}. Medians per full training step (forward + backward + SGD momentum): wall ms, and process CPU ms`,
+    `Steps ${opts.steps}${opts.quick ? ', --quick' : ''}, after an untimed warm-up of ≥ 4 s (≤ 30 steps; count in the note) while V8 compiles the JS. Medians per full training step (forward + backward + SGD momentum): wall ms, and process CPU ms`,
     '(user + system, all threads of the process; less inflated than wall time when other processes share the cores, but not immune:',
     'they share caches and, with hyper-threading, execution units). GFLOP/s = 3 × forward conv/linear FLOPs per wall second.',
     '"ours ÷ this" = ours divided by this engine (for PyTorch: how many times faster PyTorch is; for stock tfjs: < 1 means ours is faster);',
@@ -63,7 +64,8 @@ export function render(rows: Row[], opts: RenderOptions): string {
     const leak = r.timing ? (r.timing.leakFree ? 'yes' : `NO (${r.timing.leakDetail})`) : '';
     const heapGrowth = r.timing?.heapGrowthMb ? `heap grew ${r.timing.heapGrowthMb.toFixed(0)} MB after warm-up (no tensor leak)` : undefined;
     const heap = r.timing?.heapMb !== undefined && r.engine.includes('@mia') ? `heap ${r.timing.heapMb.toFixed(0)} MB` : undefined;
-    const note = [r.note, r.estimated ? 'estimate' : undefined, heapGrowth, heap].filter(Boolean).join('; ');
+    const warm = r.timing ? `warm-up ${r.timing.warmupSteps}` : undefined;
+    const note = [r.note, r.estimated ? 'estimate' : undefined, warm, heapGrowth, heap].filter(Boolean).join('; ');
     const imgs = ms === undefined ? '' : ((r.batch * 1000) / ms).toFixed(0);
     lines.push(`| ${r.model} | ${r.batch} | ${r.engine} | ${fmt(ms)} | ${fmt(cpu)} | ${imgs} | ${gflops} | ${leak} | ${ratio} | ${cpuRatio} | ${note} |`);
   }
@@ -78,6 +80,9 @@ function targetLines(rows: Row[]): string[] {
     '',
     'By wall: our wall ms/step (and ÷ PyTorch 2-thread wall ms/step). By CPU: our CPU ms/step (and ÷ half of PyTorch 1-thread CPU ms/step,',
     'i.e. assuming PyTorch scales perfectly to 2 threads — the conservative estimate of its 2-thread time on an idle machine).',
+    "The absolute ms targets are the prototype's figures from PERFORMANCE.md, measured on another day; \"≥ the prototype's speed\"",
+    'compares with the reference prototype kernels measured in this run (ratio = ours ÷ prototype; ≤ 1.00 is met), by the median step and by the',
+    'fastest step (the least disturbed by other processes: under load the medians of two engines measured a minute apart differ by ±5–30%).',
     '',
     '| model | batch | target | by wall | by CPU |',
     '|---|---|---|---|---|',
@@ -91,6 +96,16 @@ function targetLines(rows: Row[]): string[] {
     const torch1 = torchRow('1 thread');
     const torch2 = torchRow('2 threads');
     out.push(`| ${model} | ${t.batch} | ≤ ${t.ms} ms/step | ${yes(mine.msStep <= t.ms)} (${fmt(mine.msStep)}) | ${yes(mine.cpuMsStep <= t.ms)} (${fmt(mine.cpuMsStep)}) |`);
+    const proto = rows.find((r) => r.model === model && r.batch === t.batch && r.engine === prototypeEngine);
+    if (proto !== undefined) {
+      const p = proto.timing;
+      const vs = (ours: number, theirs: number): string => `${yes(ours <= theirs)} (${(ours / theirs).toFixed(2)}×: ${fmt(ours)} vs ${fmt(theirs)})`;
+      const why = `n/a (${proto.note ?? 'no timing'})`;
+      out.push(`| ${model} | ${t.batch} | ≥ the prototype's speed, this run | ${p ? vs(mine.msStep, p.msStep) : why} | ${p ? vs(mine.cpuMsStep, p.cpuMsStep) : why} |`);
+      if (p !== undefined) {
+        out.push(`| ${model} | ${t.batch} | ≥ the prototype's speed, this run, fastest step | ${vs(mine.minMs, p.minMs)} | ${vs(mine.minCpuMs, p.minCpuMs)} |`);
+      }
+    }
     if (torch2 !== undefined || torch1 !== undefined) {
       const wall = torch2 === undefined ? undefined : mine.msStep / torch2.msStep;
       // CPU: our one-thread CPU time against PyTorch's one-thread CPU time halved, i.e. assuming PyTorch

@@ -8,7 +8,11 @@ export interface StepTiming {
   /** Median process CPU time (user + system) per step, ms: less inflated than wall time on a busy machine. */
   cpuMsStep: number;
   minMs: number;
+  /** Process CPU time of the fastest step (by CPU), ms: the least disturbed by other processes. */
+  minCpuMs: number;
   steps: number;
+  /** Untimed warm-up steps before the timed ones. */
+  warmupSteps: number;
   /** Engine tensors and backend data ids back to their starting values after disposal. */
   leakFree: boolean;
   /** Growth of the wasm heap from the end of warm-up to the end (fragmentation; 0 = none). */
@@ -35,7 +39,17 @@ const median = (xs: number[]): number => {
 };
 
 /**
- * Trains `model` for `warmup + steps` steps on the current backend and times the last `steps`.
+ * Warm-up of at least this long (and at most {@link maxWarmupSteps} steps) when `warmup` > 0: V8 needs
+ * 15–20 steps of the MLP to compile the JS of tfjs-core and of the kernels (the first steps of the
+ * Purchase MLP take 2–3× the steady-state time), so a fixed 2-step warm-up measured mostly JIT.
+ */
+export const minWarmupMs = 4000;
+const maxWarmupSteps = 30;
+
+/**
+ * Trains `model` for the warm-up and `steps` more steps on the current backend and times the last
+ * `steps`. The warm-up is `warmup` steps, continued while it has taken less than {@link minWarmupMs}
+ * (up to 30 steps) when `warmup` > 0.
  * With `microBatches` > 1 each step sums the gradients of that many equal slices of the batch
  * (gradient accumulation; batch-norm statistics are then per slice), which bounds the wasm heap.
  */
@@ -100,8 +114,10 @@ export function timeTraining(model: BenchModel, steps: number, warmup: number, m
   const times: number[] = [];
   const cpuTimes: number[] = [];
   let warm: Counts | undefined;
+  let warmupSteps = 0;
   try {
-    for (let i = 0; i < warmup; i++) step();
+    const t0 = performance.now();
+    for (; warmupSteps < warmup || (warmup > 0 && warmupSteps < maxWarmupSteps && performance.now() - t0 < minWarmupMs); warmupSteps++) step();
     warm = counts();
     for (let i = 0; i < steps; i++) {
       const c0 = process.cpuUsage();
@@ -124,7 +140,9 @@ export function timeTraining(model: BenchModel, steps: number, warmup: number, m
     msStep: median(times),
     cpuMsStep: median(cpuTimes),
     minMs: Math.min(...times),
+    minCpuMs: Math.min(...cpuTimes),
     steps,
+    warmupSteps,
     leakFree,
     heapGrowthMb,
     leakDetail: `tensors ${start.tensors}→${end.tensors}, dataIds ${start.dataIds}→${end.dataIds}, heap ${mb(last.heapBytes)}→${mb(end.heapBytes)} MB`,

@@ -7,6 +7,7 @@ import { identityConfig } from './kernels/identity';
 import { maxPoolGradConfig } from './kernels/max-pool-grad';
 import { meanConfig } from './kernels/mean';
 import { sumConfig } from './kernels/sum';
+import { tanhConfig } from './kernels/tanh';
 import { tileConfig } from './kernels/tile';
 import { unsortedSegmentSumConfig } from './kernels/unsorted-segment-sum';
 
@@ -22,4 +23,5 @@ export const trainingKernelConfigs: readonly TrainingKernelConfig[] = [
   identityConfig,
   castConfig,
   unsortedSegmentSumConfig,
+  tanhConfig,
 ];

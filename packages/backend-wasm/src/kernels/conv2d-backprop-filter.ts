@@ -2,6 +2,7 @@ import { backend_util, type TensorInfo } from '@tensorflow/tfjs-core';
 import { callKernel, free, slice, sliceOuter, transpose } from '../internals/kernel-call';
 import { runStock, type KernelArgs, type TrainingKernelConfig } from '../internals/training-kernel';
 import { heapFloat32, type WasmBackend } from '../internals/wasm-backend';
+import { filterGradientIm2col, prefersIm2col } from './filter-gradient-im2col';
 
 /**
  * `Conv2DBackpropFilter` (missing from tfjs-backend-wasm): the filter gradient as a forward
@@ -10,6 +11,8 @@ import { heapFloat32, type WasmBackend } from '../internals/wasm-backend';
  * dW[i,j,ci,co] = Σ_{n,y,x} X[n, y·s+i−pt, x·s+j−pl, ci] · dY[n,y,x,co], which is a convolution of
  * Xᵀ = [Ci,H,W,N] ("batch" Ci, "channels" N) with the "filter" dYᵀ = [Ho,Wo,N,Co] at dilation = stride,
  * giving [Ci,kh,kw,Co], transposed to [kh,kw,Ci,Co].
+ * Strided layers with ≥ 64 channels and 4×4 maps with ≥ 512 channels use an im2col GEMM instead
+ * ({@link prefersIm2col}), measured faster there.
  *
  * @see PERFORMANCE.md root cause 3.
  */
@@ -43,6 +46,7 @@ export const conv2DBackpropFilterConfig: TrainingKernelConfig = {
       free(backend, xs);
       return dw;
     }
+    if (prefersIm2col(info, filterShape)) return filterGradientIm2col(backend, x, dy, info, filterShape);
     return chunkedFilterGradient(backend, x, dy, info, filterShape);
   },
 };
