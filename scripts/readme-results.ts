@@ -24,8 +24,26 @@ function section(dir: string, name: string, scale: string): string {
   const r = JSON.parse(readFileSync(file, 'utf8')) as ReproductionResult;
   if (r.format !== 'mia-reproduction-1') throw new Error(`${file}: format ${JSON.stringify(r.format)}, expected "mia-reproduction-1"`);
   const minutes = (r.seconds / 60).toFixed(1);
+  // How much of the run trained here and how long every model took when it was trained (the cold-cache cost).
+  let trained = 0;
+  let models = 0;
+  let trainSeconds = 0;
+  const runs = join(dir, 'results', `${name}-${scale}`, 'runs');
+  for (const id of existsSync(runs) ? readdirSync(runs) : []) {
+    const file = join(runs, id, 'results.json');
+    if (!existsSync(file)) continue;
+    const rows = (JSON.parse(readFileSync(file, 'utf8')) as { rows: Array<{ cache: Record<string, string>; trainSeconds: number }> }).rows;
+    for (const row of rows) {
+      models += Object.keys(row.cache).length;
+      trained += Object.values(row.cache).filter((c) => c === 'miss').length;
+      trainSeconds += row.trainSeconds;
+    }
+  }
+  const cache = models === 0 ? '' : trained === models
+    ? `; all ${models} models trained in this run`
+    : `; ${trained} of ${models} models trained in this run, the others read from the cache — training all ${models} took ${(trainSeconds / 60).toFixed(1)} min when they were trained`;
   return [
-    `Produced by \`pnpm mia reproduce ${r.name} --scale ${r.scale}\` on ${r.startedAt.slice(0, 10)}: **${minutes} min** (backend ${r.backend}, cache cold unless noted).`,
+    `Produced by \`pnpm mia reproduce ${r.name} --scale ${r.scale}\` on ${r.startedAt.slice(0, 10)}: **${minutes} min** wall (backend ${r.backend}${cache}).`,
     '',
     ...r.notes.map((n) => `> ${n}\n`),
     ...r.tables.map((t) => tableMarkdown(t).replace(/^### /, '#### ')),

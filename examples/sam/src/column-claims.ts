@@ -10,17 +10,23 @@ export interface ColumnCheck {
 
 /**
  * A claim that `check` holds on every dataset column that ran; columns that did not run are listed
- * as such. "Not evaluated" only when no column ran.
+ * as such, and so are columns `applies` excludes (e.g. no MemGuard row on CIFAR-10). "Not
+ * evaluated" only when no column was checked.
  */
 export function claimOverColumns(
   statement: string,
   columns: Readonly<Record<DatasetColumn, ColumnEvaluation | NotRun>>,
   check: (evaluation: ColumnEvaluation, column: DatasetColumn) => ColumnCheck,
+  applies: (column: DatasetColumn) => boolean = () => true,
 ): Claim {
   const parts: string[] = [];
   const verdicts: boolean[] = [];
   for (const column of DATASET_COLUMNS) {
     const c = columns[column];
+    if (!applies(column)) {
+      parts.push(`${column}: no such row`);
+      continue;
+    }
     if (isNotRun(c)) {
       parts.push(`${column}: not run`);
       continue;

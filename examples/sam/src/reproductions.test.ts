@@ -33,7 +33,7 @@ const EXPECTED: Record<string, ExpectedReproduction> = {
       ],
       columns: ['Train acc', 'Test acc', 'Best single query', 'Best multi query'],
     }],
-    claims: 3,
+    claims: 5,
   },
   'sam-fig3': {
     tables: [
@@ -67,6 +67,9 @@ describe('SAM-privacy reproductions at smoke scale', () => {
       for (const cell of row(label).cells) expect(cell.ours, label).toBeTypeOf('number');
     }
     expect(row('Purchase-100 · MemGuard').cells.slice(0, 2).map((c) => c.ours)).toEqual(row('Purchase-100 · SGD').cells.slice(0, 2).map((c) => c.ours));
+    const memGuardClaim = results.get('sam-table4')!.claims[3]!;
+    expect(memGuardClaim.verdict).not.toBe('not evaluated');
+    expect(memGuardClaim.evidence).toMatch(/CIFAR-10: no such row; Purchase-100: single \d+\.\d+% vs SGD/);
   });
 
   it('tables 1–3 rest on the same evaluations (shared cache): Table 2 is the relative change of Table 1', () => {
