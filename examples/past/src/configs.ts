@@ -55,11 +55,15 @@ const PAPER: Record<Exclude<PastDatasetKey, 'imagenet'>, DatasetSetup> = {
 
 // CPU scale: stand-ins with the paper's MLP, real CIFAR-10 subsets with small-cnn; phase 1 shorter,
 // so its LR is raised (0.1 for the MLPs, 0.05 for small-cnn) to reach the overfit regime PAST tunes;
-// the tuning phase keeps the paper's λ, α and fresh lr 0.01 with fewer epochs. Sized from measured
-// step times (README "Scales").
+// the tuning phase keeps the paper's α and fresh lr 0.01 with fewer epochs. On the tabular data λ is
+// 3e-3 instead of the paper's 1e-5: the penalty acts once per step, and our tuning has ~100× fewer
+// steps (48 on Purchase vs ~5,000); 1e-5 leaves the MLP unchanged, and issue #8's study on
+// purchaseLike found PAST's effect at 50–300× the paper's λ. The value is the largest of Fig. 5a's
+// cpu sweep that keeps test accuracy within 1 point (README "Scales"). CIFAR-10 keeps 1e-3.
+// Sized from measured step times (README "Scales").
 const CPU: Record<Exclude<PastDatasetKey, 'imagenet'>, DatasetSetup> = {
-  texas: { key: 'texas', dataset: { name: 'texasLike', size: 3000 }, maxPerRole: 384, model: { name: 'mlp', options: {} }, training: { epochs: 20, batchSize: 128, lr: 0.1 }, past: { lambda: 1e-5, tuneEpochs: 6, alpha: 2.5 }, kind: 'tabular' },
-  purchase: { key: 'purchase', dataset: { name: 'purchaseLike', size: 6000 }, maxPerRole: 768, model: { name: 'mlp', options: {} }, training: { epochs: 25, batchSize: 128, lr: 0.1 }, past: { lambda: 1e-5, tuneEpochs: 8, alpha: 2.5 }, kind: 'tabular' },
+  texas: { key: 'texas', dataset: { name: 'texasLike', size: 3000 }, maxPerRole: 384, model: { name: 'mlp', options: {} }, training: { epochs: 20, batchSize: 128, lr: 0.1 }, past: { lambda: 3e-3, tuneEpochs: 6, alpha: 2.5 }, kind: 'tabular' },
+  purchase: { key: 'purchase', dataset: { name: 'purchaseLike', size: 6000 }, maxPerRole: 768, model: { name: 'mlp', options: {} }, training: { epochs: 25, batchSize: 128, lr: 0.1 }, past: { lambda: 3e-3, tuneEpochs: 8, alpha: 2.5 }, kind: 'tabular' },
   cifar10: { key: 'cifar10', dataset: { name: 'cifar10' }, maxPerRole: 384, model: { name: 'small-cnn', options: {} }, training: { epochs: 15, batchSize: 128, lr: 0.05 }, past: { lambda: 1e-3, tuneEpochs: 6, alpha: 2.5 }, kind: 'image' },
   cifar100: { key: 'cifar100', dataset: { name: 'cifar100' }, maxPerRole: 384, model: { name: 'small-cnn', options: {} }, training: { epochs: 15, batchSize: 128, lr: 0.05 }, past: { lambda: 1e-4, tuneEpochs: 6, alpha: 2.5 }, kind: 'image' },
 };

@@ -12,7 +12,7 @@ export const VARIANTS: Readonly<Record<string, { norm: 'l1' | 'l2'; adaptive: bo
 
 /** The λ sweep of every variant (the paper gives none; PROTOCOL.md §4.12 recommends this grid). */
 export function fig5aLambdas(scale: ReproductionScale): number[] {
-  return byScale(scale, { paper: [1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3], cpu: [1e-5, 1e-4, 1e-3, 3e-3], smoke: [1e-3] });
+  return byScale(scale, { paper: [1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3], cpu: [1e-5, 1e-4, 1e-3, 3e-3, 1e-2], smoke: [1e-3] });
 }
 
 /** Fig. 5a's experiment: the undefended base and each variant at every λ of the sweep. */
