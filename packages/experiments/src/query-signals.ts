@@ -3,6 +3,7 @@ import { computeSignals, signalsFromLogits, type ModelSignals, type QueryTransfo
 import { rotateImages, rotationQueries, translateImages, translationQueries } from '@mia/data';
 import { deserializeClassifier } from '@mia/models';
 import type { ArtifactStore } from './artifact-store';
+import { toBytes, toFloats } from './float-bytes';
 import { contentHash } from './canonical-hash';
 import type { DefenseConfig, ExperimentConfig } from './config';
 import type { PreparedData } from './prepare-data';
@@ -40,8 +41,6 @@ export function checkAugmentationAttacks(config: ExperimentConfig, inputShape: r
   }
 }
 
-const toBytes = (a: Float32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-const toFloats = (b: Uint8Array) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 
 /** Members' and non-members' signals of each augmented query of one unit. */
 export interface UnitQuerySignals {

@@ -2,6 +2,7 @@ import { deriveSeed, predictLogits, subsetData, type LabeledData } from '@mia/co
 import { signalsFromLogits, type SplitSignals } from '@mia/attacks';
 import { createModel, deserializeClassifier, serializeClassifier, type ModelClassifier } from '@mia/models';
 import type { ArtifactStore } from './artifact-store';
+import { toBytes, toFloats } from './float-bytes';
 import { contentHash } from './canonical-hash';
 import type { DefenseConfig, ExperimentConfig } from './config';
 import { copyWeights, getDefense, type DefenseTrainContext, type UnitLogits } from './defense-registry';
@@ -33,8 +34,6 @@ export function unitKey(config: ExperimentConfig, data: PreparedData, defense: D
 /** Signals of a trained unit on its members and non-members. */
 export interface UnitSignals { members: SplitSignals['members']; nonMembers: SplitSignals['nonMembers']; cache: 'hit' | 'miss'; seconds: number }
 
-const toBytes = (a: Float32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-const toFloats = (b: Uint8Array) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 
 /** Trains (or loads from the cache) one target or shadow model and returns its signals on its members and non-members. */
 export async function trainUnit(config: ExperimentConfig, data: PreparedData, defense: DefenseConfig, role: 'target' | 'shadow', store: ArtifactStore, options: TrainUnitOptions): Promise<UnitSignals> {
@@ -66,6 +65,9 @@ export async function trainUnit(config: ExperimentConfig, data: PreparedData, de
     t.dispose();
     return Float32Array.from(values);
   };
+  // A cache entry of a trained unit: the model and the logits it releases on its members and non-members.
+  const writeUnit = async (entryKey: string, logits: UnitLogits, unitLabel: string, seconds: number) =>
+    store.write(entryKey, { 'model.bin': await serializeClassifier(model), 'members.logits': toBytes(logits.members), 'non-members.logits': toBytes(logits.nonMembers) }, { kind: 'trained-model', label: unitLabel, role, seconds, config: config.name });
   try {
     const members = subsetData(data.dataset, memberIdx);
     const inference: LabeledData | undefined = inferenceIdx === undefined ? undefined : subsetData(data.dataset, inferenceIdx);
@@ -91,7 +93,7 @@ export async function trainUnit(config: ExperimentConfig, data: PreparedData, de
           try { copyWeights(other, model); } finally { other.dispose(); }
         }
         const baseSeconds = (Date.now() - baseStarted) / 1000;
-        await store.write(baseKey, { 'model.bin': await serializeClassifier(model), 'members.logits': toBytes(logitsOf(memberIdx)), 'non-members.logits': toBytes(logitsOf(nonMemberIdx)) }, { kind: 'trained-model', label: `${base.name}/${role}`, role, seconds: baseSeconds, config: config.name });
+        await writeUnit(baseKey, { members: logitsOf(memberIdx), nonMembers: logitsOf(nonMemberIdx) }, `${base.name}/${role}`, baseSeconds);
         options.onLog?.(`trained    ${base.name}/${role} as the base of ${label} in ${baseSeconds.toFixed(1)} s (${baseKey.slice(0, 12)})`);
       },
     };
@@ -108,7 +110,7 @@ export async function trainUnit(config: ExperimentConfig, data: PreparedData, de
     if (adapter.perturbLogits !== undefined) logits = { ...(await adapter.perturbLogits({ ...ctx, model }, logits)) };
     const seconds = (Date.now() - started) / 1000;
     const { members: m, nonMembers: n } = logits;
-    await store.write(key, { 'model.bin': await serializeClassifier(model), 'members.logits': toBytes(m), 'non-members.logits': toBytes(n) }, { kind: 'trained-model', label, role, seconds, config: config.name });
+    await writeUnit(key, logits, label, seconds);
     options.onLog?.(`trained    ${label} in ${seconds.toFixed(1)} s (${key.slice(0, 12)})`);
     return { members: signalsFromLogits(m, Int32Array.from(memberIdx, (i) => data.dataset.y[i]!), numClasses), nonMembers: signalsFromLogits(n, Int32Array.from(nonMemberIdx, (i) => data.dataset.y[i]!), numClasses), cache: 'miss', seconds };
   } finally {

@@ -1,3 +1,4 @@
+import { toFloats } from '../float-bytes';
 import * as tf from '@tensorflow/tfjs-core';
 import { InvalidDatasetError, MiaError } from '@mia/core';
 import { deserializeClassifier } from '@mia/models';
@@ -85,11 +86,7 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
       if (bytes === undefined) throw new MiaError(`loadModel: the ${role} model of ${JSON.stringify(defenseLabel)} in ${config.name} is not in the cache; call ctx.run on its config first`);
       const roles = data.partition.roles;
       const inference = roles[`${role}_inference`] ?? roles.inference;
-      const floats = (name: string) => {
-        const b = entry!.files.get(name)!;
-        return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
-      };
-      const released = { members: floats('members.logits'), nonMembers: floats('non-members.logits') };
+      const released = { members: toFloats(entry!.files.get('members.logits')!), nonMembers: toFloats(entry!.files.get('non-members.logits')!) };
       return { model: deserializeClassifier(bytes), data, members: roles[`${role}_train`]!, nonMembers: roles[`${role}_test`]!, ...(inference === undefined ? {} : { inference }), released };
     },
   };
