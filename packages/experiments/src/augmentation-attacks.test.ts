@@ -54,4 +54,14 @@ describe('augmentation attacks in the runner', () => {
     }), { store })).rejects.toThrow(/attacks rotation query augmented images and need image data \(\[h, w, c\]\); dataset purchaseLike has input shape \[600\]/);
     expect(await store.list()).toEqual([]);
   });
+
+  it('validates the augmentation settings, naming the field and the value', () => {
+    const bad = (augmentation: unknown) => () => parseExperimentConfig({
+      name: 'bad', dataset: { name: 'cifar10' }, partition: {}, model: { name: 'small-cnn' },
+      training: { epochs: 1, batchSize: 8, lr: 0.1 }, defenses: [{ name: 'none' }], augmentation,
+    });
+    expect(bad({ rotationDegrees: -4 })).toThrow(/augmentation\.rotationDegrees: .*\(got -4\)/);
+    expect(bad({ translationDistance: 1.5 })).toThrow(/augmentation\.translationDistance: .*\(got 1\.5\)/);
+    expect(parseExperimentConfig({ name: 'ok', dataset: { name: 'cifar10' }, partition: {}, model: { name: 'small-cnn' }, training: { epochs: 1, batchSize: 8, lr: 0.1 }, defenses: [{ name: 'none' }] }).augmentation).toEqual({ rotationDegrees: 4, translationDistance: 1 });
+  });
 });
