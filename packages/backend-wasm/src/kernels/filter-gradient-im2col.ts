@@ -6,27 +6,13 @@ import { heapFloat32, type WasmBackend } from '../internals/wasm-backend';
 const maxPatchFloats = 8 * 2 ** 20;
 
 /**
- * Whether {@link filterGradientIm2col} is the faster filter gradient for this layer: strided 3×3-type
- * filters with ≥ 64 input channels (the roles-swapped convolution computes, at dilation = stride,
- * taps it then crops away), and stride 1 on 4×4-or-smaller maps with ≥ 512 channels. Measured in one
- * process, alternating, batch 64, fastest of 7 (im2col vs roles-swapped convolution): 8×8×256 → 512
- * stride 2: 170 vs 282 ms; 16×16×128 → 256 s2: 196 vs 278; 32×32×64 → 128 s2: 262 vs 321;
- * 4×4×512 → 512 s1: 224 vs 252; 8×8×256 → 256 s1: 265 vs 268 (not used); 16×16×128 → 128 s1:
- * 488 vs 420 (not used); 8×8×64 → 128 s1 (batch 128): 109 vs 88 (not used).
- */
-export function prefersIm2col(info: backend_util.Conv2DInfo, filterShape: readonly number[]): boolean {
-  const [kh, kw, cin] = filterShape as [number, number, number, number];
-  if (kh * kw === 1 || info.dilationHeight !== 1 || info.dilationWidth !== 1) return false;
-  const strided = info.strideHeight > 1 || info.strideWidth > 1;
-  return (strided && cin >= 64) || (cin >= 512 && info.outHeight * info.outWidth <= 16);
-}
-
-/**
  * The filter gradient as one GEMM: dW[(i,j,ci), co] = Σ_p P[p, (i,j,ci)] · dY[p, co] over the output
  * pixels p = (n, y, x), with the im2col matrix P[p, (i,j,ci)] = x[n, y·sh + i − top, x·sw + j − left, ci]
  * (0 in the padding) built on the heap, transposed by the wasm `Transpose`, and multiplied by
  * XNNPACK (`BatchMatMul` without transposes); the [kh·kw·Ci, Co] result is already the filter
  * layout [kh, kw, Ci, Co]. Batches whose P exceeds 8M floats are done in image chunks and summed.
+ * `Conv2DBackpropFilter` uses it for 1×1 filters (after gathering the pixels they read), where P is
+ * the input itself; larger filters go through `filterGradientPlanes`, which builds Pᵀ directly.
  *
  * @param x - input [N, H, W, Ci], float32.
  * @param dy - output gradient [N, Ho, Wo, Co], float32.
