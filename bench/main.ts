@@ -7,8 +7,10 @@ import * as tf from '@tensorflow/tfjs-core';
 // Relative import: the private root package does not depend on the workspace packages.
 import { registerWasmTrainingKernels, unregisterWasmTrainingKernels, useWasmTraining } from '@mia/backend-wasm';
 import { benchModels, type BenchModel } from './models';
+import { xnnpackRate } from './probe';
 import { profileStep } from './profile';
 import { childPrototype, prototypePath, runPrototype, usePrototypeKernels } from './prototype-engine';
+import { pinToOneCore } from './pin';
 import { oursEngine, render, type Row } from './render';
 import { timeTraining } from './train-step';
 import { torchStep, torchVersion } from './torch-anchor';
@@ -24,10 +26,12 @@ interface Options {
   out: string | undefined;
   /** Fresh processes per engine for ours and the prototype (alternating); undefined = 3 for the MLP and small CNN, 1 for ResNet-18. */
   rounds: number | undefined;
+  /** Pin the single-threaded engines to one core (`taskset`); --no-pin turns it off. */
+  pin: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { models: ['purchase', 'smallcnn', 'resnet18'], steps: 10, quick: false, profile: false, engine: 'ours', out: undefined, rounds: undefined };
+  const opts: Options = { models: ['purchase', 'smallcnn', 'resnet18'], steps: 10, quick: false, profile: false, engine: 'ours', out: undefined, rounds: undefined, pin: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string => {
@@ -36,6 +40,7 @@ function parseArgs(argv: string[]): Options {
       return v;
     };
     if (a === '--quick') opts.quick = true;
+    else if (a === '--no-pin') opts.pin = false;
     else if (a === '--profile') opts.profile = true;
     else if (a.startsWith('--models')) opts.models = value().split(',').filter(Boolean);
     else if (a.startsWith('--steps')) opts.steps = Number(value());
@@ -48,7 +53,7 @@ function parseArgs(argv: string[]): Options {
       const e = value();
       if (e !== 'ours' && e !== 'prototype') throw new Error(`bench: --engine must be ours or prototype, got ${e}`);
       opts.engine = e;
-    } else throw new Error(`bench: unknown flag ${a} (known: --models a,b --steps N --quick --profile [--engine ours|prototype] --rounds N --out name)`);
+    } else throw new Error(`bench: unknown flag ${a} (known: --models a,b --steps N --quick --profile [--engine ours|prototype] --rounds N --out name --no-pin)`);
   }
   for (const m of opts.models) if (!(m in benchModels)) throw new Error(`bench: unknown model ${m} (known: ${Object.keys(benchModels).join(', ')})`);
   if (!Number.isInteger(opts.steps) || opts.steps < 1) throw new Error(`bench: --steps must be a positive integer, got ${opts.steps}`);
@@ -70,6 +75,7 @@ export async function main(argv: string[]): Promise<void> {
   if (argv[0] === '--child-prototype') return childPrototype(argv[1]!, Number(argv[2]), Number(argv[3]));
   if (argv[0] === '--child-ours') return childOurs(argv[1]!, Number(argv[2]), Number(argv[3]));
   const opts = parseArgs(argv);
+  const pinning = opts.pin ? pinToOneCore() : 'Not pinned to a core (--no-pin); single-thread timings may be bimodal.';
   if (opts.profile && opts.engine === 'prototype') {
     // Profiling is one process anyway: stock tfjs-wasm + the prototype's patches, no @mia kernels.
     await usePrototypeKernels();
@@ -88,6 +94,9 @@ export async function main(argv: string[]): Promise<void> {
     }
     return;
   }
+  await tf.setBackend('wasm');
+  const rate = xnnpackRate();
+  process.stdout.write(`XNNPACK today: GEMM ${rate.gemm.toFixed(1)} GFLOP/s, 3×3 convolution ${rate.conv.toFixed(1)} GFLOP/s\n`);
   const rows: Row[] = [];
   const log = (r: Row): void => {
     rows.push(r);
@@ -145,7 +154,7 @@ export async function main(argv: string[]): Promise<void> {
     log(inChild('accumulated', 'tfjs-wasm + @mia/backend-wasm, 2 × 64 accumulated (own process)'));
     log(inChild('one-pass', 'tfjs-wasm + @mia/backend-wasm, one pass (own process)'));
   }
-  const table = render(rows, { steps: opts.steps, quick: opts.quick, simd: info.simd, command: `pnpm bench ${argv.join(' ')}`.trim() });
+  const table = render(rows, { steps: opts.steps, quick: opts.quick, simd: info.simd, command: `pnpm bench ${argv.join(' ')}`.trim(), pinning, rate });
   process.stdout.write(`\n${table}\n`);
   const dir = new URL('./results/', import.meta.url);
   mkdirSync(dir, { recursive: true });

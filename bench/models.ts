@@ -11,6 +11,13 @@ export interface BenchModel {
   shapes: Map<string, number[]>;
   forward(params: Map<string, tf.Tensor>, x: tf.Tensor): tf.Tensor2D;
   forwardFlops: number;
+  /** Forward FLOPs of the first layer, whose input gradient a training step does not compute. */
+  inputLayerFlops: number;
+}
+
+/** FLOPs of a training step's convolutions and matrix products: forward, weight gradient, and input gradient of every layer but the first. */
+export function trainingFlops(model: BenchModel): number {
+  return 3 * model.forwardFlops - model.inputLayerFlops;
 }
 
 type Params = Map<string, tf.Tensor>;
@@ -29,11 +36,17 @@ function batchNorm(p: Params, name: string, x: tf.Tensor4D): tf.Tensor4D {
 class Builder {
   shapes = new Map<string, number[]>();
   flops = 0;
+  /** FLOPs of the first conv or dense layer declared. */
+  inputLayerFlops = 0;
   constructor(readonly batch: number) {}
+  private add(flops: number): void {
+    if (this.flops === 0) this.inputLayerFlops = flops;
+    this.flops += flops;
+  }
   conv(name: string, cin: number, cout: number, k: number, outHw: number, bias: boolean): void {
     this.shapes.set(`${name}.w`, [k, k, cin, cout]);
     if (bias) this.shapes.set(`${name}.b`, [cout]);
-    this.flops += 2 * this.batch * outHw * outHw * cout * cin * k * k;
+    this.add(2 * this.batch * outHw * outHw * cout * cin * k * k);
   }
   bn(name: string, c: number): void {
     this.shapes.set(`${name}.gamma`, [c]);
@@ -42,7 +55,7 @@ class Builder {
   dense(name: string, cin: number, cout: number): void {
     this.shapes.set(`${name}.w`, [cin, cout]);
     this.shapes.set(`${name}.b`, [cout]);
-    this.flops += 2 * this.batch * cin * cout;
+    this.add(2 * this.batch * cin * cout);
   }
 }
 
@@ -63,7 +76,7 @@ export function purchaseMlp(batch = 128): BenchModel {
   const b = new Builder(batch);
   for (let i = 0; i + 1 < widths.length; i++) b.dense(`l${i}`, widths[i]!, widths[i + 1]!);
   return {
-    name: 'purchase', batch, inputShape: [600], numClasses: 100, shapes: b.shapes, forwardFlops: b.flops,
+    name: 'purchase', batch, inputShape: [600], numClasses: 100, shapes: b.shapes, forwardFlops: b.flops, inputLayerFlops: b.inputLayerFlops,
     forward(p, x) {
       let h = x as tf.Tensor2D;
       for (let i = 0; i + 1 < widths.length; i++) {
@@ -86,7 +99,7 @@ export function smallCnn(batch = 128): BenchModel {
   b.dense('fc', 128, 10);
   const cbr = (p: Params, name: string, x: tf.Tensor4D): tf.Tensor4D => tf.relu(batchNorm(p, `${name}.bn`, conv(p, name, x, 1, 1)));
   return {
-    name: 'smallcnn', batch, inputShape: [32, 32, 3], numClasses: 10, shapes: b.shapes, forwardFlops: b.flops,
+    name: 'smallcnn', batch, inputShape: [32, 32, 3], numClasses: 10, shapes: b.shapes, forwardFlops: b.flops, inputLayerFlops: b.inputLayerFlops,
     forward(p, x) {
       let h = cbr(p, 'c2', cbr(p, 'c1', x as tf.Tensor4D));
       h = cbr(p, 'c3', tf.maxPool(h, 2, 2, 'valid'));
@@ -123,7 +136,7 @@ export function resnet18(batch = 64): BenchModel {
   }
   b.dense('fc', 512, 10);
   return {
-    name: 'resnet18', batch, inputShape: [32, 32, 3], numClasses: 10, shapes: b.shapes, forwardFlops: b.flops,
+    name: 'resnet18', batch, inputShape: [32, 32, 3], numClasses: 10, shapes: b.shapes, forwardFlops: b.flops, inputLayerFlops: b.inputLayerFlops,
     forward(p, x) {
       let h = tf.relu(batchNorm(p, 'stem.bn', conv(p, 'stem', x as tf.Tensor4D, 1, 1)));
       for (const blk of blocks) {

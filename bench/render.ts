@@ -1,7 +1,8 @@
 // The results table of `pnpm bench` (markdown), with the issue's speed targets checked by wall and CPU time.
 import { cpus, loadavg } from 'node:os';
 import * as tf from '@tensorflow/tfjs-core';
-import { benchModels } from './models';
+import { benchModels, trainingFlops } from './models';
+import type { XnnpackRate } from './probe';
 import type { StepTiming } from './train-step';
 import type { TorchTiming } from './torch-anchor';
 import { prototypeEngine } from './prototype-engine';
@@ -23,6 +24,10 @@ export interface RenderOptions {
   quick: boolean;
   simd: boolean;
   command: string;
+  /** How the single-threaded engines were placed on cores (see pin.ts). */
+  pinning: string;
+  /** XNNPACK's best GEMM / convolution rate in this run (see probe.ts). */
+  rate: XnnpackRate;
 }
 
 /** Issue #3 targets: absolute ms/step (one wasm thread) and the ratio to PyTorch CPU with 2 threads. */
@@ -48,6 +53,9 @@ export function render(rows: Row[], opts: RenderOptions): string {
     '"ours ÷ this" = ours divided by this engine (for PyTorch: how many times faster PyTorch is; for stock tfjs: < 1 means ours is faster);',
     "by CPU it divides CPU times (PyTorch's CPU time sums its threads).",
     `Load average at the end of the run: ${loadavg().map((l) => l.toFixed(1)).join(', ')} on ${cpus().length} cores; above the core count, timings are inflated and noisy.`,
+    opts.pinning,
+    `XNNPACK's own rate in this run, weights pre-packed (the ceiling of any wasm engine here): GEMM 128×600·600×1024 ${opts.rate.gemm.toFixed(1)} GFLOP/s,`,
+    `3×3 convolution 16×32×32×64 → 64 ${opts.rate.conv.toFixed(1)} GFLOP/s. (PERFORMANCE.md, measured on another day: GEMM ~36, stride-1 convolution 34–39.)`,
     '',
     '| model | batch | engine | ms/step | CPU ms/step | images/s | GFLOP/s | no tensor leak | ours ÷ this (wall) | ours ÷ this (CPU) | note |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
@@ -69,12 +77,12 @@ export function render(rows: Row[], opts: RenderOptions): string {
     const imgs = ms === undefined ? '' : ((r.batch * 1000) / ms).toFixed(0);
     lines.push(`| ${r.model} | ${r.batch} | ${r.engine} | ${fmt(ms)} | ${fmt(cpu)} | ${imgs} | ${gflops} | ${leak} | ${ratio} | ${cpuRatio} | ${note} |`);
   }
-  lines.push('', ...targetLines(rows));
+  lines.push('', ...targetLines(rows, opts.rate));
   return `${lines.join('\n')}\n`;
 }
 
 /** One line per model: each target met or not, by wall and by CPU time. */
-function targetLines(rows: Row[]): string[] {
+function targetLines(rows: Row[], rate: XnnpackRate): string[] {
   const out = [
     '## Targets of issue #3 (one wasm thread)',
     '',
@@ -83,6 +91,8 @@ function targetLines(rows: Row[]): string[] {
     "The absolute ms targets are the prototype's figures from PERFORMANCE.md, measured on another day; \"≥ the prototype's speed\"",
     'compares with the reference prototype kernels measured in this run (ratio = ours ÷ prototype; ≤ 1.00 is met), by the median step and by the',
     'fastest step (the least disturbed by other processes: under load the medians of two engines measured a minute apart differ by ±5–30%).',
+    '"Floor" is the step\'s convolution and matrix-product FLOPs (forward, weight gradients, input gradients but the first layer\'s) at',
+    "XNNPACK's best rate in this run (above), with nothing else counted: no engine built on XNNPACK can step faster on this machine today.",
     '',
     '| model | batch | target | by wall | by CPU |',
     '|---|---|---|---|---|',
@@ -96,6 +106,9 @@ function targetLines(rows: Row[]): string[] {
     const torch1 = torchRow('1 thread');
     const torch2 = torchRow('2 threads');
     out.push(`| ${model} | ${t.batch} | ≤ ${t.ms} ms/step | ${yes(mine.msStep <= t.ms)} (${fmt(mine.msStep)}) | ${yes(mine.cpuMsStep <= t.ms)} (${fmt(mine.cpuMsStep)}) |`);
+    const spec = benchModels[model]!(t.batch);
+    const floor = (trainingFlops(spec) / (Math.max(rate.gemm, rate.conv) * 1e9)) * 1000;
+    out.push(`| ${model} | ${t.batch} | floor: multiply-adds alone at ${Math.max(rate.gemm, rate.conv).toFixed(1)} GFLOP/s | ${fmt(floor)} ms (${t.ms <= floor ? 'the target is below it' : `the target is ${(t.ms / floor).toFixed(2)}× it`}; ours ${(mine.msStep / floor).toFixed(2)}×) | |`);
     const proto = rows.find((r) => r.model === model && r.batch === t.batch && r.engine === prototypeEngine);
     if (proto !== undefined) {
       const p = proto.timing;

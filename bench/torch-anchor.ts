@@ -1,6 +1,7 @@
 // Runs bench/pytorch/bench_torch.py with Debian's /usr/bin/python3 (where python3-torch lives).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { allCores } from './pin';
 
 const python = '/usr/bin/python3';
 const script = fileURLToPath(new URL('./pytorch/bench_torch.py', import.meta.url));
@@ -20,7 +21,11 @@ export function torchVersion(): string | undefined {
 
 /** Median ms/step of PyTorch CPU (channels-last) for the model, or undefined on failure. */
 export function torchStep(model: string, threads: number, steps: number, batch: number): TorchTiming | undefined {
-  const r = spawnSync(python, [script, model, String(threads), String(steps), 'cl', String(batch)], { encoding: 'utf8', timeout: 1_800_000 });
+  const args = [script, model, String(threads), String(steps), 'cl', String(batch)];
+  // One thread stays on the pinned core (see pin.ts); more threads get every core.
+  const wrap = threads > 1 ? allCores() : [];
+  const [cmd, ...rest] = wrap.length > 0 ? [...wrap, python, ...args] : [python, ...args];
+  const r = spawnSync(cmd!, rest, { encoding: 'utf8', timeout: 1_800_000 });
   if (r.status !== 0) {
     process.stderr.write(`bench: PyTorch ${model} failed: ${r.stderr.slice(-400)}\n`);
     return undefined;
