@@ -3,6 +3,7 @@ import { batchMatMulConfig } from './kernels/batch-mat-mul';
 import { castConfig } from './kernels/cast';
 import { conv2DBackpropFilterConfig } from './kernels/conv2d-backprop-filter';
 import { conv2DBackpropInputConfig } from './kernels/conv2d-backprop-input';
+import { fusedBatchNormConfig } from './kernels/fused-batch-norm';
 import { identityConfig } from './kernels/identity';
 import { maxPoolGradConfig } from './kernels/max-pool-grad';
 import { meanConfig } from './kernels/mean';
@@ -24,4 +25,5 @@ export const trainingKernelConfigs: readonly TrainingKernelConfig[] = [
   castConfig,
   unsortedSegmentSumConfig,
   tanhConfig,
+  fusedBatchNormConfig,
 ];

@@ -14,7 +14,8 @@ const registered = new Map<string, KernelFunc>();
 /**
  * Registers the training kernels for the `wasm` backend (idempotent): `Conv2DBackpropFilter`,
  * `Conv2DBackpropInput`, `BatchMatMul` (transposed operands), `Tile`, prefix-axis `Sum` and `Mean`,
- * `MaxPoolGrad`, `Identity`, `Cast`, `UnsortedSegmentSum` (the gradient of `gather`; missing from stock wasm), `Tanh` (through the vectorised `Sigmoid`); and, for the wasm backend only, leaner gradients of
+ * `MaxPoolGrad`, `Identity`, `Cast`, `UnsortedSegmentSum` (the gradient of `gather`; missing from stock wasm), `Tanh` (one JavaScript pass), the `FusedBatchNorm` forward (a per-channel affine on the SIMD
+ * `Multiply`/`Add`); and, for the wasm backend only, leaner gradients of
  * `FusedBatchNorm` (5 full-size passes instead of ~15) and prefix-axis `Mean` (one tile). Each replaced stock kernel keeps its `setupFunc` and handles
  * every case the new one does not cover.
  *

@@ -26,9 +26,50 @@ export function free(backend: WasmBackend, ...infos: (TensorInfo | undefined)[])
   for (const info of infos) if (info !== undefined) backend.disposeData(info.dataId);
 }
 
-/** Transposes `x` with the stock wasm Transpose kernel. */
+/**
+ * Transposes `x`. A permutation that moves a trailing group of axes to the front (`[1, 0]`,
+ * `[3, 0, 1, 2]`, …) is a 2-D transpose of [rows, cols] and runs as a blocked copy in JavaScript on
+ * 4-byte data (1.5–2.2 ns per element, against 3–9 ns for the stock wasm `Transpose`, whose generic
+ * loop is slowest on 4-D inputs: 37 vs 10 ms for 64×32×32×64 → [3, 0, 1, 2]); anything else goes to
+ * the stock kernel.
+ */
 export function transpose(backend: WasmBackend, x: TensorInfo, perm: number[]): TensorInfo {
-  return callKernel('Transpose', backend, { x }, { perm });
+  const split = rotationSplit(perm);
+  if (split === undefined || (x.dtype !== 'float32' && x.dtype !== 'int32')) return callKernel('Transpose', backend, { x }, { perm });
+  const shape = x.shape;
+  const rows = sizeOf(shape.slice(0, split));
+  const cols = sizeOf(shape.slice(split));
+  const out = backend.makeOutput(perm.map((p) => shape[p] as number), x.dtype);
+  const src = backend.typedArrayFromHeap(x); // views taken after the allocation
+  const dst = backend.typedArrayFromHeap(out);
+  transpose2d(new Int32Array(src.buffer, src.byteOffset, rows * cols), new Int32Array(dst.buffer, dst.byteOffset, rows * cols), rows, cols);
+  return out;
+}
+
+/** k when `perm` is [k, k+1, …, r−1, 0, 1, …, k−1] with 0 < k < r (a 2-D transpose of [rows, cols]); undefined otherwise. */
+export function rotationSplit(perm: readonly number[]): number | undefined {
+  const r = perm.length;
+  const k = perm[0];
+  if (k === undefined || k === 0) return undefined;
+  for (let i = 0; i < r; i++) if (perm[i] !== (k + i) % r) return undefined;
+  return k;
+}
+
+/**
+ * dst[j·rows + i] = src[i·cols + j], in 64×16 blocks written column by column (sequential writes,
+ * reads from 64 rows that stay in L1). Int32 views copy float bits exactly (no float conversion).
+ */
+export function transpose2d(src: Int32Array, dst: Int32Array, rows: number, cols: number): void {
+  for (let i0 = 0; i0 < rows; i0 += 64) {
+    const i1 = Math.min(rows, i0 + 64);
+    for (let j0 = 0; j0 < cols; j0 += 16) {
+      const j1 = Math.min(cols, j0 + 16);
+      for (let j = j0; j < j1; j++) {
+        const d = j * rows;
+        for (let i = i0, s = i0 * cols + j; i < i1; i++, s += cols) dst[d + i] = src[s] as number;
+      }
+    }
+  }
 }
 
 /** Reshapes `x` (a new reference to the same data; free it like any other output). */

@@ -1,5 +1,5 @@
 import { backend_util, type TensorInfo } from '@tensorflow/tfjs-core';
-import { callKernel, free, slice } from '../internals/kernel-call';
+import { callKernel, free } from '../internals/kernel-call';
 import { runStock, type KernelArgs, type TrainingKernelConfig } from '../internals/training-kernel';
 import { heapFloat32, type WasmBackend } from '../internals/wasm-backend';
 import { phaseFilter } from './phase-filter';
@@ -60,7 +60,7 @@ export const conv2DBackpropInputConfig: TrainingKernelConfig = {
 function phaseConv(backend: WasmBackend, dy: TensorInfo, filter: TensorInfo, row: AxisPhase, col: AxisPhase): TensorInfo {
   const [n, ho, wo, co] = dy.shape as [number, number, number, number];
   const crop = row.dyBegin !== 0 || col.dyBegin !== 0 || row.dySize !== ho || col.dySize !== wo;
-  const src = crop ? slice(backend, dy, [0, row.dyBegin, col.dyBegin, 0], [n, row.dySize, col.dySize, co]) : dy;
+  const src = crop ? cropWindow(backend, dy, row.dyBegin, col.dyBegin, row.dySize, col.dySize) : dy;
   const sub = phaseFilter(backend, filter, row.taps, col.taps);
   const out = callKernel(
     'Conv2D',
@@ -78,16 +78,35 @@ function phaseConv(backend: WasmBackend, dy: TensorInfo, filter: TensorInfo, row
   return out;
 }
 
-/** Writes part[n, th, tw, :] to dx[n, row.offset + sh·th, col.offset + sw·tw, :]. */
+/** dy[:, top : top + height, left : left + width, :] as a new tensor: one heap `copyWithin` per image row (the stock `Slice` is a per-element loop). */
+function cropWindow(backend: WasmBackend, dy: TensorInfo, top: number, left: number, height: number, width: number): TensorInfo {
+  const [n, ho, wo, c] = dy.shape as [number, number, number, number];
+  const out = backend.makeOutput([n, height, width, c], 'float32');
+  const dstView = heapFloat32(backend, out); // views taken after the allocation
+  const heap = new Float32Array(dstView.buffer);
+  const s0 = heapFloat32(backend, dy).byteOffset >> 2;
+  let d = dstView.byteOffset >> 2;
+  const run = width * c;
+  for (let b = 0; b < n; b++) {
+    for (let y = 0; y < height; y++, d += run) {
+      const s = s0 + ((b * ho + top + y) * wo + left) * c;
+      heap.copyWithin(d, s, s + run);
+    }
+  }
+  return out;
+}
+
+/** Writes part[n, th, tw, :] to dx[n, row.offset + sh·th, col.offset + sw·tw, :] (heap `copyWithin` per pixel). */
 function scatterPhase(backend: WasmBackend, part: TensorInfo, dx: TensorInfo, row: AxisPhase, col: AxisPhase, sh: number, sw: number): void {
   const [n, h, w, c] = dx.shape as [number, number, number, number];
-  const src = heapFloat32(backend, part);
-  const dst = heapFloat32(backend, dx);
-  let s = 0;
+  const srcView = heapFloat32(backend, part);
+  const heap = new Float32Array(srcView.buffer);
+  const d0 = heapFloat32(backend, dx).byteOffset >> 2;
+  let s = srcView.byteOffset >> 2;
   for (let b = 0; b < n; b++) {
     for (let th = 0; th < row.count; th++) {
-      let d = ((b * h + row.offset + sh * th) * w + col.offset) * c;
-      for (let tw = 0; tw < col.count; tw++, s += c, d += sw * c) dst.set(src.subarray(s, s + c), d);
+      let d = d0 + ((b * h + row.offset + sh * th) * w + col.offset) * c;
+      for (let tw = 0; tw < col.count; tw++, s += c, d += sw * c) heap.copyWithin(d, s, s + c);
     }
   }
 }
