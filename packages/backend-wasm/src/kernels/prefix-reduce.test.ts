@@ -22,6 +22,13 @@ describe('prefix-axis Sum and Mean', () => {
     expect(Array.from(mean.values)).toEqual([3, 4]);
   });
 
+  it('reduces NHWC over N, H, W through per-image average pooling (known answer)', async () => {
+    // x[n, y, x, c] = 1 … 16 in order, 2×2×2×2: channel 0 holds 1, 3, …, 15 (sum 64), channel 1 holds 2, 4, …, 16 (sum 72).
+    const x = { shape: [2, 2, 2, 2], values: Float32Array.from({ length: 16 }, (_, i) => i + 1) };
+    expect(Array.from((await runOwnKernel(sumConfig, { x }, { axis: [0, 1, 2], keepDims: false })).values)).toEqual([64, 72]);
+    expect(Array.from((await runOwnKernel(meanConfig, { x }, { axis: [0, 1, 2], keepDims: false })).values)).toEqual([8, 9]);
+  });
+
   for (const [name, config, op] of [
     ['Sum', sumConfig, tf.sum],
     ['Mean', meanConfig, tf.mean],
@@ -31,6 +38,18 @@ describe('prefix-axis Sum and Mean', () => {
       for (const keepDims of [false, true]) {
         const expected = await onBackend('cpu', () => op(tf.tensor(x.values, x.shape), [0, 1, 2], keepDims));
         expectClose(await runOwnKernel(config, { x }, { axis: [2, 0, 1], keepDims }), expected);
+      }
+    });
+
+    it(`${name} matches the cpu backend on large maps (a 33×35 pooling window), 1×1 maps, and a two-axis prefix`, async () => {
+      for (const [shape, axis] of [
+        [[2, 33, 35, 3], [0, 1, 2]],
+        [[5, 1, 1, 6], [0, 1, 2]],
+        [[3, 5, 7, 4], [0, 1]],
+      ] as [number[], number[]][]) {
+        const x = { shape, values: randomValues(tf.util.sizeFromShape(shape), 92) };
+        const expected = await onBackend('cpu', () => op(tf.tensor(x.values, x.shape), axis));
+        expectClose(await runOwnKernel(config, { x }, { axis, keepDims: false }), expected);
       }
     });
 

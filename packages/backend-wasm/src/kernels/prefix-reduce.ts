@@ -1,5 +1,5 @@
 import type { TensorInfo } from '@tensorflow/tfjs-core';
-import { sizeOf } from '../internals/kernel-call';
+import { callKernel, free, sizeOf } from '../internals/kernel-call';
 import { runStock, type KernelArgs, type StockKernel } from '../internals/training-kernel';
 import { heapFloat32 } from '../internals/wasm-backend';
 
@@ -11,8 +11,13 @@ export function normalizeAxes(axis: number | number[] | null | undefined, rank: 
 
 /**
  * Sum (or mean) of a float32 tensor over a proper prefix of its axes (e.g. NHWC → C, batch-norm
- * statistics and gradients), as column sums with float64 accumulators. The stock wasm kernels
- * transpose the reduced axes to the back first. Any other reduction goes to the stock kernel.
+ * statistics and gradients). The stock wasm kernels transpose the reduced axes to the back first.
+ *
+ * NHWC over [0, 1, 2] (batch-norm statistics and gradients, conv bias gradients): XNNPACK's global
+ * average pooling (the stock `AvgPool` with an H×W window) gives the per-image channel means, then
+ * the N of them are summed in float64: 0.78 ms for 64×32×32×64 against 5.6 ms for the column sums
+ * below (float32 sums over H·W per image, as a GPU would). Other prefixes: column sums with float64
+ * accumulators. Any other reduction goes to the stock kernel.
  */
 export function prefixReduce(name: 'Sum' | 'Mean', args: KernelArgs, stock: StockKernel): TensorInfo {
   const { inputs, backend, attrs } = args;
@@ -24,6 +29,7 @@ export function prefixReduce(name: 'Sum' | 'Mean', args: KernelArgs, stock: Stoc
   const rows = sizeOf(x.shape.slice(0, axes.length));
   const cols = sizeOf(x.shape.slice(axes.length));
   const outShape = attrs['keepDims'] === true ? x.shape.map((d, i) => (i < axes.length ? 1 : d)) : x.shape.slice(axes.length);
+  if (rank === 4 && axes.length === 3 && rows > (x.shape[0] as number)) return viaAveragePool(name, backend, x, outShape);
   const out = backend.makeOutput(outShape, 'float32');
   const v = heapFloat32(backend, x);
   const o = heapFloat32(backend, out);
@@ -42,5 +48,22 @@ export function prefixReduce(name: 'Sum' | 'Mean', args: KernelArgs, stock: Stoc
   }
   const scale = name === 'Mean' ? 1 / rows : 1;
   for (let c = 0; c < cols; c++) o[c] = (acc[c] as number) * scale;
+  return out;
+}
+
+/** The [0, 1, 2] reduction of NHWC `x` from XNNPACK's per-image global average pooling ([N, 1, 1, C] means). */
+function viaAveragePool(name: 'Sum' | 'Mean', backend: KernelArgs['backend'], x: TensorInfo, outShape: number[]): TensorInfo {
+  const [n, h, w, c] = x.shape as [number, number, number, number];
+  const pooled = callKernel('AvgPool', backend, { x }, { filterSize: [h, w], strides: [1, 1], pad: 'valid', dimRoundingMode: undefined });
+  const out = backend.makeOutput(outShape, 'float32');
+  const means = heapFloat32(backend, pooled); // views taken after the allocation
+  const o = heapFloat32(backend, out);
+  const acc = new Float64Array(c);
+  for (let b = 0, p = 0; b < n; b++, p += c) {
+    for (let k = 0; k < c; k++) acc[k]! += means[p + k] as number;
+  }
+  const scale = name === 'Mean' ? 1 / n : h * w;
+  for (let k = 0; k < c; k++) o[k] = (acc[k] as number) * scale;
+  free(backend, pooled);
   return out;
 }
