@@ -10,7 +10,7 @@ let pinned: number | undefined;
  * engines, measured in this process and in its children (which inherit the affinity), never migrate
  * between cores. On this 2-vCPU machine an unpinned MLP process ran at about 57 or about 77–85 ms per
  * step (bimodal, for our kernels and the prototype alike); six pinned processes, either core, all ran
- * at 56–58 ms. Returns a sentence for the results header.
+ * at 56–58 ms (pinned, the slow mode is rarer but not gone). Returns a sentence for the results header.
  */
 export function pinToOneCore(): string {
   const core = cpus().length - 1;
