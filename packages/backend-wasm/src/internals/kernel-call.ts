@@ -26,6 +26,14 @@ export function free(backend: WasmBackend, ...infos: (TensorInfo | undefined)[])
   for (const info of infos) if (info !== undefined) backend.disposeData(info.dataId);
 }
 
+/** `acc + part` with both freed (or `part` itself when there is no `acc` yet): sums chunked results. */
+export function accumulate(backend: WasmBackend, acc: TensorInfo | undefined, part: TensorInfo): TensorInfo {
+  if (acc === undefined) return part;
+  const sum = callKernel('Add', backend, { a: acc, b: part });
+  free(backend, acc, part);
+  return sum;
+}
+
 /**
  * Transposes `x`. A permutation that moves a trailing group of axes to the front (`[1, 0]`,
  * `[3, 0, 1, 2]`, …) is a 2-D transpose of [rows, cols] and runs as a blocked copy in JavaScript on

@@ -1,7 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectClose, onBackend, randomValues, setupWasm } from '../test-utils/backends';
-import type { WasmBackend } from '../internals/wasm-backend';
+import { expectFilterGradient, setupWasm } from '../test-utils/backends';
 import { filterGradientIm2col } from './filter-gradient-im2col';
 
 type Pad = 'same' | 'valid' | [[number, number], [number, number], [number, number], [number, number]];
@@ -17,25 +16,9 @@ const cases: { x: [number, number, number, number]; f: [number, number, number, 
   { x: [3, 5, 6, 4], f: [1, 1, 4, 5], stride: 1, pad: 'valid' },
 ];
 
-/** dW on wasm through `filterGradientIm2col` directly and on cpu through the kernel. */
+/** dW on wasm through `filterGradientIm2col` directly, against cpu through the kernel. */
 async function compare(c: (typeof cases)[number], seed: number, maxFloats?: number): Promise<void> {
-  const info = tf.backend_util.computeConv2DInfo(c.x, c.f, c.stride, 1, c.pad);
-  const dyShape = [c.x[0], info.outHeight, info.outWidth, c.f[3]];
-  const xv = randomValues(tf.util.sizeFromShape(c.x), seed);
-  const dyv = randomValues(tf.util.sizeFromShape(dyShape), seed + 1);
-  const attrs = { filterShape: c.f, strides: [c.stride, c.stride], pad: c.pad, dataFormat: 'NHWC', dimRoundingMode: undefined };
-  const expected = await onBackend('cpu', () => tf.engine().runKernel('Conv2DBackpropFilter', { x: tf.tensor(xv, c.x), dy: tf.tensor(dyv, dyShape) }, attrs as never) as tf.Tensor);
-  await tf.setBackend('wasm');
-  const backend = tf.backend() as unknown as WasmBackend & { readSync(id: object): Float32Array; numDataIds(): number };
-  const x = tf.tensor(xv, c.x);
-  const dy = tf.tensor(dyv, dyShape);
-  const before = backend.numDataIds();
-  const dw = filterGradientIm2col(backend, x, dy, info, c.f, maxFloats);
-  const got = { shape: dw.shape, values: Float32Array.from(backend.readSync(dw.dataId)) };
-  backend.disposeData(dw.dataId);
-  expect(backend.numDataIds()).toBe(before); // every intermediate freed
-  tf.dispose([x, dy]);
-  expectClose(got, expected);
+  await expectFilterGradient((backend, x, dy, info) => filterGradientIm2col(backend, x, dy, info, c.f, maxFloats), c, seed);
 }
 
 describe('filter gradient as an im2col GEMM', () => {

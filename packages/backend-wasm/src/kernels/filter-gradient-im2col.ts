@@ -1,5 +1,5 @@
 import type { backend_util, TensorInfo } from '@tensorflow/tfjs-core';
-import { callKernel, free, reshape, sliceOuter, transpose } from '../internals/kernel-call';
+import { accumulate, callKernel, free, reshape, sliceOuter, transpose } from '../internals/kernel-call';
 import { heapFloat32, type WasmBackend } from '../internals/wasm-backend';
 
 /** Largest im2col block (floats) built at once; larger batches are split by images (32 MB, plus its transpose). */
@@ -27,28 +27,44 @@ export function filterGradientIm2col(
   filterShape: readonly [number, number, number, number],
   maxFloats = maxPatchFloats,
 ): TensorInfo {
-  const [kh, kw, cin, cout] = filterShape;
+  const [kh, kw, cin] = filterShape;
   const n = x.shape[0] as number;
   const pixels = info.outHeight * info.outWidth;
   const cols = kh * kw * cin;
   const chunk = Math.max(1, Math.min(n, Math.floor(maxFloats / (pixels * cols))));
-  const dy2 = reshape(backend, dy, [n * pixels, cout]);
-  let acc: TensorInfo | undefined;
-  for (let b0 = 0; b0 < n; b0 += chunk) {
-    const size = Math.min(chunk, n - b0);
+  return chunkedFilterGradient(backend, dy, chunk, filterShape, (b0, size) => {
     const patches = im2col(backend, x, info, filterShape, b0, size);
     const patchesT = transpose(backend, patches, [1, 0]);
     free(backend, patches);
+    return patchesT;
+  });
+}
+
+/**
+ * dW [kh, kw, Ci, Co] = Σ over image chunks of Pᵀ·dY: for images [b0, b0 + size), `patchesT(b0, size)`
+ * gives Pᵀ [kh·kw·Ci, size·Ho·Wo] (freed here), multiplied by that chunk's rows of dY with XNNPACK and
+ * summed over the chunks.
+ */
+export function chunkedFilterGradient(
+  backend: WasmBackend,
+  dy: TensorInfo,
+  images: number,
+  filterShape: readonly [number, number, number, number],
+  patchesT: (b0: number, size: number) => TensorInfo,
+): TensorInfo {
+  const [kh, kw, cin, cout] = filterShape;
+  const [n, ho, wo] = dy.shape as [number, number, number, number];
+  const pixels = ho * wo;
+  const dy2 = reshape(backend, dy, [n * pixels, cout]);
+  let acc: TensorInfo | undefined;
+  for (let b0 = 0; b0 < n; b0 += images) {
+    const size = Math.min(images, n - b0);
+    const pT = patchesT(b0, size);
     const dys = size === n ? dy2 : sliceOuter(backend, dy2, b0 * pixels, size * pixels);
-    const part = callKernel('BatchMatMul', backend, { a: patchesT, b: dys }, { transposeA: false, transposeB: false });
-    free(backend, patchesT);
+    const part = callKernel('BatchMatMul', backend, { a: pT, b: dys }, { transposeA: false, transposeB: false });
+    free(backend, pT);
     if (dys !== dy2) free(backend, dys);
-    if (acc === undefined) acc = part;
-    else {
-      const sum = callKernel('Add', backend, { a: acc, b: part });
-      free(backend, acc, part);
-      acc = sum;
-    }
+    acc = accumulate(backend, acc, part);
   }
   free(backend, dy2);
   const dw = reshape(backend, acc!, [kh, kw, cin, cout]);

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectClose, onBackend, randomValues, setupWasm } from '../test-utils/backends';
+import { expectFilterGradient, setupWasm } from '../test-utils/backends';
 import type { WasmBackend } from '../internals/wasm-backend';
 import { filterGradientPlanes, fitsPlanes } from './filter-gradient-planes';
 
@@ -37,22 +37,7 @@ describe('filter gradient from shifted input planes', () => {
       const stride = c.stride ?? 1;
       const info = tf.backend_util.computeConv2DInfo(c.x, c.f, stride, 1, c.pad);
       expect(fitsPlanes(info)).toBe(true);
-      const dyShape = [c.x[0], info.outHeight, info.outWidth, c.f[3]];
-      const xv = randomValues(tf.util.sizeFromShape(c.x), 90 + 2 * i);
-      const dyv = randomValues(tf.util.sizeFromShape(dyShape), 91 + 2 * i);
-      const attrs = { filterShape: c.f, strides: [stride, stride], pad: c.pad, dataFormat: 'NHWC', dimRoundingMode: undefined };
-      const expected = await onBackend('cpu', () => tf.engine().runKernel('Conv2DBackpropFilter', { x: tf.tensor(xv, c.x), dy: tf.tensor(dyv, dyShape) }, attrs as never) as tf.Tensor);
-      await tf.setBackend('wasm');
-      const backend = tf.backend() as unknown as WasmBackend & { readSync(id: object): Float32Array; numDataIds(): number };
-      const x = tf.tensor(xv, c.x);
-      const dy = tf.tensor(dyv, dyShape);
-      const before = backend.numDataIds();
-      const dw = filterGradientPlanes(backend, x, dy, info, c.f, c.chunk);
-      const got = { shape: dw.shape, values: Float32Array.from(backend.readSync(dw.dataId)) };
-      backend.disposeData(dw.dataId);
-      expect(backend.numDataIds()).toBe(before); // every intermediate freed
-      tf.dispose([x, dy]);
-      expectClose(got, expected);
+      await expectFilterGradient((backend, x, dy, convInfo) => filterGradientPlanes(backend, x, dy, convInfo, c.f, c.chunk), { ...c, stride }, 90 + 2 * i);
     });
   }
 

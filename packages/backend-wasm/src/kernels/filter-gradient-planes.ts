@@ -1,5 +1,6 @@
 import type { backend_util, TensorInfo } from '@tensorflow/tfjs-core';
-import { callKernel, free, reshape, sliceOuter, transpose } from '../internals/kernel-call';
+import { free, transpose } from '../internals/kernel-call';
+import { chunkedFilterGradient } from './filter-gradient-im2col';
 import { heapFloat32, type WasmBackend } from '../internals/wasm-backend';
 
 /** Output pixels per GEMM: keeps a 4-row block of Pᵀ and a packed dY panel in L2. */
@@ -40,30 +41,12 @@ export function filterGradientPlanes(
   chunkPixels = pixelsPerChunk,
 ): TensorInfo {
   if (!fitsPlanes(info)) throw new Error(`@mia/backend-wasm: filterGradientPlanes needs dilation 1, got ${info.dilationHeight}×${info.dilationWidth}`);
-  const [kh, kw, cin, cout] = filterShape;
   const n = x.shape[0] as number;
   const pixels = info.outHeight * info.outWidth;
   const images = Math.max(1, Math.min(n, Math.floor(chunkPixels / pixels)));
   const xT = transpose(backend, x, [3, 0, 1, 2]); // [Ci, N, H, W]
-  const dy2 = reshape(backend, dy, [n * pixels, cout]);
-  let acc: TensorInfo | undefined;
-  for (let b0 = 0; b0 < n; b0 += images) {
-    const size = Math.min(images, n - b0);
-    const pT = patchesTransposed(backend, xT, info, filterShape, b0, size);
-    const dys = size === n ? dy2 : sliceOuter(backend, dy2, b0 * pixels, size * pixels);
-    const part = callKernel('BatchMatMul', backend, { a: pT, b: dys }, { transposeA: false, transposeB: false });
-    free(backend, pT);
-    if (dys !== dy2) free(backend, dys);
-    if (acc === undefined) acc = part;
-    else {
-      const sum = callKernel('Add', backend, { a: acc, b: part });
-      free(backend, acc, part);
-      acc = sum;
-    }
-  }
-  free(backend, xT, dy2);
-  const dw = reshape(backend, acc!, [kh, kw, cin, cout]);
-  free(backend, acc);
+  const dw = chunkedFilterGradient(backend, dy, images, filterShape, (b0, size) => patchesTransposed(backend, xT, info, filterShape, b0, size));
+  free(backend, xT);
   return dw;
 }
 

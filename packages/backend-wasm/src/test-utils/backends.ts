@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import type { TrainingKernelConfig } from '../internals/training-kernel';
 import type { WasmBackend } from '../internals/wasm-backend';
 import { useWasmTraining } from '../use-wasm-training';
+import { randomValues } from './random-values';
 
 export { randomValues } from './random-values';
 
@@ -56,4 +57,35 @@ export function expectClose(actual: { shape: number[]; values: Float32Array }, e
     worst = Math.max(worst, Math.abs((actual.values[i] as number) - (expected.values[i] as number)));
   }
   expect(worst / scale).toBeLessThanOrEqual(rel);
+}
+
+/** A filter-gradient routine under test: dW [kh, kw, Ci, Co] for x and dy on the wasm heap. */
+export type FilterGradient = (backend: WasmBackend, x: tf.TensorInfo, dy: tf.TensorInfo, info: tf.backend_util.Conv2DInfo) => tf.TensorInfo;
+
+/**
+ * Runs `gradient` on wasm for random x and dy of a convolution case and expects the cpu backend's
+ * `Conv2DBackpropFilter` within 1e-4, with every intermediate freed (data ids unchanged).
+ */
+export async function expectFilterGradient(
+  gradient: FilterGradient,
+  c: { x: [number, number, number, number]; f: [number, number, number, number]; stride: number; pad: 'same' | 'valid' | [[number, number], [number, number], [number, number], [number, number]] },
+  seed: number,
+): Promise<void> {
+  const info = tf.backend_util.computeConv2DInfo(c.x, c.f, c.stride, 1, c.pad);
+  const dyShape = [c.x[0], info.outHeight, info.outWidth, c.f[3]];
+  const xv = randomValues(tf.util.sizeFromShape(c.x), seed);
+  const dyv = randomValues(tf.util.sizeFromShape(dyShape), seed + 1);
+  const attrs = { filterShape: c.f, strides: [c.stride, c.stride], pad: c.pad, dataFormat: 'NHWC', dimRoundingMode: undefined };
+  const expected = await onBackend('cpu', () => tf.engine().runKernel('Conv2DBackpropFilter', { x: tf.tensor(xv, c.x), dy: tf.tensor(dyv, dyShape) }, attrs as never) as tf.Tensor);
+  await tf.setBackend('wasm');
+  const backend = tf.backend() as unknown as WasmBackend & { readSync(id: object): Float32Array; numDataIds(): number };
+  const x = tf.tensor(xv, c.x);
+  const dy = tf.tensor(dyv, dyShape);
+  const before = backend.numDataIds();
+  const dw = gradient(backend, x, dy, info);
+  const got = { shape: dw.shape, values: Float32Array.from(backend.readSync(dw.dataId)) };
+  backend.disposeData(dw.dataId);
+  expect(backend.numDataIds()).toBe(before); // every intermediate freed
+  tf.dispose([x, dy]);
+  expectClose(got, expected);
 }
