@@ -1,6 +1,5 @@
 import type { backend_util, TensorInfo } from '@tensorflow/tfjs-core';
-import { free, transpose } from '../internals/kernel-call';
-import { chunkedFilterGradient } from './filter-gradient-im2col';
+import { accumulate, callKernel, free, reshape, sliceOuter, transpose } from '../internals/kernel-call';
 import { heapFloat32, type WasmBackend } from '../internals/wasm-backend';
 
 /** Output pixels per GEMM: keeps a 4-row block of Pᵀ and a packed dY panel in L2. */
@@ -134,4 +133,36 @@ function shiftedPlane(
       }
     }
   }
+}
+
+/**
+ * dW [kh, kw, Ci, Co] = Σ over image chunks of Pᵀ·dY: for images [b0, b0 + size), `patchesT(b0, size)`
+ * gives Pᵀ [kh·kw·Ci, size·Ho·Wo] (freed here), multiplied by that chunk's rows of dY with XNNPACK and
+ * summed over the chunks.
+ */
+export function chunkedFilterGradient(
+  backend: WasmBackend,
+  dy: TensorInfo,
+  images: number,
+  filterShape: readonly [number, number, number, number],
+  patchesT: (b0: number, size: number) => TensorInfo,
+): TensorInfo {
+  const [kh, kw, cin, cout] = filterShape;
+  const [n, ho, wo] = dy.shape as [number, number, number, number];
+  const pixels = ho * wo;
+  const dy2 = reshape(backend, dy, [n * pixels, cout]);
+  let acc: TensorInfo | undefined;
+  for (let b0 = 0; b0 < n; b0 += images) {
+    const size = Math.min(images, n - b0);
+    const pT = patchesT(b0, size);
+    const dys = size === n ? dy2 : sliceOuter(backend, dy2, b0 * pixels, size * pixels);
+    const part = callKernel('BatchMatMul', backend, { a: pT, b: dys }, { transposeA: false, transposeB: false });
+    free(backend, pT);
+    if (dys !== dy2) free(backend, dys);
+    acc = accumulate(backend, acc, part);
+  }
+  free(backend, dy2);
+  const dw = reshape(backend, acc!, [kh, kw, cin, cout]);
+  free(backend, acc);
+  return dw;
 }
