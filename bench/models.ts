@@ -70,7 +70,7 @@ function conv(p: Params, name: string, x: tf.Tensor4D, stride: number, pad: numb
   return bias === undefined ? y : tf.add(y, bias);
 }
 
-/** Purchase100 MLP of PROTOCOL.md: 600-1024-512-256-128-100, tanh. */
+/** Purchase100 MLP of docs/protocol.md: 600-1024-512-256-128-100, tanh. */
 export function purchaseMlp(batch = 128): BenchModel {
   const widths = [600, 1024, 512, 256, 128, 100];
   const b = new Builder(batch);

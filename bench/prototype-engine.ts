@@ -1,6 +1,7 @@
-// The "tfjs-wasm + reference prototype kernels" engine: ../shared/reference/wasm-training-kernels.js
-// (the prototype whose figures PERFORMANCE.md quotes) applied to a fresh stock tfjs-wasm in its own
-// process, so that its speed is measured in the same run, on the same machine, as ours.
+// The "tfjs-wasm + reference prototype kernels" engine: the team's first prototype of the wasm
+// training kernels (a CommonJS file outside this repository, named by MIA_PROTOTYPE_KERNELS; its
+// figures are the absolute targets of docs/performance.md) applied to a fresh stock tfjs-wasm in its
+// own process, so that its speed is measured in the same run, on the same machine, as ours.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -14,8 +15,8 @@ export const prototypeEngine = 'tfjs-wasm + reference prototype kernels (own pro
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
-/** Where the prototype is: `../shared/reference/wasm-training-kernels.js`, resolved from the repo root. */
-export const prototypePath = resolve(repoRoot, '../shared/reference/wasm-training-kernels.js');
+/** Where the prototype is: the path in `MIA_PROTOTYPE_KERNELS`, resolved from the repo root; '' when unset (the row is skipped). */
+export const prototypePath = process.env.MIA_PROTOTYPE_KERNELS ? resolve(repoRoot, process.env.MIA_PROTOTYPE_KERNELS) : '';
 
 interface Prototype {
   applyWasmPatches(opts?: Record<string, unknown>): void;
@@ -28,6 +29,7 @@ interface Prototype {
  * Reading any other member of `tf` throws, naming it, instead of returning undefined.
  */
 export function loadPrototype(path: string = prototypePath): Prototype {
+  if (path === '') throw new Error('bench: the prototype engine needs MIA_PROTOTYPE_KERNELS=<path to wasm-training-kernels.js>, which is unset');
   const source = readFileSync(path, 'utf8');
   const core = tf as unknown as Record<string | symbol, unknown>;
   const tfShim = new Proxy(core, {
@@ -71,6 +73,7 @@ export async function childPrototype(model: string, steps: number, warmup: numbe
 
 /** Runs the prototype engine for `model` in a child process (or a "skipped" row when the file is absent). */
 export function runPrototype(model: string, batch: number, steps: number, warmup: number): Row {
+  if (prototypePath === '') return { model, batch, engine: prototypeEngine, note: 'skipped: MIA_PROTOTYPE_KERNELS is not set' };
   if (!existsSync(prototypePath)) return { model, batch, engine: prototypeEngine, note: `skipped: prototype not found at ${prototypePath}` };
   const run = fileURLToPath(new URL('./run.ts', import.meta.url));
   const args = [...process.execArgv, run, '--child-prototype', model, String(steps), String(warmup)];

@@ -1,4 +1,4 @@
-// Enforces the dependency rules of DESIGN.md ("Packages and dependency rules") by reading every
+// Enforces the package dependency rules (each `it` below states one) by reading every
 // workspace package.json and scanning the import statements of every non-test source file.
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -50,7 +50,7 @@ function allowedMiaDeps(name: string): Set<string> | 'any' {
   return new Set(['@mia/core']);
 }
 
-describe('dependency rules (DESIGN.md)', () => {
+describe('package dependency rules', () => {
   it('finds the workspace packages', () => {
     expect(packages.map((p) => p.name)).toEqual(expect.arrayContaining(['@mia/core', '@mia/metrics', '@mia/attacks']));
   });

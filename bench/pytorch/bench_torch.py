@@ -1,5 +1,5 @@
 # Median full training step (fwd + bwd + SGD momentum) for the three reference models.
-# Copied from shared/anchors/pytorch/ (plus the 'purchase' MLP of PROTOCOL.md); used by `pnpm bench`.
+# The team's PyTorch anchor (plus the 'purchase' MLP of docs/protocol.md); used by `pnpm bench`.
 # Usage: /usr/bin/python3 bench_torch.py <purchase|mlp|smallcnn|resnet18> <threads> <steps> [nchw|cl] [batch]
 import sys, time, json, statistics, torch, torch.nn as nn
 from models_torch import MLP, ResNet18, SmallCNN, forward_flops

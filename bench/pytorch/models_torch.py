@@ -1,8 +1,8 @@
 import torch, torch.nn as nn, torch.nn.functional as F
 
 class MLP(nn.Module):
-    # Purchase100-style: 600 -> 1024 -> 512 -> 256 -> 100 (default, as in PERFORMANCE.md), or any widths.
-    # The Purchase model of PROTOCOL.md is widths=(600, 1024, 512, 256, 128, 100) ('purchase' in bench_torch.py).
+    # Purchase100-style: 600 -> 1024 -> 512 -> 256 -> 100 (default, as in docs/performance.md), or any widths.
+    # The Purchase model of docs/protocol.md is widths=(600, 1024, 512, 256, 128, 100) ('purchase' in bench_torch.py).
     def __init__(self, act='tanh', widths=(600, 1024, 512, 256, 100)):
         super().__init__()
         self.l = nn.ModuleList([nn.Linear(a, b) for a, b in zip(widths[:-1], widths[1:])])

@@ -49,7 +49,7 @@ export interface CclExperimentResult {
  * as many held-out non-members, with the metrics of `@mia/metrics`. Runs on whatever backend
  * `tf` has (the page sets cpu or webgl); disposes every tensor it creates.
  *
- * @see CCL Eq. 4–6 (PROTOCOL.md §4.2); loss attack PROTOCOL.md §3.1; metrics PROTOCOL.md §5.
+ * @see CCL Eq. 4–6 (docs/protocol.md §4.2); loss attack docs/protocol.md §3.1; metrics docs/protocol.md §5.
  */
 export async function runCclExperiment(options: CclExperimentOptions = {}): Promise<CclExperimentResult> {
   const { members = 80, epochs = 60, hidden = 64, alpha = 0.5, noise = 3, seed = 0 } = options;

@@ -40,7 +40,7 @@ export interface RunSummary {
   readonly testAccuracy: number;
   /** Mean per-example CE on the members. */
   readonly trainLossMean: number;
-  /** Variance (ddof 0, PROTOCOL.md §6 item 17) of the per-example CE on the members. */
+  /** Variance (ddof 0, docs/protocol.md §6 item 17) of the per-example CE on the members. */
   readonly trainLossVariance: number;
   /** Best-threshold TPR − FPR of the loss attack (score = −CE), members vs non-members. */
   readonly lossAttackAdvantage: number;

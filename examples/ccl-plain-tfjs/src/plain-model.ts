@@ -2,7 +2,7 @@ import * as tfl from '@tensorflow/tfjs-layers';
 
 /**
  * A plain tfjs-layers MLP for Purchase-like data that knows nothing about `@mia`: tanh hidden
- * layers and a linear head (logits), like the Purchase MLP of PROTOCOL.md §2.7 but narrower so it
+ * layers and a linear head (logits), like the Purchase MLP of docs/protocol.md §2.7 but narrower so it
  * trains on a CPU in a minute.
  */
 export function plainMlp(inputDim: number, numClasses: number, hidden: readonly number[], seed: number): tfl.Sequential {

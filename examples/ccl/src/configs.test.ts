@@ -4,7 +4,7 @@ import { baselineGrids } from './fig2-grids';
 import { alphaGrid, alphaSweepDefenses } from './fig4';
 import { table1Defenses } from './table1';
 
-describe('paper-scale configs are the paper\'s (CCL §5.1, App. E; PROTOCOL.md §2.2, §4.17)', () => {
+describe('paper-scale configs are the paper\'s (CCL §5.1, App. E; docs/protocol.md §2.2, §4.17)', () => {
   it('Table 1: Texas100/Purchase100 MLPs 120 epochs ×0.1 at 50/100; CIFAR-10 ResNet-34 and CIFAR-100 DenseNet-121 300 epochs ×0.1 at 150/225; SGD 0.1, momentum 0.9, wd 5e-4, batch 128', () => {
     const expected = {
       texas: ['texas100', 'mlp', 120, [50, 100], 1],

@@ -1,17 +1,17 @@
 import { parseExperimentConfig, type DefenseConfig, type ExperimentConfig, type NotRun, type ReproductionScale } from '@mia/experiments';
 
-/** The datasets of CCL Table 1 that the runner knows (ImageNet is out of scope, PROTOCOL.md A36). */
+/** The datasets of CCL Table 1 that the runner knows (ImageNet is out of scope, docs/protocol.md A36). */
 export type CclDataset = 'texas' | 'purchase' | 'cifar10' | 'cifar100';
 
-/** The attacks of the CCL protocol that the runner implements (PROTOCOL.md §3.1–3.2, A31). */
+/** The attacks of the CCL protocol that the runner implements (docs/protocol.md §3.1–3.2, A31). */
 export const CCL_ATTACKS: readonly string[] = ['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh'];
 
 /** ImageNet column: never run here. */
 export const IMAGENET_NOT_RUN: NotRun = {
-  notRun: 'not run: ImageNet (DenseNet-121, 90 epochs) is out of scope for TF.js on this machine (PROTOCOL.md A36)',
+  notRun: 'not run: ImageNet (DenseNet-121, 90 epochs) is out of scope for TF.js on this machine (docs/protocol.md A36)',
 };
 
-/** The augmentation attacks of CCL §5.1 (rotation ±4°, translation d = 1, CCLr's defaults; PROTOCOL.md §3.3), run on image data. */
+/** The augmentation attacks of CCL §5.1 (rotation ±4°, translation d = 1, CCLr's defaults; docs/protocol.md §3.3), run on image data. */
 export const AUGMENTATION_ATTACKS: readonly string[] = ['rotation', 'translation'];
 
 /** Whether a dataset is images (the augmentation attacks apply). */
@@ -21,9 +21,9 @@ export const isImageDataset = (dataset: CclDataset): boolean => dataset === 'cif
 export const attacksOf = (dataset: CclDataset): string[] => (isImageDataset(dataset) ? [...CCL_ATTACKS, ...AUGMENTATION_ATTACKS] : [...CCL_ATTACKS]);
 
 /** Why the augmentation attacks have no value on a tabular dataset. */
-export const AUGMENTATION_NOT_APPLICABLE = 'not applicable: the augmentation attacks (PROTOCOL.md §3.3) query rotated/translated images, and this dataset is tabular';
+export const AUGMENTATION_NOT_APPLICABLE = 'not applicable: the augmentation attacks (docs/protocol.md §3.3) query rotated/translated images, and this dataset is tabular';
 
-/** The paper's per-dataset setup (CCL §5.1, App. E.1; PROTOCOL.md §2.2). */
+/** The paper's per-dataset setup (CCL §5.1, App. E.1; docs/protocol.md §2.2). */
 const PAPER = {
   texas: { dataset: 'texas100', model: 'mlp', epochs: 120, milestones: [50, 100], beta: 1 },
   purchase: { dataset: 'purchase100', model: 'mlp', epochs: 120, milestones: [50, 100], beta: 1 },
@@ -81,7 +81,7 @@ export interface BaseConfigOptions {
  * The experiment config of one dataset at one scale with the given defenses: at `paper` scale the
  * paper's dataset, model, 120/300 epochs, SGD 0.1 (momentum 0.9, wd 5e-4, batch 128, ×0.1 at the
  * milestones); at reduced scales the sizes of {@link REDUCED} with the milestones at the same fractions.
- * @see PROTOCOL.md §1.3, §2.2, §7 (CCL preset)
+ * @see docs/protocol.md §1.3, §2.2, §7 (CCL preset)
  */
 export function baseConfig(name: string, dataset: CclDataset, scale: ReproductionScale, defenses: readonly DefenseConfig[], options: BaseConfigOptions = {}): ExperimentConfig {
   const paper = PAPER[dataset];
@@ -123,7 +123,7 @@ export function cclBeta(dataset: CclDataset, scale: ReproductionScale): number {
   return scale === 'paper' ? PAPER[dataset].beta : 1;
 }
 
-/** The CCQL or CCEL defense at one α. @see PROTOCOL.md §4.2 */
+/** The CCQL or CCEL defense at one α. @see docs/protocol.md §4.2 */
 export function cclDefense(kind: 'CCQL' | 'CCEL', alpha: number, beta: number, label = `${kind} α=${alpha}`): DefenseConfig {
   return { name: 'ccl', label, params: { alpha, concave: kind === 'CCQL' ? 'quadratic' : 'exponential', scale: beta } };
 }

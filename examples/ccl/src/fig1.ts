@@ -42,13 +42,13 @@ function statsTable(title: string, dynamics: Map<string, EpochLossStats[]>, pick
 /**
  * CCL Fig. 1: the mean and variance of the members' cross-entropy over the epochs for models trained
  * with CE, focal loss (stronger convexity) and CCQL. Theorem 3.1 predicts focal < CE < CCQL in variance.
- * @see papers/ccl.md Fig. 1, §3.1–3.2
+ * @see CCL (arXiv:2402.05453) Fig. 1, §3.1–3.2
  */
 export const fig1: Reproduction = {
   name: 'ccl-fig1',
   paper: 'CCL (Liu et al., ICML 2024)',
   title: 'CCL Fig. 1: mean and variance of the members\' loss per epoch, CE vs focal loss vs CCQL',
-  source: 'papers/ccl.md, Figure 1',
+  source: 'CCL (arXiv:2402.05453), Figure 1',
   async run(ctx) {
     const dataset = fig1Dataset(ctx.scale);
     // At cpu scale Table 1's 6-epoch CIFAR-10 run barely leaves chance level; the dynamics need a longer run.

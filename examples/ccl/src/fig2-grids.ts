@@ -16,10 +16,10 @@ export interface BaselineGrid {
 export const settingLabel = (grid: Pick<BaselineGrid, 'family' | 'knob'>, value: number): string => `${grid.family} ${grid.knob}=${value}`;
 
 /**
- * The seven baselines of CCL §5.1 with the grids of App. E.2 (PROTOCOL.md §4.17) at `paper` scale,
+ * The seven baselines of CCL §5.1 with the grids of App. E.2 (docs/protocol.md §4.17) at `paper` scale,
  * four (AdvReg three) spread-out points of each grid at `cpu`, two at `smoke`. Early-stopping
  * checkpoints are at k/12 of the run (the paper's 25, 50, …, 275 of 300 epochs).
- * @see PROTOCOL.md §4.5–4.11
+ * @see docs/protocol.md §4.5–4.11
  */
 export function baselineGrids(scale: ReproductionScale, dataset: CclDataset, epochs: number): BaselineGrid[] {
   const tabular = dataset === 'purchase' || dataset === 'texas';

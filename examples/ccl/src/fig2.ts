@@ -15,13 +15,13 @@ export const fig2Dataset = (scale: ReproductionScale): CclDataset => (scale === 
  * the CCL4 split, AdvReg and Mixup+MMD the CCL5 split with its reference set (§5.1); Dropout is a
  * model option and early stopping a shorter run of the same seeded training (identical to a
  * checkpoint, since the step schedule does not depend on the run's length).
- * @see papers/ccl.md Fig. 2, §5.2 "Can CCL improve privacy-utility trade-off?"; PROTOCOL.md §4.17
+ * @see CCL (arXiv:2402.05453) Fig. 2, §5.2 "Can CCL improve privacy-utility trade-off?"; docs/protocol.md §4.17
  */
 export const fig2: Reproduction = {
   name: 'ccl-fig2',
   paper: 'CCL (Liu et al., ICML 2024)',
   title: 'CCL Fig. 2: privacy-utility curves of CCQL/CCEL vs seven baselines',
-  source: 'papers/ccl.md, Figure 2 and App. E.2',
+  source: 'CCL (arXiv:2402.05453), Figure 2 and App. E.2',
   async run(ctx) {
     const scale = ctx.scale;
     const dataset = fig2Dataset(scale);
@@ -78,7 +78,7 @@ export const fig2: Reproduction = {
       notes: [
         ...(scale === 'paper' ? [] : [`Reduced scale: Fig. 2 runs on ${dataset === 'purchase' ? 'the Purchase stand-in (purchaseLike, [256, 128] MLP)' : dataset} instead of CIFAR-10/ResNet-34, over a subset of each baseline's grid (App. E.2 grids at paper scale).`]),
         'AdvReg and Mixup+MMD use the CCL5 split (its reference set generates the adversary loss); their undefended reference is the "w/o (CCL5)" row. Every other setting uses CCL4.',
-        isImageDataset(dataset) ? 'Augmentation attacks: rotation ±4°, translation d = 1 (CCLr\'s defaults, PROTOCOL.md §3.3).' : `The augmentation attacks (rotation, translation) query images; on the tabular ${dataset} data they do not apply.`,
+        isImageDataset(dataset) ? 'Augmentation attacks: rotation ±4°, translation d = 1 (CCLr\'s defaults, docs/protocol.md §3.3).' : `The augmentation attacks (rotation, translation) query images; on the tabular ${dataset} data they do not apply.`,
       ],
     };
   },

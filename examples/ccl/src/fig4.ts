@@ -31,13 +31,13 @@ function trendClaim(statement: string, kind: string, alphas: readonly number[], 
 /**
  * CCL Fig. 4: the effect of α on utility (test accuracy), privacy (highest attack advantage) and the
  * members' loss variance, for CCQL and CCEL, with plain cross-entropy (α = 1) as the reference row.
- * @see papers/ccl.md Fig. 4, §5.2 "How does α affect utility and privacy?"
+ * @see CCL (arXiv:2402.05453) Fig. 4, §5.2 "How does α affect utility and privacy?"
  */
 export const fig4: Reproduction = {
   name: 'ccl-fig4',
   paper: 'CCL (Liu et al., ICML 2024)',
   title: 'CCL Fig. 4: effect of α on test accuracy, highest attack advantage and loss variance',
-  source: 'papers/ccl.md, Figure 4',
+  source: 'CCL (arXiv:2402.05453), Figure 4',
   async run(ctx) {
     const dataset = fig4Dataset(ctx.scale);
     const config = baseConfig(`ccl-alpha-${dataset}-${ctx.scale}`, dataset, ctx.scale, alphaSweepDefenses(dataset, ctx.scale), ctx.dataDir === undefined ? {} : { dataDir: ctx.dataDir });

@@ -52,7 +52,7 @@ function memberLoss(model: Classifier, data: LabeledData, members: readonly numb
  * (CE vs focal loss, plus CCL). The runner's cached models only keep the final epoch, hence this loop.
  * @returns per variant label, one entry per epoch.
  * @throws InvalidArgumentError when `members` is empty or a label repeats.
- * @see papers/ccl.md Fig. 1, §3.1; PROTOCOL.md §5 (loss variance)
+ * @see CCL (arXiv:2402.05453) Fig. 1, §3.1; docs/protocol.md §5 (loss variance)
  */
 export async function memberLossDynamics(data: LabeledData, members: readonly number[], options: MemberLossDynamicsOptions): Promise<Map<string, EpochLossStats[]>> {
   if (members.length === 0) throw new InvalidArgumentError('memberLossDynamics: members must not be empty, got 0 indices');

@@ -6,7 +6,7 @@ const COLUMNS: ReadonlyArray<readonly [string, CclDataset | 'imagenet']> = [
   ['Texas', 'texas'], ['Purchase', 'purchase'], ['ImageNet', 'imagenet'], ['CIFAR-10', 'cifar10'], ['CIFAR-100', 'cifar100'],
 ];
 
-/** CCL Table 1 (P1 with α = 0.5 and the max advantage over attacks), transcribed from papers/ccl.md. */
+/** CCL Table 1 (P1 with α = 0.5 and the max advantage over attacks), transcribed from CCL (arXiv:2402.05453). */
 export const TABLE1_PAPER = {
   CCQL: { Texas: 0.607, Purchase: 0.868, ImageNet: 0.610, 'CIFAR-10': 0.769, 'CIFAR-100': 0.487 },
   CCEL: { Texas: 0.608, Purchase: 0.864, ImageNet: 0.609, 'CIFAR-10': 0.797, 'CIFAR-100': 0.480 },
@@ -23,16 +23,16 @@ export function table1Defenses(dataset: CclDataset, scale: ReproductionScale) {
 }
 
 /**
- * CCL Table 1: the P1 score (test accuracy and the highest attack advantage, PROTOCOL.md §5) of CCQL,
+ * CCL Table 1: the P1 score (test accuracy and the highest attack advantage, docs/protocol.md §5) of CCQL,
  * CCEL (α = 0.5) and the undefended model per dataset, with the test accuracy and the max advantage
  * it rests on.
- * @see papers/ccl.md Table 1, §5.2 "Is CCL effective with different datasets?"
+ * @see CCL (arXiv:2402.05453) Table 1, §5.2 "Is CCL effective with different datasets?"
  */
 export const table1: Reproduction = {
   name: 'ccl-table1',
   paper: 'CCL (Liu et al., ICML 2024)',
   title: 'CCL Table 1: P1 score of CCQL, CCEL and the undefended model per dataset (α = 0.5)',
-  source: 'papers/ccl.md, Table 1',
+  source: 'CCL (arXiv:2402.05453), Table 1',
   description: 'P1 = 2·Acc·(1 − Adv)/(Acc + 1 − Adv) with Adv the highest advantage over the metric attacks and NN-MLH (adaptive shadow).',
   async run(ctx) {
     const runs: Record<string, RunOutcome> = {};
@@ -67,7 +67,7 @@ export const table1: Reproduction = {
         ...(ctx.scale === 'paper' ? [] : [
           'Reduced scale: Texas and Purchase are the seeded stand-ins texasLike/purchaseLike (unless --data-dir points at the real files) with a [256, 128] MLP instead of the 4-hidden-layer one; CIFAR-10 uses small-cnn on a subset instead of ResNet-34; β = 1 everywhere (the paper uses 0.01 on CIFAR-10 and 0.05 on CIFAR-100 with 300 epochs).',
         ]),
-        'The max advantage is over the metric attacks and NN-MLH, plus the rotation (±4°) and translation (d = 1) augmentation attacks on the image datasets (PROTOCOL.md §3.3).',
+        'The max advantage is over the metric attacks and NN-MLH, plus the rotation (±4°) and translation (d = 1) augmentation attacks on the image datasets (docs/protocol.md §3.3).',
       ],
     };
   },

@@ -25,7 +25,7 @@ const plan = (name: string, options: Record<string, unknown>, epochs: number, ba
   ({ model: { name, options }, epochs, batchSize, lr, milestones, gamma });
 
 /**
- * Paper-scale training per (dataset, model), from CRLr `conf/train/*.yml` (PROTOCOL.md §2.6): SGD,
+ * Paper-scale training per (dataset, model), from CRLr `conf/train/*.yml` (docs/protocol.md §2.6): SGD,
  * momentum 0.9, wd 5e-4, batch 256 (32 for DenseNet121), the piecewise-constant LR as a multistep
  * schedule. Two are approximations: cifar10_vgg (0.05 → 0.01 → 0.005 → 0.001 at 50/80/100) becomes
  * ×0.2 at 50/80/100, and cifar100_resnet's one warm-up epoch at 0.01 is dropped.
@@ -76,13 +76,13 @@ export interface RelaxLevel {
 export const baseLevel = (dataset: CrlDataset): RelaxLevel => ({ alpha: ALPHA[dataset], alphaCenter: 0.1 });
 
 /**
- * CRL's parameters: the paper publishes none, so PROTOCOL.md A18's grid: t = t_cl = 0.05, λ = 0.1,
+ * CRL's parameters: the paper publishes none, so docs/protocol.md A18's grid: t = t_cl = 0.05, λ = 0.1,
  * upper = upper_cl = 1 (defaults), lr_c = 0.001 (the paper's).
  */
 export const crlParams = (level: RelaxLevel, components: 'crl' | 'impRelaxLoss' | 'relaxedCenterLoss' = 'crl') =>
   ({ alpha: level.alpha, alphaCenter: level.alphaCenter, t: 0.05, tCenter: 0.05, lambda: 0.1, components });
 
-/** The four approaches of Table 1 as runner defenses (PROTOCOL.md §4.3, §4.5, §4.7). */
+/** The four approaches of Table 1 as runner defenses (docs/protocol.md §4.3, §4.5, §4.7). */
 export function table1Defenses(dataset: CrlDataset, scale: ReproductionScale): ExperimentConfig['defenses'] {
   // AdvReg, MLHospital schedule: 4 private warm-up epochs at paper scale; fewer at the reduced scales.
   const warmup = scale === 'paper' ? {} : { warmupEpochs: scale === 'smoke' ? 1 : 2 };
@@ -109,7 +109,7 @@ export function planOf(dataset: CrlDataset, model: string, scale: ReproductionSc
  * The runner config of one (dataset, model) group of Table 1 (or Fig. 7 with other defenses): CCL5
  * partition (target/shadow halves plus a disjoint inference set that AdvReg needs), one adaptive
  * shadow, attacks NN-CRL, entropy and m-entropy (Grad-x is computed separately on the loaded models).
- * @see PROTOCOL.md §1.6, §2.6, §3.2 (NN-CRL), §3.7.
+ * @see docs/protocol.md §1.6, §2.6, §3.2 (NN-CRL), §3.7.
  */
 export function groupConfig(dataset: CrlDataset, model: string, scale: ReproductionScale, defenses?: ExperimentConfig['defenses']): ExperimentConfig {
   const { plan: p, maxPerRole } = planOf(dataset, model, scale);
@@ -131,9 +131,9 @@ export function groupConfig(dataset: CrlDataset, model: string, scale: Reproduct
 
 /** Deviations from the paper every CRL reproduction shares (for the report's notes). */
 export const SHARED_NOTES: readonly string[] = [
-  'NN-Based = NN-CRL (softmax ⊕ one-hot, MLP 128-64-64-2, PROTOCOL.md §3.2) trained on ONE adaptive shadow model; the paper pools k = 5 shadow models.',
+  'NN-Based = NN-CRL (softmax ⊕ one-hot, MLP 128-64-64-2, docs/protocol.md §3.2) trained on ONE adaptive shadow model; the paper pools k = 5 shadow models.',
   'Partition: CCL5 (equal target-train, target-test, inference, shadow-train, shadow-test slices); the paper splits 50/50 target/shadow then 50/50 train/test (15 000 members on CIFAR) and carves AdvReg\'s reference set from the training half.',
   'Entropy, M-Entropy and Grad-x ℓ2 AUCs are computed on the target members vs non-members directly (no threshold), as the paper states; Grad-x score = −‖∇ₓ CE‖₂ in eval mode.',
-  'CRL hyperparameters are unpublished: α_rce = RelaxLoss\'s α, α_rcl = 0.1, t = t_cl = 0.05, λ = 0.1, lr_c = 0.001 (PROTOCOL.md A18). AdvReg: MLHospital variant, α = 1.',
+  'CRL hyperparameters are unpublished: α_rce = RelaxLoss\'s α, α_rcl = 0.1, t = t_cl = 0.05, λ = 0.1, lr_c = 0.001 (docs/protocol.md A18). AdvReg: MLHospital variant, α = 1.',
   'Inputs are scaled to [0, 1] (the paper normalises CIFAR by channel mean/std and augments CIFAR-100 with crop+flip; neither is a runner option).',
 ];

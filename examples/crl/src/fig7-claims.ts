@@ -42,7 +42,7 @@ function removedComponentClaim(statement: string, points: readonly AblationPoint
 }
 
 /**
- * The claims of the ablation (papers/crl.md §5.3), evaluated on the measured points; "not evaluated"
+ * The claims of the ablation (CRL paper §5.3, arXiv:2404.17674), evaluated on the measured points; "not evaluated"
  * when no point was measured.
  */
 export function fig7Claims(points: readonly AblationPoint[]): Claim[] {

@@ -11,7 +11,7 @@ const COMPONENTS: Readonly<Record<Ablation, 'impRelaxLoss' | 'relaxedCenterLoss'
   CRL: 'crl',
 };
 
-/** Multipliers of the base (α_rce, α_rcl): larger = more relaxation = more privacy (papers/crl.md §5.3). */
+/** Multipliers of the base (α_rce, α_rcl): larger = more relaxation = more privacy (CRL paper §5.3, arXiv:2404.17674). */
 const LEVELS = { smoke: [1, 2], cpu: [1, 2], paper: [0.5, 1, 1.5, 2] } as const;
 
 const levelOf = (dataset: CrlDataset, k: number): RelaxLevel => {
@@ -62,13 +62,13 @@ function figure(points: readonly AblationPoint[], title: string): ReproductionFi
  * CRL Fig. 7: the ablation of CRL's components (Table 2: ImpRelaxLoss = relaxed policy +
  * normalisation; Relaxed Center Loss = relaxed policy + centres, no normalisation; CRL = all),
  * each at increasing relaxation thresholds (α_rce, α_rcl), as test accuracy vs attack AUC.
- * @see papers/crl.md §5.3, Fig. 7, Table 2; PROTOCOL.md §4.3.
+ * @see CRL (arXiv:2404.17674) §5.3, Fig. 7, Table 2; docs/protocol.md §4.3.
  */
 export const crlFig7: Reproduction = {
   name: 'crl-fig7',
   paper: 'CRL (Fang & Kim, UAI 2024)',
   title: "Fig. 7: ablation of CRL's components (ImpRelaxLoss, Relaxed Center Loss, CRL)",
-  source: 'papers/crl.md, Fig. 7 and Table 2',
+  source: 'CRL (arXiv:2404.17674), Fig. 7 and Table 2',
   description: 'ResNet18 on CIFAR-100 in the paper; at the reduced scales CIFAR-10 unless --data-dir points at CIFAR-100.',
   async run(ctx) {
     const dataset = fig7Dataset(ctx);

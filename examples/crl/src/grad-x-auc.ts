@@ -4,14 +4,14 @@ import { auc } from '@mia/metrics';
 
 /**
  * AUC of the white-box "Grad-x ℓ2" attack from two sets of per-example input-gradient norms:
- * members have smaller gradients, so the membership score is `−‖∇ₓ CE‖₂` (PROTOCOL.md §0: higher =
+ * members have smaller gradients, so the membership score is `−‖∇ₓ CE‖₂` (docs/protocol.md §0: higher =
  * member) and the AUC is taken on the target's members vs non-members directly, no threshold.
  *
  * @param memberNorms - `‖∇ₓ CE‖₂` of each member.
  * @param nonMemberNorms - the same for each non-member.
  * @returns the ROC-AUC in [0, 1] (0.5 = chance).
  * @throws MetricsError (from `@mia/metrics`) on NaN norms or an empty side.
- * @see PROTOCOL.md §3.6 (CRL "Grad-x ℓ2"), §5 "AUC".
+ * @see docs/protocol.md §3.6 (CRL "Grad-x ℓ2"), §5 "AUC".
  */
 export function gradientNormAuc(memberNorms: ArrayLike<number>, nonMemberNorms: ArrayLike<number>): number {
   const scores = new Float64Array(memberNorms.length + nonMemberNorms.length);
@@ -33,7 +33,7 @@ export function gradientNormAuc(memberNorms: ArrayLike<number>, nonMemberNorms: 
  * @param config - the config given to `ctx.run`.
  * @param defenseLabel - the defense's label in that config.
  * @param batchSize - examples per backward pass (keep small for big models on wasm).
- * @see PROTOCOL.md §3.6.
+ * @see docs/protocol.md §3.6.
  */
 export async function gradXAuc(ctx: ReproductionContext, config: ExperimentConfig, defenseLabel: string, batchSize = 128): Promise<number> {
   const unit = await ctx.loadModel(config, defenseLabel, 'target');

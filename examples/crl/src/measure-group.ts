@@ -2,7 +2,7 @@ import { isNotRun, rowOf, type ExperimentConfig, type ExperimentResults, type Re
 import { gradXAuc } from './grad-x-auc';
 import type { Table1Column } from './paper-values';
 
-/** The runner attack behind each black-box AUC column (PROTOCOL.md §3.1, §3.2: NN-CRL for CRL). */
+/** The runner attack behind each black-box AUC column (docs/protocol.md §3.1, §3.2: NN-CRL for CRL). */
 export const ATTACK_OF_COLUMN: Readonly<Partial<Record<Table1Column, string>>> = {
   'NN-Based AUC': 'nn-crl',
   'Entropy AUC': 'entropy',
@@ -31,7 +31,7 @@ export interface MeasureGroupOptions {
  * accuracy, the NN-CRL / entropy / m-entropy AUCs of the runner, and the Grad-x ℓ2 AUC on the
  * loaded target model (unless skipped).
  * @throws MiaError (from the runner) when a label is missing from the config.
- * @see PROTOCOL.md §3, §5.
+ * @see docs/protocol.md §3, §5.
  */
 export async function measureGroup(ctx: ReproductionContext, id: string, config: ExperimentConfig, options: MeasureGroupOptions): Promise<GroupMeasurement> {
   const outcome = await ctx.run(id, config);

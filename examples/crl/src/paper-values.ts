@@ -1,5 +1,5 @@
 /**
- * The CRL paper's Table 1 (papers/crl.md, §5.2, "Table 1: Comparisons for trade-offs between
+ * The CRL paper's Table 1 (arXiv:2404.17674, §5.2, "Table 1: Comparisons for trade-offs between
  * privacy and utility"), transcribed as fractions (the paper prints percentages): per dataset, per
  * model, per approach, `[train acc, test acc, NN AUC, entropy AUC, m-entropy AUC, Grad-x ℓ2 AUC]`;
  * `undefined` where the paper prints "N/A" (no white-box attack on DenseNet121).

@@ -86,7 +86,7 @@ describe('CRL reproductions at smoke scale', () => {
 });
 
 describe('paper-scale configs', () => {
-  it("use the paper's datasets, models, epochs and batch sizes (CRLr conf/train, PROTOCOL.md §2.6)", () => {
+  it("use the paper's datasets, models, epochs and batch sizes (CRLr conf/train, docs/protocol.md §2.6)", () => {
     const cases = [
       ['cifar10', 'VGG11', 'vgg11-bn', 120, 256],
       ['cifar10', 'ResNet18', 'resnet18', 100, 256],

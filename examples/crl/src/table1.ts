@@ -55,13 +55,13 @@ function buildTable(dataset: CrlDataset, groups: readonly Group[], scale: Reprod
  * CRL Table 1a–c: train/test accuracy and NN / entropy / m-entropy / Grad-x ℓ2 AUC of CE, AdvReg,
  * RelaxLoss and CRL, per dataset and model, with the paper's values beside ours and the headline
  * claims checked on our numbers.
- * @see papers/crl.md §5.2, Table 1; PROTOCOL.md §3, §4.3, §4.5, §4.7, §5.
+ * @see CRL (arXiv:2404.17674) §5.2, Table 1; docs/protocol.md §3, §4.3, §4.5, §4.7, §5.
  */
 export const crlTable1: Reproduction = {
   name: 'crl-table1',
   paper: 'CRL (Fang & Kim, UAI 2024)',
   title: 'Table 1a–c: privacy–utility of CE, AdvReg, RelaxLoss and CRL (accuracy and attack AUCs)',
-  source: 'papers/crl.md, Table 1',
+  source: 'CRL (arXiv:2404.17674), Table 1',
   description: 'CIFAR-10 (1a), CIFAR-100 (1b) and SVHN (1c); CIFAR-100 and SVHN need --data-dir. At the reduced scales only the ResNet18 rows run.',
   async run(ctx) {
     const groups: Group[] = [];

@@ -8,7 +8,7 @@ export const DATASET_COLUMNS: Readonly<Record<PastDatasetKey, string>> = {
   texas: 'Texas', purchase: 'Purchase', 'cifar10': 'CIFAR-10', 'cifar100': 'CIFAR-100', imagenet: 'ImageNet',
 };
 
-/** Everything a PAST experiment on one dataset needs at one scale (PROTOCOL.md §2.1, §7). */
+/** Everything a PAST experiment on one dataset needs at one scale (docs/protocol.md §2.1, §7). */
 export interface DatasetSetup {
   readonly key: PastDatasetKey;
   readonly dataset: { readonly name: string; readonly size?: number };
@@ -17,14 +17,14 @@ export interface DatasetSetup {
   readonly training: { readonly epochs: number; readonly batchSize: number; readonly lr: number };
   /** PAST's tuning phase: λ per dataset (§2.1), tuning epochs, α of Table 1. */
   readonly past: { readonly lambda: number; readonly tuneEpochs: number; readonly alpha: number };
-  /** Image or tabular data (RelaxLoss variant, PROTOCOL.md A20). */
+  /** Image or tabular data (RelaxLoss variant, docs/protocol.md A20). */
   readonly kind: 'image' | 'tabular';
 }
 
-/** The attacks of the PAST protocol on every dataset (PROTOCOL.md §7 "PAST preset"). */
+/** The attacks of the PAST protocol on every dataset (docs/protocol.md §7 "PAST preset"). */
 export const PAST_ATTACKS: readonly string[] = ['nn-mlh', 'correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy'];
 
-/** The augmentation attacks (PROTOCOL.md §3.3), run on image data only; PASTr's rotation is ±1°, translation d = 1. */
+/** The augmentation attacks (docs/protocol.md §3.3), run on image data only; PASTr's rotation is ±1°, translation d = 1. */
 export const AUGMENTATION_ATTACKS: readonly string[] = ['rotation', 'translation'];
 
 /** The attacks of a setup: {@link PAST_ATTACKS}, plus the augmentation attacks on images. */
@@ -40,12 +40,12 @@ export const ATTACK_LABELS: Readonly<Record<string, string>> = {
 
 /** Why an attack of the paper has no value for a setup (augmentation attacks on tabular data), or undefined when it runs. */
 export function attackNotRun(setup: DatasetSetup, attack: string): string | undefined {
-  return attacksOf(setup).includes(attack) ? undefined : `not applicable: the augmentation attack (PROTOCOL.md §3.3) queries rotated/translated images, and this setup is tabular (${setup.dataset.name})`;
+  return attacksOf(setup).includes(attack) ? undefined : `not applicable: the augmentation attack (docs/protocol.md §3.3) queries rotated/translated images, and this setup is tabular (${setup.dataset.name})`;
 }
 
-const IMAGENET_NOT_RUN: NotRun = { notRun: 'not run: ImageNet is out of scope for TF.js here (PROTOCOL.md §7 A36)' };
+const IMAGENET_NOT_RUN: NotRun = { notRun: 'not run: ImageNet is out of scope for TF.js here (docs/protocol.md §7 A36)' };
 
-// Paper scale: PAST §4.1 and PROTOCOL.md §2.1 (phase 1: 100 epochs, SGD lr 0.01, batch 128, cosine).
+// Paper scale: PAST §4.1 and docs/protocol.md §2.1 (phase 1: 100 epochs, SGD lr 0.01, batch 128, cosine).
 const PAPER: Record<Exclude<PastDatasetKey, 'imagenet'>, DatasetSetup> = {
   texas: { key: 'texas', dataset: { name: 'texas100' }, model: { name: 'mlp', options: {} }, training: { epochs: 100, batchSize: 128, lr: 0.01 }, past: { lambda: 1e-5, tuneEpochs: 20, alpha: 2.5 }, kind: 'tabular' },
   purchase: { key: 'purchase', dataset: { name: 'purchase100' }, model: { name: 'mlp', options: {} }, training: { epochs: 100, batchSize: 128, lr: 0.01 }, past: { lambda: 1e-5, tuneEpochs: 20, alpha: 2.5 }, kind: 'tabular' },
@@ -78,7 +78,7 @@ const SMOKE: Record<Exclude<PastDatasetKey, 'imagenet'>, DatasetSetup> = {
 
 /**
  * The setup of a dataset at a scale, or why it cannot run at all (ImageNet).
- * @see PROTOCOL.md §2.1 (paper values), §7 A36 (ImageNet out of scope)
+ * @see docs/protocol.md §2.1 (paper values), §7 A36 (ImageNet out of scope)
  */
 export function datasetSetup(key: PastDatasetKey, scale: ReproductionScale): DatasetSetup | NotRun {
   if (key === 'imagenet') return IMAGENET_NOT_RUN;
@@ -111,7 +111,7 @@ export function pastDefense(setup: DatasetSetup, label: string, params: Record<s
  * The runner config of a PAST experiment: PAST6 split, SGD (momentum 0.9, wd 5e-4) with a cosine
  * schedule, the PAST attack set (augmentation attacks with PASTr's defaults, rotation ±1° and
  * translation d = 1, on images), shadow models trained with the same defense.
- * @see PROTOCOL.md §1.2 (PAST6), §2.1 (training), §7 "PAST preset"
+ * @see docs/protocol.md §1.2 (PAST6), §2.1 (training), §7 "PAST preset"
  */
 export function pastExperiment(name: string, setup: DatasetSetup, defenses: readonly DefenseSpec[], seed = 0): ExperimentConfig {
   return parseExperimentConfig({

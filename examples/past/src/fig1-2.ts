@@ -83,18 +83,18 @@ const NOT_RUN_TABLES = ['Fig. 1b: privacy sensitivity |∂G/∂θ|', 'Fig. 2a: w
  * PAST Fig. 1b and Fig. 2 (with App. F Fig. 13a): the privacy-sensitivity distribution of an
  * undefended CIFAR-10 target, its weights and Gini index before and after PAST tuning, and the loss
  * gap over tuning — measured with the analysis tools of `@mia/defense-past`.
- * @see PROTOCOL.md §5 ("Privacy sensitivity distribution", "Gini index", "Loss gap"), §7 A33
+ * @see docs/protocol.md §5 ("Privacy sensitivity distribution", "Gini index", "Loss gap"), §7 A33
  */
 export const fig12: Reproduction = {
   name: 'past-fig1-2',
   paper: 'PAST (Hu, Zhang & Wei)',
   title: 'Fig. 1b and 2: sensitivity distribution, weights, Gini and loss gap under PAST tuning',
-  source: 'papers/past.md, Figure 1b, Figure 2a–c (§3.1–3.2); papers/past-with-appendix.md, Figure 13a (App. F.1)',
+  source: 'PAST (arXiv:2410.06814), Figure 1b, Figure 2a–c (§3.1–3.2); PAST with appendices (ICLR 2025 submission), Figure 13a (App. F.1)',
   description: 'The undefended CIFAR-10 target of Table 1 is loaded from the cache, analysed, tuned with PAST (recording Gini and loss gap per epoch) and analysed again.',
   async run(ctx) {
     const setup = datasetSetup('cifar10', ctx.scale) as DatasetSetup;
     const run = await ctx.run('cifar10', table1Config(setup));
-    const notes = [describeSetup(setup, ctx.scale), 'Sensitivity: |∂G/∂θ| over conv/dense/BN weights with S_m = the target\'s members and S_n = its test set (PROTOCOL.md §5); the paper uses 10 000 of each. The tuning here starts from the cached undefended target with Table 1\'s PAST hyperparameters (seed 1).'];
+    const notes = [describeSetup(setup, ctx.scale), 'Sensitivity: |∂G/∂θ| over conv/dense/BN weights with S_m = the target\'s members and S_n = its test set (docs/protocol.md §5); the paper uses 10 000 of each. The tuning here starts from the cached undefended target with Table 1\'s PAST hyperparameters (seed 1).'];
     if (isNotRun(run)) {
       const tables: ReproductionTable[] = NOT_RUN_TABLES.map((title) => ({ title, columns: ['undefended'], rows: [{ label: 'all', cells: [{ notRun: run.notRun }] }], format: 'num' }));
       return { tables, claims: ['sensitivity < 0.1', 'top 20 %', 'Gini', 'loss gap', 'weights near 0', 'FC sensitivity'].map((s) => claim(s, undefined, run.notRun)), notes };
@@ -106,17 +106,17 @@ export const fig12: Reproduction = {
       title: NOT_RUN_TABLES[0]!, columns: cols, format: 'num',
       caption: 'Per-parameter |∂G/∂θ|: the share below 0.1, the share of the total held by the top 20 %, the mean (×1000) overall and in the last dense layer (App. F Fig. 13a: FC layer of ResNet-18).',
       rows: [
-        // papers/past.md §3.1: "97 % of the parameters have privacy sensitivities lower than 0.1", "top 20 % … 89.27 %".
+        // PAST (arXiv:2410.06814) §3.1: "97 % of the parameters have privacy sensitivities lower than 0.1", "top 20 % … 89.27 %".
         { label: 'share of parameters with sensitivity < 0.1', cells: [{ ours: a.before.overall.shareBelow, paper: 0.97 }, { ours: a.after.overall.shareBelow }] },
         { label: 'share of the total held by the top 20 %', cells: [{ ours: a.before.overall.topShare, paper: 0.8927 }, { ours: a.after.overall.topShare }] },
         { label: 'mean sensitivity (×1000)', cells: [{ ours: 1000 * a.before.overall.mean }, { ours: 1000 * a.after.overall.mean }] },
-        // papers/past-with-appendix.md App. F.1: FC-layer mean "reduced from 0.0223 to 0.0088".
+        // PAST with appendices (ICLR 2025 submission) App. F.1: FC-layer mean "reduced from 0.0223 to 0.0088".
         { label: 'mean sensitivity, last dense layer (×1000)', cells: [{ ours: 1000 * lastDense(a.before).mean, paper: 22.3 }, { ours: 1000 * lastDense(a.after).mean, paper: 8.8 }] },
       ],
     };
     const weights: ReproductionTable = {
       title: NOT_RUN_TABLES[1]!, columns: ['share |w| < 0.01', 'mean |w|', 'Gini (shifted, PAST)'], format: 'num',
-      caption: 'Every trainable parameter (PROTOCOL.md §5 "Gini index"); PAST\'s shifted Gini decreases as weights gather at 0.',
+      caption: 'Every trainable parameter (docs/protocol.md §5 "Gini index"); PAST\'s shifted Gini decreases as weights gather at 0.',
       rows: [
         { label: 'Base (undefended)', cells: [{ ours: nearZero(a.weights.before) }, { ours: meanAbs(a.weights.before) }, { ours: giniShifted(a.weights.before) }] },
         { label: 'Ours (after PAST)', cells: [{ ours: nearZero(a.weights.after) }, { ours: meanAbs(a.weights.after) }, { ours: giniShifted(a.weights.after) }] },

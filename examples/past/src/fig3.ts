@@ -2,7 +2,7 @@ import { byScale, claim, isNotRun, rowOf, type DefenseRow, type ExperimentConfig
 import { ablationSetup, ATTACK_LABELS, AUGMENTATION_ATTACKS, attackNotRun, attacksOf, describeSetup, PAST_ATTACKS, pastDefense, pastExperiment, type DatasetSetup, type DefenseSpec } from './configs';
 import { attackAdvantage, gridRows, lowestAtAccuracy, pct } from './helpers';
 
-/** One swept defense of Fig. 3: its runner name, fixed params and the grid of its knob (PROTOCOL.md §4.17). */
+/** One swept defense of Fig. 3: its runner name, fixed params and the grid of its knob (docs/protocol.md §4.17). */
 interface Curve { readonly name: string; readonly params: Record<string, unknown>; readonly grid: Record<string, unknown[]> }
 
 /** Early-stopping checkpoints: 10 %, 20 %, 40 %, 60 % and 80 % of the run (at least epoch 1, no repeats). */
@@ -46,7 +46,7 @@ const attackOfColumn = (column: string) => ALL_ATTACKS.find((a) => ATTACK_LABELS
 
 function lowestTable(run: RunOutcome, setup: DatasetSetup, curves: ReturnType<typeof fig3Curves>, vanilla: DefenseRow | undefined): ReproductionTable {
   const cell = (curve: string, column: string): TableCell => {
-    // papers/past.md §4.2: loss attack at test accuracy above vanilla, PAST 5.2 % vs Mixup+MMD 14.8 %.
+    // PAST (arXiv:2410.06814) §4.2: loss attack at test accuracy above vanilla, PAST 5.2 % vs Mixup+MMD 14.8 %.
     const paper = column === 'Loss' && curve === 'PAST' ? { paper: 0.052 } : column === 'Loss' && curve === 'Mixup+MMD' ? { paper: 0.148 } : {};
     const missing = attackNotRun(setup, attackOfColumn(column));
     if (missing !== undefined) return { ...paper, notRun: missing };
@@ -94,13 +94,13 @@ function curvesFigure(run: RunOutcome, curves: ReturnType<typeof fig3Curves>): R
 /**
  * PAST Fig. 3: privacy-utility curves of PAST (α sweep) and the baselines (their knob swept), one
  * panel per attack, plus the "lowest advantage right of the vanilla line" the text quotes.
- * @see PROTOCOL.md §4.17 (grids), §7 A12 (every point reported)
+ * @see docs/protocol.md §4.17 (grids), §7 A12 (every point reported)
  */
 export const fig3: Reproduction = {
   name: 'past-fig3',
   paper: 'PAST (Hu, Zhang & Wei)',
   title: 'Fig. 3: privacy-utility curves per attack, PAST vs the baselines',
-  source: 'papers/past.md, Figure 3 and §4.2 "Can PAST improve privacy-utility trade-off?"',
+  source: 'PAST (arXiv:2410.06814), Figure 3 and §4.2 "Can PAST improve privacy-utility trade-off?"',
   description: 'Every setting of every defense as a (test accuracy, advantage) point per attack.',
   async run(ctx) {
     const setup = ablationSetup('cifar10', ctx.scale);
@@ -134,7 +134,7 @@ export const fig3: Reproduction = {
         describeSetup(setup, ctx.scale),
         ...(ctx.scale === 'paper' ? [] : ['The paper draws Fig. 3 on CIFAR-10 / ResNet-18; at this scale it runs on the purchaseLike stand-in with the Purchase MLP, with thinned grids, so that every curve fits the budget.']),
         'Which five defenses the paper\'s Fig. 3 shows is not stated in the text; every baseline of §4.1 is drawn.',
-        'The paper gives no grid for L2 (the weight decay) or the early-stopping epochs; the L2 grid and the checkpoints at 10–80 % of the run are ours (PROTOCOL.md §4.11–4.12).',
+        'The paper gives no grid for L2 (the weight decay) or the early-stopping epochs; the L2 grid and the checkpoints at 10–80 % of the run are ours (docs/protocol.md §4.11–4.12).',
       ],
     };
   },

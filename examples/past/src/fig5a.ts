@@ -2,7 +2,7 @@ import { byScale, claim, isNotRun, rowOf, type DefenseRow, type ExperimentConfig
 import { ablationSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup } from './configs';
 import { averageAdvantage, gridRows, lowestAtAccuracy, pct, rowMetricTable } from './helpers';
 
-/** The four tuning-phase penalties of Fig. 5a (PROTOCOL.md §4.1 "Paper appendix baselines"). */
+/** The four tuning-phase penalties of Fig. 5a (docs/protocol.md §4.1 "Paper appendix baselines"). */
 export const VARIANTS: Readonly<Record<string, { norm: 'l1' | 'l2'; adaptive: boolean }>> = {
   'L1+Ours': { norm: 'l1', adaptive: true },
   L1: { norm: 'l1', adaptive: false },
@@ -10,7 +10,7 @@ export const VARIANTS: Readonly<Record<string, { norm: 'l1' | 'l2'; adaptive: bo
   'L2+Ours': { norm: 'l2', adaptive: true },
 };
 
-/** The λ sweep of every variant (the paper gives none; PROTOCOL.md §4.12 recommends this grid). */
+/** The λ sweep of every variant (the paper gives none; docs/protocol.md §4.12 recommends this grid). */
 export function fig5aLambdas(scale: ReproductionScale): number[] {
   return byScale(scale, { paper: [1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3], cpu: [1e-5, 1e-4, 1e-3, 3e-3, 1e-2], smoke: [1e-3] });
 }
@@ -55,13 +55,13 @@ function compare(run: RunOutcome, a: string, b: string, what: string, value: (r:
 /**
  * PAST Fig. 5a: the ablation of the tuning-phase penalty, ℓ1 or ℓ2, with fixed (γ ≡ 1) or PAST's
  * adaptive weights, each swept over λ.
- * @see PROTOCOL.md §4.1 ("L1" / "L2" / "L2+Ours"), §4.12
+ * @see docs/protocol.md §4.1 ("L1" / "L2" / "L2+Ours"), §4.12
  */
 export const fig5a: Reproduction = {
   name: 'past-fig5a',
   paper: 'PAST (Hu, Zhang & Wei)',
   title: 'Fig. 5a: ablation of ℓ1 / ℓ2 with fixed or adaptive weights',
-  source: 'papers/past.md, Figure 5a (§4.2 "What\'s the difference between PAST and ℓ1/ℓ2 regularization?") and App. A',
+  source: 'PAST (arXiv:2410.06814), Figure 5a (§4.2 "What\'s the difference between PAST and ℓ1/ℓ2 regularization?") and App. A',
   description: 'Tuning phase with L1+Ours (PAST), L1, L2 and L2+Ours, each over a λ sweep; average and highest advantage against test accuracy.',
   async run(ctx) {
     const setup = ablationSetup('cifar100', ctx.scale);
@@ -85,7 +85,7 @@ export const fig5a: Reproduction = {
       notes: [
         describeSetup(setup, ctx.scale),
         ...(ctx.scale === 'paper' ? [] : ['The paper runs Fig. 5a on CIFAR-100 / DenseNet-121; at this scale it runs on the purchaseLike stand-in with the Purchase MLP.']),
-        `Every variant sweeps λ over ${fig5aLambdas(ctx.scale).join(', ')} with α = ${setup.past.alpha} for the adaptive ones (the paper gives no grid; PROTOCOL.md §4.12).`,
+        `Every variant sweeps λ over ${fig5aLambdas(ctx.scale).join(', ')} with α = ${setup.past.alpha} for the adaptive ones (the paper gives no grid; docs/protocol.md §4.12).`,
       ],
     };
   },

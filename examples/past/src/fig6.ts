@@ -2,7 +2,7 @@ import { byScale, claim, isNotRun, rowOf, type DefenseRow, type ExperimentConfig
 import { ablationSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup } from './configs';
 import { averageAdvantage, pct, rowMetricTable } from './helpers';
 
-/** α values of Fig. 6a (PASTr notebook grid, PROTOCOL.md §2.1; α = 0 is plain ℓ1). */
+/** α values of Fig. 6a (PASTr notebook grid, docs/protocol.md §2.1; α = 0 is plain ℓ1). */
 export function fig6Alphas(scale: ReproductionScale): number[] {
   return byScale(scale, { paper: [0, 0.5, 0.8, 1.0, 1.1, 1.2, 1.4, 1.5, 1.7, 2.0, 2.5], cpu: [0, 0.5, 1.5, 2.5, 3.5], smoke: [0, 2.5] });
 }
@@ -57,13 +57,13 @@ function trend(run: RunOutcome, statement: string, first: string, last: string, 
 /**
  * PAST Fig. 6a–b (and App. C Fig. 9): test accuracy, average advantage and loss gap of PAST as α
  * and the number of tuning epochs vary.
- * @see PROTOCOL.md §2.1 (α grid, tuning epochs)
+ * @see docs/protocol.md §2.1 (α grid, tuning epochs)
  */
 export const fig6: Reproduction = {
   name: 'past-fig6',
   paper: 'PAST (Hu, Zhang & Wei)',
   title: 'Fig. 6a–b: effect of α and of the number of tuning epochs',
-  source: 'papers/past.md, Figure 6a–b and App. C Figure 9',
+  source: 'PAST (arXiv:2410.06814), Figure 6a–b and App. C Figure 9',
   description: 'PAST over an α grid (fixed tuning epochs) and over a tuning-epoch grid (α of Table 1).',
   async run(ctx) {
     const setupA = ablationSetup('cifar100', ctx.scale);

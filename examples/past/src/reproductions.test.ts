@@ -115,7 +115,7 @@ describe('PAST reproductions at smoke scale', () => {
 describe('paper-scale configs', () => {
   const setup = (key: Parameters<typeof datasetSetup>[0]) => datasetSetup(key, 'paper') as DatasetSetup;
 
-  it('use the paper\'s datasets, models, epochs and PAST hyperparameters (PAST §4.1, PROTOCOL.md §2.1)', () => {
+  it('use the paper\'s datasets, models, epochs and PAST hyperparameters (PAST §4.1, docs/protocol.md §2.1)', () => {
     const c10 = table1Config(setup('cifar10'));
     expect([c10.dataset.name, c10.model.name, c10.training.epochs, c10.training.lr, c10.training.batchSize, c10.partition.preset, c10.partition.maxPerRole]).toEqual(['cifar10', 'resnet18', 100, 0.01, 128, 'PAST6', undefined]);
     expect(c10.training).toMatchObject({ optimizer: 'sgd', momentum: 0.9, weightDecay: 5e-4, schedule: { type: 'cosine' } });

@@ -35,18 +35,18 @@ const standInNote = (scale: ReproductionScale) => scale === 'paper'
 /**
  * PAST Table 1: P1 of PAST (α = 2.5) vs the undefended model on every dataset, with the test
  * accuracy and the max advantage behind each P1.
- * @see PROTOCOL.md §2.1, §5 (P1 with the max advantage over attacks, A31)
+ * @see docs/protocol.md §2.1, §5 (P1 with the max advantage over attacks, A31)
  */
 export const table1: Reproduction = {
   name: 'past-table1',
   paper: 'PAST (Hu, Zhang & Wei)',
   title: 'Table 1: P1 of PAST vs undefended models per dataset',
-  source: 'papers/past.md, Table 1 (§4.2 "Is PAST effective with different datasets?")',
+  source: 'PAST (arXiv:2410.06814), Table 1 (§4.2 "Is PAST effective with different datasets?")',
   description: 'Undefended targets and PAST-tuned targets (α = 2.5, λ per dataset), shadow models trained the same way, attacked with NN-MLH, the five metric attacks and (images) the rotation/translation attacks; P1 uses the highest advantage.',
   async run(ctx) {
     const { runs, notes } = await runTable1(ctx);
     const rows = ['PAST', 'w/o'];
-    // papers/past.md Table 1 (P1 score): PAST / w/o on Texas, Purchase, CIFAR-10, CIFAR-100, ImageNet.
+    // PAST (arXiv:2410.06814) Table 1 (P1 score): PAST / w/o on Texas, Purchase, CIFAR-10, CIFAR-100, ImageNet.
     const paper = {
       PAST: { Texas: 0.572, Purchase: 0.812, 'CIFAR-10': 0.784, 'CIFAR-100': 0.575, ImageNet: 0.438 },
       'w/o': { Texas: 0.557, Purchase: 0.792, 'CIFAR-10': 0.638, 'CIFAR-100': 0.36, ImageNet: 0.35 },

@@ -49,13 +49,13 @@ function table(title: string, run: RunOutcome, setup: DatasetSetup, metric: (r: 
 /**
  * PAST Table 2: P1 of models trained with another defense ("w/o") and of the same models after
  * PAST tuning on top (α = 1.5).
- * @see PROTOCOL.md §2.1 (Table 2: α 1.5, 50 tuning epochs on CIFAR-10), §4.5–4.12
+ * @see docs/protocol.md §2.1 (Table 2: α 1.5, 50 tuning epochs on CIFAR-10), §4.5–4.12
  */
 export const table2: Reproduction = {
   name: 'past-table2',
   paper: 'PAST (Hu, Zhang & Wei)',
   title: 'Table 2: PAST on top of other defenses',
-  source: 'papers/past.md, Table 2 (§4.2 "Combined with other defenses")',
+  source: 'PAST (arXiv:2410.06814), Table 2 (§4.2 "Combined with other defenses")',
   description: 'Each base defense trained alone and with PAST tuning (α = 1.5) after it; P1 with the highest advantage over the attacks.',
   async run(ctx) {
     const setup = ablationSetup('cifar10', ctx.scale);
@@ -73,8 +73,8 @@ export const table2: Reproduction = {
       notes: [
         describeSetup(setup, ctx.scale),
         ...(ctx.scale === 'paper' ? [] : ['The paper runs Table 2 on CIFAR-10 with ResNet-18; at this scale it runs on the purchaseLike stand-in with the Purchase MLP so that all 12 defenses fit the time budget.']),
-        "The paper's Table 2 values are not in the text of papers/past.md (the table is an image), so no paper values are printed; its defense list is taken from §4.1 \"Defense baselines\".",
-        'Base hyperparameters: RelaxLoss α 1, Mixup+MMD and AdvReg at their package defaults, label smoothing ε 0.1, confidence penalty β 0.1, L1 λ 1e-3 (PROTOCOL.md §4.12).',
+        "The paper's Table 2 values are not in its text (the table is an image), so no paper values are printed; its defense list is taken from §4.1 \"Defense baselines\".",
+        'Base hyperparameters: RelaxLoss α 1, Mixup+MMD and AdvReg at their package defaults, label smoothing ε 0.1, confidence penalty β 0.1, L1 λ 1e-3 (docs/protocol.md §4.12).',
       ],
     };
   },

@@ -5,7 +5,7 @@ export const DATASET_COLUMNS = ['CIFAR-100', 'CIFAR-10', 'Purchase-100', 'Texas-
 /** A dataset column of the paper's tables. */
 export type DatasetColumn = (typeof DATASET_COLUMNS)[number];
 
-/** SharpReg (λ, ρ, ξ) per dataset (SAM-privacy Table 4; PROTOCOL.md §2.4). CIFAR-100's headline ξ is 0.3. */
+/** SharpReg (λ, ρ, ξ) per dataset (SAM-privacy Table 4; docs/protocol.md §2.4). CIFAR-100's headline ξ is 0.3. */
 export const SHARPREG_PARAMS: Readonly<Record<DatasetColumn, { lambda: number; rho: number; xi: number }>> = {
   'CIFAR-100': { lambda: 1.5, rho: 0.01, xi: 0.3 },
   'CIFAR-10': { lambda: 1.5, rho: 0.01, xi: 0.1 },
@@ -13,7 +13,7 @@ export const SHARPREG_PARAMS: Readonly<Record<DatasetColumn, { lambda: number; r
   'Texas-100': { lambda: 1.0, rho: 0.001, xi: 0.05 },
 };
 
-/** SAM's radius "throughout the paper" (SAM-privacy §3.2; PROTOCOL.md §2.4). */
+/** SAM's radius "throughout the paper" (SAM-privacy §3.2; docs/protocol.md §2.4). */
 export const SAM_RHO = 0.1;
 
 /** The three optimisers of Tables 1–3, as runner defenses. */
@@ -32,7 +32,7 @@ interface ColumnPlan {
   readonly training: Record<string, unknown>;
 }
 
-// Paper scale: SAM-privacy App. C.4.3–C.4.4 and PROTOCOL.md §2.4 (WRN-16-8 on CIFAR, the 4-hidden-
+// Paper scale: SAM-privacy App. C.4.3–C.4.4 and docs/protocol.md §2.4 (WRN-16-8 on CIFAR, the 4-hidden-
 // layer SEL MLP on Purchase/Texas, SGD with Nesterov 0.9 and wd 5e-4). The paper's SELENA split is
 // emulated by CCL5 (members, test non-members, reference set for AdvReg); see README.
 const CIFAR_PAPER_TRAINING = { epochs: 200, batchSize: 128, lr: 0.1, momentum: 0.9, nesterov: true, weightDecay: 5e-4, schedule: { type: 'multistep', milestones: [60, 120, 160], gamma: 0.2 } };
@@ -64,13 +64,13 @@ const SMOKE: Record<DatasetColumn, ColumnPlan> = {
 
 const PLANS: Record<ReproductionScale, Record<DatasetColumn, ColumnPlan>> = { smoke: SMOKE, cpu: CPU, paper: PAPER };
 
-/** Runner attacks of the base configs: the SharpReg preset's threshold attacks (PROTOCOL.md §7). */
+/** Runner attacks of the base configs: the SharpReg preset's threshold attacks (docs/protocol.md §7). */
 export const RUNNER_ATTACKS = ['correctness', 'confidence', 'entropy', 'modifiedEntropy', 'loss'];
 
 /**
  * The experiment config of one dataset column at a scale, with the given defenses (default: SGD,
  * SAM, SharpReg). Configs with the same dataset, model and training share trained models.
- * @see PROTOCOL.md §1.5, §2.4, §7 (SharpReg preset)
+ * @see docs/protocol.md §1.5, §2.4, §7 (SharpReg preset)
  */
 export function columnConfig(column: DatasetColumn, scale: ReproductionScale, defenses: ExperimentConfig['defenses'] = coreDefenses(column), suffix = 'core'): ExperimentConfig {
   const plan = PLANS[scale][column];

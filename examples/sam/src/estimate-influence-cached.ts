@@ -16,7 +16,7 @@ const floatsOf = (b: Uint8Array) => new Float64Array(b.buffer.slice(b.byteOffset
  * config's architecture, trained with plain SGD exactly like the SGD target but on random 70 %
  * subsets of its members, scored by correctness. Cached in the artifact store by content.
  *
- * @see SAM-privacy §3.2, Eq. 1–2; PROTOCOL.md (small-scale estimator)
+ * @see SAM-privacy §3.2, Eq. 1–2; docs/protocol.md (small-scale estimator)
  */
 export async function estimateInfluenceCached(ctx: ReproductionContext, config: ExperimentConfig, unit: LoadedUnit, numModels: number): Promise<{ influence: Float64Array; memorization: Float64Array }> {
   const { members, nonMembers } = unit;

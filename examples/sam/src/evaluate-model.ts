@@ -79,7 +79,7 @@ const bestPerSplit = (byAttack: Record<string, number[]>, splits: number) =>
  *   `[n, C]`) when they are not the model's own (MemGuard): the single-query attacks see these; the
  *   multi-query attacks are label-only and query the model (MemGuard keeps every label, §4.15).
  * @returns per-attack accuracies per split, the best per split, and train/test accuracy.
- * @see PROTOCOL.md §1.5, §3.1–3.5, §5, §7 (SharpReg preset)
+ * @see docs/protocol.md §1.5, §3.1–3.5, §5, §7 (SharpReg preset)
  */
 export async function evaluateModel(model: Classifier, data: LabeledData, members: readonly number[], nonMembers: readonly number[], options: EvaluationOptions, seed = 0, released?: { readonly members: Float32Array; readonly nonMembers: Float32Array }): Promise<ModelEvaluation> {
   const fromLogits = (logits: Float32Array, idx: readonly number[]) => signalsFromLogits(logits, Int32Array.from(idx, (i) => data.y[i]!), model.numClasses);

@@ -6,7 +6,7 @@ export interface EvaluationOptions {
   readonly splits: number;
   /** NN-SEL training epochs (the reference: 150). */
   readonly nnEpochs: number;
-  /** Epochs of the NN on the augmented queries' correctness bits (PROTOCOL.md §3.3: 5). */
+  /** Epochs of the NN on the augmented queries' correctness bits (docs/protocol.md §3.3: 5). */
   readonly augmentationNnEpochs: number;
   /** Crop padding of the image multi-query attack: (2p+1)²·2 queries (the reference: p = 4, 162 queries). */
   readonly cropPadding: number;
@@ -19,7 +19,7 @@ export interface EvaluationOptions {
 }
 
 /**
- * The attack settings of a scale. `paper` is the reference setting (PROTOCOL.md §3.2 NN-SEL, §3.4
+ * The attack settings of a scale. `paper` is the reference setting (docs/protocol.md §3.2 NN-SEL, §3.4
  * 162 queries, §3.5 flips 1..30 × 100); the reduced scales cut the expensive parts and say so in
  * the report notes.
  */

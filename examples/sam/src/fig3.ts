@@ -86,7 +86,7 @@ export const samFig3: Reproduction = {
   name: 'sam-fig3',
   paper: 'SAM-privacy (Kim et al., On memorization and privacy risks of sharpness aware minimization)',
   title: 'Fig. 3 / 5a: test accuracy of SGD, SAM and SharpReg per influence-entropy (memorisation) bucket',
-  source: 'papers/sam-privacy.md, Fig. 3, Fig. 5a, App. C.1',
+  source: 'SAM-privacy (arXiv:2310.00488), Fig. 3, Fig. 5a, App. C.1',
   description: `Influence of each member on each test point from $${INFLUENCE_ENV} (a [test × train] .npy or JSON matrix) or the small-scale subsampling estimator; entropy buckets (Eq. 3); per-bucket accuracy of the Table 1 targets (${COLUMN} column).`,
   async run(ctx) {
     const config = columnConfig(COLUMN, ctx.scale);

@@ -11,12 +11,12 @@ function knownAccuracy(attack: ShadowAttack, known: SplitSignals): number {
  * A threshold attack on `statistic` that fits both a global and per-class thresholds (Song–Mittal
  * search) on the attacker's known split and keeps whichever classifies that known split better.
  * SELENA's code reports `max(global, per-class)` chosen on the evaluation data (optimistic,
- * PROTOCOL.md §3.1 SEL variant, A4); choosing on the known data is the non-optimistic analogue.
+ * docs/protocol.md §3.1 SEL variant, A4); choosing on the known data is the non-optimistic analogue.
  *
  * @param statistic - e.g. `'confidence'`, `'entropy'`, `'modifiedEntropy'`, `'queryAccuracy'`.
  * @param name - report name.
  * @returns a {@link ShadowAttack}; `prepare` takes the known members (`tr`) and non-members (`ref`).
- * @see PROTOCOL.md §3.1, §3.4, §7 A4
+ * @see docs/protocol.md §3.1, §3.4, §7 A4
  */
 export function globalOrClassAttack(statistic: Statistic, name: string): ShadowAttack {
   const global = metricAttack(statistic, { mode: 'global', name });

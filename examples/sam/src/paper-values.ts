@@ -1,4 +1,4 @@
-// The SAM-privacy paper's numbers (papers/sam-privacy.md), as fractions. Rows are "<dataset> · <algo>".
+// The SAM-privacy paper's numbers (arXiv:2310.00488), as fractions. Rows are "<dataset> · <algo>".
 
 /** Table 1 (main text, §4): mean (± std) over 5 attack splits: [test acc, single-query acc, multi-query acc]. */
 export const TABLE1: Readonly<Record<string, ReadonlyArray<readonly [number, number]>>> = {

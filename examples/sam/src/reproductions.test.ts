@@ -85,7 +85,7 @@ describe('SAM-privacy reproductions at smoke scale', () => {
 });
 
 describe('paper-scale configs', () => {
-  it("use the paper's datasets, models and optimiser settings (App. C.4, PROTOCOL.md §2.4)", () => {
+  it("use the paper's datasets, models and optimiser settings (App. C.4, docs/protocol.md §2.4)", () => {
     const c = Object.fromEntries(DATASET_COLUMNS.map((d) => [d, columnConfig(d, 'paper')]));
     expect(Object.values(c).map((x) => x.dataset.name)).toEqual(['cifar100', 'cifar10', 'purchase100', 'texas100']);
     expect(Object.values(c).map((x) => x.model.name)).toEqual(['wrn-16-8', 'wrn-16-8', 'mlp', 'mlp']);

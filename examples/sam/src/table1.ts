@@ -63,7 +63,7 @@ export function table1Claims(columns: Readonly<Record<DatasetColumn, ColumnEvalu
 export function evaluationNotes(scale: Parameters<typeof evaluationOptions>[0]): string[] {
   return [
     describeEvaluation(evaluationOptions(scale)),
-    `Optimisers: SGD (plain cross-entropy), SAM ρ = ${SAM_RHO}, SharpReg (λ, ρ, ξ) per dataset ${DATASET_COLUMNS.map((d) => `${d} (${Object.values(SHARPREG_PARAMS[d]).join(', ')})`).join(', ')} (Table 4, PROTOCOL.md §2.4).`,
+    `Optimisers: SGD (plain cross-entropy), SAM ρ = ${SAM_RHO}, SharpReg (λ, ρ, ξ) per dataset ${DATASET_COLUMNS.map((d) => `${d} (${Object.values(SHARPREG_PARAMS[d]).join(', ')})`).join(', ')} (Table 4, docs/protocol.md §2.4).`,
     'Partition: CCL5 (members, test non-members, a reference set AdvReg uses); the attack data are the target\'s own members and test non-members, halved per split as in App. C.3 (no shadow model). The final epoch is used (no best-validation checkpoint, PROTOCOL A11).',
     'Purchase-100 and Texas-100 run on the synthetic stand-ins purchaseLike / texasLike below paper scale; CIFAR-100 needs --data-dir.',
   ];
@@ -74,7 +74,7 @@ export const samTable1: Reproduction = {
   name: 'sam-table1',
   paper: 'SAM-privacy (Kim et al., On memorization and privacy risks of sharpness aware minimization)',
   title: 'Table 1: test accuracy and best single-/multi-query attack accuracy of SGD, SAM and SharpReg (mean ± std over 5 attack splits)',
-  source: 'papers/sam-privacy.md, Table 1',
+  source: 'SAM-privacy (arXiv:2310.00488), Table 1',
   description: 'Trains SGD, SAM and SharpReg targets per dataset, then runs the SharpReg protocol\'s single-query and multi-query attacks on 5 seeded attack-data splits.',
   async run(ctx) {
     const columns = await evaluateColumns(ctx);

@@ -40,7 +40,7 @@ export const samTable2: Reproduction = {
   name: 'sam-table2',
   paper: 'SAM-privacy (Kim et al., On memorization and privacy risks of sharpness aware minimization)',
   title: 'Table 2: % change of test accuracy and attack accuracy of SAM and SharpReg vs SGD',
-  source: 'papers/sam-privacy.md, Table 2',
+  source: 'SAM-privacy (arXiv:2310.00488), Table 2',
   description: 'The relative changes of Table 1\'s means (same models and attack splits as sam-table1; shared cache).',
   async run(ctx) {
     const columns = await evaluateColumns(ctx);

@@ -32,7 +32,7 @@ export const samTable3: Reproduction = {
   name: 'sam-table3',
   paper: 'SAM-privacy (Kim et al., On memorization and privacy risks of sharpness aware minimization)',
   title: 'Table 3: accuracy of each direct single-query attack (NN, confidence, correctness, entropy, modified entropy) on SGD, SAM and SharpReg',
-  source: 'papers/sam-privacy.md, Table 3 (App. C.4)',
+  source: 'SAM-privacy (arXiv:2310.00488), Table 3 (App. C.4)',
   description: 'Per-attack accuracies behind Table 1\'s best single-query column (same models and splits; shared cache).',
   async run(ctx) {
     const columns = await evaluateColumns(ctx);

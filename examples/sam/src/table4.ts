@@ -30,7 +30,7 @@ export function table4Defenses(column: DatasetColumn): string[] {
 /** Row labels "<dataset> · <defense>" of Table 4. */
 export const table4Rows = (): string[] => DATASET_COLUMNS.flatMap((d) => table4Defenses(d).map((r) => `${d} · ${r}`));
 
-/** AdvReg α (PROTOCOL.md §2.5: Purchase 3, Texas 2, CIFAR-100 6; CIFAR-10 takes CIFAR-100's). */
+/** AdvReg α (docs/protocol.md §2.5: Purchase 3, Texas 2, CIFAR-100 6; CIFAR-10 takes CIFAR-100's). */
 const ADVREG_ALPHA: Record<DatasetColumn, number> = { 'CIFAR-100': 6, 'CIFAR-10': 6, 'Purchase-100': 3, 'Texas-100': 2 };
 
 /** The runner defenses of Table 4 for a dataset: SEL's AdvReg at paper scale, the MLHospital schedule below it. */
@@ -84,7 +84,7 @@ export const samTable4: Reproduction = {
   name: 'sam-table4',
   paper: 'SAM-privacy (Kim et al., On memorization and privacy risks of sharpness aware minimization)',
   title: 'Table 4: SGD, SAM, MemGuard, AdvReg, SELENA and SharpReg: train/test accuracy and best attack accuracies',
-  source: 'papers/sam-privacy.md, Table 4 (App. D)',
+  source: 'SAM-privacy (arXiv:2310.00488), Table 4 (App. D)',
   description: 'Adds MemGuard (output perturbation), AdvReg, SELENA (Split-AI + self-distillation) and the CIFAR-100 ξ sweep to the Table 1 models.',
   async run(ctx) {
     const columns = await evaluateColumns(ctx, (column) => table4RunnerDefenses(column, ctx.scale), 'table4');
@@ -114,9 +114,9 @@ export const samTable4: Reproduction = {
     return {
       tables: [table4(columns)], claims,
       notes: [...evaluationNotes(ctx.scale),
-        'MemGuard: the undefended model with its released logits perturbed against the defender\'s own attack model (trained on its members vs the reference set); the single-query attacks see the perturbed logits, the multi-query (label-only) attacks the model (PROTOCOL.md §4.15).',
-        ctx.scale === 'paper' ? 'SELENA: K = 25 sub-models, L = 10 (PROTOCOL.md §4.14).' : `SELENA: K = ${ctx.scale === 'cpu' ? 5 : 3} sub-models, L = ${ctx.scale === 'cpu' ? 2 : 1} at reduced scale (the paper: K = 25, L = 10; PROTOCOL.md §4.14).`,
-        ctx.scale === 'paper' ? 'AdvReg: SEL variant (PROTOCOL.md §4.7).' : 'AdvReg: MLHospital schedule (PROTOCOL.md §4.7) at reduced scale, not the SEL variant the paper used.'],
+        'MemGuard: the undefended model with its released logits perturbed against the defender\'s own attack model (trained on its members vs the reference set); the single-query attacks see the perturbed logits, the multi-query (label-only) attacks the model (docs/protocol.md §4.15).',
+        ctx.scale === 'paper' ? 'SELENA: K = 25 sub-models, L = 10 (docs/protocol.md §4.14).' : `SELENA: K = ${ctx.scale === 'cpu' ? 5 : 3} sub-models, L = ${ctx.scale === 'cpu' ? 2 : 1} at reduced scale (the paper: K = 25, L = 10; docs/protocol.md §4.14).`,
+        ctx.scale === 'paper' ? 'AdvReg: SEL variant (docs/protocol.md §4.7).' : 'AdvReg: MLHospital schedule (docs/protocol.md §4.7) at reduced scale, not the SEL variant the paper used.'],
     };
   },
 };

@@ -24,7 +24,7 @@ const registered = new Map<string, KernelFunc>();
  *
  * @returns the names of the registered kernels.
  * @throws BackendError when tfjs is outside `supportedTfjsRange`.
- * @see PERFORMANCE.md root causes 2–5.
+ * @see docs/performance.md, root causes 2–5.
  */
 export function registerWasmTrainingKernels(): string[] {
   checkTfjsVersion();

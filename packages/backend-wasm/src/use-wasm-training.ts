@@ -56,7 +56,7 @@ export interface WasmTrainingInfo {
  *   `requireSimd` is true, or when the wasm backend fails to initialise. Afterwards, a tensor
  *   allocation that does not fit the 4 GB wasm heap throws a BackendError (stock tfjs would write
  *   the tensor at address 0).
- * @see PERFORMANCE.md
+ * @see docs/performance.md
  */
 export async function useWasmTraining(options: UseWasmTrainingOptions = {}): Promise<WasmTrainingInfo> {
   const { requireSimd = true, wasmPaths, freeGradientsEarly = true } = options;

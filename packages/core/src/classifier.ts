@@ -5,7 +5,7 @@ export type ParameterKind = 'conv' | 'dense' | 'batchnorm';
 
 /**
  * One named module's parameters, e.g. `{name: 'layer3.0.conv1', kind: 'conv', weight}`.
- * PAST computes its sensitivity per group (PROTOCOL.md §4.1: "modules" = every Conv, Linear and
+ * PAST computes its sensitivity per group (docs/protocol.md §4.1: "modules" = every Conv, Linear and
  * BatchNorm; only `.weight` is regularised).
  */
 export interface ParameterGroup {
@@ -24,7 +24,7 @@ export interface ForwardOptions {
   readonly training: boolean;
   /**
    * Whether a training-mode forward updates batch-norm running statistics.
-   * @default the value of `training`. SAM's second pass sets it to `false` (PROTOCOL.md §4.4, A24).
+   * @default the value of `training`. SAM's second pass sets it to `false` (docs/protocol.md §4.4, A24).
    */
   readonly updateStatistics?: boolean;
   /** Seed of the stochastic layers (dropout) for this call; makes training reproducible. */

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 
 /**
  * Per-example softmax cross-entropy from logits, `CE(z, y) = logsumexp(z) − z_y` (stable form,
- * PROTOCOL.md §0), shape `[n]`.
+ * docs/protocol.md §0), shape `[n]`.
  * @param logits - `[n, C]`.
  * @param labels - int32 `[n]` class indices.
  */

@@ -3,7 +3,7 @@ import { check, checkNumberInRange, checkPositiveInteger } from './validate';
 
 /**
  * `CosineAnnealingLR(T_max)` stepped per epoch: `lr_e = lr0·(1 + cos(π·e/T_max))/2`
- * (η_min = 0), with `e` the 0-based epoch (PROTOCOL.md §0, §2.1).
+ * (η_min = 0), with `e` the 0-based epoch (docs/protocol.md §0, §2.1).
  */
 export function cosine(tMax: number, minLr = 0): LrSchedule {
   checkPositiveInteger('cosine', 'tMax', tMax);
@@ -13,7 +13,7 @@ export function cosine(tMax: number, minLr = 0): LrSchedule {
 
 /**
  * `MultiStepLR(milestones, γ)`: the LR is multiplied by γ at each milestone epoch, so
- * `lr_e = lr0·γ^{#milestones ≤ e}` (PROTOCOL.md §0, §2.2).
+ * `lr_e = lr0·γ^{#milestones ≤ e}` (docs/protocol.md §0, §2.2).
  */
 export function multiStep(milestones: readonly number[], gamma = 0.1): LrSchedule {
   check(milestones.every((m) => Number.isInteger(m) && m > 0), 'multiStep', 'milestones', 'positive integers', milestones);
@@ -30,7 +30,7 @@ export interface PiecewiseRange {
 }
 
 /**
- * Piecewise-constant LR as in the CRL configs (PROTOCOL.md §2.6): each range `[start, end)` sets
+ * Piecewise-constant LR as in the CRL configs (docs/protocol.md §2.6): each range `[start, end)` sets
  * an absolute LR; when ranges overlap the **last** matching range wins (the `cifar10_vgg` config
  * relies on this); outside every range the base LR is used.
  */

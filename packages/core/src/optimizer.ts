@@ -10,7 +10,7 @@ export interface NamedState {
 }
 
 /**
- * An optimizer with PyTorch semantics (PROTOCOL.md §0): weight decay is coupled (added to the
+ * An optimizer with PyTorch semantics (docs/protocol.md §0): weight decay is coupled (added to the
  * gradient before momentum) and the learning rate is passed at every step, so a schedule changes
  * it without touching the momentum buffers.
  */

@@ -18,7 +18,7 @@ export interface SgdOptions {
 }
 
 /**
- * Stochastic gradient descent with **PyTorch semantics** (PROTOCOL.md §0):
+ * Stochastic gradient descent with **PyTorch semantics** (docs/protocol.md §0):
  * `d = g + wd·θ`; `v ← d` on the first step, then `v ← μ·v + (1 − dampening)·d`;
  * `d ← d + μ·v` (Nesterov) or `d ← v`; `θ ← θ − lr·d`.
  *

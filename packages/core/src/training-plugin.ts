@@ -5,7 +5,7 @@ import type { Gradients, Optimizer } from './optimizer';
 /**
  * What a plugin sees of the current mini-batch. All tensors belong to the loop: do not dispose them.
  * Counters are 0-based (`epoch` 0 is the first epoch; PyTorch-style 1-based parity rules such as
- * CRL's must add 1 themselves, see PROTOCOL.md A21).
+ * CRL's must add 1 themselves, see docs/protocol.md A21).
  */
 export interface BatchContext {
   readonly model: Classifier;

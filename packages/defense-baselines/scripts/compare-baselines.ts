@@ -3,7 +3,7 @@
  * setting: the `purchaseLike` stand-in (600 binary features, 20 of its 100 classes by default) from @mia/data, disjoint
  * member / test / reference splits, and the Purchase MLP of @mia/models narrowed to [256, 128].
  * Reports test accuracy, train accuracy and the loss-attack advantage (max over thresholds of
- * TPR − FPR on the score −CE, members vs test; PROTOCOL.md §5).
+ * TPR − FPR on the score −CE, members vs test; docs/protocol.md §5).
  *
  *   pnpm --filter @mia/defense-baselines compare-baselines
  *   MIA_EPOCHS=30 MIA_SPLIT=600 MIA_CLASSES=20 MIA_BACKEND=wasm pnpm --filter @mia/defense-baselines compare-baselines
@@ -49,7 +49,7 @@ const test = subsetData(data, order.subarray(SPLIT, 2 * SPLIT));
 const reference = subsetData(data, order.subarray(2 * SPLIT, 3 * SPLIT));
 let modelSeed = 100;
 const createModel = (dropout = 0): Classifier => createMlp({ inputDim: 600, hidden: [256, 128], numClasses: CLASSES, dropout, seed: modelSeed++ });
-// RL tabular optimizer (PROTOCOL.md §2.3) with a constant LR over the short run.
+// RL tabular optimizer (docs/protocol.md §2.3) with a constant LR over the short run.
 const optimizerOptions = { lr: 0.1, momentum: 0.9, weightDecay: 1e-4 } as const;
 const trainOptions = (optimizer = sgd(optimizerOptions)) => ({ epochs: EPOCHS, batchSize: BATCH, optimizer, seed: 7, progressBar: false }) as const;
 
@@ -121,7 +121,7 @@ const relax = baselineDefaults.relaxLoss.purchase;
   model.dispose();
 }
 {
-  // Its protocol optimizer (PROTOCOL.md §4.6: SGD 0.01, momentum 0.9, wd 5e-4, cosine): at the shared
+  // Its protocol optimizer (docs/protocol.md §4.6: SGD 0.01, momentum 0.9, wd 5e-4, cosine): at the shared
   // lr 0.1 the pure-MMD pass drives the outputs to a constant.
   const started = Date.now();
   const model = createModel();

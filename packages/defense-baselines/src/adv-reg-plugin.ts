@@ -35,7 +35,7 @@ export interface AdvRegPluginOptions extends AttackFeatures {
  * kept as in the code). Only the classifier is trained through it: the attack model's variables are
  * not in the run, so its weights stay fixed; train it separately (see {@link trainAdvReg}).
  * @throws InvalidArgumentError on a negative α.
- * @see PROTOCOL.md §4.7 (Nasr et al. 2018); grid `baselineGrids.advReg`.
+ * @see docs/protocol.md §4.7 (Nasr et al. 2018); grid `baselineGrids.advReg`.
  */
 export function advRegPlugin(attack: TwoBranchAttackModel, options: AdvRegPluginOptions = {}): TrainingPlugin {
   const alpha = options.alpha ?? 1;

@@ -20,7 +20,7 @@ export interface TwoBranchAttackOptions {
  * The two-branch membership attack of Nasr et al. (AdvReg) and SEL: one MLP on the target's
  * output vector, one on the label code, concatenated and combined to one logit
  * (`sigmoid(logit)` = member probability).
- * @see PROTOCOL.md §4.7, §3.2 (NN-SEL).
+ * @see docs/protocol.md §4.7, §3.2 (NN-SEL).
  */
 export class TwoBranchAttackModel {
   readonly numClasses: number;
@@ -62,7 +62,7 @@ export class TwoBranchAttackModel {
  * The MLHospital AdvReg attack (PASTr/CCL `AdvReg.py`): `Linear(C,1024)-ReLU-Linear(1024,512)-ReLU-
  * Linear(512,64)-ReLU` on raw logits, `Linear(C,128)-ReLU-Linear(128,64)-ReLU` on the ±1 label
  * code, `Linear(128,256)-ReLU-Linear(256,128)-ReLU-Linear(128,64)-ReLU-Linear(64,1)`; PyTorch init.
- * @see PROTOCOL.md §4.7.
+ * @see docs/protocol.md §4.7.
  */
 export function mlhAdvRegAttackModel(numClasses: number, seed = 0): TwoBranchAttackModel {
   return new TwoBranchAttackModel({ numClasses, outputBranch: [1024, 512, 64], labelBranch: [128, 64], combine: [256, 128, 64], init: 'pytorch', seed });
@@ -71,7 +71,7 @@ export function mlhAdvRegAttackModel(numClasses: number, seed = 0): TwoBranchAtt
 /**
  * The SEL attack model NN-SEL: the same branches, `combine = Linear(128,512)-…-Linear(64,1)`
  * (512-256-128-64), weights N(0, 0.01²) and zero biases; used on logits/posteriors + one-hot labels.
- * @see PROTOCOL.md §3.2 (NN-SEL), §4.7 (SEL).
+ * @see docs/protocol.md §3.2 (NN-SEL), §4.7 (SEL).
  */
 export function selAttackModel(numClasses: number, seed = 0): TwoBranchAttackModel {
   return new TwoBranchAttackModel({ numClasses, outputBranch: [1024, 512, 64], labelBranch: [128, 64], combine: [512, 256, 128, 64], init: 'normal', seed });

@@ -1,8 +1,8 @@
 /**
  * The hyperparameter grids of every baseline, for trade-off curves (sweep one knob, plot every
- * (test accuracy, attack advantage) point). Values are PROTOCOL.md §4.17 (CCL App. E), except
+ * (test accuracy, attack advantage) point). Values are docs/protocol.md §4.17 (CCL App. E), except
  * where a comment names another source.
- * @see PROTOCOL.md §4.17, §4.5–§4.13.
+ * @see docs/protocol.md §4.17, §4.5–§4.13.
  */
 export const baselineGrids = {
   /** RelaxLoss α. */
@@ -19,11 +19,11 @@ export const baselineGrids = {
   confidencePenalty: [0.1, 0.3, 0.5, 1, 2, 4, 8],
   /** Early-stopping checkpoints (epochs completed) of a 300-epoch run (CCL). */
   earlyStopping: [25, 50, 75, 100, 125, 150, 175, 200, 225, 250, 275],
-  /** RL CIFAR early-stopping epochs (PROTOCOL.md §4.11). */
+  /** RL CIFAR early-stopping epochs (docs/protocol.md §4.11). */
   earlyStoppingRlImage: [5, 10, 15, 20, 30, 40, 50, 75, 100, 150, 200, 250],
-  /** RL non-image early-stopping epochs (PROTOCOL.md §4.11). */
+  /** RL non-image early-stopping epochs (docs/protocol.md §4.11). */
   earlyStoppingRlTabular: [5, 10, 20, 30, 40, 50, 60, 70, 100],
-  /** L1 λ: unpublished; the recommendation of PROTOCOL.md §4.12. */
+  /** L1 λ: unpublished; the recommendation of docs/protocol.md §4.12. */
   l1: [1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3],
   /** L2 (SGD weight decay): unpublished; the same recommended range as L1 plus the default 5e-4. */
   l2: [1e-5, 3e-5, 1e-4, 3e-4, 5e-4, 1e-3, 3e-3],
@@ -33,7 +33,7 @@ export const baselineGrids = {
 
 /**
  * Default hyperparameters of every baseline (one point per baseline, e.g. for a summary table).
- * @see PROTOCOL.md §4.5–§4.15, §2.3 (RelaxLoss per dataset), §2.5 (SELENA, AdvReg-SEL).
+ * @see docs/protocol.md §4.5–§4.15, §2.3 (RelaxLoss per dataset), §2.5 (SELENA, AdvReg-SEL).
  */
 export const baselineDefaults = {
   /** RL configs: CIFAR-10 ResNet20 (1, 1), VGG11-BN (0.4, 1), CIFAR-100 ResNet20 (3, 1), VGG11-BN (0.5, 1). */

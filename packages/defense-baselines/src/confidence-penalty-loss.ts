@@ -27,7 +27,7 @@ function resolveBeta(fn: string, options: ConfidencePenaltyOptions): number {
  * @param logits - `[n, C]`. @param labels - int32 `[n]`.
  * @returns the mean loss (the caller disposes it).
  * @throws ShapeMismatchError on bad shapes; InvalidArgumentError on a negative or non-finite β.
- * @see PROTOCOL.md §4.9.
+ * @see docs/protocol.md §4.9.
  */
 export function confidencePenaltyLoss(logits: tf.Tensor2D, labels: tf.Tensor1D, options: ConfidencePenaltyOptions = {}): tf.Scalar {
   checkLogitsAndLabels('confidencePenaltyLoss', logits, labels);
@@ -36,7 +36,7 @@ export function confidencePenaltyLoss(logits: tf.Tensor2D, labels: tf.Tensor1D, 
 
 /**
  * Confidence penalty as a `TrainingPlugin` (replaces the batch objective). Grid: `baselineGrids.confidencePenalty`.
- * @see PROTOCOL.md §4.9.
+ * @see docs/protocol.md §4.9.
  */
 export function confidencePenaltyPlugin(options: ConfidencePenaltyOptions = {}): TrainingPlugin {
   const beta = resolveBeta('confidencePenaltyPlugin', options);

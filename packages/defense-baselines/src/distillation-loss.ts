@@ -19,7 +19,7 @@ export interface DistillationKlOptions {
  * @param studentLogits - `[n, C]`. @param teacherLogits - `[n, C]`.
  * @returns the scalar loss (the caller disposes it).
  * @throws ShapeMismatchError on different shapes; InvalidArgumentError on a bad τ or reduction.
- * @see PROTOCOL.md §4.13, §6 item 39 (CRLr `mia/vanilla_dmp.py`).
+ * @see docs/protocol.md §4.13, §6 item 39 (CRLr `mia/vanilla_dmp.py`).
  */
 export function distillationKlLoss(studentLogits: tf.Tensor2D, teacherLogits: tf.Tensor2D, options: DistillationKlOptions = {}): tf.Scalar {
   if (studentLogits.rank !== 2 || studentLogits.shape.join() !== teacherLogits.shape.join()) {

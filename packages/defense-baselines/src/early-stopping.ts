@@ -44,11 +44,11 @@ function variablesOf(model: Classifier): tf.Variable[] {
 /**
  * Early stopping as a `TrainingPlugin`: snapshots the weights at fixed epochs (each snapshot is a
  * separate target for the trade-off curve) and/or keeps the weights with the best validation
- * accuracy (the SharpReg paper's "early stopping", PROTOCOL.md A11). Snapshots are taken in
+ * accuracy (the SharpReg paper's "early stopping", docs/protocol.md A11). Snapshots are taken in
  * `onEpochEnd` and kept in memory (tensor copies) or written with core's `writeCheckpointFile`.
  *
  * @throws InvalidArgumentError on non-positive or repeated epochs.
- * @see PROTOCOL.md §4.11; grids `baselineGrids.earlyStopping*`.
+ * @see docs/protocol.md §4.11; grids `baselineGrids.earlyStopping*`.
  */
 export function earlyStopping(options: EarlyStoppingOptions = {}): EarlyStopping {
   const wanted = [...(options.snapshotEpochs ?? [])];

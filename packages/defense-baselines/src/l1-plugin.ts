@@ -16,7 +16,7 @@ export interface L1Options {
  * the classifier's conv, dense and batch-norm `parameterGroups` (sign(0) = 0), before the optimizer
  * step (which still applies its own weight decay). No loss term is added, as in PASTr.
  * @throws InvalidArgumentError on a negative λ or an unknown kind.
- * @see PROTOCOL.md §4.12 (PASTr `L1.py`); grid `baselineGrids.l1`.
+ * @see docs/protocol.md §4.12 (PASTr `L1.py`); grid `baselineGrids.l1`.
  */
 export function l1Plugin(options: L1Options = {}): TrainingPlugin {
   const lambda = options.lambda ?? 1e-3;
@@ -42,12 +42,12 @@ export function l1Plugin(options: L1Options = {}): TrainingPlugin {
 
 /**
  * The SGD options of the L2 baseline: PyTorch-coupled weight decay is the L2 penalty
- * `(wd/2)·‖θ‖²` (PROTOCOL.md §0), so L2 is swept by changing `weightDecay` of `sgd(...)`.
+ * `(wd/2)·‖θ‖²` (docs/protocol.md §0), so L2 is swept by changing `weightDecay` of `sgd(...)`.
  * @param weightDecay - the L2 coefficient (≥ 0). @default 5e-4
  * @param base - other SGD options. @default `{lr: 0.01, momentum: 0.9}` (the PAST baselines; use with `cosine(epochs)`)
  * @returns options for `sgd` from `@mia/core`.
  * @throws InvalidArgumentError on a negative or non-finite weight decay.
- * @see PROTOCOL.md §4.12; grid `baselineGrids.l2`.
+ * @see docs/protocol.md §4.12; grid `baselineGrids.l2`.
  */
 export function l2SgdOptions(weightDecay = 5e-4, base: Partial<SgdOptions> = {}): SgdOptions {
   checkNumberInRange('l2SgdOptions', 'weightDecay', weightDecay, 0);

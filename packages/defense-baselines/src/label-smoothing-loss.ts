@@ -8,7 +8,7 @@ export interface LabelSmoothingOptions {
   readonly epsilon?: number;
   /**
    * `'rl'`: `ε·mean_i[(1/C)·Σ_j −log p_ij] + (1 − ε)·CE` (ε/C on every class, y included);
-   * `'mlh'`: soft targets `1 − ε` on y and `ε/(C − 1)` elsewhere. @default 'rl' (PROTOCOL.md A22)
+   * `'mlh'`: soft targets `1 − ε` on y and `ε/(C − 1)` elsewhere. @default 'rl' (docs/protocol.md A22)
    */
   readonly form?: 'rl' | 'mlh';
 }
@@ -40,7 +40,7 @@ function smoothed(logits: tf.Tensor2D, labels: tf.Tensor1D, o: Required<LabelSmo
  * @param logits - `[n, C]`. @param labels - int32 `[n]`.
  * @returns the mean loss (the caller disposes it).
  * @throws ShapeMismatchError on bad shapes; InvalidArgumentError on bad options.
- * @see PROTOCOL.md §4.8, §6 item 47, A22; Szegedy et al. 2016.
+ * @see docs/protocol.md §4.8, §6 item 47, A22; Szegedy et al. 2016.
  */
 export function labelSmoothingLoss(logits: tf.Tensor2D, labels: tf.Tensor1D, options: LabelSmoothingOptions = {}): tf.Scalar {
   checkLogitsAndLabels('labelSmoothingLoss', logits, labels);
@@ -49,7 +49,7 @@ export function labelSmoothingLoss(logits: tf.Tensor2D, labels: tf.Tensor1D, opt
 
 /**
  * Label smoothing as a `TrainingPlugin` (replaces the batch objective). Grid: `baselineGrids.labelSmoothing`.
- * @see PROTOCOL.md §4.8.
+ * @see docs/protocol.md §4.8.
  */
 export function labelSmoothingPlugin(options: LabelSmoothingOptions = {}): TrainingPlugin {
   const o = resolve('labelSmoothingPlugin', options);

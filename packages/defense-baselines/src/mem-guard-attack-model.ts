@@ -5,7 +5,7 @@ import { DenseNetwork } from './dense-network';
 /**
  * The MemGuard defender's attack classifier on **sorted** (descending) softmax vectors:
  * `Dense(256)-ReLU-Dense(128)-ReLU-Dense(64)-ReLU-Dense(1)` (sigmoid), Glorot init.
- * @see PROTOCOL.md §4.15 (SEL `purchase/MemGuard/memguard_run.py`).
+ * @see docs/protocol.md §4.15 (SEL `purchase/MemGuard/memguard_run.py`).
  */
 export class MemGuardAttackModel {
   readonly numClasses: number;
@@ -56,7 +56,7 @@ export interface MemGuardAttackTrainingOptions {
  * @param memberLogits - `[n1, C]`. @param nonMemberLogits - `[n0, C]`.
  * @returns the trained model (the caller disposes it).
  * @throws ShapeMismatchError when the widths differ or a set is empty.
- * @see PROTOCOL.md §4.15.
+ * @see docs/protocol.md §4.15.
  */
 export function trainMemGuardAttackModel(memberLogits: tf.Tensor2D, nonMemberLogits: tf.Tensor2D, options: MemGuardAttackTrainingOptions = {}): MemGuardAttackModel {
   const c = memberLogits.shape[1]!;

@@ -40,7 +40,7 @@ export interface MemGuardResult {
  * @param logits - `[n, C]` target logits. @param attackModel - the defender's {@link MemGuardAttackModel}.
  * @returns perturbed logits/probabilities; the predicted label of every row is unchanged.
  * @throws ShapeMismatchError when `logits` is not `[n, attackModel.numClasses]`; InvalidArgumentError on bad options.
- * @see PROTOCOL.md §4.15, §6 item 31.
+ * @see docs/protocol.md §4.15, §6 item 31.
  */
 export function memGuard(logits: tf.Tensor2D, attackModel: MemGuardAttackModel, options: MemGuardOptions = {}): MemGuardResult {
   if (logits.rank !== 2 || logits.shape[1] !== attackModel.numClasses) {

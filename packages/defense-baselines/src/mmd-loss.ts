@@ -10,7 +10,7 @@ import { ShapeMismatchError, checkNumberInRange, crossEntropyPerExample } from '
  * @param sigma - kernel bandwidth σ > 0. @default 1
  * @returns the scalar MMD² (the caller disposes it).
  * @throws ShapeMismatchError when the inputs are not 2-D with the same width.
- * @see PROTOCOL.md §4.6 step 3, A35 (MLHospital `MixupMMD.py`); Li et al. 2021.
+ * @see docs/protocol.md §4.6 step 3, A35 (MLHospital `MixupMMD.py`); Li et al. 2021.
  */
 export function mmdSquaredBiased(p: tf.Tensor2D, q: tf.Tensor2D, sigma = 1): tf.Scalar {
   if (p.rank !== 2 || q.rank !== 2 || p.shape[1] !== q.shape[1]) {
@@ -35,7 +35,7 @@ export function mmdSquaredBiased(p: tf.Tensor2D, q: tf.Tensor2D, sigma = 1): tf.
  * @param labelsB - int32 `[n]` labels of the permuted batch.
  * @param lambda - mixing weight in [0, 1].
  * @returns the mean loss (the caller disposes it).
- * @see PROTOCOL.md §4.6 step 1.
+ * @see docs/protocol.md §4.6 step 1.
  */
 export function mixupLoss(logits: tf.Tensor2D, labelsA: tf.Tensor1D, labelsB: tf.Tensor1D, lambda: number): tf.Scalar {
   checkNumberInRange('mixupLoss', 'lambda', lambda, 0, 1);

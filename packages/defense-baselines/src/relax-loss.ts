@@ -12,7 +12,7 @@ export interface RelaxLossOptions {
   readonly upper?: number;
   /**
    * Posterior-flattening form: `'image'` = RL CIFAR code `mean[(1 − correct)·softCE − CE]`,
-   * `'tabular'` = RL non-image code `mean softCE` (PROTOCOL.md A20). @default 'image'
+   * `'tabular'` = RL non-image code `mean softCE` (docs/protocol.md A20). @default 'image'
    */
   readonly variant?: 'image' | 'tabular';
   /** Added to the 0-based epoch before the parity test: 0 = RL, 1 = MLHospital/CRL (A21). @default 0 */
@@ -37,7 +37,7 @@ export function resolveRelaxLossOptions(fn: string, options: RelaxLossOptions): 
  * with `p = softmax(logits)`; the gradient flows through `p` (wrap the result to detach it).
  * @param logits - `[n, C]`. @param oneHot - `[n, C]` one-hot labels. @param upper - clamp in [0, 1].
  * @returns `[n, C]` targets (the caller disposes them).
- * @see PROTOCOL.md §4.5.
+ * @see docs/protocol.md §4.5.
  */
 export function flattenedTargets(logits: tf.Tensor2D, oneHot: tf.Tensor2D, upper: number): tf.Tensor2D {
   return tf.tidy(() => {
@@ -63,7 +63,7 @@ export function flattenedTargets(logits: tf.Tensor2D, oneHot: tf.Tensor2D, upper
  * @param epoch - 0-based epoch of the batch (as in `BatchContext.epoch`).
  * @returns the scalar loss (the caller disposes it).
  * @throws ShapeMismatchError on bad shapes; InvalidArgumentError on bad options.
- * @see PROTOCOL.md §4.5, §6 item 21, A20, A21; RL `source/cifar/defense/relaxloss.py`.
+ * @see docs/protocol.md §4.5, §6 item 21, A20, A21; RL `source/cifar/defense/relaxloss.py`.
  */
 export function relaxLoss(logits: tf.Tensor2D, labels: tf.Tensor1D, epoch: number, options: RelaxLossOptions = {}): tf.Scalar {
   checkLogitsAndLabels('relaxLoss', logits, labels);
@@ -98,9 +98,9 @@ export function relaxLossUnchecked(logits: tf.Tensor2D, labels: tf.Tensor1D, epo
 /**
  * RelaxLoss as a `TrainingPlugin`: replaces the batch objective by {@link relaxLoss} at the
  * batch's epoch (earlier plugins' objectives are ignored).
- * Hyperparameters: PROTOCOL.md §2.3 (α, upper per dataset); grid `baselineGrids.relaxLoss`.
+ * Hyperparameters: docs/protocol.md §2.3 (α, upper per dataset); grid `baselineGrids.relaxLoss`.
  * @throws InvalidArgumentError on bad options.
- * @see PROTOCOL.md §4.5.
+ * @see docs/protocol.md §4.5.
  */
 export function relaxLossPlugin(options: RelaxLossOptions = {}): TrainingPlugin {
   const o = resolveRelaxLossOptions('relaxLossPlugin', options);

@@ -7,7 +7,7 @@ import * as tf from '@tensorflow/tfjs-core';
  * @param logits - `[n, C]` logits.
  * @param targets - `[n, C]` target distributions (rows are not checked to sum to 1).
  * @returns `[n]` per-example losses; the caller disposes it.
- * @see PROTOCOL.md §4.5 (RelaxLoss posterior flattening), §4.14 (SELENA distillation).
+ * @see docs/protocol.md §4.5 (RelaxLoss posterior flattening), §4.14 (SELENA distillation).
  */
 export function softCrossEntropyPerExample(logits: tf.Tensor2D, targets: tf.Tensor2D): tf.Tensor1D {
   return tf.tidy(() => tf.neg(tf.sum(tf.mul(targets, tf.logSoftmax(logits)), 1)) as tf.Tensor1D);

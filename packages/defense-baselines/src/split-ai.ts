@@ -18,7 +18,7 @@ import {
  * For each of `n` members, `numExcluded` distinct sub-models (of `numModels`) that must **not**
  * train on it, drawn uniformly with the seeded PRNG. Row-major `[n, numExcluded]`.
  * @throws InvalidArgumentError unless 1 ≤ numExcluded < numModels.
- * @see PROTOCOL.md §4.14 (SEL: K = 25, L = 10, seed 1000).
+ * @see docs/protocol.md §4.14 (SEL: K = 25, L = 10, seed 1000).
  */
 export function splitAiAssignment(n: number, numModels: number, numExcluded: number, seed = 1000): Int32Array {
   checkPositiveInteger('splitAiAssignment', 'n', n);
@@ -61,7 +61,7 @@ export interface SplitAiOptions {
  * assigned to k by {@link splitAiAssignment}.
  * @param createModel - builds a fresh classifier. @param members - the private training set.
  * @throws InvalidArgumentError on bad K/L or when a sub-model would get no data.
- * @see PROTOCOL.md §4.14, §2.5 (Tang et al. 2022).
+ * @see docs/protocol.md §4.14, §2.5 (Tang et al. 2022).
  */
 export async function trainSplitAi(createModel: () => Classifier, members: LabeledData, options: SplitAiOptions): Promise<SplitAi> {
   const numModels = options.numModels ?? 25;
@@ -108,7 +108,7 @@ export interface SplitAiPredictOptions {
  * of which saw it); a non-member by the L sub-models of a random training member (SEL mode 2).
  * @returns `[n, C]` probabilities; the caller disposes them.
  * @throws InvalidArgumentError on a member index out of range or a length mismatch.
- * @see PROTOCOL.md §4.14, §6 item 30.
+ * @see docs/protocol.md §4.14, §6 item 30.
  */
 export function splitAiPredict(splitAi: SplitAi, data: LabeledData, options: SplitAiPredictOptions = {}): tf.Tensor2D {
   const n = data.size;

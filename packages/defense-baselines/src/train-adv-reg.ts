@@ -38,7 +38,7 @@ export interface AdvRegEpoch {
  *
  * @returns one {@link AdvRegEpoch} per epoch.
  * @throws InvalidArgumentError on bad options.
- * @see PROTOCOL.md §4.7, §6 item 46, §2.5 (SEL α: Purchase 3, Texas 2).
+ * @see docs/protocol.md §4.7, §6 item 46, §2.5 (SEL α: Purchase 3, Texas 2).
  */
 export async function trainAdvReg(classifier: Classifier, members: LabeledData, reference: LabeledData, options: AdvRegOptions): Promise<AdvRegEpoch[]> {
   const { sel, batchSize, warmupEpochs, warmupAttackEpochs, warmupPlain, rounds, features, lossKind, seed, alpha } = resolveAdvRegOptions('trainAdvReg', options);

@@ -24,7 +24,7 @@ export interface DmpResult {
  * A `TrainingPlugin` whose objective is {@link distillationKlLoss} against fixed teacher logits,
  * looked up by each batch's `indices` (row i of `teacherLogits` belongs to example i of the data).
  * Earlier plugins' objectives are ignored. The plugin does not own `teacherLogits`.
- * @see PROTOCOL.md §4.13.
+ * @see docs/protocol.md §4.13.
  */
 export function distillationPlugin(teacherLogits: tf.Tensor2D, options: DistillationKlOptions = {}): TrainingPlugin {
   return {
@@ -44,7 +44,7 @@ export function distillationPlugin(teacherLogits: tf.Tensor2D, options: Distilla
  * @param createModel - builds a fresh, untrained classifier (e.g. an architecture of `@mia/models`).
  * @returns the protected and unprotected models.
  * @throws ShapeMismatchError when the two sets disagree in classes or input shape.
- * @see PROTOCOL.md §4.13, §6 item 39; grid `baselineGrids.dmpTemperature`.
+ * @see docs/protocol.md §4.13, §6 item 39; grid `baselineGrids.dmpTemperature`.
  */
 export async function trainDmp(createModel: () => Classifier, privateData: LabeledData, reference: LabeledData, options: DmpOptions): Promise<DmpResult> {
   if (privateData.numClasses !== reference.numClasses || privateData.inputShape.join() !== reference.inputShape.join()) {

@@ -100,7 +100,7 @@ function mmdPlugin(validation: LabeledData, byClass: Int32Array[], lambdaMmd: nu
  * @param members - the training set. @param validation - the inference ("validation") set the MMD aligns to.
  * @returns one {@link MixupMmdEpoch} per epoch.
  * @throws InvalidArgumentError on bad options; InvalidDatasetError when the sets disagree in classes.
- * @see PROTOCOL.md §4.6, §6 item 45, A35; grid `baselineGrids.mixupMmd`.
+ * @see docs/protocol.md §4.6, §6 item 45, A35; grid `baselineGrids.mixupMmd`.
  */
 export async function trainMixupMmd(classifier: Classifier, members: LabeledData, validation: LabeledData, options: MixupMmdOptions): Promise<MixupMmdEpoch[]> {
   const fn = 'trainMixupMmd';

@@ -6,7 +6,7 @@ import { splitAiPredict, trainSplitAi, type SplitAi, type SplitAiOptions } from 
 /**
  * A `TrainingPlugin` whose objective is the soft-label cross-entropy `−Σ_j q_j log softmax(z)_j`
  * against fixed targets, looked up by each batch's `indices`. Does not own `targets`.
- * @see PROTOCOL.md §4.14 (SELENA self-distillation).
+ * @see docs/protocol.md §4.14 (SELENA self-distillation).
  */
 export function softLabelPlugin(targets: tf.Tensor2D): TrainingPlugin {
   return {
@@ -38,7 +38,7 @@ export interface SelenaResult {
  * sub-models that never saw the member).
  * @param createModel - builds a fresh classifier. @param members - the private training set (`tr ∪ te`).
  * @throws InvalidArgumentError on bad K/L.
- * @see PROTOCOL.md §4.14, §2.5.
+ * @see docs/protocol.md §4.14, §2.5.
  */
 export async function trainSelena(createModel: () => Classifier, members: LabeledData, options: SelenaOptions): Promise<SelenaResult> {
   const splitAi = await trainSplitAi(createModel, members, { ...options, training: options.splitAiTraining });

@@ -14,7 +14,7 @@ export type CompileLoss = (yTrue: tf.Tensor, yPred: tf.Tensor) => tf.Scalar;
  * @example
  * model.compile({ optimizer: tf.train.sgd(0.1), loss: cclLoss({ alpha: 0.5, concave: 'quadratic' }) });
  * @throws InvalidArgumentError on bad options (when called), ShapeMismatchError on bad shapes (when the loss runs).
- * @see CCL Eq. 4–6; PROTOCOL.md §4.2.
+ * @see CCL Eq. 4–6; docs/protocol.md §4.2.
  */
 export function cclLoss(options: CclOptions = {}): CompileLoss {
   const resolved = resolveCclOptions('cclLoss', options);

@@ -13,7 +13,7 @@ export interface CclOptions {
    */
   readonly concave?: 'exponential' | 'quadratic' | ConcaveTerm | ((p: tf.Tensor) => tf.Tensor);
   /**
-   * Scale factor β on the whole averaged loss (PROTOCOL.md §4.2, A17): 0.01 on CIFAR-10,
+   * Scale factor β on the whole averaged loss (docs/protocol.md §4.2, A17): 0.01 on CIFAR-10,
    * 0.05 on CIFAR-100, 1 otherwise. @default 1
    */
   readonly scale?: number;
@@ -24,7 +24,7 @@ export interface CclOptions {
   /**
    * Sign of the concave term in the focal variant. `'paper'`: `α·FL + (1−α)·f(p_y)` (App. D, f ∈ 𝓕).
    * `'code'`: `α·FL − (1−α)·f(p_y)`, i.e. `+exp(p_y)` as in the authors' `FocalCCEL`
-   * (PROTOCOL.md §4.2), for bit-compatible reproduction of CCL Fig. 6. @default 'paper'
+   * (docs/protocol.md §4.2), for bit-compatible reproduction of CCL Fig. 6. @default 'paper'
    */
   readonly focalConcaveSign?: 'paper' | 'code';
   /** `true`: predictions are logits; `false`: probabilities (a model ending in softmax). @default true */

@@ -10,7 +10,7 @@ import { cclObjective } from './convex-concave-loss';
  * @example
  * await train(model, data, { epochs: 120, batchSize: 128, optimizer, plugins: [cclPlugin({ alpha: 0.5 })] });
  * @throws InvalidArgumentError on bad options.
- * @see CCL Eq. 4–6; PROTOCOL.md §4.2, §2.2 (hyperparameters).
+ * @see CCL Eq. 4–6; docs/protocol.md §4.2, §2.2 (hyperparameters).
  */
 export function cclPlugin(options: CclOptions = {}): TrainingPlugin {
   const resolved = { ...resolveCclOptions('cclPlugin', options), fromLogits: true };

@@ -34,7 +34,7 @@ describe('convexConcaveLoss known answers', () => {
     expect(value(convexConcaveLoss(logits(), tf.tensor1d([0], 'int32'), { alpha: 1 }))).toBeCloseTo(0.16984601955628564, 6);
   });
   // Second row z = [0, 1, 0.5], y = 2: CE = 1.1802696706417346; batch mean of CCEL with α = 0.3 is
-  // −1.0871559765289074; β = 0.01 multiplies the whole mean (PROTOCOL.md A17).
+  // −1.0871559765289074; β = 0.01 multiplies the whole mean (docs/protocol.md A17).
   it('β scales the whole batch mean', () => {
     const z = tf.tensor2d([[2, 0, -1], [0, 1, 0.5]]);
     const y = tf.tensor1d([0, 2], 'int32');

@@ -13,7 +13,7 @@ const PROBABILITY_FLOOR = 1e-12;
  * @param predictions - logits (or probabilities when `fromLogits: false`), `[n, C]`.
  * @param targets - one-hot (or soft) targets `[n, C]`, or integer labels `[n]` / `[n, 1]`.
  * @throws ShapeMismatchError when the shapes disagree.
- * @see CCL Eq. 4–6 and App. D; PROTOCOL.md §4.2.
+ * @see CCL Eq. 4–6 and App. D; docs/protocol.md §4.2.
  */
 export function convexConcaveLossPerExample(predictions: tf.Tensor, targets: tf.Tensor, options: CclOptions = {}): tf.Tensor1D {
   return cclPerExample('convexConcaveLossPerExample', predictions, targets, resolveCclOptions('convexConcaveLossPerExample', options));
@@ -38,7 +38,7 @@ function cclPerExample(fn: string, predictions: tf.Tensor, targets: tf.Tensor, o
  * @param targets - one-hot (or soft) targets `[n, C]`, or integer labels `[n]` / `[n, 1]`.
  * @returns the scalar loss; differentiable w.r.t. `predictions`.
  * @throws InvalidArgumentError on bad options; ShapeMismatchError on mismatched shapes.
- * @see CCL Eq. 4–6 and App. D–E; PROTOCOL.md §4.2 and A17 (β multiplies the whole mean).
+ * @see CCL Eq. 4–6 and App. D–E; docs/protocol.md §4.2 and A17 (β multiplies the whole mean).
  */
 export function convexConcaveLoss(predictions: tf.Tensor, targets: tf.Tensor, options: CclOptions = {}): tf.Scalar {
   return cclObjective('convexConcaveLoss', predictions, targets, resolveCclOptions('convexConcaveLoss', options));

@@ -16,7 +16,7 @@ let instances = 0;
  * `randn(C, d)` (seeded here). The caller owns (and disposes) the variable.
  *
  * @throws InvalidArgumentError on non-positive sizes.
- * @see CRL Algorithm 1 line 1; PROTOCOL.md §6 item 35.
+ * @see CRL Algorithm 1 line 1; docs/protocol.md §6 item 35.
  */
 export function createClassCenters(numClasses: number, featureDim: number, options: ClassCentersOptions = {}): tf.Variable<tf.Rank.R2> {
   checkPositiveInteger('createClassCenters', 'numClasses', numClasses);

@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 
 // Same inputs as the component tests; expected values from the NumPy transcription of
-// PROTOCOL.md §4.3: ImpRelaxLoss(α = 0.5, t = 1) + 0.5 · relaxed centre loss(α = 0.1, t = 0.5).
+// docs/protocol.md §4.3: ImpRelaxLoss(α = 0.5, t = 1) + 0.5 · relaxed centre loss(α = 0.1, t = 0.5).
 const batch = () => ({
   features: tf.tensor2d([[1, 2], [-1, 0.5]]),
   logits: tf.tensor2d([[2, 0, -1], [0, 1, 0.5]]),

@@ -26,7 +26,7 @@ export interface CrlBatch {
  * @param options - hyperparameters and the 0-based `epoch` of the batch.
  * @returns the scalar loss.
  * @throws InvalidArgumentError on bad options (including an `alpha` below the logit floor, A18) or missing centres.
- * @see CRL Algorithm 1, Table 2; PROTOCOL.md §4.3.
+ * @see CRL Algorithm 1, Table 2; docs/protocol.md §4.3.
  */
 export function crlLoss(batch: CrlBatch, options: CrlOptions & { readonly epoch: number }): tf.Scalar {
   return crlObjective('crlLoss', batch, resolveCrlOptions('crlLoss', options), options.epoch);

@@ -3,7 +3,7 @@ import { InvalidArgumentError, checkNumberInRange } from '@mia/core';
 /** The ablation components of CRL Table 2 / Fig. 7. */
 export type CrlComponents = 'crl' | 'impRelaxLoss' | 'relaxedCenterLoss';
 
-/** Hyperparameters of CRL (PROTOCOL.md §4.3; the paper publishes none, defaults from A18's grid). */
+/** Hyperparameters of CRL (docs/protocol.md §4.3; the paper publishes none, defaults from A18's grid). */
 export interface CrlOptions {
   /** ImpRelaxLoss threshold α_rce; must exceed the logit-normalisation floor for (t, C). @default 1 */
   readonly alpha?: number;

@@ -34,9 +34,9 @@ export interface CrlPlugin extends TrainingPlugin {
  * `λ·∂L_rcl/∂c`. Epoch parity uses `train`'s 0-based epoch plus `parityOffset` (default 1).
  *
  * @throws InvalidArgumentError on bad options, including `alpha` at or below the
- *   logit-normalisation floor for (t, C) (the message gives the floor, PROTOCOL.md A18).
+ *   logit-normalisation floor for (t, C) (the message gives the floor, docs/protocol.md A18).
  * @throws ShapeMismatchError (when training starts) when the model's `featureDim` or `numClasses` differ from the options.
- * @see CRL Algorithm 1; PROTOCOL.md §4.3, §2.6, A18, A21.
+ * @see CRL Algorithm 1; docs/protocol.md §4.3, §2.6, A18, A21.
  */
 export function crlPlugin(options: CrlPluginOptions): CrlPlugin {
   const fn = 'crlPlugin';

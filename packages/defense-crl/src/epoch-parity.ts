@@ -7,7 +7,7 @@ import { InvalidArgumentError } from '@mia/core';
  *
  * @param epoch - 0-based epoch index (non-negative integer).
  * @param parityOffset - integer added before the parity test. @default 1
- * @see CRL Algorithm 1 (epochs 1..E); PROTOCOL.md §6 item 34, A21.
+ * @see CRL Algorithm 1 (epochs 1..E); docs/protocol.md §6 item 34, A21.
  */
 export function isEvenEpoch(fn: string, epoch: number, parityOffset = 1): boolean {
   if (!Number.isInteger(epoch) || epoch < 0) throw new InvalidArgumentError(`${fn}: epoch must be a non-negative integer (0-based), got ${epoch}`);

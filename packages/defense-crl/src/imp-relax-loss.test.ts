@@ -9,7 +9,7 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
 });
 
-// Expected values: NumPy transcription of PROTOCOL.md §4.3 (float64), for
+// Expected values: NumPy transcription of docs/protocol.md §4.3 (float64), for
 // z = [[2, 0, −1], [0, 1, 0.5]], y = [0, 2]. With t = 1 the mean CE of the normalised logits is
 // 0.8885332123413338; with t = 0 it is the plain CE 0.6750578450990101.
 const z = () => tf.tensor2d([[2, 0, -1], [0, 1, 0.5]]);

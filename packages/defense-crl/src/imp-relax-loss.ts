@@ -33,7 +33,7 @@ export interface ImpRelaxLossOptions {
  * @param labels - int32 `[n]` labels.
  * @returns the scalar loss.
  * @throws InvalidArgumentError when `alpha` is not above the logit-normalisation floor (A18) or an option is out of range.
- * @see CRL Eq. 5–9, Algorithm 1; PROTOCOL.md §4.3, §6 items 33–34, A18, A21.
+ * @see CRL Eq. 5–9, Algorithm 1; docs/protocol.md §4.3, §6 items 33–34, A18, A21.
  */
 export function impRelaxLoss(logits: tf.Tensor2D, labels: tf.Tensor1D, options: ImpRelaxLossOptions): tf.Scalar {
   const fn = 'impRelaxLoss';

@@ -7,7 +7,7 @@ import { InvalidArgumentError, checkNumberInRange } from '@mia/core';
  *
  * @param t - logit normalisation factor τ_rce ≥ 0.
  * @param numClasses - C ≥ 2.
- * @see PROTOCOL.md §7 A18 (floor pitfall); CRL Eq. 5.
+ * @see docs/protocol.md §7 A18 (floor pitfall); CRL Eq. 5.
  */
 export function logitNormalizationFloor(t: number, numClasses: number): number {
   checkNumberInRange('logitNormalizationFloor', 't', t, 0);
@@ -22,7 +22,7 @@ export function logitNormalizationFloor(t: number, numClasses: number): number {
 /**
  * Throws unless the ImpRelaxLoss threshold `alpha` lies above the floor of
  * {@link logitNormalizationFloor}: below it the loss can never fall under `alpha`, so the
- * relaxation never activates (PROTOCOL.md A18).
+ * relaxation never activates (docs/protocol.md A18).
  *
  * @param fn - calling function, for the message.
  * @throws InvalidArgumentError naming the floor, t and C.
@@ -31,7 +31,7 @@ export function checkAboveLogitFloor(fn: string, alpha: number, t: number, numCl
   const floor = logitNormalizationFloor(t, numClasses);
   if (t > 0 && !(alpha > floor)) {
     throw new InvalidArgumentError(
-      `${fn}: alpha must be greater than the logit-normalisation floor log(1 + (C−1)·exp(−√(C/(C−1))/t)) = ${floor.toFixed(4)} for t = ${t}, C = ${numClasses} (PROTOCOL.md A18), got ${alpha}`,
+      `${fn}: alpha must be greater than the logit-normalisation floor log(1 + (C−1)·exp(−√(C/(C−1))/t)) = ${floor.toFixed(4)} for t = ${t}, C = ${numClasses} (docs/protocol.md A18), got ${alpha}`,
     );
   }
 }

@@ -37,7 +37,7 @@ describe('normalizeRows', () => {
   });
 });
 
-describe('logitNormalizationFloor (PROTOCOL.md A18)', () => {
+describe('logitNormalizationFloor (docs/protocol.md A18)', () => {
   it('matches the protocol: ≈ 1.42 for t = 1, C = 10 and ≈ 3.62 for t = 1, C = 100', () => {
     // float64 values of log1p((C−1)·exp(−√(C/(C−1))/t))
     expect(logitNormalizationFloor(1, 10)).toBeCloseTo(1.4198685933274915, 12);

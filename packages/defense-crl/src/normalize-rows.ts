@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { ShapeMismatchError, checkNumberInRange } from '@mia/core';
 
-/** The `1e-7` the reference code adds to the norm before scaling (PROTOCOL.md §4.3). */
+/** The `1e-7` the reference code adds to the norm before scaling (docs/protocol.md §4.3). */
 export const NORM_EPSILON = 1e-7;
 
 /**
@@ -12,7 +12,7 @@ export const NORM_EPSILON = 1e-7;
  * @param v - `[n, d]`.
  * @param t - scaling factor τ ≥ 0.
  * @throws InvalidArgumentError on a negative t; ShapeMismatchError when `v` is not 2-D.
- * @see CRL Eq. 5 and Algorithm 1 line 7; PROTOCOL.md §6 item 33 (`1 + t‖v‖`, not `t‖v‖`).
+ * @see CRL Eq. 5 and Algorithm 1 line 7; docs/protocol.md §6 item 33 (`1 + t‖v‖`, not `t‖v‖`).
  */
 export function normalizeRows(v: tf.Tensor, t: number): tf.Tensor2D {
   checkNumberInRange('normalizeRows', 't', t, 0);

@@ -9,7 +9,7 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
 });
 
-// Expected values: NumPy transcription of PROTOCOL.md §4.3 (float64) for
+// Expected values: NumPy transcription of docs/protocol.md §4.3 (float64) for
 // f = [[1, 2], [−1, 0.5]], z = [[2, 0, −1], [0, 1, 0.5]], y = [0, 2],
 // c = [[0.5, 0.5], [1, −1], [0, 1]]. dist = 0.2180374522203184 with t = 0.5, 0.9375 with t = 0.
 const inputs = () => ({

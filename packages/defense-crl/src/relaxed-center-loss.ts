@@ -33,7 +33,7 @@ export interface RelaxedCenterLossOptions {
  * @param labels - int32 `[B]`.
  * @param centers - class centres `[C, d]`.
  * @throws ShapeMismatchError on inconsistent shapes; InvalidArgumentError on bad options.
- * @see CRL Algorithm 1 lines 7–18; PROTOCOL.md §4.3, A19.
+ * @see CRL Algorithm 1 lines 7–18; docs/protocol.md §4.3, A19.
  */
 export function relaxedCenterLoss(features: tf.Tensor2D, logits: tf.Tensor2D, labels: tf.Tensor1D, centers: tf.Tensor2D, options: RelaxedCenterLossOptions): tf.Scalar {
   const fn = 'relaxedCenterLoss';

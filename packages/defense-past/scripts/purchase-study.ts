@@ -85,7 +85,7 @@ console.log(`# PAST on an overfit purchaseLike MLP (stand-in data, reduced scale
 - Data: \`purchaseLike\` (synthetic stand-in for Purchase100, seed ${seed}${keep === undefined ? '' : `, keep ${keep}`}), ${classes} classes; PAST6-like disjoint splits of ${members_} each: members, inference set (PAST's non-member batches), held-out test set (all measurements).
 - Model: MLP 600-${hidden.join('-')}-${classes} tanh (\`@mia/models\` createMlp), backend ${tf.getBackend()}.
 - Phase 1: SGD lr ${p1Lr}, momentum 0.9, wd 5e-4, cosine, batch ${batchSize}, ${p1Epochs} epochs (paper: lr 0.01, 100 epochs on 32 887 members; our lr makes the small model overfit in fewer steps).
-- Phase 2 (\`pastTune\`, PROTOCOL.md §4.1): fresh SGD lr 0.01, momentum 0.9, wd 5e-4, cosine over the tuning epochs, batch ${batchSize}, α = ${alpha}, clamp 1e4. Control = the same tuning with λ = 0. ${Math.ceil(members_ / batchSize)} steps per epoch (paper: 257).
+- Phase 2 (\`pastTune\`, docs/protocol.md §4.1): fresh SGD lr 0.01, momentum 0.9, wd 5e-4, cosine over the tuning epochs, batch ${batchSize}, α = ${alpha}, clamp 1e4. Control = the same tuning with λ = 0. ${Math.ceil(members_ / batchSize)} steps per epoch (paper: 257).
 - gap = mean held-out CE − mean member CE; adv = loss-threshold attack advantage max(TPR − FPR) members vs held-out; Δ columns = PAST − control of the same tuning epochs.
 - Command: \`${Object.entries(env).filter(([k]) => ['MEMBERS', 'CLASSES', 'HIDDEN', 'P1_EPOCHS', 'P1_LR', 'ALPHA', 'LAMBDAS', 'TUNE_EPOCHS', 'L1_LAMBDAS', 'BATCH', 'SEED', 'KEEP', 'BACKEND'].includes(k)).map(([k, v]) => `${k}=${v} `).join('')}nice -n 10 node --conditions=@mia/source --import tsx scripts/purchase-study.ts\`; ${((Date.now() - started) / 1000).toFixed(0)} s.
 

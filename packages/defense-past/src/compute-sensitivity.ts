@@ -65,7 +65,7 @@ function meanLossGradients(model: Classifier, data: LabeledData, variables: tf.V
  * @param options - {@link ComputeSensitivityOptions}.
  * @returns Per-group Float32Arrays and the losses.
  * @throws InvalidArgumentError on an empty set or bad batch size; ShapeMismatchError when a set does not match the classifier.
- * @see PROTOCOL.md §5 "Privacy sensitivity distribution", §4.1; PAST §3.1.
+ * @see docs/protocol.md §5 "Privacy sensitivity distribution", §4.1; PAST §3.1.
  */
 export function computeSensitivity(classifier: Classifier, members: LabeledData, nonMembers: LabeledData, options: ComputeSensitivityOptions = {}): SensitivityResult {
   const fn = 'computeSensitivity';

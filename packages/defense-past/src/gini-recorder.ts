@@ -17,7 +17,7 @@ export interface GiniRecord {
  * epoch (PAST Fig. 2b, "Gini index during the regularization process").
  * @param options - Which parameters ({@link ParameterValuesOptions}). @default all trainable parameters
  * @returns The plugin with its `records` array.
- * @see PROTOCOL.md §5 "Gini index", §7 A33.
+ * @see docs/protocol.md §5 "Gini index", §7 A33.
  */
 export function giniRecorder(options: ParameterValuesOptions = {}): TrainingPlugin & { readonly records: GiniRecord[] } {
   const records: GiniRecord[] = [];

@@ -20,7 +20,7 @@ function sortedGini(w: Float64Array): number {
  * @param values - All trainable parameters, flat or as a list of per-variable arrays.
  * @returns G in [0, 1).
  * @throws InvalidArgumentError on no value or a non-finite value.
- * @see PROTOCOL.md §5 "Gini index", §7 A33.
+ * @see docs/protocol.md §5 "Gini index", §7 A33.
  */
 export function giniShifted(values: ValuesInput): number {
   const w = flattenValues('giniShifted', values);
@@ -36,7 +36,7 @@ export function giniShifted(values: ValuesInput): number {
  * Same numbers as `@mia/metrics` `giniAbs`.
  * @returns G in [0, 1); 0 for an all-zero vector.
  * @throws InvalidArgumentError on no value or a non-finite value.
- * @see PROTOCOL.md §5 "Gini index", §7 A33.
+ * @see docs/protocol.md §5 "Gini index", §7 A33.
  */
 export function giniAbs(values: ValuesInput): number {
   const w = flattenValues('giniAbs', values);

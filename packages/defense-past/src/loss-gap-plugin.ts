@@ -19,12 +19,12 @@ export interface LossGapPluginOptions {
  * `L_m + λ·|L_m − L_n|`, with `L_m` the run's objective on the member batch and `L_n` the mean
  * train-mode cross-entropy on the next non-member batch (cycled like {@link pastPlugin}).
  * Gradients flow through both terms, so the non-member set is trained on (the paper's
- * "LossGap (infer)" leak). The paper does not give the exact form; this is PROTOCOL.md's choice.
+ * "LossGap (infer)" leak). The paper does not give the exact form; this is docs/protocol.md's choice.
  *
  * @param options - {@link LossGapPluginOptions}.
  * @returns A plugin with a `loss` hook (composes with other plugins).
  * @throws InvalidArgumentError on a negative λ or an empty non-member set.
- * @see PROTOCOL.md §4.1 ("LossGap"); PAST App. B.
+ * @see docs/protocol.md §4.1 ("LossGap"); PAST App. B.
  */
 export function lossGapPlugin(options: LossGapPluginOptions): TrainingPlugin {
   const fn = 'lossGapPlugin';

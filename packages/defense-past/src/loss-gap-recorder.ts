@@ -27,7 +27,7 @@ export interface LossGapRecorderOptions {
  * keeps growing across runs.
  * @returns The plugin with its `records` array.
  * @throws InvalidArgumentError when `every` is not a positive integer.
- * @see PROTOCOL.md §5 "Loss gap".
+ * @see docs/protocol.md §5 "Loss gap".
  */
 export function lossGapRecorder(options: LossGapRecorderOptions): TrainingPlugin & { readonly records: LossGapRecord[] } {
   const every = options.every ?? 1;

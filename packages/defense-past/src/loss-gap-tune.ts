@@ -16,7 +16,7 @@ export interface LossGapTuneOptions extends TuningPhaseOptions {
  * @param options - {@link LossGapTuneOptions}.
  * @returns The `train` result.
  * @throws InvalidArgumentError / ShapeMismatchError on bad options or data.
- * @see PROTOCOL.md §4.1 ("LossGap"); PAST App. B, Fig. 8.
+ * @see docs/protocol.md §4.1 ("LossGap"); PAST App. B, Fig. 8.
  */
 export async function lossGapTune(classifier: Classifier, options: LossGapTuneOptions): Promise<TrainResult> {
   const { batchSize, seed } = tuningDefaults('lossGapTune', options);

@@ -17,7 +17,7 @@ export interface LossGapMeasurement {
  * the two accuracies. Creates no lasting tensor.
  * @param options.batchSize - Examples per forward pass. @default 256
  * @throws InvalidArgumentError on a bad batch size.
- * @see PROTOCOL.md §5 "Loss gap"; PAST Fig. 1a, 2c, 10.
+ * @see docs/protocol.md §5 "Loss gap"; PAST Fig. 1a, 2c, 10.
  */
 export function measureLossGap(classifier: Classifier, members: LabeledData, nonMembers: LabeledData, options: { readonly batchSize?: number } = {}): LossGapMeasurement {
   const m = evaluate(classifier, members, options);

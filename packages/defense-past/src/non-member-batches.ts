@@ -12,7 +12,7 @@ export interface NonMemberBatches {
  * is exhausted a new shuffled pass starts. Step `s` always gets the same batch for a given seed, so
  * runs resumed from a checkpoint see the same non-member batches as uninterrupted ones.
  *
- * @see PROTOCOL.md §4.1 step 2.1, §7 A15.
+ * @see docs/protocol.md §4.1 step 2.1, §7 A15.
  * @internal
  */
 export function nonMemberBatches(fn: string, data: LabeledData, batchSize: number, seed: number): NonMemberBatches {

@@ -12,7 +12,7 @@ export interface ParameterValuesOptions {
 /**
  * A copy of a classifier's parameters as one flat Float32Array, in `trainableVariables` (or
  * `parameterGroups`) order. Creates no lasting tensor.
- * @see PROTOCOL.md §5 "Gini index" (which parameters are flattened).
+ * @see docs/protocol.md §5 "Gini index" (which parameters are flattened).
  */
 export function parameterValues(classifier: Classifier, options: ParameterValuesOptions = {}): Float32Array {
   const variables = options.include === 'weights' ? classifier.parameterGroups.map((g) => g.weight) : classifier.trainableVariables;

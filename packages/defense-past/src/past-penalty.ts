@@ -27,7 +27,7 @@ export interface PastPenaltyOptions {
  * @param options - {@link PastPenaltyOptions}.
  * @returns A new tensor shaped like `weight` (the caller disposes it).
  * @throws InvalidArgumentError on a negative or non-finite λ or α, a non-positive clamp, or an unknown norm.
- * @see PROTOCOL.md §4.1 steps 6–7, §6 item 3; PAST Eq. 3–4; PASTr `pruner.py::GradGapPruner.regularize`.
+ * @see docs/protocol.md §4.1 steps 6–7, §6 item 3; PAST Eq. 3–4; PASTr `pruner.py::GradGapPruner.regularize`.
  */
 export function pastPenalty(weight: tf.Tensor, gamma: tf.Tensor | undefined, options: PastPenaltyOptions): tf.Tensor {
   checkPastPenaltyOptions('pastPenalty', options);

@@ -24,7 +24,7 @@ export interface PastPluginOptions extends PastPenaltyOptions, RegularizedVariab
   readonly nonMembers?: LabeledData;
   /** Use the privacy sensitivity γ (PAST); `false` gives γ ≡ 1, i.e. plain L1/L2 tuning (PAST Fig. 5a). @default true */
   readonly adaptive?: boolean;
-  /** Non-member batch size; PROTOCOL.md A15 uses the member batch size. @default 128 */
+  /** Non-member batch size; docs/protocol.md A15 uses the member batch size. @default 128 */
   readonly batchSize?: number;
   /** Gradient accumulation for the non-member pass (BN then sees micro-batches). @default batchSize */
   readonly microBatchSize?: number;
@@ -84,7 +84,7 @@ function nonMemberGradients(ctx: BatchContext, data: LabeledData, indices: Int32
  * @returns A plugin; use it with a fresh optimizer and schedule (see {@link pastTune}).
  * @throws InvalidArgumentError on bad options, or when `adaptive` and `nonMembers` is missing or empty.
  * @throws ShapeMismatchError (at train start) when `nonMembers` does not match the classifier.
- * @see PROTOCOL.md §4.1, §6 items 1–3, §7 A14–A16; PAST Eq. 3–4.
+ * @see docs/protocol.md §4.1, §6 items 1–3, §7 A14–A16; PAST Eq. 3–4.
  */
 export function pastPlugin(options: PastPluginOptions): TrainingPlugin {
   const fn = 'pastPlugin';

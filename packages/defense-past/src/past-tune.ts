@@ -17,7 +17,7 @@ export interface PastTuneOptions extends TuningPhaseOptions, PastPenaltyOptions,
  * training or defense (PAST Table 2): `epochs` epochs of {@link pastPlugin} over the members with a
  * fresh SGD and cosine schedule. Mutates the classifier's weights (and BN statistics) in place.
  *
- * Typical values (PROTOCOL.md §2.1): CIFAR-10 `{lambda: 1e-3, alpha: 2.5, epochs: 50}`;
+ * Typical values (docs/protocol.md §2.1): CIFAR-10 `{lambda: 1e-3, alpha: 2.5, epochs: 50}`;
  * CIFAR-100 `{lambda: 1e-4, alpha: 2.5, epochs: 20}`; Purchase/Texas `{lambda: 1e-5, alpha: 2.5, epochs: 20}`.
  * Ablations: `alpha: 0` or `adaptive: false` = L1 tuning; `norm: 'l2'` with/without `adaptive`.
  *
@@ -25,7 +25,7 @@ export interface PastTuneOptions extends TuningPhaseOptions, PastPenaltyOptions,
  * @param options - {@link PastTuneOptions}.
  * @returns The `train` result (per-epoch history).
  * @throws InvalidArgumentError / ShapeMismatchError on bad options or data; TrainingDivergedError; AbortError.
- * @see PROTOCOL.md §4.1, §2.1, §6 items 1–5; PAST §3.2 "Implementation of tuning".
+ * @see docs/protocol.md §4.1, §2.1, §6 items 1–5; PAST §3.2 "Implementation of tuning".
  */
 export async function pastTune(classifier: Classifier, options: PastTuneOptions): Promise<TrainResult> {
   const { batchSize, seed } = tuningDefaults('pastTune', options);

@@ -18,7 +18,7 @@ export const FLOAT32_EPSILON = 1.1920929e-7;
  * @param nonMemberGradient - `∂L_n/∂W`, same shape.
  * @returns γ, a new tensor of the same shape (the caller disposes it).
  * @throws ShapeMismatchError when the shapes differ.
- * @see PROTOCOL.md §4.1 steps 4–5; PAST §3.2 (γ_i, before Eq. 4); PASTr `pruner.py::GradGapPruner.compute_grad_gap`.
+ * @see docs/protocol.md §4.1 steps 4–5; PAST §3.2 (γ_i, before Eq. 4); PASTr `pruner.py::GradGapPruner.compute_grad_gap`.
  */
 export function privacySensitivity(memberGradient: tf.Tensor, nonMemberGradient: tf.Tensor): tf.Tensor {
   if (memberGradient.shape.join(',') !== nonMemberGradient.shape.join(',')) {

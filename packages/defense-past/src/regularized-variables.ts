@@ -5,7 +5,7 @@ import { InvalidArgumentError, type Classifier, type ParameterKind } from '@mia/
 export interface RegularizedVariablesOptions {
   /** Module kinds whose weights get sensitivity and penalty. @default ['conv', 'dense', 'batchnorm'] */
   readonly kinds?: readonly ParameterKind[];
-  /** Also regularise biases / BN shifts, each normalised over its own tensor (PROTOCOL.md A14). @default false */
+  /** Also regularise biases / BN shifts, each normalised over its own tensor (docs/protocol.md A14). @default false */
   readonly includeBiases?: boolean;
 }
 
@@ -22,7 +22,7 @@ export interface RegularizedVariable {
  * authors' code; biases and BN β get nothing unless `includeBiases`).
  *
  * @throws InvalidArgumentError when the classifier has no matching parameter group.
- * @see PROTOCOL.md §4.1 ("Modules"), §6 item 2, §7 A14.
+ * @see docs/protocol.md §4.1 ("Modules"), §6 item 2, §7 A14.
  */
 export function regularizedVariables(fn: string, classifier: Classifier, options: RegularizedVariablesOptions = {}): RegularizedVariable[] {
   const kinds = options.kinds ?? ['conv', 'dense', 'batchnorm'];

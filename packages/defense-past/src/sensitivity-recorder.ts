@@ -34,7 +34,7 @@ export interface SensitivityRecorderOptions extends ComputeSensitivityOptions, S
  * pass over both sets; use `every` on big runs.
  * @returns The plugin with its `records` array.
  * @throws InvalidArgumentError when `every` is not a positive integer.
- * @see PROTOCOL.md §5 "Privacy sensitivity distribution"; PAST App. D, F.1.
+ * @see docs/protocol.md §5 "Privacy sensitivity distribution"; PAST App. D, F.1.
  */
 export function sensitivityRecorder(options: SensitivityRecorderOptions): TrainingPlugin & { readonly records: SensitivityRecord[] } {
   const every = options.every ?? 1;

@@ -7,7 +7,7 @@ import type { SensitivityResult } from './compute-sensitivity';
  * sensitivities lower than 0.1"). Same definition as `@mia/metrics` `sensitivityShareBelow`.
  * @returns A fraction in [0, 1].
  * @throws InvalidArgumentError on no value or a non-finite value or threshold.
- * @see PROTOCOL.md §5 "Privacy sensitivity distribution".
+ * @see docs/protocol.md §5 "Privacy sensitivity distribution".
  */
 export function sensitivityShareBelow(values: ValuesInput, threshold: number): number {
   check(Number.isFinite(threshold), 'sensitivityShareBelow', 'threshold', 'a finite number', threshold);
@@ -23,7 +23,7 @@ export function sensitivityShareBelow(values: ValuesInput, threshold: number): n
  * `min(⌊fraction·n⌋, n − 1)`, divided by the total. Same definition as `@mia/metrics` `sensitivityTopShare`.
  * @returns A fraction in [0, 1].
  * @throws InvalidArgumentError on no value, a negative or non-finite value, all zeros, or fraction outside [0, 1].
- * @see PROTOCOL.md §5 "Privacy sensitivity distribution".
+ * @see docs/protocol.md §5 "Privacy sensitivity distribution".
  */
 export function sensitivityTopShare(values: ValuesInput, fraction: number): number {
   const fn = 'sensitivityTopShare';
@@ -89,7 +89,7 @@ export interface SensitivitySummary {
  * @param options - {@link SummarizeSensitivityOptions}.
  * @returns `{overall, modules: [{name, kind, ...stats}]}`.
  * @throws InvalidArgumentError on a non-finite threshold or a fraction outside [0, 1].
- * @see PROTOCOL.md §5 "Privacy sensitivity distribution".
+ * @see docs/protocol.md §5 "Privacy sensitivity distribution".
  */
 export function summarizeSensitivity(result: SensitivityResult, options: SummarizeSensitivityOptions = {}): SensitivitySummary {
   const key = options.values ?? 'gradientGap';

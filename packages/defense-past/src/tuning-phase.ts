@@ -13,7 +13,7 @@ export interface TuningPhaseOptions
   readonly momentum?: number;
   /** Coupled weight decay of the fresh SGD, applied to every parameter. @default 5e-4 */
   readonly weightDecay?: number;
-  /** Member batch size (also the non-member batch size, PROTOCOL.md A15). @default 128 */
+  /** Member batch size (also the non-member batch size, docs/protocol.md A15). @default 128 */
   readonly batchSize?: number;
   /** Seed of member shuffling, non-member batch order and dropout. @default 0 */
   readonly seed?: number;
@@ -35,7 +35,7 @@ export function tuningDefaults(fn: string, options: TuningPhaseOptions) {
  * Runs a tuning phase the way PASTr does after convergence: a **new** SGD (lr 0.01, momentum 0.9,
  * wd 5e-4, PyTorch semantics) and a cosine schedule over the tuning epochs, so the LR restarts and
  * the momentum buffers are empty; the optimizer is disposed at the end.
- * @see PROTOCOL.md §2.1 ("phase 2 builds a new optimizer"), §6 item 4.
+ * @see docs/protocol.md §2.1 ("phase 2 builds a new optimizer"), §6 item 4.
  * @internal
  */
 export async function runTuningPhase(fn: string, classifier: Classifier, regularizer: TrainingPlugin, options: TuningPhaseOptions): Promise<TrainResult> {

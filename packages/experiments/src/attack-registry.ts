@@ -6,12 +6,12 @@ const NN = { 'nn-mlh': nnMlhAttack, 'nn-rl': nnRlAttack, 'nn-sel': nnSelAttack, 
 
 const AUGMENTATION = ['rotation', 'translation'] as const;
 
-/** Names the runner accepts in `attacks` (PROTOCOL.md §3.1–3.3). */
+/** Names the runner accepts in `attacks` (docs/protocol.md §3.1–3.3). */
 export const ATTACK_NAMES: readonly string[] = [...METRICS, ...Object.keys(NN), ...AUGMENTATION];
 
 /**
  * Builds the shadow attacks of a config; NN attacks get `nnEpochs` epochs (reduced scales train
- * them shorter). `rotation` / `translation` are the augmentation attack (5 epochs, PROTOCOL.md §3.3)
+ * them shorter). `rotation` / `translation` are the augmentation attack (5 epochs, docs/protocol.md §3.3)
  * and need signals with the matching `queries`.
  */
 export function createAttacks(names: readonly string[], options: { seed: number; nnEpochs?: number }): ShadowAttack[] {

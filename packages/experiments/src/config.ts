@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '@mia/core';
 import { z } from 'zod';
 
-/** Training hyperparameters of every model of a run (PROTOCOL.md §2). */
+/** Training hyperparameters of every model of a run (docs/protocol.md §2). */
 export const trainingSchema = z.object({
   epochs: z.number().int().positive(),
   batchSize: z.number().int().positive(),
@@ -29,7 +29,7 @@ export const defenseSchema = z.object({
   grid: z.record(z.string(), z.array(z.unknown()).min(1)).optional(),
 });
 
-/** A run = dataset, partition, model, defenses, attacks, seed and scale (DESIGN.md "Experiments"). */
+/** A run = dataset, partition, model, defenses, attacks, seed and scale (packages/experiments/README.md). */
 export const experimentSchema = z.object({
   name: z.string().regex(/^[a-zA-Z0-9._-]+$/, 'letters, digits, ".", "_" or "-"'),
   description: z.string().default(''),
@@ -50,7 +50,7 @@ export const experimentSchema = z.object({
   training: trainingSchema,
   defenses: z.array(defenseSchema).min(1),
   attacks: z.array(z.string().min(1)).min(1).default(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh']),
-  /** Queries of the augmentation attacks `rotation` ([−r, 0, r] degrees) and `translation` (|i| + |j| = d), PROTOCOL.md §3.3. */
+  /** Queries of the augmentation attacks `rotation` ([−r, 0, r] degrees) and `translation` (|i| + |j| = d), docs/protocol.md §3.3. */
   augmentation: z
     .object({ rotationDegrees: z.number().positive().default(4), translationDistance: z.number().int().positive().default(1) })
     .default({ rotationDegrees: 4, translationDistance: 1 }),

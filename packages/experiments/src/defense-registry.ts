@@ -80,7 +80,7 @@ export function copyWeights(from: Classifier, to: Classifier): void {
   a.forEach((v, i) => b[i]!.assign(v));
 }
 
-/** The optimizer and schedule of a training config (PROTOCOL.md §2). */
+/** The optimizer and schedule of a training config (docs/protocol.md §2). */
 export function optimizerFor(training: TrainingConfig): { optimizer: Optimizer; schedule: LrSchedule } {
   const optimizer = training.optimizer === 'adam'
     ? adam({ lr: training.lr, weightDecay: training.weightDecay })
@@ -92,7 +92,7 @@ export function optimizerFor(training: TrainingConfig): { optimizer: Optimizer; 
 
 /**
  * Trains with the config's optimizer and schedule plus the given plugins; `epochs` stops the run
- * early while the schedule stays the full run's (early-stopping checkpoints, PROTOCOL.md §4.11).
+ * early while the schedule stays the full run's (early-stopping checkpoints, docs/protocol.md §4.11).
  */
 export async function trainWithPlugins(ctx: DefenseTrainContext, plugins: readonly TrainingPlugin[], epochs = ctx.training.epochs): Promise<void> {
   const { optimizer, schedule } = optimizerFor(ctx.training);
@@ -134,15 +134,15 @@ export function defenseNames(): string[] {
 }
 
 registerDefense({ name: 'none', description: 'undefended (cross-entropy)', trainModel: (ctx) => trainWithPlugins(ctx, []) });
-registerDefense({ name: 'ccl', description: 'convex-concave loss (CCL, PROTOCOL.md §4.2)', trainModel: (ctx) => trainWithPlugins(ctx, [cclPlugin(ctx.params)]) });
+registerDefense({ name: 'ccl', description: 'convex-concave loss (CCL, docs/protocol.md §4.2)', trainModel: (ctx) => trainWithPlugins(ctx, [cclPlugin(ctx.params)]) });
 registerDefense({
   name: 'crl',
-  description: 'center-based relaxed learning (CRL, PROTOCOL.md §4.3)',
+  description: 'center-based relaxed learning (CRL, docs/protocol.md §4.3)',
   trainModel: (ctx) => trainWithPlugins(ctx, [crlPlugin({ ...ctx.params, numClasses: ctx.model.numClasses, featureDim: ctx.model.featureDim, seed: ctx.seed } as Parameters<typeof crlPlugin>[0])]),
 });
 registerDefense({
   name: 'past',
-  description: 'PAST: phase 1 (cross-entropy, or the defense in params.base) then privacy-aware sparsity tuning on the inference set (PROTOCOL.md §4.1)',
+  description: 'PAST: phase 1 (cross-entropy, or the defense in params.base) then privacy-aware sparsity tuning on the inference set (docs/protocol.md §4.1)',
   needsInference: true,
   modelOptions(params) {
     const base = params.base as { name?: unknown; params?: Record<string, unknown> } | undefined;
@@ -178,10 +178,10 @@ type Params = Record<string, unknown>;
 const pluginDefense = (name: string, description: string, make: (params: Params, ctx: DefenseTrainContext) => TrainingPlugin) =>
   registerDefense({ name, description, trainModel: (ctx) => trainWithPlugins(ctx, [make(ctx.params, ctx)]) });
 
-pluginDefense('relaxloss', 'RelaxLoss (PROTOCOL.md §4.5)', (p) => relaxLossPlugin(p as unknown as Parameters<typeof relaxLossPlugin>[0]));
-pluginDefense('label-smoothing', 'label smoothing (PROTOCOL.md §4.8)', (p) => labelSmoothingPlugin(p as unknown as Parameters<typeof labelSmoothingPlugin>[0]));
-pluginDefense('confidence-penalty', 'confidence penalty (PROTOCOL.md §4.9)', (p) => confidencePenaltyPlugin(p as unknown as Parameters<typeof confidencePenaltyPlugin>[0]));
-pluginDefense('l1', 'L1 on conv/dense/BN weights (PROTOCOL.md §4.12)', (p) => l1Plugin(p as unknown as Parameters<typeof l1Plugin>[0]));
+pluginDefense('relaxloss', 'RelaxLoss (docs/protocol.md §4.5)', (p) => relaxLossPlugin(p as unknown as Parameters<typeof relaxLossPlugin>[0]));
+pluginDefense('label-smoothing', 'label smoothing (docs/protocol.md §4.8)', (p) => labelSmoothingPlugin(p as unknown as Parameters<typeof labelSmoothingPlugin>[0]));
+pluginDefense('confidence-penalty', 'confidence penalty (docs/protocol.md §4.9)', (p) => confidencePenaltyPlugin(p as unknown as Parameters<typeof confidencePenaltyPlugin>[0]));
+pluginDefense('l1', 'L1 on conv/dense/BN weights (docs/protocol.md §4.12)', (p) => l1Plugin(p as unknown as Parameters<typeof l1Plugin>[0]));
 
 function needInference(name: string, ctx: DefenseTrainContext): LabeledData {
   if (ctx.inference === undefined) throw new InvalidArgumentError(`defense ${name} needs a partition with an inference/reference set (PAST6 or CCL5), got none`);
@@ -190,7 +190,7 @@ function needInference(name: string, ctx: DefenseTrainContext): LabeledData {
 
 registerDefense({
   name: 'advreg',
-  description: 'adversarial regularisation, MLHospital schedule (PROTOCOL.md §4.7)',
+  description: 'adversarial regularisation, MLHospital schedule (docs/protocol.md §4.7)',
   needsInference: true,
   async trainModel(ctx) {
     const { optimizer, schedule } = optimizerFor(ctx.training);
@@ -203,15 +203,15 @@ registerDefense({
 });
 registerDefense({
   name: 'mixup-mmd',
-  description: 'Mixup + MMD (PROTOCOL.md §4.6)',
+  description: 'Mixup + MMD (docs/protocol.md §4.6)',
   needsInference: true,
   async trainModel(ctx) {
     await trainMixupMmd(ctx.model, ctx.members, needInference('mixup-mmd', ctx), { epochs: ctx.training.epochs, batchSize: ctx.training.batchSize, seed: ctx.seed, ...ctx.params } as Parameters<typeof trainMixupMmd>[3]);
   },
 });
 
-pluginDefense('sam', 'SAM, first-order, global L2 ε (PROTOCOL.md §4.4)', (p) => samPlugin(p as unknown as Parameters<typeof samPlugin>[0]));
-pluginDefense('sharpreg', 'SharpReg (λ, ρ, ξ) (PROTOCOL.md §4.4)', (p) => sharpRegPlugin(p as unknown as Parameters<typeof sharpRegPlugin>[0]));
+pluginDefense('sam', 'SAM, first-order, global L2 ε (docs/protocol.md §4.4)', (p) => samPlugin(p as unknown as Parameters<typeof samPlugin>[0]));
+pluginDefense('sharpreg', 'SharpReg (λ, ρ, ξ) (docs/protocol.md §4.4)', (p) => sharpRegPlugin(p as unknown as Parameters<typeof sharpRegPlugin>[0]));
 
 const num = (defense: string, params: Params, key: string, fallback?: number): number => {
   const v = params[key] ?? fallback;
@@ -221,7 +221,7 @@ const num = (defense: string, params: Params, key: string, fallback?: number): n
 
 registerDefense({
   name: 'dropout',
-  description: 'dropout before the last layer, rate params.p (PROTOCOL.md §4.10)',
+  description: 'dropout before the last layer, rate params.p (docs/protocol.md §4.10)',
   modelOptions: (params) => {
     const p = num('dropout', params, 'p');
     if (!(p >= 0 && p < 1)) throw new InvalidArgumentError(`defense dropout: params.p must be in [0, 1), got ${p}`);
@@ -231,7 +231,7 @@ registerDefense({
 });
 registerDefense({
   name: 'l2',
-  description: 'L2: the SGD weight decay set to params.weightDecay (PROTOCOL.md §4.12)',
+  description: 'L2: the SGD weight decay set to params.weightDecay (docs/protocol.md §4.12)',
   trainModel: (ctx) => {
     const weightDecay = num('l2', ctx.params, 'weightDecay');
     if (weightDecay < 0) throw new InvalidArgumentError(`defense l2: params.weightDecay must be ≥ 0, got ${weightDecay}`);
@@ -240,7 +240,7 @@ registerDefense({
 });
 registerDefense({
   name: 'early-stop',
-  description: 'early stopping: the checkpoint after params.epochs epochs of the full run, whose schedule it keeps (PROTOCOL.md §4.11)',
+  description: 'early stopping: the checkpoint after params.epochs epochs of the full run, whose schedule it keeps (docs/protocol.md §4.11)',
   trainModel: (ctx) => {
     const epochs = num('early-stop', ctx.params, 'epochs');
     if (!Number.isInteger(epochs) || epochs < 1 || epochs > ctx.training.epochs) throw new InvalidArgumentError(`defense early-stop: params.epochs must be an integer in [1, ${ctx.training.epochs}] (the run's epochs), got ${epochs}`);
@@ -249,14 +249,14 @@ registerDefense({
 });
 
 /**
- * MemGuard (PROTOCOL.md §4.15): the undefended model, whose released logits are perturbed. The
+ * MemGuard (docs/protocol.md §4.15): the undefended model, whose released logits are perturbed. The
  * defender's attack classifier is trained on the model's own members (label 1) and the partition's
  * inference/reference set (label 0); params: `attackEpochs` (default 100), `hidden`, and the
  * {@link MemGuardOptions} (`c1`, `c2`, `c3`, `maxC3`, `stepSize`, `maxIterations`).
  */
 registerDefense({
   name: 'memguard',
-  description: 'MemGuard: undefended training, then output perturbation against the defender\'s own attack model (PROTOCOL.md §4.15)',
+  description: 'MemGuard: undefended training, then output perturbation against the defender\'s own attack model (docs/protocol.md §4.15)',
   needsInference: true,
   trainModel: (ctx) => trainWithPlugins(ctx, []),
   async perturbLogits(ctx, logits) {
@@ -283,13 +283,13 @@ registerDefense({
 });
 
 /**
- * SELENA (PROTOCOL.md §4.14): Split-AI with `numModels` (K, default 25) sub-models, each member
+ * SELENA (docs/protocol.md §4.14): Split-AI with `numModels` (K, default 25) sub-models, each member
  * excluded from `numExcluded` (L, default 10) of them, trained like the undefended model; then a
  * fresh model distilled on the members for `distillationEpochs` (default: the run's epochs).
  */
 registerDefense({
   name: 'selena',
-  description: 'SELENA: Split-AI ensemble then self-distillation (PROTOCOL.md §4.14)',
+  description: 'SELENA: Split-AI ensemble then self-distillation (docs/protocol.md §4.14)',
   async trainModel(ctx) {
     if (ctx.createModel === undefined) throw new InvalidArgumentError('defense selena needs ctx.createModel (a factory of fresh models of the run\'s architecture), got none');
     const { numModels = 25, numExcluded = 10, distillationEpochs = ctx.training.epochs, assignmentSeed = 1000 } = ctx.params as { numModels?: number; numExcluded?: number; distillationEpochs?: number; assignmentSeed?: number };

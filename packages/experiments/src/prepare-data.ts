@@ -15,7 +15,7 @@ export interface PreparedData {
 
 /**
  * Loads the config's dataset (real data from `dataDir`/the npm copy, or a seeded stand-in) and
- * splits it with the partition preset (PROTOCOL.md §1.8).
+ * splits it with the partition preset (docs/protocol.md §1.8).
  * @throws InvalidDatasetError (from `@mia/data`) when the data is not available here, saying what to do.
  */
 export async function prepareData(config: ExperimentConfig, options: { dataDir?: string; onProgress?: ProgressCallback } = {}): Promise<PreparedData> {

@@ -9,7 +9,7 @@ import type { DefenseConfig, ExperimentConfig } from './config';
 import type { PreparedData } from './prepare-data';
 import { unitKey } from './train-unit';
 
-/** The augmentation attacks the runner has (PROTOCOL.md §3.3). */
+/** The augmentation attacks the runner has (docs/protocol.md §3.3). */
 export const AUGMENTATION_ATTACKS = ['rotation', 'translation'] as const;
 export type AugmentationAttackName = (typeof AUGMENTATION_ATTACKS)[number];
 
@@ -21,7 +21,7 @@ export function isAugmentationAttack(name: string): name is AugmentationAttackNa
 /**
  * The query transforms of an augmentation attack: rotation by `[−r, 0, r]` degrees, or every
  * integer translation with |i| + |j| = d plus the identity (zero fill).
- * @see PROTOCOL.md §3.3
+ * @see docs/protocol.md §3.3
  */
 export function augmentationQueries(name: AugmentationAttackName, config: ExperimentConfig): QueryTransform[] {
   const { rotationDegrees, translationDistance } = config.augmentation;
@@ -52,7 +52,7 @@ export interface UnitQuerySignals {
 /**
  * The logits of an augmentation attack's queries on one trained unit (target or shadow of a
  * defense), from the cache or computed from the unit's cached model (the unperturbed one: these
- * attacks are label-only, PROTOCOL.md §4.15) and cached under their own key, so adding the attack
+ * attacks are label-only, docs/protocol.md §4.15) and cached under their own key, so adding the attack
  * to a finished run retrains nothing.
  * @throws Error when the unit itself is not in the store (train it first).
  */

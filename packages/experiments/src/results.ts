@@ -1,13 +1,13 @@
 import type { ExperimentConfig } from './config';
 
-/** One attack's numbers on one defended target (PROTOCOL.md §3.0, §5). */
+/** One attack's numbers on one defended target (docs/protocol.md §3.0, §5). */
 export interface AttackRow {
   readonly attack: string;
   /** Balanced accuracy of the attack's decision rule (threshold fitted on shadow data, or argmax for NN attacks). */
   readonly accuracy: number;
   /**
    * Advantage of the attack's decision rule on the target sets: 2 · balanced accuracy − 1 = TPR − FPR at
-   * the threshold fitted on shadow data (PROTOCOL.md §3.0). Negative when that threshold transfers badly.
+   * the threshold fitted on shadow data (docs/protocol.md §3.0). Negative when that threshold transfers badly.
    */
   readonly advantage: number;
   readonly auc: number;
@@ -29,9 +29,9 @@ export interface DefenseRow {
   /** Population variance of the members' per-example loss (CCL's "loss variance"). */
   readonly lossVariance: number;
   readonly attacks: readonly AttackRow[];
-  /** Max advantage over the attacks run (PROTOCOL.md A31). */
+  /** Max advantage over the attacks run (docs/protocol.md A31). */
   readonly maxAdvantage: number;
-  /** P1 score of test accuracy and max advantage (PROTOCOL.md §5). */
+  /** P1 score of test accuracy and max advantage (docs/protocol.md §5). */
   readonly p1: number;
   /** Loss histograms of members and non-members (for the report's plots). */
   readonly lossHistogram: { readonly edges: readonly number[]; readonly members: readonly number[]; readonly nonMembers: readonly number[] };

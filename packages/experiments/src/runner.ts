@@ -55,8 +55,8 @@ function thinRoc(fpr: ArrayLike<number>, tpr: ArrayLike<number>, max = 400): { f
 
 /**
  * Runs one experiment: for every defense, trains the target and an adaptive shadow (same defense,
- * PROTOCOL.md §3.7) or loads them from the content-addressed cache, computes their signals, runs the
- * attack suite, and measures utility, loss gap, loss variance and P1 (PROTOCOL.md §5).
+ * docs/protocol.md §3.7) or loads them from the content-addressed cache, computes their signals, runs the
+ * attack suite, and measures utility, loss gap, loss variance and P1 (docs/protocol.md §5).
  */
 export async function runExperiment(input: ExperimentConfig, options: RunExperimentOptions = {}): Promise<ExperimentResults> {
   const started = Date.now();
@@ -94,7 +94,7 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
       for (const a of attacks) a.dispose?.();
     });
     const results = [...(suite?.attacks ?? [])];
-    // Augmentation attacks (PROTOCOL.md §3.3): their own suite on signals with the attack's queries.
+    // Augmentation attacks (docs/protocol.md §3.3): their own suite on signals with the attack's queries.
     for (const name of config.attacks.filter(isAugmentationAttack)) {
       const tq = await unitQuerySignals(config, data, defense, 'target', name, store, options.onLog);
       const sq = await unitQuerySignals(config, data, defense, 'shadow', name, store, options.onLog);

@@ -25,7 +25,7 @@ export interface ThresholdOptions {
  * @param options - {@link ThresholdOptions}.
  * @returns `TPR − FPR`.
  * @throws MetricsError on NaN scores or threshold, bad labels, empty input, a single class or different lengths.
- * @see PROTOCOL.md §5 "Attack advantage" (PAST Eq. 5, CCL Eq. 2).
+ * @see docs/protocol.md §5 "Attack advantage" (PAST Eq. 5, CCL Eq. 2).
  */
 export function attackAdvantage(scores: Scores, isMember: Membership, options: ThresholdOptions = {}): number {
   const fn = 'attackAdvantage';

@@ -13,7 +13,7 @@ import { splitScores, type Membership, type Scores } from './validate';
  * @param isMember - One label per example: `true`/`1` member, `false`/`0` non-member.
  * @returns The AUC in [0, 1].
  * @throws MetricsError on NaN scores, bad labels, empty input, a single class or different lengths.
- * @see PROTOCOL.md §5 "AUC"; §3.1 "AUC".
+ * @see docs/protocol.md §5 "AUC"; §3.1 "AUC".
  */
 export function auc(scores: Scores, isMember: Membership): number {
   const { members, nonMembers } = splitScores('auc', scores, isMember);

@@ -15,7 +15,7 @@ import type { Membership, Scores } from './validate';
  * @param options - {@link ThresholdOptions}.
  * @returns The balanced accuracy in [0, 1].
  * @throws MetricsError on NaN scores or threshold, bad labels, empty input, a single class or different lengths.
- * @see PROTOCOL.md §5 "Attack accuracy", "Balanced accuracy from ROC"; §7 A32.
+ * @see docs/protocol.md §5 "Attack accuracy", "Balanced accuracy from ROC"; §7 A32.
  */
 export function balancedAccuracy(scores: Scores, isMember: Membership, options: ThresholdOptions = {}): number {
   const fn = 'balancedAccuracy';

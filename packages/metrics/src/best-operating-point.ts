@@ -19,7 +19,7 @@ export interface BestOperatingPoint extends OperatingPoint {
  * @returns The vertex (threshold: predict member iff `score ≥ threshold`), its rates and counts,
  *   its advantage and balanced accuracy.
  * @throws MetricsError when `roc` is not a RocCurve.
- * @see PROTOCOL.md §5 "Attack advantage", "Balanced accuracy from ROC".
+ * @see docs/protocol.md §5 "Attack advantage", "Balanced accuracy from ROC".
  */
 export function bestOperatingPoint(roc: RocCurve): BestOperatingPoint {
   const curve = checkRocCurve('bestOperatingPoint', roc);

@@ -58,7 +58,7 @@ export function bootstrapRocStatistic(
  * @param options - {@link BootstrapOptions}.
  * @returns The AUC, its bounds and the resampled AUCs.
  * @throws MetricsError on bad scores/labels or options.
- * @see PROTOCOL.md §5 "AUC".
+ * @see docs/protocol.md §5 "AUC".
  */
 export function bootstrapAuc(scores: Scores, isMember: Membership, options: BootstrapOptions = {}): BootstrapInterval {
   return bootstrapBlocks('bootstrapAuc', scores, isMember, aucOfBlocks, options);
@@ -74,7 +74,7 @@ export function bootstrapAuc(scores: Scores, isMember: Membership, options: Boot
  * @param options - {@link BootstrapOptions} plus `strict` ({@link TprAtFprOptions}).
  * @returns The TPR, its bounds and the resampled TPRs.
  * @throws MetricsError on bad scores/labels, `fpr` outside [0, 1], or bad options.
- * @see PROTOCOL.md §5 "TPR @ x% FPR", §7 A30.
+ * @see docs/protocol.md §5 "TPR @ x% FPR", §7 A30.
  */
 export function bootstrapTprAtFpr(
   scores: Scores,

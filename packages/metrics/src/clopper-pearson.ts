@@ -74,7 +74,7 @@ function clopperPearsonFor(
  * @param options - {@link ConfidenceOptions}.
  * @returns `{tpr, fpr}` intervals (fractions).
  * @throws MetricsError when a count is not an integer in range or confidence is outside (0, 1).
- * @see PROTOCOL.md §5 "TPR @ x% FPR" (report n alongside).
+ * @see docs/protocol.md §5 "TPR @ x% FPR" (report n alongside).
  */
 export function rateIntervals(counts: RateCounts, options: ConfidenceOptions = {}): { tpr: ConfidenceInterval; fpr: ConfidenceInterval } {
   const fn = 'rateIntervals';

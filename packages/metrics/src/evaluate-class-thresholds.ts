@@ -29,7 +29,7 @@ export interface ThresholdEvaluation extends RateCounts {
  * @returns Balanced accuracy, TPR, FPR, advantage and the counts.
  * @throws MetricsError on empty sets, NaN scores or thresholds, bad labels, different lengths, or a
  *   label without a threshold.
- * @see PROTOCOL.md §3.1 "Target accuracy"; §5 "Attack accuracy".
+ * @see docs/protocol.md §3.1 "Target accuracy"; §5 "Attack accuracy".
  */
 export function evaluateClassThresholds(
   thresholds: ArrayLike<number>,

@@ -49,7 +49,7 @@ export interface ClassThresholdFit {
  * @returns One threshold per class, the global fit and the fallback classes.
  * @throws MetricsError when a set is empty, has NaN scores or bad labels, lengths differ, a label
  *   is ≥ `numClasses`, or `missingClass` is not 'global' or 'zero'.
- * @see PROTOCOL.md §3.1 "Per-class", "Edge case"; §7 A4, A5.
+ * @see docs/protocol.md §3.1 "Per-class", "Edge case"; §7 A4, A5.
  */
 export function fitClassThresholds(
   trScores: Scores,

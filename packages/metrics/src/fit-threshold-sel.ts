@@ -23,7 +23,7 @@ export interface SelThresholdFit {
  * @param teScores - Known non-member scores (non-empty, no NaN).
  * @returns The threshold and its raw count of correct guesses.
  * @throws MetricsError when an array is empty, not an array of numbers, or holds NaN.
- * @see PROTOCOL.md §3.1 "SEL variant"; §6 item 26; §7 A4.
+ * @see docs/protocol.md §3.1 "SEL variant"; §6 item 26; §7 A4.
  */
 export function fitThresholdSel(trScores: Scores, teScores: Scores): SelThresholdFit {
   return fitThresholdSelChecked(toNumbers('fitThresholdSel', 'trScores', trScores), toNumbers('fitThresholdSel', 'teScores', teScores));

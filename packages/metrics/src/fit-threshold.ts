@@ -26,7 +26,7 @@ export interface ThresholdFit {
  * @param teScores - Non-member scores (non-empty, no NaN).
  * @returns The threshold and its balanced accuracy on this data.
  * @throws MetricsError when an array is empty, not an array of numbers, or holds NaN.
- * @see PROTOCOL.md §3.1 "Threshold search" and §7 A4.
+ * @see docs/protocol.md §3.1 "Threshold search" and §7 A4.
  */
 export function fitThreshold(trScores: Scores, teScores: Scores): ThresholdFit {
   const tr = toNumbers('fitThreshold', 'trScores', trScores);

@@ -32,7 +32,7 @@ function sortedGini(w: Float64Array): number {
  * @param options - {@link GiniShiftedOptions}.
  * @returns G in [0, 1).
  * @throws MetricsError when there is no value, a value is NaN or infinite, or epsilon is negative.
- * @see PROTOCOL.md §5 "Gini index"; §7 A33; PAST Fig. 2b.
+ * @see docs/protocol.md §5 "Gini index"; §7 A33; PAST Fig. 2b.
  */
 export function giniShifted(values: GiniInput, options: GiniShiftedOptions = {}): number {
   const epsilon = checkNumber('giniShifted', 'epsilon', options.epsilon ?? 1e-10, 0);
@@ -54,7 +54,7 @@ export function giniShifted(values: GiniInput, options: GiniShiftedOptions = {})
  * @returns G in [0, 1).
  * @throws MetricsError when there is no value or a value is NaN or infinite.
  * @see Hurley & Rickard, "Comparing measures of sparsity", IEEE Trans. Inf. Theory 55(10), 2009;
- *   PROTOCOL.md §5 "Gini index", §7 A33.
+ *   docs/protocol.md §5 "Gini index", §7 A33.
  */
 export function giniAbs(values: GiniInput): number {
   const w = flattenValues('giniAbs', 'values', values);

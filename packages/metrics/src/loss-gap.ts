@@ -15,7 +15,7 @@ export function mean(values: Float64Array): number {
  * @param nonMemberLosses - Per-example losses of non-members (non-empty, finite).
  * @returns The loss gap, ≥ 0.
  * @throws MetricsError when an array is empty or holds a NaN or infinite value.
- * @see PROTOCOL.md §5 "Loss gap" (PAST §3.1).
+ * @see docs/protocol.md §5 "Loss gap" (PAST §3.1).
  */
 export function lossGap(memberLosses: ArrayLike<number>, nonMemberLosses: ArrayLike<number>): number {
   const members = toNumbers('lossGap', 'memberLosses', memberLosses, { finite: true });

@@ -8,7 +8,7 @@ import { toNumbers } from './validate';
  * @param losses - Per-example losses (non-empty, finite).
  * @returns The variance, ≥ 0.
  * @throws MetricsError when the array is empty or holds a NaN or infinite value.
- * @see PROTOCOL.md §5 "Loss variance" (CCL Fig. 1, 4c; CCLr `np.var`).
+ * @see docs/protocol.md §5 "Loss variance" (CCL Fig. 1, 4c; CCLr `np.var`).
  */
 export function lossVariance(losses: ArrayLike<number>): number {
   const values = toNumbers('lossVariance', 'losses', losses, { finite: true });

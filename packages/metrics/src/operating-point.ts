@@ -49,7 +49,7 @@ export function vertexPoint(roc: RocCurve, k: number): OperatingPoint {
  * @param threshold - The decision threshold (any number but NaN; ±Infinity allowed).
  * @returns TPR, FPR (fractions) and the underlying counts.
  * @throws MetricsError on NaN scores or threshold, bad labels, empty input, a single class or different lengths.
- * @see PROTOCOL.md §5 (TPR, FPR definitions).
+ * @see docs/protocol.md §5 (TPR, FPR definitions).
  */
 export function operatingPoint(scores: Scores, isMember: Membership, threshold: number): OperatingPoint {
   return operatingPointFor('operatingPoint', scores, isMember, threshold);

@@ -15,7 +15,7 @@ import { checkNumber, describe } from './validate';
  * @returns The P1 score.
  * @throws MetricsError when `testAccuracy` is outside [0, 1], an advantage is outside [−1, 1] or
  *   not finite, or the list is empty.
- * @see PROTOCOL.md §5 "P1 score" (CCL Eq. 13, PAST Eq. 6; CCLr `utils.py::p1_score`), §7 A31.
+ * @see docs/protocol.md §5 "P1 score" (CCL Eq. 13, PAST Eq. 6; CCLr `utils.py::p1_score`), §7 A31.
  */
 export function p1Score(testAccuracy: number, advantage: number | readonly number[]): number {
   const acc = checkNumber('p1Score', 'testAccuracy', testAccuracy, 0, 1);

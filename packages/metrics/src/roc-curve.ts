@@ -55,7 +55,7 @@ export function rocOfBlocks(blocks: ScoreBlocks): RocCurve {
  * @returns The vertices, from `(0, 0)` at threshold `+Infinity` to `(1, 1)` at the lowest score.
  * @throws MetricsError (`InvalidArgumentError` marker) on NaN scores, bad labels, empty input or a
  *   single class; (`ShapeMismatchError` marker) when the lengths differ.
- * @see PROTOCOL.md §5 "TPR @ x% FPR" and §3.0 `rocPoints`.
+ * @see docs/protocol.md §5 "TPR @ x% FPR" and §3.0 `rocPoints`.
  */
 export function rocCurve(scores: Scores, isMember: Membership): RocCurve {
   return rocCurveFor('rocCurve', scores, isMember);

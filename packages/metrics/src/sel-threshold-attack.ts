@@ -43,7 +43,7 @@ export interface SelThresholdAttackResult {
  * @param options - {@link ClassThresholdOptions}.
  * @returns Both accuracies, their maximum, and the fitted thresholds.
  * @throws MetricsError on empty sets, NaN scores, bad labels or different lengths.
- * @see PROTOCOL.md §3.1 "SEL variant", §6 item 26, §7 A4 (flag as optimistic).
+ * @see docs/protocol.md §3.1 "SEL variant", §6 item 26, §7 A4 (flag as optimistic).
  */
 export function selThresholdAttack(
   known: LabeledMembershipScores,

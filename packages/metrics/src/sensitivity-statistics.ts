@@ -12,7 +12,7 @@ export type SensitivityInput = ArrayLike<number> | ReadonlyArray<ArrayLike<numbe
  * @param threshold - The threshold (finite).
  * @returns `#{v < threshold} / n`, a fraction.
  * @throws MetricsError when there is no value, a value is NaN or infinite, or threshold is not finite.
- * @see PROTOCOL.md §5 "Privacy sensitivity distribution" (PAST Fig. 1b).
+ * @see docs/protocol.md §5 "Privacy sensitivity distribution" (PAST Fig. 1b).
  */
 export function sensitivityShareBelow(values: SensitivityInput, threshold: number): number {
   const t = checkNumber('sensitivityShareBelow', 'threshold', threshold);
@@ -32,7 +32,7 @@ export function sensitivityShareBelow(values: SensitivityInput, threshold: numbe
  * @returns The share of the total, a fraction in [0, 1].
  * @throws MetricsError when there is no value, a value is negative, NaN or infinite, every value is
  *   0 (the share is undefined), or fraction is outside [0, 1].
- * @see PROTOCOL.md §5 "Privacy sensitivity distribution" (PAST Fig. 1b).
+ * @see docs/protocol.md §5 "Privacy sensitivity distribution" (PAST Fig. 1b).
  */
 export function sensitivityTopShare(values: SensitivityInput, fraction: number): number {
   const fn = 'sensitivityTopShare';

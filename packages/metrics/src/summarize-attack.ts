@@ -47,7 +47,7 @@ export interface AttackMetrics {
  * @returns The {@link AttackMetrics}.
  * @throws MetricsError on NaN scores, bad labels, empty input, a single class, different lengths,
  *   or an FPR outside [0, 1].
- * @see PROTOCOL.md §3.0 `AttackResult`, §5, §7 A30, A32.
+ * @see docs/protocol.md §3.0 `AttackResult`, §5, §7 A30, A32.
  */
 export function summarizeAttack(scores: Scores, isMember: Membership, options: SummarizeAttackOptions = {}): AttackMetrics {
   const fn = 'summarizeAttack';

@@ -38,7 +38,7 @@ export interface TprAtFprOptions {
  * @param options - {@link TprAtFprOptions}.
  * @returns The TPR, the achieved FPR (≤ target), the threshold, and the counts behind them.
  * @throws MetricsError when `roc` is not a RocCurve or `fpr` is outside [0, 1] or NaN.
- * @see PROTOCOL.md §5 "TPR @ x% FPR" and §7 A30 (`≤`, step, no interpolation).
+ * @see docs/protocol.md §5 "TPR @ x% FPR" and §7 A30 (`≤`, step, no interpolation).
  */
 export function tprAtFpr(roc: RocCurve, fpr: number, options: TprAtFprOptions = {}): TprAtFprResult {
   const curve = checkRocCurve('tprAtFpr', roc);

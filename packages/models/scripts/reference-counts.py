@@ -7,7 +7,8 @@ torchvision models are used as is; the CIFAR models are re-typed from their refe
 the CIFAR VGG11-BN of RelaxLoss/bearpaw) in the compact form below.
 """
 import sys, torch, torch.nn as nn, torchvision
-sys.path.insert(0, '/work/shared/anchors/pytorch')
+import os
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'bench', 'pytorch'))
 from models_torch import BasicBlock, ResNet18, SmallCNN, forward_flops
 
 def count(m): return sum(p.numel() for p in m.parameters())

@@ -7,7 +7,7 @@ import { checkForwardContract, groupSummary, randomBatch, rms, sgdLosses, useCpu
 beforeAll(useCpu);
 
 describe('createAttackModel', () => {
-  it('builds the four PROTOCOL.md §3.2 architectures with hand-counted parameters (C = 10)', async () => {
+  it('builds the four docs/protocol.md §3.2 architectures with hand-counted parameters (C = 10)', async () => {
     // nn-rl: 10·100+100 + 100+1 = 1,201.  nn-mlh: 10·64+64 + 64·32+32 + 32·2+2 = 2,850.
     // nn-crl: 20·128+128 + 128·64+64 + 64·64+64 + 64·2+2 = 2,688 + 8,256 + 4,160 + 130 = 15,234.
     // nn-sel: features 10·1024+1024 + 1024·512+512 + 512·64+64 = 568,896; labels 10·128+128 + 128·64+64 = 9,664;

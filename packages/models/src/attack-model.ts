@@ -6,7 +6,7 @@ import { modelClassifier, type ModelClassifier } from './model-classifier';
 import { ParameterStore, type BiasInit, type WeightInit } from './parameter-store';
 import { dropout, relu } from './pooling';
 
-/** The NN attack models of PROTOCOL.md §3.2. */
+/** The NN attack models of docs/protocol.md §3.2. */
 export type AttackModelKind = 'nn-rl' | 'nn-mlh' | 'nn-sel' | 'nn-crl';
 
 /** The attack model kinds, for option parsing. */
@@ -41,7 +41,7 @@ function stack(store: ParameterStore, prefix: string, cin: number, spec: Stack, 
 }
 
 /**
- * Builds one of the NN membership attack models of PROTOCOL.md §3.2 as a {@link ModelClassifier}
+ * Builds one of the NN membership attack models of docs/protocol.md §3.2 as a {@link ModelClassifier}
  * (input `[n, inputDim]`, logits `[n, 1]` for the sigmoid models `nn-rl`/`nn-sel`, `[n, 2]` for
  * `nn-mlh`/`nn-crl`; features = the last hidden layer). The attacks package trains it through an
  * injected function (it cannot import `@mia/models`); the loss (BCE, CE, MSE on the sigmoid) is the
@@ -54,7 +54,7 @@ function stack(store: ParameterStore, prefix: string, cin: number, spec: Stack, 
  * - `nn-crl` (CRL): `Linear(2C,128)-ReLU-Dropout(0.2)-Linear(128,64)-ReLU-Dropout(0.2)-Linear(64,64)-Linear(64,2)`.
  * Others use PyTorch-default init.
  * @throws InvalidArgumentError on an unknown kind or a bad `inputDim` (odd for `nn-sel`).
- * @see PROTOCOL.md §3.2
+ * @see docs/protocol.md §3.2
  */
 export function createAttackModel(kind: AttackModelKind, options: AttackModelOptions): ModelClassifier {
   check(attackModelKinds.includes(kind), 'createAttackModel', 'kind', attackModelKinds.join(' | '), kind);

@@ -4,7 +4,7 @@ const cache = new Map<number, (x: tf.Tensor4D, w: tf.Tensor4D) => tf.Tensor4D>()
 
 /**
  * The filter gradient of a valid, strided convolution computed as a forward convolution with the
- * roles swapped (PERFORMANCE.md fix 3): `dW[a,b,ci,co] = Σ_{n,i,j} x[n, a+i·s, b+j·s, ci]·dy[n,i,j,co]`
+ * roles swapped (docs/performance.md, fix 3): `dW[a,b,ci,co] = Σ_{n,i,j} x[n, a+i·s, b+j·s, ci]·dy[n,i,j,co]`
  * is `conv2d(x as [Ci,H,W,N], dy as [Ho,Wo,N,Co], dilation s)` cropped to the kernel size.
  * @internal
  */

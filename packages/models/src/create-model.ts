@@ -55,7 +55,7 @@ export const modelNames: readonly string[] = Object.keys(REGISTRY);
  * @param options - common options plus the builder's own (see `createResNet`, `createMlp`, ...).
  * @returns a {@link ModelClassifier} that {@link saveClassifier} can store.
  * @throws InvalidArgumentError on an unknown name or a bad option.
- * @see PROTOCOL.md §2 (which paper trains which architecture)
+ * @see docs/protocol.md §2 (which paper trains which architecture)
  */
 export function createModel(name: string, options: CreateModelOptions): ModelClassifier {
   const builder = Object.hasOwn(REGISTRY, name) ? REGISTRY[name] : undefined;

@@ -12,7 +12,7 @@ import { avgPool, dropout, globalAvgPool, maxPool, relu } from './pooling';
 /** Options of {@link createDenseNet121}. */
 export interface DenseNet121Options extends BaseModelOptions {
   /**
-   * `'imagenet'`: torchvision's 7×7/2 conv + BN + ReLU + 3×3/2 max-pool (PAST/CCL code, PROTOCOL.md §2.1–2.2);
+   * `'imagenet'`: torchvision's 7×7/2 conv + BN + ReLU + 3×3/2 max-pool (PAST/CCL code, docs/protocol.md §2.1–2.2);
    * `'cifar'`: one 3×3/1 conv to 64 channels, no BN, no pool (kuangliu's CIFAR DenseNet121). @default 'imagenet'
    */
   readonly stem?: 'cifar' | 'imagenet';
@@ -53,7 +53,7 @@ function denseLayerBlock(store: ParameterStore, name: string, cin: number, growt
  * 6,956,298 (C = 10, kuangliu). Cost: 5.67 GFLOPs per 224×224 image (ImageNet stem);
  * 1.78 GFLOPs per 32×32 image (CIFAR stem), 0.116 GFLOPs per 32×32 image (ImageNet stem).
  * @throws InvalidArgumentError on a bad option.
- * @see PROTOCOL.md §2.1, §2.2
+ * @see docs/protocol.md §2.1, §2.2
  */
 export function createDenseNet121(options: DenseNet121Options): ModelClassifier {
   const base = resolveBaseOptions('createDenseNet121', options, [32, 32, 3]);

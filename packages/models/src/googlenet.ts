@@ -35,7 +35,7 @@ function inception(store: ParameterStore, spec: (typeof MODULES)[number]): Layer
 }
 
 /**
- * CIFAR GoogLeNet (kuangliu/pytorch-cifar, used by CRL for CIFAR-100, PROTOCOL.md §2.6): a 3×3
+ * CIFAR GoogLeNet (kuangliu/pytorch-cifar, used by CRL for CIFAR-100, docs/protocol.md §2.6): a 3×3
  * conv to 192 channels + BN + ReLU, Inception modules a3–b5 (the 5×5 branch as two 3×3 convs,
  * every conv with bias + BN + ReLU), 3×3/2 max-pools after b3 and e4, global average pool,
  * `linear`. Names follow kuangliu (`pre_layers.0`, `a3.b2.3`, `linear`). Features: 1024 channels.
@@ -43,7 +43,7 @@ function inception(store: ParameterStore, spec: (typeof MODULES)[number]): Layer
  *
  * Parameters: 6,166,250 for C = 10. Cost: 3.04 GFLOPs per 32×32 image.
  * @throws InvalidArgumentError on a bad option.
- * @see PROTOCOL.md §2.6
+ * @see docs/protocol.md §2.6
  */
 export function createGoogLeNet(options: GoogLeNetOptions): ModelClassifier {
   const base = resolveBaseOptions('createGoogLeNet', options, [32, 32, 3]);

@@ -24,7 +24,7 @@ type Kernel = number | readonly [number, number];
  * Parameters: 41,296,516 for C = 100. Cost: 15.0 GFLOPs per 32×32
  * image, by far the most expensive model here.
  * @throws InvalidArgumentError on a bad option.
- * @see PROTOCOL.md §2.4 (Appendix E models)
+ * @see docs/protocol.md §2.4 (Appendix E models)
  */
 export function createInceptionV4(options: InceptionV4Options): ModelClassifier {
   const base = resolveBaseOptions('createInceptionV4', options, [32, 32, 3], 0.2);

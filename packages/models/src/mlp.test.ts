@@ -8,7 +8,7 @@ beforeAll(useCpu);
 
 describe('createMlp', () => {
   it('has the parameter counts of the PyTorch MLPs', async () => {
-    // Hand count, PROTOCOL.md §2.7: 600·1024+1024 + 1024·512+512 + 512·256+256 + 256·128+128 + 128·100+100
+    // Hand count, docs/protocol.md §2.7: 600·1024+1024 + 1024·512+512 + 512·256+256 + 256·128+128 + 128·100+100
     // = 615,424 + 524,800 + 131,328 + 32,896 + 12,900 = 1,317,348 (PyTorch sum(p.numel()) agrees,
     // scripts/reference-counts.py). Texas: 6169·1024+1024 = 6,318,080 replaces the first term → 7,020,004.
     const purchase = createMlp({ numClasses: 100 });

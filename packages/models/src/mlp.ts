@@ -18,7 +18,7 @@ export interface MlpOptions extends Omit<BaseModelOptions, 'inputShape'> {
 }
 
 /**
- * The Purchase/Texas MLP of RelaxLoss, MLHospital, CCL, PAST and SELENA (PROTOCOL.md §2.7):
+ * The Purchase/Texas MLP of RelaxLoss, MLHospital, CCL, PAST and SELENA (docs/protocol.md §2.7):
  * `Linear(d,1024)-Tanh-Linear(1024,512)-Tanh-Linear(512,256)-Tanh-Linear(256,128)-Tanh-[Dropout(p)]-Linear(128,C)`,
  * PyTorch-default initialisation `U(−1/√fan_in, 1/√fan_in)` for weights and biases. Features are
  * the 128-wide last hidden activations. Parameter names follow RelaxLoss (`features.0`, …, `classifier`).
@@ -26,7 +26,7 @@ export interface MlpOptions extends Omit<BaseModelOptions, 'inputShape'> {
  * Cost: 2·(600·1024 + 1024·512 + 512·256 + 256·128 + 128·100) = 2,630,656 FLOPs per Purchase
  * example; 14,035,968 per Texas example (d = 6169).
  * @throws InvalidArgumentError on a bad option.
- * @see PROTOCOL.md §2.7, §4.10 (dropout before the last layer)
+ * @see docs/protocol.md §2.7, §4.10 (dropout before the last layer)
  */
 export function createMlp(options: MlpOptions): ModelClassifier {
   const inputDim = options.inputDim ?? 600;

@@ -3,10 +3,10 @@ import type { ParameterGroup, ParameterKind, Random } from '@mia/core';
 
 /**
  * How a weight tensor is initialised.
- * - `uniform`: PyTorch's default for `Linear`/`Conv2d`, `U(−1/√fan_in, 1/√fan_in)` (PROTOCOL.md §0).
+ * - `uniform`: PyTorch's default for `Linear`/`Conv2d`, `U(−1/√fan_in, 1/√fan_in)` (docs/protocol.md §0).
  * - `kaiming-fan-out`: `N(0, 2/fan_out)`, torchvision ResNet's `kaiming_normal_(mode='fan_out')`.
  * - `kaiming-fan-in`: `N(0, 2/fan_in)`, torchvision DenseNet's `kaiming_normal_()`.
- * - `normal-0.01`: `N(0, 0.01²)`, the NN-SEL attack model (PROTOCOL.md §3.2).
+ * - `normal-0.01`: `N(0, 0.01²)`, the NN-SEL attack model (docs/protocol.md §3.2).
  */
 export type WeightInit = 'uniform' | 'kaiming-fan-out' | 'kaiming-fan-in' | 'normal-0.01';
 

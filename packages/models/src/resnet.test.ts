@@ -8,7 +8,7 @@ beforeAll(useCpu);
 describe('createResNet', () => {
   it('has the PyTorch parameter counts and FLOPs', async () => {
     // References: torchvision resnet18/resnet34 (num_classes=1000) = 11,689,512 / 21,797,672 (torchvision
-    // docs); CIFAR stem (kuangliu ResNet18, shared/anchors/pytorch/models_torch.py) with C = 10 = 11,173,962;
+    // docs); CIFAR stem (kuangliu ResNet18, bench/pytorch/models_torch.py) with C = 10 = 11,173,962;
     // ResNet-34 CIFAR = 21,282,122 (same stem/fc delta as the ResNet-18 pair). Width 16: scripts/reference-counts.py.
     // FLOPs: forward_flops() of anchors/pytorch (2·MACs of conv + linear), via scripts/reference-counts.py.
     const cases = [

@@ -15,7 +15,7 @@ export interface ResNetOptions extends BaseModelOptions {
   readonly depth?: 18 | 34;
   /**
    * `'cifar'`: 3×3/1 conv, no max-pool (kuangliu/CRL ResNet); `'imagenet'`: torchvision's 7×7/2 conv +
-   * 3×3/2 max-pool (PAST/CCL code, PROTOCOL.md §2.1–2.2). @default 'cifar'
+   * 3×3/2 max-pool (PAST/CCL code, docs/protocol.md §2.1–2.2). @default 'cifar'
    */
   readonly stem?: 'cifar' | 'imagenet';
   /** Width of the first stage; stages are `w, 2w, 4w, 8w`. 64 is the standard ResNet. @default 64 */
@@ -50,7 +50,7 @@ function basicBlock(store: ParameterStore, name: string, cin: number, cout: numb
  * Cost: ResNet-18 CIFAR stem 1.11 GFLOPs per 32×32 image (ResNet-34: 2.32); ImageNet stem 3.63 GFLOPs
  * per 224×224 image; `width: 16` (`resnet-narrow`, 701,466 parameters) 70.1 MFLOPs per 32×32 image.
  * @throws InvalidArgumentError on a bad option.
- * @see PROTOCOL.md §2.1, §2.2, §2.6
+ * @see docs/protocol.md §2.1, §2.2, §2.6
  */
 export function createResNet(options: ResNetOptions): ModelClassifier {
   const base = resolveBaseOptions('createResNet', options, [32, 32, 3]);

@@ -7,7 +7,7 @@ import { checkForwardContract, groupSummary, randomBatch, sgdLosses, useCpu } fr
 beforeAll(useCpu);
 
 describe('createSmallCnn', () => {
-  it('matches SmallCNN of shared/anchors/pytorch/models_torch.py: parameters and FLOPs', async () => {
+  it('matches SmallCNN of bench/pytorch/models_torch.py: parameters and FLOPs', async () => {
     // Hand count (also scripts/reference-counts.py): convs 896 + 9,248 + 18,496 + 73,856, BN 2·256, fc 1,290 = 104,298.
     // FLOPs: 2·(1024·32·27 + 1024·32·288 + 256·64·288 + 64·128·576 + 10·128) = 39,520,768.
     const model = createSmallCnn({ numClasses: 10 });

@@ -11,7 +11,7 @@ import { dropout, globalAvgPool, maxPool, relu } from './pooling';
 export type SmallCnnOptions = BaseModelOptions;
 
 /**
- * A small fast CNN for CPU-scale runs, the `SmallCNN` of `shared/anchors/pytorch/models_torch.py`:
+ * A small fast CNN for CPU-scale runs, the `SmallCNN` of `bench/pytorch/models_torch.py`:
  * `conv32-BN-ReLU, conv32-BN-ReLU, maxpool2, conv64-BN-ReLU, maxpool2, conv128-BN-ReLU, GAP, Linear(128, C)`
  * (3×3 convs with bias, padding 1; PyTorch-default init). Names follow its `nn.Sequential` indices
  * (`f.0`, `f.1`, …, `fc`). Features: the 128 pooled channels.

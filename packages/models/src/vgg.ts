@@ -24,7 +24,7 @@ const CONFIG_A = [64, 0, 128, 0, 256, 256, 0, 512, 512, 0, 512, 512, 0];
  * Parameters: 9,231,114 for C = 10 (convs 9,220,480, BN 5,504, fc 5,130; the same count as the
  * kuangliu/bearpaw CIFAR VGG11-BN). Cost: 0.306 GFLOPs per 32×32 image.
  * @throws InvalidArgumentError on a bad option.
- * @see PROTOCOL.md §2.3, §2.6
+ * @see docs/protocol.md §2.3, §2.6
  */
 export function createVgg11Bn(options: Vgg11BnOptions): ModelClassifier {
   const base = resolveBaseOptions('createVgg11Bn', options, [32, 32, 3]);

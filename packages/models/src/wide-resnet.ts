@@ -39,7 +39,7 @@ function wideBlock(store: ParameterStore, name: string, cin: number, cout: numbe
 }
 
 /**
- * Wide ResNet WRN-d-k (Zagoruyko & Komodakis 2016; the SAM paper's WRN-16-8, PROTOCOL.md §2.4):
+ * Wide ResNet WRN-d-k (Zagoruyko & Komodakis 2016; the SAM paper's WRN-16-8, docs/protocol.md §2.4):
  * 3×3 stem to 16 channels, three groups of `(d−4)/6` pre-activation blocks of widths `16k, 32k, 64k`
  * (strides 1, 2, 2), BN-ReLU, global average pool, `fc`. Names follow the reference code
  * (`block1.layer.0.conv1`, `block2.layer.0.convShortcut`, `bn1`, `fc`). Features: `64k` pooled channels.
@@ -47,7 +47,7 @@ function wideBlock(store: ParameterStore, name: string, cin: number, cout: numbe
  * Parameters: WRN-16-8, C = 10: 10,961,370 (hand count in wide-resnet.test.ts; the usual published figure 11.0M).
  * Cost: 3.10 GFLOPs per 32×32 image.
  * @throws InvalidArgumentError on a bad option.
- * @see PROTOCOL.md §2.4
+ * @see docs/protocol.md §2.4
  */
 export function createWideResNet(options: WideResNetOptions): ModelClassifier {
   const base = resolveBaseOptions('createWideResNet', options, [32, 32, 3]);

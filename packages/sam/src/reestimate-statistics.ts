@@ -17,7 +17,7 @@ export interface ReestimateStatisticsOptions {
  * their value. Trainable weights are untouched.
  *
  * @throws InvalidArgumentError on a bad batch size.
- * @see SAM-privacy §3.2 (SWA); PROTOCOL.md §2.4.
+ * @see SAM-privacy §3.2 (SWA); docs/protocol.md §2.4.
  */
 export function reestimateStatistics(model: Classifier, data: LabeledData, options: ReestimateStatisticsOptions = {}): void {
   const batchSize = options.batchSize ?? 128;

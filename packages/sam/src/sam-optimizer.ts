@@ -37,7 +37,7 @@ export interface SamOptimizer {
  * const opt = samOptimizer(tf.train.momentum(0.1, 0.9), { rho: 0.05 });
  * const loss = opt.minimize(() => tf.losses.softmaxCrossEntropy(yBatch, model.predict(xBatch) as tf.Tensor));
  * @throws InvalidArgumentError on a non-positive ρ or negative λ/ξ.
- * @see PROTOCOL.md §4.4; SAM-privacy Eq. 4, 6.
+ * @see docs/protocol.md §4.4; SAM-privacy Eq. 4, 6.
  */
 export function samOptimizer(base: tf.Optimizer, options: SamOptimizerOptions = {}): SamOptimizer {
   const fn = 'samOptimizer';

@@ -13,7 +13,7 @@ export interface SamPluginOptions extends SharpnessPluginOptions {
  * that gradient. BN statistics are updated on the first pass only.
  *
  * @throws InvalidArgumentError on a non-positive ρ.
- * @see PROTOCOL.md §4.4, A24; SAMr `sam.py`.
+ * @see docs/protocol.md §4.4, A24; SAMr `sam.py`.
  */
 export function samPlugin(options: SamPluginOptions = {}): TrainingPlugin {
   const rho = options.rho ?? 0.1;
@@ -34,7 +34,7 @@ export interface SharpMinimaPluginOptions extends SharpnessPluginOptions {
  * first-order: `d = (1+λ)·∇L(w) − λ·∇L(w+ε̂)`.
  *
  * @throws InvalidArgumentError on a non-positive ρ or a negative λ.
- * @see SAM-privacy Eq. 4; PROTOCOL.md §4.4.
+ * @see SAM-privacy Eq. 4; docs/protocol.md §4.4.
  */
 export function sharpMinimaPlugin(options: SharpMinimaPluginOptions): TrainingPlugin {
   checkPositive('sharpMinimaPlugin', 'rho', options.rho);
@@ -53,7 +53,7 @@ export type SharpRegPluginOptions = SharpnessPluginOptions &
  * λ 1.5, ξ 0.3 ⇔ β 0.6818). λ = ξ = 0 is plain training with the base optimizer.
  *
  * @throws InvalidArgumentError on a non-positive ρ, negative λ/ξ/β, or both forms at once.
- * @see SAM-privacy Eq. 6, App. C.4.1; PROTOCOL.md §4.4, §2.4 (grids), A24.
+ * @see SAM-privacy Eq. 6, App. C.4.1; docs/protocol.md §4.4, §2.4 (grids), A24.
  */
 export function sharpRegPlugin(options: SharpRegPluginOptions): TrainingPlugin {
   const fn = 'sharpRegPlugin';

@@ -29,7 +29,7 @@ export interface SharpnessPasses {
  * a = 1 + λ, b = −λ; SharpReg: a = 1 + λ − ξ, b = −λ). Call it inside `tf.tidy`.
  *
  * @returns the loss at w and the combined gradients.
- * @see PROTOCOL.md §4.4, A24; SAM-privacy Eq. 4, 6; Foret et al. (SAMr `sam.py`).
+ * @see docs/protocol.md §4.4, A24; SAM-privacy Eq. 4, 6; Foret et al. (SAMr `sam.py`).
  */
 export function sharpnessGradients(passes: SharpnessPasses, options: SharpnessGradientOptions): { loss: tf.Scalar; grads: Gradients } {
   checkNumberInRange('sharpnessGradients', 'rho', options.rho, 0);

@@ -14,7 +14,7 @@ export interface SharpnessPluginOptions {
 /**
  * Builds a `TrainingPlugin` whose `step` runs the two-pass sharpness update with weights
  * `d = a·g + b·g_adv`. BN statistics are updated by the first (unperturbed) pass only
- * (`updateStatistics: false` on the second, plus an optional snapshot/restore; PROTOCOL.md A24).
+ * (`updateStatistics: false` on the second, plus an optional snapshot/restore; docs/protocol.md A24).
  * @internal
  */
 export function sharpnessPlugin(name: string, rho: number, gradWeight: number, advWeight: number, options: SharpnessPluginOptions = {}): TrainingPlugin {

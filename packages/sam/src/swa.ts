@@ -26,7 +26,7 @@ let instances = 0;
  * schedule); write the average into the model with {@link applySwa}.
  *
  * @throws InvalidArgumentError on a negative or non-integer `start`.
- * @see SAM-privacy §3.2 (SWA on CIFAR-100: 150 SGD epochs, then averaging); PROTOCOL.md §2.4.
+ * @see SAM-privacy §3.2 (SWA on CIFAR-100: 150 SGD epochs, then averaging); docs/protocol.md §2.4.
  */
 export function swa(options: SwaOptions): SwaPlugin {
   checkNonNegativeInteger('swa', 'start', options.start);

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '@mia/core';
 import type { ModelSignals } from '../signals/model-signals';
 
-/** Which per-example vector an NN attack reads (PROTOCOL.md §3.2, §7 A2). */
+/** Which per-example vector an NN attack reads (docs/protocol.md §3.2, §7 A2). */
 export type AttackFeatureKind = 'logits' | 'posterior' | 'sortedLogits' | 'sortedPosterior' | 'queryCorrectness';
 
 /** A feature choice: the kind, and whether the one-hot label is appended. */
@@ -22,7 +22,7 @@ export function featureDim(features: AttackFeatures, numClasses: number, numQuer
  * posteriors, or the correctness bits of the augmented queries, optionally followed by the one-hot label.
  *
  * @throws InvalidArgumentError when the signals lack logits/posteriors/queries.
- * @see PROTOCOL.md §3.2 (feature column), §3.3 (correctness bits).
+ * @see docs/protocol.md §3.2 (feature column), §3.3 (correctness bits).
  */
 export function attackFeatures(signals: ModelSignals, features: AttackFeatures): { values: Float32Array; dim: number } {
   const fn = 'attackFeatures';

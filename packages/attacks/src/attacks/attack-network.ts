@@ -11,7 +11,7 @@ export interface DenseLayerSpec {
   readonly dropout?: number;
 }
 
-/** Architecture of an attack network (PROTOCOL.md §3.2). */
+/** Architecture of an attack network (docs/protocol.md §3.2). */
 export interface AttackNetworkSpec {
   /** Width of the feature vector. */
   readonly inputDim: number;
@@ -48,7 +48,7 @@ function denseGroup(name: string, fanIn: number, units: number, spec: AttackNetw
  *
  * @param spec - {@link AttackNetworkSpec}.
  * @returns The network; `dispose()` frees its variables.
- * @see PROTOCOL.md §3.2 (architectures and initialisations).
+ * @see docs/protocol.md §3.2 (architectures and initialisations).
  */
 export function createAttackNetwork(spec: AttackNetworkSpec): Classifier {
   checkPositiveInteger('createAttackNetwork', 'inputDim', spec.inputDim);

@@ -8,7 +8,7 @@ import type { ModelSignals, ReferenceSignals, SplitSignals } from '../signals/mo
  *    from reference models ({@link ReferenceAttack}). Attacks without a fitting step accept it and
  *    ignore it.
  * 2. `score(target)` returns one membership score per example of `target` (the target model's
- *    signals), with the rule **higher = more likely member** (PROTOCOL.md §0).
+ *    signals), with the rule **higher = more likely member** (docs/protocol.md §0).
  * 3. `decide(target)` (optional) returns the attack's own 0/1 membership decisions, e.g. from
  *    shadow-fitted per-class thresholds; the suite turns them into the reported accuracy and advantage.
  * 4. `report(target, isMember)` (optional) returns attack-specific extra numbers (e.g. SELENA's
@@ -16,7 +16,7 @@ import type { ModelSignals, ReferenceSignals, SplitSignals } from '../signals/mo
  * 5. `dispose()` frees any tensors the attack owns (attack networks).
  *
  * @typeParam Fit - What `prepare` takes.
- * @see PROTOCOL.md §3.0 (common interface).
+ * @see docs/protocol.md §3.0 (common interface).
  */
 export interface MembershipAttack<Fit> {
   /** Short unique name for reports (`loss`, `nn-mlh`, `lira-online`). */

@@ -38,7 +38,7 @@ function split(target: ModelSignals, isMember: Uint8Array): SplitSignals {
  * the evaluation data.
  *
  * @returns A {@link ShadowAttack} whose `prepare` takes the known split; `chosenFlips` is set after it.
- * @see PROTOCOL.md §3.5; §7 A10.
+ * @see docs/protocol.md §3.5; §7 A10.
  */
 export function featureFlipAttack(options: { readonly name?: string } = {}): ShadowAttack & { readonly chosenFlips: number | undefined } {
   const name = options.name ?? 'feature-flip';

@@ -12,7 +12,7 @@ import { logPdf, std } from './reference-utils';
  * Not in any of the papers; optional.
  *
  * @param options - `mode` as in {@link metricAttack}. @default 'song-mittal'
- * @see PROTOCOL.md §3.1 "CCLr-only extra".
+ * @see docs/protocol.md §3.1 "CCLr-only extra".
  */
 export function likelihoodRatioAttack(options: { readonly name?: string; readonly mode?: ThresholdMode } = {}): MetricAttack {
   const name = options.name ?? 'likelihood-ratio';

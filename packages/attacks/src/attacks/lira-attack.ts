@@ -29,7 +29,7 @@ export interface LiraOptions {
  * @param options - {@link LiraOptions}.
  * @returns A {@link ReferenceAttack}: `prepare(references)` on the audit set, `score(target)` on the same examples.
  * @throws InvalidArgumentError when a point has no IN (online) or no OUT reference.
- * @see PROTOCOL.md §3.8; §7 A28. LiRA Eq. 4 (φ), Algorithm 1.
+ * @see docs/protocol.md §3.8; §7 A28. LiRA Eq. 4 (φ), Algorithm 1.
  */
 export function liraAttack(options: LiraOptions = {}): ReferenceAttack {
   const mode = options.mode ?? 'online';

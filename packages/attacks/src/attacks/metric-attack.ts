@@ -41,7 +41,7 @@ export interface MetricAttack extends ShadowAttack {
  * @param statistic - `'correctness' | 'loss' | 'confidence' | 'maxConfidence' | 'entropy' |
  *   'modifiedEntropy' | 'phi' | 'gradientNorm' | 'queryAccuracy'` or a function.
  * @param options - {@link MetricAttackOptions}.
- * @see PROTOCOL.md §3.1, §3.4 (162-query score = `'queryAccuracy'` with `mode: 'sel'`), §3.6, §7 A3–A5.
+ * @see docs/protocol.md §3.1, §3.4 (162-query score = `'queryAccuracy'` with `mode: 'sel'`), §3.6, §7 A3–A5.
  */
 export function metricAttack(statistic: Statistic, options: MetricAttackOptions = {}): MetricAttack {
   const name = options.name ?? (typeof statistic === 'string' ? statistic : 'metric');

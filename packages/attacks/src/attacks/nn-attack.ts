@@ -49,7 +49,7 @@ export const msePlugin: TrainingPlugin = {
  *
  * @param options - {@link NnAttackOptions}; see the presets {@link nnMlhAttack}, {@link nnRlAttack},
  *   {@link nnSelAttack}, {@link nnCrlAttack}, {@link augmentationAttack}.
- * @see PROTOCOL.md §3.2, §3.3; §7 A2, A9.
+ * @see docs/protocol.md §3.2, §3.3; §7 A2, A9.
  */
 export function nnAttack(options: NnAttackOptions): ShadowAttack {
   checkPositiveInteger(`${options.name}`, 'epochs', options.epochs);

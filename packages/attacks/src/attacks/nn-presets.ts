@@ -22,7 +22,7 @@ export interface NnSelOptions extends NnPresetOptions {
 /**
  * NN-MLH (CCL, PAST; CCLr `black_box_attack.py`, PASTr `MLP_BLACKBOX`): unsorted posterior →
  * Linear(C,64)-ReLU-Linear(64,32)-ReLU-Linear(32,2), CE, Adam 1e-3, 100 epochs, batch 128.
- * @see PROTOCOL.md §3.2.
+ * @see docs/protocol.md §3.2.
  */
 export function nnMlhAttack(options: NnPresetOptions = {}): ShadowAttack {
   return nnAttack({
@@ -38,7 +38,7 @@ export function nnMlhAttack(options: NnPresetOptions = {}): ShadowAttack {
 /**
  * NN-RL (RelaxLoss `run_nn_attack`): logits sorted ascending → Linear(C,100)-ReLU-Linear(100,1),
  * sigmoid + BCE, Adam 1e-3, 200 epochs, batch 256.
- * @see PROTOCOL.md §3.2; §6 item 18.
+ * @see docs/protocol.md §3.2; §6 item 18.
  */
 export function nnRlAttack(options: NnPresetOptions = {}): ShadowAttack {
   return nnAttack({
@@ -57,7 +57,7 @@ export function nnRlAttack(options: NnPresetOptions = {}): ShadowAttack {
  * N(0, 0.01²), biases 0; MSE, Adam 1e-4, 150 epochs. Deviation: batches of 1024 drawn from the
  * pooled known members and reference non-members (SEL pairs 512 + 512 per step). The final epoch is
  * reported unless `selectBestOn` is given (SEL's optimistic best epoch on evaluation data, PROTOCOL A9).
- * @see PROTOCOL.md §3.2; §6 item 25.
+ * @see docs/protocol.md §3.2; §6 item 25.
  */
 export function nnSelAttack(options: NnSelOptions = {}): ShadowAttack {
   return nnAttack({
@@ -88,7 +88,7 @@ export function nnSelAttack(options: NnSelOptions = {}): ShadowAttack {
  * Linear(128,64)-ReLU-Dropout(0.2)-Linear(64,64)-Linear(64,2); CE, SGD(0.01, momentum 0.9,
  * wd 5e-4), batch 256, 100 epochs, LR ×0.1 at 50 % and 75 % of the epochs (the cifar10_resnet
  * config: [0,50) 0.01, [50,75) 1e-3, [75,100) 1e-4). Pass the pooled signals of k shadow models.
- * @see PROTOCOL.md §3.2; §6 item 37.
+ * @see docs/protocol.md §3.2; §6 item 37.
  */
 export function nnCrlAttack(options: NnPresetOptions = {}): ShadowAttack {
   return nnAttack({
@@ -111,7 +111,7 @@ export function nnCrlAttack(options: NnPresetOptions = {}): ShadowAttack {
  * augmented queries (rotation `[−r, 0, r]` or translations `|i|+|j| = d` plus identity, computed
  * with {@link computeSignals}'s `queries`) → NN-MLH network with `dim_in` = #queries; CE, Adam 1e-3,
  * 5 epochs, batch 128; fitted on the shadow, evaluated on the target (not on the shadow: PROTOCOL A8).
- * @see PROTOCOL.md §3.3; §7 A8.
+ * @see docs/protocol.md §3.3; §7 A8.
  */
 export function augmentationAttack(options: NnPresetOptions = {}): ShadowAttack {
   return nnAttack({

@@ -14,7 +14,7 @@ const lossFromPhi = (phi: number): number => Math.max(-phi, 0) + Math.log1p(Math
  * score is `−percentile`.
  *
  * @throws InvalidArgumentError when a point has no OUT reference.
- * @see PROTOCOL.md §3.10.
+ * @see docs/protocol.md §3.10.
  */
 export function attackR(options: { readonly name?: string } = {}): ReferenceAttack {
   const name = options.name ?? 'attack-r';
@@ -55,7 +55,7 @@ function interpolate(x: number, xp: Float64Array): number {
  * (target losses only, no reference model); a low fraction means member, so the score is its
  * negation. A point is never compared with itself. `prepare` only checks the audit set size.
  *
- * @see PROTOCOL.md §3.10.
+ * @see docs/protocol.md §3.10.
  */
 export function attackP(options: { readonly name?: string; readonly population?: ArrayLike<number> } = {}): ReferenceAttack {
   const name = options.name ?? 'attack-p';

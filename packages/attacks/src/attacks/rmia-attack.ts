@@ -44,7 +44,7 @@ function mean(values: number[], trim: number): number {
  *
  * @returns A {@link ReferenceAttack}; `chosenA` holds the tuned `a` after `prepare`.
  * @throws InvalidArgumentError when a point has no OUT reference (offline) or tuning has no other reference.
- * @see PROTOCOL.md §3.9; §7 A29.
+ * @see docs/protocol.md §3.9; §7 A29.
  */
 export function rmiaAttack(options: RmiaOptions = {}): ReferenceAttack & { readonly chosenA: number | undefined } {
   const mode = options.mode ?? 'offline';

@@ -6,7 +6,7 @@ import { lowerBound } from '@mia/metrics';
  * (the PMr self-pair correction, done exactly). One query: sort + binary search. Several queries:
  * a pair counts when more than half of the queries vote for it (PMr majority vote), O(n·|Z|·A).
  *
- * @see PROTOCOL.md §3.9 "Score", "Memory".
+ * @see docs/protocol.md §3.9 "Score", "Memory".
  */
 export function rmiaPairwiseScores(ratios: Float64Array[], population: Int32Array, gamma: number): Float64Array {
   const n = ratios[0]!.length;

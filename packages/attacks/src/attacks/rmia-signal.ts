@@ -8,7 +8,7 @@ export type RmiaSignal = 'softmax' | { readonly taylor: { readonly temperature?:
  * `Pr(x|θ)` per example of one query. Softmax: `p_y`. Taylor (PMr, defaults T = 2, n = 4, m = 0.6):
  * `taylor(u) = Σ_{k<n} u^k/k!`, `s_j = taylor(z_j/T)` (j ≠ y), `s_y = taylor(z_y/T − m)`, `Pr = s_y/Σ_j s_j`.
  *
- * @see PROTOCOL.md §3.9 "Signal".
+ * @see docs/protocol.md §3.9 "Signal".
  */
 export function rmiaProbability(signals: ModelSignals, signal: RmiaSignal): Float64Array {
   if (signal === 'softmax') return signals.trueProbability;

@@ -26,7 +26,7 @@ function need<T>(fn: string, signals: ModelSignals, field: keyof ModelSignals, v
 const negate = (values: Float64Array): Float64Array => values.map((v) => -v);
 
 /**
- * The membership score of a statistic with the sign convention of PROTOCOL.md §3.0: confidence,
+ * The membership score of a statistic with the sign convention of docs/protocol.md §3.0: confidence,
  * max-confidence, φ, correctness and query accuracy as they are; loss, entropy, m-entropy and the
  * gradient norm negated (lower means member for those).
  *
@@ -34,7 +34,7 @@ const negate = (values: Float64Array): Float64Array => values.map((v) => -v);
  * @param statistic - A {@link Statistic}.
  * @returns One score per example, higher = more likely member.
  * @throws InvalidArgumentError when the signals lack the field the statistic needs.
- * @see PROTOCOL.md §3.0 "Membership scores".
+ * @see docs/protocol.md §3.0 "Membership scores".
  */
 export function signedStatistic(signals: ModelSignals, statistic: Statistic): Float64Array {
   const fn = 'signedStatistic';

@@ -28,7 +28,7 @@ export interface ComputeSignalsOptions {
  * @param options - {@link ComputeSignalsOptions}.
  * @returns The {@link ModelSignals} of the selected examples, in order. Leaves no tensor behind.
  * @throws InvalidArgumentError on a bad batch size or index.
- * @see PROTOCOL.md §3.0 (signals, eval mode), §3.3–3.4 (queries), §3.6 (Grad-x).
+ * @see docs/protocol.md §3.0 (signals, eval mode), §3.3–3.4 (queries), §3.6 (Grad-x).
  */
 export function computeSignals(classifier: Classifier, data: LabeledData, options: ComputeSignalsOptions = {}): ModelSignals {
   const batchSize = options.batchSize ?? 256;

@@ -48,7 +48,7 @@ function flipFeatures(x: tf.Tensor, m: number, seed: number): tf.Tensor {
  * count how often the prediction still equals the label.
  *
  * @returns `counts[k][i]` ∈ [0, repeats] for `flips[k]`, plus the flips used. Leaves no tensor behind.
- * @see PROTOCOL.md §3.5.
+ * @see docs/protocol.md §3.5.
  */
 export function flipNoiseCounts(classifier: Classifier, data: LabeledData, options: FlipNoiseOptions = {}): { flipCounts: Float64Array[]; flips: number[] } {
   const fn = 'flipNoiseCounts';

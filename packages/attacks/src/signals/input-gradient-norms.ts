@@ -22,7 +22,7 @@ export interface InputGradientNormOptions {
  * @param data - The examples.
  * @param options - {@link InputGradientNormOptions}.
  * @returns One norm per selected example (lower = more likely member). Leaves no tensor behind.
- * @see PROTOCOL.md §3.6 (CRL "Grad-x ℓ2", RL `run_whitebox_attacks`).
+ * @see docs/protocol.md §3.6 (CRL "Grad-x ℓ2", RL `run_whitebox_attacks`).
  */
 export function inputGradientNorms(classifier: Classifier, data: LabeledData, options: InputGradientNormOptions = {}): Float64Array {
   const batchSize = options.batchSize ?? 256;

@@ -1,6 +1,6 @@
 /**
  * Per-example signals of one model on one ordered set of examples: what every attack consumes
- * (attacks see signals, never models; PROTOCOL.md §3.0). All per-example arrays have length
+ * (attacks see signals, never models; docs/protocol.md §3.0). All per-example arrays have length
  * `size`; matrices are row-major `[size, numClasses]`.
  *
  * Fields that need logits are absent when the signals were built from losses alone
@@ -53,7 +53,7 @@ export interface SplitSignals {
 }
 
 /**
- * Signals of reference models on one audit set (LiRA, RMIA, Attack-R; PROTOCOL.md §3.8–3.10):
+ * Signals of reference models on one audit set (LiRA, RMIA, Attack-R; docs/protocol.md §3.8–3.10):
  * `models[k]` holds reference model k's signals on the same ordered examples as the target's
  * signals, and `keep[k][i]` says whether example i was in model k's training set.
  */

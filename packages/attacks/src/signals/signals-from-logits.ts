@@ -16,7 +16,7 @@ const LOG_FLOOR = 1e-30;
 const safeLog = (v: number): number => Math.log(Math.max(v, LOG_FLOOR));
 
 /**
- * Every per-example signal of PROTOCOL.md §3.0 from plain logits, so a model from any framework can
+ * Every per-example signal of docs/protocol.md §3.0 from plain logits, so a model from any framework can
  * be audited: loss (stable logsumexp), posterior, `p_y`, `max p`, entropy, modified entropy, φ and
  * correctness. Computed in float64.
  *
@@ -27,7 +27,7 @@ const safeLog = (v: number): number => Math.log(Math.max(v, LOG_FLOOR));
  * @returns The {@link ModelSignals}.
  * @throws ShapeMismatchError when `logits.length ≠ n·C`; InvalidArgumentError on NaN/infinite
  *   logits, bad labels, C < 2 or no examples.
- * @see PROTOCOL.md §3.0 (signal table); Song & Mittal 2021 Eq. (modified entropy); LiRA Eq. 4 (φ).
+ * @see docs/protocol.md §3.0 (signal table); Song & Mittal 2021 Eq. (modified entropy); LiRA Eq. 4 (φ).
  */
 export function signalsFromLogits(
   logits: ArrayLike<number>,

@@ -14,7 +14,7 @@ import { checkNumClasses, toFiniteArray, toLabelArray } from './validate-input';
  * @param numClasses - C ≥ 2 (used by the per-class thresholds).
  * @returns {@link ModelSignals} without logit-based fields.
  * @throws InvalidArgumentError on NaN/negative losses, bad labels or no examples; ShapeMismatchError on different lengths.
- * @see PROTOCOL.md §3.0, §3.8 (φ), §3.10 (`ℓ = log(1 + e^{−φ})`).
+ * @see docs/protocol.md §3.0, §3.8 (φ), §3.10 (`ℓ = log(1 + e^{−φ})`).
  */
 export function signalsFromLosses(losses: ArrayLike<number>, labels: ArrayLike<number>, numClasses: number): ModelSignals {
   const fn = 'signalsFromLosses';
@@ -37,7 +37,7 @@ export function signalsFromLosses(losses: ArrayLike<number>, labels: ArrayLike<n
  * `lossClip`, default 1e-12 as in CCLr/PASTr, PROTOCOL A6).
  *
  * @throws InvalidArgumentError when a probability is outside [0, 1] or a row does not sum to 1.
- * @see PROTOCOL.md §3.0, §7 A6.
+ * @see docs/protocol.md §3.0, §7 A6.
  */
 export function signalsFromProbabilities(
   probabilities: ArrayLike<number>,

@@ -11,7 +11,7 @@ export function resolveIndices(data: LabeledData, indices: ArrayLike<number> | u
 
 /**
  * Eval-mode logits of `classifier` on `transform(x)` for the examples at `indices`, batched, as a
- * row-major Float32Array `[n, C]` (internal). Reads data outside `tf.tidy` (PERFORMANCE.md item 1).
+ * row-major Float32Array `[n, C]` (internal). Reads data outside `tf.tidy` (docs/performance.md, root cause 1).
  */
 export function transformedLogits(classifier: Classifier, data: LabeledData, indices: Int32Array, batchSize: number, transform?: QueryTransform): Float32Array {
   const c = classifier.numClasses;

@@ -59,7 +59,7 @@ function signalsOf(model: Classifier, data: LabeledData, options: AuditClassifie
  *
  * @returns The {@link AttackSuiteResult}.
  * @throws InvalidArgumentError when shadow attacks have no shadow data or trainer, or `numReferences` is odd.
- * @see PROTOCOL.md §3 (attacks), §3.7 (adaptive shadow), §1.7 (reference pairs).
+ * @see docs/protocol.md §3 (attacks), §3.7 (adaptive shadow), §1.7 (reference pairs).
  */
 export async function auditClassifier(target: Classifier, options: AuditClassifierOptions): Promise<AttackSuiteResult> {
   const fn = 'auditClassifier';

@@ -30,7 +30,7 @@ export interface AttackSuiteInput {
   readonly fprs?: readonly number[];
 }
 
-/** Metrics of one attack on the target (PROTOCOL.md §3.0 `AttackResult`, §5). */
+/** Metrics of one attack on the target (docs/protocol.md §3.0 `AttackResult`, §5). */
 export interface AttackResult {
   readonly name: string;
   /** Balanced accuracy `½(TPR + 1 − FPR)` of the attack's own decision rule (shadow-fitted thresholds, NN argmax); the ROC-best value when it has none. */
@@ -109,7 +109,7 @@ async function evaluateAttack(attack: ShadowAttack | ReferenceAttack, fit: unkno
  * @returns The {@link AttackSuiteResult}; attack names must be unique.
  * @throws InvalidArgumentError when shadow attacks lack `target`/`shadow`, no attack is given, or names repeat;
  *   MiaError from the attacks and metrics on bad signals (NaN, empty sets, one class).
- * @see PROTOCOL.md §3.0, §5; §7 A30–A32.
+ * @see docs/protocol.md §3.0, §5; §7 A30–A32.
  */
 export async function runAttackSuite(input: AttackSuiteInput): Promise<AttackSuiteResult> {
   const fn = 'runAttackSuite';

@@ -13,7 +13,7 @@ import type { WasmBackend } from '../internals/wasm-backend';
  *
  * Batched products, and products without transposes, go to the stock kernel.
  *
- * @see PERFORMANCE.md root cause 2.
+ * @see docs/performance.md, root cause 2.
  */
 export const batchMatMulConfig: TrainingKernelConfig = {
   kernelName: 'BatchMatMul',

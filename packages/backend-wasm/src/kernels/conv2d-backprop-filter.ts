@@ -17,7 +17,7 @@ import { chunkedFilterGradient, filterGradientPlanes } from './filter-gradient-p
  * dilation = stride): batch 64, 32×32×64 → 64: 257 vs 318 ms; 32×32×64 → 128 stride 2: 165 vs 211;
  * 8×8×256 → 512 stride 2: 113 vs 186; 16×16×64 → 128 1×1: 16 vs 48; batch 128, 32×32×3 → 32: 28 vs 51.
  *
- * @see PERFORMANCE.md root cause 3.
+ * @see docs/performance.md, root cause 3.
  */
 export const conv2DBackpropFilterConfig: TrainingKernelConfig = {
   kernelName: 'Conv2DBackpropFilter',

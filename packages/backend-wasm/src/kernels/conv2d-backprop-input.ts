@@ -14,7 +14,7 @@ import { planAxisPhases, type AxisPhase } from './sub-pixel-plan';
  * outputs are interleaved into dx. This does the same multiply-adds as the forward pass, where the
  * zero-upsampling of the prototype did s² times as many.
  *
- * @see PERFORMANCE.md root cause 4.
+ * @see docs/performance.md, root cause 4.
  */
 export const conv2DBackpropInputConfig: TrainingKernelConfig = {
   kernelName: 'Conv2DBackpropInput',

@@ -6,7 +6,7 @@ import { runStock, type KernelArgs, type TrainingKernelConfig } from '../interna
  * per-channel vectors to NHWC): the output is the input buffer repeated, written by doubling
  * `copyWithin`. The stock kernel is a generic per-element index loop. Other cases use the stock kernel.
  *
- * @see PERFORMANCE.md root cause 5.
+ * @see docs/performance.md, root cause 5.
  */
 export const tileConfig: TrainingKernelConfig = {
   kernelName: 'Tile',

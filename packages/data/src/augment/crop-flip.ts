@@ -31,7 +31,7 @@ function cropFlipSources(shape: readonly number[], views: readonly CropFlip[], p
  * `h×w` window at offset `(dy, dx) ∈ [0, 2·padding]²`, flip horizontally if `flip`. Offset
  * `(padding, padding)` without flip is the identity. Returns a new tensor.
  * @param fillValue - the padding value in the tensor's (normalised) units. @default 0
- * @see PROTOCOL.md §3.4 (SELENA `Aug_Attack.py`)
+ * @see docs/protocol.md §3.4 (SELENA `Aug_Attack.py`)
  */
 export function applyCropFlip(x: tf.Tensor, view: CropFlip, padding = 4, fillValue = 0): tf.Tensor4D {
   const images = checkImages('applyCropFlip', x);
@@ -43,7 +43,7 @@ export function applyCropFlip(x: tf.Tensor, view: CropFlip, padding = 4, fillVal
 }
 
 /**
- * The 162 deterministic label-only queries of the SELENA augmentation attack (PROTOCOL.md §3.4):
+ * The 162 deterministic label-only queries of the SELENA augmentation attack (docs/protocol.md §3.4):
  * every offset `(dy, dx) ∈ {0..2p}²` (81 for p = 4), unflipped then flipped.
  */
 export function cropFlipQueries(padding = 4): CropFlip[] {
@@ -66,7 +66,7 @@ export interface RandomCropFlipOptions {
 }
 
 /**
- * Training augmentation (PROTOCOL.md §1.1): per image a random crop from the zero-padded image and
+ * Training augmentation (docs/protocol.md §1.1): per image a random crop from the zero-padded image and
  * a random horizontal flip, drawn from `random` (seeded, so batches are reproducible). Usable as the
  * `augment` option of `train`. Returns a new tensor; `x` is not disposed.
  */

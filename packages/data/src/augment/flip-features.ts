@@ -4,7 +4,7 @@ import { ShapeMismatchError, check, type Random } from '@mia/core';
 /**
  * Flips `m` distinct features of every row of a binary matrix, chosen uniformly at random from
  * `random` (`x_f ← 1 − x_f`): the noisy copies of the label-only flip-noise attack on
- * Purchase/Texas (PROTOCOL.md §3.5). Deterministic for a given stream state. Returns a new tensor.
+ * Purchase/Texas (docs/protocol.md §3.5). Deterministic for a given stream state. Returns a new tensor.
  * @param x - binary features `[n, F]`.
  * @param m - flips per row, in `[0, F]`.
  */

@@ -6,7 +6,7 @@ import { checkImages, gatherPixels } from './gather-pixels';
  * Rotates every image by `degrees` about its centre (positive = counter-clockwise as displayed,
  * the torchvision convention), bilinear interpolation, `fillValue` outside the source image.
  * 0° is the identity. Returns a new tensor.
- * @see PROTOCOL.md §3.3 (rotation augmentation attack)
+ * @see docs/protocol.md §3.3 (rotation augmentation attack)
  */
 export function rotateImages(x: tf.Tensor, degrees: number, fillValue = 0): tf.Tensor4D {
   const images = checkImages('rotateImages', x);
@@ -44,7 +44,7 @@ export function rotateImages(x: tf.Tensor, degrees: number, fillValue = 0): tf.T
   return gatherPixels(images, h, w, taps, weights, fillValue);
 }
 
-/** The rotation queries of the CCL/PAST augmentation attack: `[−r, 0, +r]` degrees (CCL r = 4, PAST r = 1). @see PROTOCOL.md §3.3 */
+/** The rotation queries of the CCL/PAST augmentation attack: `[−r, 0, +r]` degrees (CCL r = 4, PAST r = 1). @see docs/protocol.md §3.3 */
 export function rotationQueries(r: number): number[] {
   checkNumberInRange('rotationQueries', 'r', r, 0, 180);
   return [-r, 0, r];

@@ -6,7 +6,7 @@ import { checkImages, gatherPixels } from './gather-pixels';
  * Shifts every image by `dy` rows down and `dx` columns right (negative = up/left), filling the
  * uncovered border with `fillValue` (an affine translation, no rotation or scale). `(0, 0)` is the
  * identity. Returns a new tensor.
- * @see PROTOCOL.md §3.3 (translation augmentation attack)
+ * @see docs/protocol.md §3.3 (translation augmentation attack)
  */
 export function translateImages(x: tf.Tensor, dy: number, dx: number, fillValue = 0): tf.Tensor4D {
   const images = checkImages('translateImages', x);
@@ -31,7 +31,7 @@ export function translateImages(x: tf.Tensor, dy: number, dx: number, fillValue 
  * The translation queries of the CCL/PAST augmentation attack: every integer shift `(dy, dx)` with
  * `|dy| + |dx| = d`, in increasing (dy, dx) order, then the identity `(0, 0)`. `d = 1` gives
  * (−1,0), (0,−1), (0,1), (1,0), (0,0).
- * @see PROTOCOL.md §3.3
+ * @see docs/protocol.md §3.3
  */
 export function translationQueries(d = 1): Array<readonly [number, number]> {
   checkNonNegativeInteger('translationQueries', 'd', d);

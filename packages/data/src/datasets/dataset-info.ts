@@ -3,7 +3,7 @@ import { InvalidArgumentError } from '@mia/core';
 /** Names accepted by `loadDataset`. */
 export type DatasetName = 'cifar10' | 'cifar100' | 'svhn' | 'purchase100' | 'texas100' | 'purchaseLike' | 'texasLike';
 
-/** Static facts about a dataset (PROTOCOL.md §1.1). */
+/** Static facts about a dataset (docs/protocol.md §1.1). */
 export interface DatasetInfo {
   readonly name: DatasetName;
   /** Pooled size (train + test) of the full dataset. */

@@ -5,7 +5,7 @@ export type DatasetSource = 'real' | 'stand-in';
 
 /**
  * A named {@link LabeledData} that says where it comes from, so reports can state when a
- * synthetic stand-in replaced the real data (DESIGN.md "Data").
+ * synthetic stand-in replaced the real data (packages/data/README.md).
  */
 export interface Dataset extends LabeledData {
   /** Registry name, e.g. `'cifar10'` or `'purchaseLike'`. */
@@ -17,14 +17,14 @@ export interface Dataset extends LabeledData {
 }
 
 /**
- * How `gather` maps stored bytes to floats (PROTOCOL.md §1.1, ambiguity A37).
+ * How `gather` maps stored bytes to floats (docs/protocol.md §1.1, ambiguity A37).
  * - `'unit'`: `x / 255` in `[0, 1]` (CCL, PAST, SELENA).
  * - `{mean, std}`: `(x / 255 − mean_c) / std_c` per channel (RelaxLoss, CRL).
  * - `'raw'`: the byte values 0..255 as floats.
  */
 export type Normalization = 'unit' | 'raw' | { readonly mean: readonly number[]; readonly std: readonly number[] };
 
-/** The per-channel CIFAR mean/std that RelaxLoss and CRL normalise with (PROTOCOL.md §1.1). */
+/** The per-channel CIFAR mean/std that RelaxLoss and CRL normalise with (docs/protocol.md §1.1). */
 export const CIFAR_MEAN_STD = Object.freeze({
   mean: Object.freeze([0.4914, 0.4822, 0.4465]),
   std: Object.freeze([0.2023, 0.1994, 0.201]),

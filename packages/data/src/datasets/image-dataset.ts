@@ -46,7 +46,7 @@ function affineOf(normalization: Normalization, channels: number): { scale: Floa
 
 /**
  * Wraps NHWC `Uint8Array` images as an {@link ImageDataset}: `gather(indices)` returns a float32
- * tensor `[k, height, width, channels]` normalised on the fly (PROTOCOL.md §1.1, A37).
+ * tensor `[k, height, width, channels]` normalised on the fly (docs/protocol.md §1.1, A37).
  * @throws InvalidDatasetError when the pixel count does not match the labels or a label is out of range.
  */
 export function imageDataset(init: ImageDatasetInit): ImageDataset {

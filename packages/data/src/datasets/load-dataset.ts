@@ -26,7 +26,7 @@ export interface LoadDatasetOptions {
 }
 
 /**
- * Loads a dataset by name as a {@link Dataset} (pooled train + test, PROTOCOL.md §1.1). CIFAR-10 is
+ * Loads a dataset by name as a {@link Dataset} (pooled train + test, docs/protocol.md §1.1). CIFAR-10 is
  * fetched and cached automatically; CIFAR-100, SVHN, Purchase100 and Texas100 are read from
  * `dataDir`; `purchaseLike` / `texasLike` are generated (`source: 'stand-in'`).
  * @throws InvalidArgumentError for an unknown name; InvalidDatasetError when the data is not available here, saying what to do.

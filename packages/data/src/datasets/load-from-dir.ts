@@ -38,7 +38,7 @@ export async function loadCifar100FromDir(dataDir: string, options: DirLoadOptio
 
 /**
  * Loads SVHN cropped digits from `dataDir` (`train_32x32.mat` then `test_32x32.mat`), pooled:
- * 99 289 images, label = digit (PROTOCOL.md §1.1).
+ * 99 289 images, label = digit (docs/protocol.md §1.1).
  * @throws InvalidDatasetError naming the missing or malformed file.
  */
 export async function loadSvhnFromDir(dataDir: string, options: DirLoadOptions = {}): Promise<ImageDataset> {
@@ -61,7 +61,7 @@ const TABULAR = {
 } as const;
 
 /**
- * Loads Purchase100 or Texas100 from `dataDir` in the Shokri et al. text format (PROTOCOL.md §1.1):
+ * Loads Purchase100 or Texas100 from `dataDir` in the Shokri et al. text format (docs/protocol.md §1.1):
  * Purchase `dataset_purchase` (label 1..100, then 600 binary features per line); Texas
  * `texas/100/feats` + `texas/100/labels` (6169 features; also accepted: one combined file
  * `dataset_texas`). Labels become 0..99. Rows keep the file order (apply a stored permutation in the partition).

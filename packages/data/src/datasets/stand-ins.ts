@@ -27,7 +27,7 @@ export const STAND_IN_PARAMETERS = {
 /**
  * A synthetic stand-in for Purchase100 (600 binary features, 100 classes, prototype + noise),
  * for machines without the Shokri et al. files. `source` is `'stand-in'`.
- * @see PROTOCOL.md §1.1; DESIGN.md "Data"
+ * @see docs/protocol.md §1.1; packages/data/README.md
  */
 export function purchaseLike(options: StandInOptions = {}): TabularDataset {
   return binaryStandIn({
@@ -42,7 +42,7 @@ export function purchaseLike(options: StandInOptions = {}): TabularDataset {
 /**
  * A synthetic stand-in for Texas100 (6169 binary features, 100 classes, sparse prototype + noise).
  * `source` is `'stand-in'`.
- * @see PROTOCOL.md §1.1; DESIGN.md "Data"
+ * @see docs/protocol.md §1.1; packages/data/README.md
  */
 export function texasLike(options: StandInOptions = {}): TabularDataset {
   return binaryStandIn({

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 
 /**
  * The cache directory of `@mia/data`: the `cacheDir` argument, else `$MIA_CACHE_DIR`, else
- * `~/.cache/mia` (DESIGN.md "Data").
+ * `~/.cache/mia` (packages/data/README.md).
  */
 export function resolveCacheDir(cacheDir?: string): string {
   if (cacheDir !== undefined && cacheDir !== '') return resolve(cacheDir);

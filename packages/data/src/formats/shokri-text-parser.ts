@@ -30,7 +30,7 @@ const NEWLINE = 10;
 /**
  * Incremental parser of the Shokri et al. text format (`dataset_purchase`, `texas/100/feats` +
  * `labels`): one row per line, comma-separated integers, an optional label `1..C` first (shifted to
- * `0..C−1`, PROTOCOL.md §1.1), then 0/1 features. Feed it chunks with {@link ShokriTextParser.push}
+ * `0..C−1`, docs/protocol.md §1.1), then 0/1 features. Feed it chunks with {@link ShokriTextParser.push}
  * (files of 800 MB never become one string), then call {@link ShokriTextParser.finish}.
  * @throws InvalidDatasetError naming the file, the row and what is wrong.
  */

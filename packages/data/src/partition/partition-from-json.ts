@@ -62,7 +62,7 @@ export function partitionFromJson(json: unknown): Partition {
 
 /**
  * The membership matrix of a partition's models: `keep[m][i] = 1` when point i is a member
- * (training point) of model m (PROTOCOL.md §1.7, PMm `keep`).
+ * (training point) of model m (docs/protocol.md §1.7, PMm `keep`).
  */
 export function membershipMatrix(p: Partition): Uint8Array[] {
   return (p.models ?? []).map((m) => {

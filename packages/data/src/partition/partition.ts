@@ -7,7 +7,7 @@ export interface ModelSplit {
 }
 
 /**
- * A seeded split of `0..n−1` into named roles (PROTOCOL.md §1.8). Plain arrays, so
+ * A seeded split of `0..n−1` into named roles (docs/protocol.md §1.8). Plain arrays, so
  * `JSON.parse(JSON.stringify(p))` is an equal partition that a run can store and reload
  * ({@link partitionFromJson} validates one).
  */
@@ -24,7 +24,7 @@ export interface Partition {
 }
 
 /**
- * The library partition (PROTOCOL.md §1.8): a seeded permutation of `0..n−1` (our sfc32 PRNG; torch
+ * The library partition (docs/protocol.md §1.8): a seeded permutation of `0..n−1` (our sfc32 PRNG; torch
  * or numpy streams cannot be reproduced bit for bit, A34), cut into `k = roles.length` consecutive
  * slices of `⌊n/k⌋`, the remainder dropped, slice j named `roles[j]`.
  * @param n - dataset size.

@@ -5,7 +5,7 @@ import { checkDisjoint, membershipMatrix, partitionFromJson } from './partition-
 
 const SIZES = { cifar: 60_000, purchase: 197_324, texas: 67_330, svhn: 99_289 } as const;
 
-/** Role sizes from PROTOCOL.md §1.2–1.4 (⌊N/k⌋). */
+/** Role sizes from docs/protocol.md §1.2–1.4 (⌊N/k⌋). */
 const EQUAL_SLICES = {
   PAST6: { cifar: 10_000, purchase: 32_887, texas: 11_221, svhn: 16_548 },
   CCL4: { cifar: 15_000, purchase: 49_331, texas: 16_832, svhn: 24_822 },
@@ -17,7 +17,7 @@ function expectDisjointRoles(roles: Readonly<Record<string, readonly number[]>>,
   expect(() => checkDisjoint('test', roles, n)).not.toThrow();
 }
 
-describe('equal-slice presets (PROTOCOL.md §1.2–1.4, §1.8)', () => {
+describe('equal-slice presets (docs/protocol.md §1.2–1.4, §1.8)', () => {
   for (const preset of [PAST6, CCL4, CCL5, RELAX5]) {
     it(`${preset.name} has the protocol sizes, disjoint roles, and is seeded`, () => {
       for (const [dataset, n] of Object.entries(SIZES) as Array<[keyof typeof SIZES, number]>) {
@@ -40,7 +40,7 @@ describe('equal-slice presets (PROTOCOL.md §1.2–1.4, §1.8)', () => {
   });
 });
 
-describe('SELENA (PROTOCOL.md §1.5)', () => {
+describe('SELENA (docs/protocol.md §1.5)', () => {
   it('gives Purchase 9 866 / 9 866 / 29 599 / 147 993 and Texas 5 000 / 5 000 / 20 199 / 37 131', () => {
     const purchase = SELENA(0.1, 0.15).split(SIZES.purchase, 0);
     expect([purchase.roles['tr']!.length, purchase.roles['te']!.length, purchase.roles['ref']!.length, purchase.roles['test']!.length]).toEqual([9866, 9866, 29_599, 147_993]);
@@ -56,7 +56,7 @@ describe('SELENA (PROTOCOL.md §1.5)', () => {
   });
 });
 
-describe('CRL(k) (PROTOCOL.md §1.6)', () => {
+describe('CRL(k) (docs/protocol.md §1.6)', () => {
   it('splits 50/50 target/shadow and draws k different shadow halves', () => {
     for (const [, n] of Object.entries(SIZES)) {
       const p = CRL(5).split(n, 0);
@@ -81,7 +81,7 @@ describe('CRL(k) (PROTOCOL.md §1.6)', () => {
   });
 });
 
-describe('PAIRS(P) (PROTOCOL.md §1.7)', () => {
+describe('PAIRS(P) (docs/protocol.md §1.7)', () => {
   it('makes every point a member of exactly one model per pair', () => {
     const p = PAIRS(3).split(SIZES.cifar, 0);
     expect(p.models).toHaveLength(6);

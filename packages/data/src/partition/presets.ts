@@ -11,13 +11,13 @@ function equalSlices(name: string, roles: readonly string[]): PartitionPreset & 
   return { name, roles, split: (n, seed) => partition(n, roles.length, seed, roles, name) };
 }
 
-/** PAST: six equal slices (PROTOCOL.md §1.2). CIFAR 10 000, Purchase 32 887, Texas 11 221 each. */
+/** PAST: six equal slices (docs/protocol.md §1.2). CIFAR 10 000, Purchase 32 887, Texas 11 221 each. */
 export const PAST6 = equalSlices('PAST6', ['target_train', 'target_inference', 'target_test', 'shadow_train', 'shadow_inference', 'shadow_test']);
-/** CCL: four equal slices (PROTOCOL.md §1.3). CIFAR 15 000, Purchase 49 331, Texas 16 832 each. */
+/** CCL: four equal slices (docs/protocol.md §1.3). CIFAR 15 000, Purchase 49 331, Texas 16 832 each. */
 export const CCL4 = equalSlices('CCL4', ['target_train', 'target_test', 'shadow_train', 'shadow_test']);
-/** CCL with one shared inference set: five equal slices (PROTOCOL.md §1.3). CIFAR 12 000 each. */
+/** CCL with one shared inference set: five equal slices (docs/protocol.md §1.3). CIFAR 12 000 each. */
 export const CCL5 = equalSlices('CCL5', ['target_train', 'target_test', 'inference', 'shadow_train', 'shadow_test']);
-/** RelaxLoss: five equal slices (PROTOCOL.md §1.4, §1.8). CIFAR 12 000 each. */
+/** RelaxLoss: five equal slices (docs/protocol.md §1.4, §1.8). CIFAR 12 000 each. */
 export const RELAX5 = equalSlices('RELAX5', ['target_train', 'target_test', 'shadow_train', 'shadow_test', 'pseudo_test']);
 
 /** Splits `indices` in two seeded halves: `⌊len/2⌋` and the rest. */
@@ -29,7 +29,7 @@ function halves(indices: readonly number[], seed: number): ModelSplit {
 }
 
 /**
- * SELENA / SharpReg (PROTOCOL.md §1.5): members = the first `⌊trainFraction·n⌋` of a seeded
+ * SELENA / SharpReg (docs/protocol.md §1.5): members = the first `⌊trainFraction·n⌋` of a seeded
  * permutation, split 50/50 into `tr` (attacker knows) and `te` (evaluated); `ref` = the next
  * `refFraction·n` (reference non-members the attacker knows); `test` = the rest (evaluation non-members).
  * Purchase: `SELENA(0.1, 0.15)` → 9 866 / 9 866 / 29 599 / 147 993. Texas: `SELENA(10000/67330, 0.3)` → 5 000 / 5 000 / 20 199 / 37 131.
@@ -51,7 +51,7 @@ export function SELENA(trainFraction: number, refFraction: number): PartitionPre
 }
 
 /**
- * CRL (PROTOCOL.md §1.6): a seeded 50/50 target/shadow split; the target pool split 50/50 into
+ * CRL (docs/protocol.md §1.6): a seeded 50/50 target/shadow split; the target pool split 50/50 into
  * `target_train` / `target_test`; then `k` independent 50/50 splits of `shadow_pool`, one per shadow
  * model (`models[i]`). CIFAR: 15 000 / 15 000 and k shadow splits of 15 000 / 15 000.
  */
@@ -72,7 +72,7 @@ export function CRL(k = 5): PartitionPreset {
 }
 
 /**
- * LiRA / RMIA pairs (PROTOCOL.md §1.7): for each of `P` pairs a fresh seeded permutation; model 2i
+ * LiRA / RMIA pairs (docs/protocol.md §1.7): for each of `P` pairs a fresh seeded permutation; model 2i
  * keeps the first `⌊n/2⌋`, model 2i+1 the complementary rest, so every point is a member of exactly
  * one model of each pair. Model 0 is the target, model 1 its pair, the rest are references.
  */

@@ -53,7 +53,7 @@ export function markdownReport(results: ExperimentResults): string {
     '',
     '## Results',
     '',
-    'Advantage = TPR − FPR of each attack\'s decision rule (threshold fitted on the shadow model) on the target\'s members vs non-members, so it can be negative; attack scores are "higher = member"; P1 as in PROTOCOL.md §5. "paper" columns are the published values where the config gives them.',
+    'Advantage = TPR − FPR of each attack\'s decision rule (threshold fitted on the shadow model) on the target\'s members vs non-members, so it can be negative; attack scores are "higher = member"; P1 as in docs/protocol.md §5. "paper" columns are the published values where the config gives them.',
     '',
     table(header, rows),
     '',

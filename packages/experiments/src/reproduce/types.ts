@@ -114,14 +114,14 @@ export interface ReproductionContext {
 
 /**
  * One table or figure of a paper, runnable as `mia reproduce <name> --scale smoke|cpu|paper`.
- * @see PROTOCOL.md §7 (per-protocol presets)
+ * @see docs/protocol.md §7 (per-protocol presets)
  */
 export interface Reproduction {
   /** `<paper>-<table>`, e.g. `ccl-table1`. */
   readonly name: string;
   readonly paper: string;
   readonly title: string;
-  /** Where in the paper, e.g. "papers/ccl.md, Table 1". */
+  /** Where in the paper, e.g. "CCL (arXiv:2402.05453), Table 1". */
   readonly source: string;
   readonly description?: string;
   run(ctx: ReproductionContext): Promise<ReproductionOutput>;
