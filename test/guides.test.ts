@@ -7,11 +7,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { writeGuideFixtures } from './guide-fixtures';
 import { markdownCodeBlocks, RUNNABLE } from './markdown-code-blocks';
 
-// Runs every ```ts / ```js block of docs/guides/*.md and of the root README as its own script,
-// as a user would paste it into a project that installed `@tensorflow/tfjs` and the `@mia`
-// packages. Any other block must say why it is not run: `<!-- not-run: reason -->` on the line
-// before the fence; a block marked `<!-- continues -->` runs together with the runnable block(s)
-// before it in the same file, as one script.
+// Runs every ```ts / ```js block of docs/guides/*.md, of the root README and of the package READMEs
+// listed below as its own script, as a user would paste it into a project that installed
+// `@tensorflow/tfjs` and the `@mia` packages. Any other block must say why it is not run:
+// `<!-- not-run: reason -->` on the line before the fence; a block marked `<!-- continues -->`
+// runs together with the runnable block(s) before it in the same file, as one script.
 // The scripts live in a temporary folder inside examples/browser-ccl, whose dependencies are that
 // user project (`@tensorflow/tfjs` and every public @mia package; workspace packages resolve to
 // their sources through `--conditions=@mia/source`); the folder also holds the fixture files the
@@ -20,6 +20,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const host = join(root, 'examples', 'browser-ccl');
 const files = [
   'README.md',
+  'packages/core/README.md',
   ...readdirSync(join(root, 'docs', 'guides')).filter((f) => f.endsWith('.md')).sort().map((f) => join('docs', 'guides', f)),
 ];
 const run = promisify(execFile);
