@@ -41,3 +41,5 @@ export { predictLogits, predictOutputs, evaluate, type PredictOptions, type Eval
 export { encodeCheckpoint, decodeCheckpoint, writeCheckpointFile, readCheckpointFile, type CheckpointData } from './checkpoint';
 export { createProgressBar, type ProgressBar } from './progress-bar';
 export { initBackend, type BackendName, type InitBackendOptions, type InitBackendResult } from './init-backend';
+export { option, type OptionField, type OptionsOf, type FieldSettings, type NumberSettings, type Presence } from './options/option-fields';
+export { optionsSchema, formatOptionIssues, type OptionsSchema, type OptionIssue, type InferOptions } from './options/options-schema';

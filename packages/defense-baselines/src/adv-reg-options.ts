@@ -1,4 +1,4 @@
-import { check, checkNonNegativeInteger, checkPositiveInteger, type LrSchedule, type Optimizer } from '@mia/core';
+import { option, optionsSchema, type LrSchedule, type Optimizer } from '@mia/core';
 import type { AttackFeatures } from './adv-reg-plugin';
 import type { TwoBranchAttackModel } from './attack-model';
 
@@ -51,32 +51,45 @@ export interface ResolvedAdvReg {
   readonly seed: number;
 }
 
-/** Validates {@link AdvRegOptions} and applies the variant defaults. @internal */
+/**
+ * The schema of the scalar {@link AdvRegOptions} (validation, JSON Schema; unknown keys are errors).
+ * Options without a default here take the `variant`'s (see {@link AdvRegOptions}); the optimizers,
+ * schedule and attack model are code-only.
+ * @see PROTOCOL.md §4.7
+ */
+export const advRegOptionsSchema = optionsSchema({
+  epochs: option.integer({ min: 1, required: true, description: 'Training epochs.' }),
+  variant: option.choice(['mlhospital', 'sel'], { default: 'mlhospital', description: "MLHospital's schedule (PASTr/CCL AdvReg.py) or SEL's (Purchase/Texas)." }),
+  alpha: option.number({ min: 0, default: 1, description: 'Privacy weight α.' }),
+  batchSize: option.integer({ min: 1, default: 128, description: 'Batch size.' }),
+  attackLoss: option.choice(['bce', 'mse'], { description: "Attack loss (mlhospital 'bce', sel 'mse')." }),
+  warmupEpochs: option.integer({ min: 0, description: 'Epochs before the adversarial game starts (mlhospital 4, sel 1).' }),
+  warmupObjective: option.choice(['private', 'plain'], { description: "Warm-up objective (mlhospital 'private', sel 'plain')." }),
+  warmupAttackEpochs: option.integer({ min: 0, description: 'Attack epochs at the end of the warm-up (mlhospital 0, sel 5).' }),
+  rounds: option.group({ attackBatches: option.integer({ min: 1, required: true }), targetBatches: option.integer({ min: 1, required: true }) }, { description: 'Interleaving after the warm-up: attack steps then target batches per round.' }),
+  outputs: option.choice(['logits', 'posterior'], { default: 'logits', description: "The attack model's view of the target: logits or softmax." }),
+  labelCode: option.choice(['plusMinusOne', 'oneHot'], { description: "Label coding of the attack model (mlhospital 'plusMinusOne', sel 'oneHot')." }),
+  seed: option.number({ default: 0, description: 'Seed of batches and initialisation.' }),
+});
+
+/** Validates {@link AdvRegOptions} with {@link advRegOptionsSchema} and applies the variant defaults. @internal */
 export function resolveAdvRegOptions(fn: string, options: AdvRegOptions): ResolvedAdvReg {
-  checkPositiveInteger(fn, 'epochs', options.epochs);
-  const sel = options.variant === 'sel';
-  check(options.variant === undefined || options.variant === 'mlhospital' || sel, fn, 'variant', "'mlhospital' or 'sel'", options.variant);
-  const batchSize = options.batchSize ?? 128;
-  checkPositiveInteger(fn, 'batchSize', batchSize);
-  const warmupEpochs = options.warmupEpochs ?? (sel ? 1 : 4);
-  const warmupAttackEpochs = options.warmupAttackEpochs ?? (sel ? 5 : 0);
-  checkNonNegativeInteger(fn, 'warmupEpochs', warmupEpochs);
-  checkNonNegativeInteger(fn, 'warmupAttackEpochs', warmupAttackEpochs);
-  const rounds = options.rounds ?? (sel ? { attackBatches: Math.max(1, Math.round((13 * 512) / batchSize)), targetBatches: 2 } : undefined);
-  if (rounds !== undefined) {
-    checkPositiveInteger(fn, 'rounds.attackBatches', rounds.attackBatches);
-    checkPositiveInteger(fn, 'rounds.targetBatches', rounds.targetBatches);
-  }
+  const o = advRegOptionsSchema.parse(options, fn, { allowUnknown: true });
+  const sel = o.variant === 'sel';
+  const batchSize = o.batchSize;
+  const warmupEpochs = o.warmupEpochs ?? (sel ? 1 : 4);
+  const warmupAttackEpochs = o.warmupAttackEpochs ?? (sel ? 5 : 0);
+  const rounds = o.rounds ?? (sel ? { attackBatches: Math.max(1, Math.round((13 * 512) / batchSize)), targetBatches: 2 } : undefined);
   return {
     sel,
     batchSize,
-    alpha: options.alpha ?? 1,
+    alpha: o.alpha,
     warmupEpochs,
     warmupAttackEpochs,
-    warmupPlain: (options.warmupObjective ?? (sel ? 'plain' : 'private')) === 'plain',
+    warmupPlain: (o.warmupObjective ?? (sel ? 'plain' : 'private')) === 'plain',
     rounds,
-    features: { outputs: options.outputs ?? 'logits', labelCode: options.labelCode ?? (sel ? 'oneHot' : 'plusMinusOne') },
-    lossKind: options.attackLoss ?? (sel ? 'mse' : 'bce'),
-    seed: options.seed ?? 0,
+    features: { outputs: o.outputs, labelCode: o.labelCode ?? (sel ? 'oneHot' : 'plusMinusOne') },
+    lossKind: o.attackLoss ?? (sel ? 'mse' : 'bce'),
+    seed: o.seed,
   };
 }

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { checkNumberInRange, crossEntropyPerExample, type TrainingPlugin } from '@mia/core';
+import { crossEntropyPerExample, option, optionsSchema, type TrainingPlugin } from '@mia/core';
 import { checkLogitsAndLabels } from './check-logits';
 
 /** Options of {@link confidencePenaltyLoss} and {@link confidencePenaltyPlugin}. */
@@ -16,10 +16,13 @@ function penalised(logits: tf.Tensor2D, labels: tf.Tensor1D, beta: number): tf.S
   });
 }
 
+/** The schema of {@link ConfidencePenaltyOptions} (validation, defaults, JSON Schema; unknown keys are errors). @see PROTOCOL.md §4.9 */
+export const confidencePenaltyOptionsSchema = optionsSchema({
+  beta: option.number({ min: 0, default: 0.1, description: 'Penalty weight β on the negative entropy.' }),
+});
+
 function resolveBeta(fn: string, options: ConfidencePenaltyOptions): number {
-  const beta = options.beta ?? 0.1;
-  checkNumberInRange(fn, 'beta', beta, 0);
-  return beta;
+  return confidencePenaltyOptionsSchema.parse(options, fn).beta;
 }
 
 /**

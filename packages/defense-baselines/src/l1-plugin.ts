@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { check, checkNumberInRange, type Gradients, type ParameterKind, type SgdOptions, type TrainingPlugin } from '@mia/core';
+import { checkNumberInRange, option, optionsSchema, type Gradients, type ParameterKind, type SgdOptions, type TrainingPlugin } from '@mia/core';
 
 /** Options of {@link l1Plugin}. */
 export interface L1Options {
@@ -11,6 +11,13 @@ export interface L1Options {
   readonly includeBiases?: boolean;
 }
 
+/** The schema of {@link L1Options} (validation, defaults, JSON Schema; unknown keys are errors). @see PROTOCOL.md §4.12 */
+export const l1OptionsSchema = optionsSchema({
+  lambda: option.number({ min: 0, default: 1e-3, description: 'Penalty λ (PASTr L1.py).' }),
+  kinds: option.list(option.choice(['conv', 'dense', 'batchnorm'], {}), { default: ['conv', 'dense', 'batchnorm'], description: 'Parameter-group kinds whose weights are penalised.' }),
+  includeBiases: option.boolean({ default: false, description: 'Also penalise biases and BN shifts.' }),
+});
+
 /**
  * L1 regularisation as a `TrainingPlugin`: after backprop, `grad(W) += λ·sign(W)` for the weights of
  * the classifier's conv, dense and batch-norm `parameterGroups` (sign(0) = 0), before the optimizer
@@ -19,17 +26,14 @@ export interface L1Options {
  * @see docs/protocol.md §4.12 (PASTr `L1.py`); grid `baselineGrids.l1`.
  */
 export function l1Plugin(options: L1Options = {}): TrainingPlugin {
-  const lambda = options.lambda ?? 1e-3;
-  const kinds = options.kinds ?? ['conv', 'dense', 'batchnorm'];
-  checkNumberInRange('l1Plugin', 'lambda', lambda, 0);
-  for (const kind of kinds) check(['conv', 'dense', 'batchnorm'].includes(kind), 'l1Plugin', 'kinds', "'conv', 'dense' or 'batchnorm'", kind);
+  const { lambda, kinds, includeBiases } = l1OptionsSchema.parse(options, 'l1Plugin');
   return {
     name: `l1(λ=${lambda})`,
     adjustGradients(ctx, grads) {
       const out: Gradients = { ...grads };
       for (const group of ctx.model.parameterGroups) {
         if (!kinds.includes(group.kind)) continue;
-        const targets = options.includeBiases === true && group.bias !== undefined ? [group.weight, group.bias] : [group.weight];
+        const targets = includeBiases && group.bias !== undefined ? [group.weight, group.bias] : [group.weight];
         for (const v of targets) {
           const g = out[v.name];
           if (g !== undefined) out[v.name] = tf.add(g, tf.mul(tf.sign(v), lambda));

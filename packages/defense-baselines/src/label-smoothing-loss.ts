@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { check, checkNumberInRange, crossEntropyPerExample, type TrainingPlugin } from '@mia/core';
+import { crossEntropyPerExample, option, optionsSchema, type TrainingPlugin } from '@mia/core';
 import { checkLogitsAndLabels } from './check-logits';
 
 /** Options of {@link labelSmoothingLoss} and {@link labelSmoothingPlugin}. */
@@ -13,11 +13,14 @@ export interface LabelSmoothingOptions {
   readonly form?: 'rl' | 'mlh';
 }
 
+/** The schema of {@link LabelSmoothingOptions} (validation, defaults, JSON Schema; unknown keys are errors). @see PROTOCOL.md §4.8 */
+export const labelSmoothingOptionsSchema = optionsSchema({
+  epsilon: option.number({ min: 0, max: 1, default: 0.1, description: 'Smoothing ε.' }),
+  form: option.choice(['rl', 'mlh'], { default: 'rl', description: "RelaxLoss' form (ε/C on every class) or MLHospital's (1 − ε on y, ε/(C − 1) elsewhere)." }),
+});
+
 function resolve(fn: string, options: LabelSmoothingOptions): Required<LabelSmoothingOptions> {
-  const o = { epsilon: 0.1, form: 'rl' as const, ...options };
-  checkNumberInRange(fn, 'epsilon', o.epsilon, 0, 1);
-  check(o.form === 'rl' || o.form === 'mlh', fn, 'form', "'rl' or 'mlh'", o.form);
-  return o;
+  return labelSmoothingOptionsSchema.parse(options, fn);
 }
 
 function smoothed(logits: tf.Tensor2D, labels: tf.Tensor1D, o: Required<LabelSmoothingOptions>): tf.Scalar {

@@ -56,7 +56,7 @@ describe('confidencePenaltyLoss', () => {
     confidencePenaltyLoss(z, y).dispose();
     labelSmoothingLoss(z, y, { form: 'mlh' }).dispose();
     expect(tf.memory().numTensors).toBe(before);
-    expect(() => confidencePenaltyLoss(z, y, { beta: -1 })).toThrow(/beta must be a number in \[0, Infinity\], got -1/);
+    expect(() => confidencePenaltyLoss(z, y, { beta: -1 })).toThrow(/beta must be a number ≥ 0, got -1/);
     z.dispose();
     y.dispose();
   });

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { ShapeMismatchError, adam, checkPositiveInteger, deriveSeed, seededRandom } from '@mia/core';
+import { ShapeMismatchError, adam, checkPositiveInteger, deriveSeed, option, optionsSchema, seededRandom } from '@mia/core';
 import { DenseNetwork } from './dense-network';
 
 /**
@@ -50,6 +50,15 @@ export interface MemGuardAttackTrainingOptions {
   readonly hidden?: readonly number[];
 }
 
+/** The schema of {@link MemGuardAttackTrainingOptions} (validation, defaults, JSON Schema; unknown keys are errors). */
+export const memGuardAttackTrainingSchema = optionsSchema({
+  epochs: option.integer({ min: 1, default: 100, description: "Epochs of the defender's attack model." }),
+  batchSize: option.integer({ min: 1, default: 128, description: 'Batch size of the attack model.' }),
+  lr: option.number({ min: 0, exclusiveMin: true, default: 1e-3, description: 'Adam learning rate of the attack model.' }),
+  seed: option.number({ default: 0, description: "Seed of the attack model's initialisation and batches." }),
+  hidden: option.list(option.integer({ min: 1 }), { minItems: 1, default: [256, 128, 64], description: 'Hidden widths of the attack model.' }),
+});
+
 /**
  * Trains the defender's {@link MemGuardAttackModel} with BCE (Adam) on the sorted softmax of the
  * target's logits for members (label 1) and the defender's own non-members (label 0).
@@ -63,13 +72,9 @@ export function trainMemGuardAttackModel(memberLogits: tf.Tensor2D, nonMemberLog
   if (memberLogits.rank !== 2 || nonMemberLogits.rank !== 2 || nonMemberLogits.shape[1] !== c || memberLogits.shape[0] === 0 || nonMemberLogits.shape[0] === 0) {
     throw new ShapeMismatchError(`trainMemGuardAttackModel: memberLogits and nonMemberLogits must be non-empty [n, C] with the same C, got [${memberLogits.shape.join(', ')}] and [${nonMemberLogits.shape.join(', ')}]`);
   }
-  const epochs = options.epochs ?? 100;
-  const batchSize = options.batchSize ?? 128;
-  checkPositiveInteger('trainMemGuardAttackModel', 'epochs', epochs);
-  checkPositiveInteger('trainMemGuardAttackModel', 'batchSize', batchSize);
-  const seed = options.seed ?? 0;
-  const model = new MemGuardAttackModel(c, deriveSeed(seed, 'init'), options.hidden);
-  const optimizer = adam({ lr: options.lr ?? 1e-3 });
+  const { epochs, batchSize, seed, hidden, lr } = memGuardAttackTrainingSchema.parse(options, 'trainMemGuardAttackModel');
+  const model = new MemGuardAttackModel(c, deriveSeed(seed, 'init'), hidden);
+  const optimizer = adam({ lr });
   const [x, y] = tf.tidy(() => {
     const both = tf.concat([memberLogits, nonMemberLogits]) as tf.Tensor2D;
     const sorted = tf.topk(tf.softmax(both), c).values;

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { ShapeMismatchError, checkNumberInRange, checkPositiveInteger } from '@mia/core';
+import { ShapeMismatchError, option, optionsSchema } from '@mia/core';
 import type { MemGuardAttackModel } from './mem-guard-attack-model';
 
 /** Options of {@link memGuard}. */
@@ -17,6 +17,16 @@ export interface MemGuardOptions {
   /** Iterations per c3. @default 300 */
   readonly maxIterations?: number;
 }
+
+/** The schema of {@link MemGuardOptions} (validation, defaults, JSON Schema; unknown keys are errors). @see PROTOCOL.md §4.15 */
+export const memGuardOptionsSchema = optionsSchema({
+  c1: option.number({ min: 0, default: 1, description: 'Weight of |logit_h(z′)|.' }),
+  c2: option.number({ min: 0, default: 10, description: 'Weight of the label-preservation hinge.' }),
+  c3: option.number({ min: 0, default: 0.1, description: 'Initial weight of ‖softmax(z′) − p‖₁, ×10 after each success.' }),
+  maxC3: option.number({ min: 0, default: 1e5, description: 'Largest c3 tried.' }),
+  stepSize: option.number({ min: 0, default: 0.1, description: 'Normalised-gradient step.' }),
+  maxIterations: option.integer({ min: 1, default: 300, description: 'Iterations per c3.' }),
+});
 
 /** What {@link memGuard} returns; the caller disposes the tensors. */
 export interface MemGuardResult {
@@ -46,9 +56,7 @@ export function memGuard(logits: tf.Tensor2D, attackModel: MemGuardAttackModel, 
   if (logits.rank !== 2 || logits.shape[1] !== attackModel.numClasses) {
     throw new ShapeMismatchError(`memGuard: logits must have shape [n, ${attackModel.numClasses}], got [${logits.shape.join(', ')}]`);
   }
-  const o = { c1: 1, c2: 10, c3: 0.1, maxC3: 1e5, stepSize: 0.1, maxIterations: 300, ...options };
-  for (const key of ['c1', 'c2', 'c3', 'maxC3', 'stepSize'] as const) checkNumberInRange('memGuard', key, o[key], 0);
-  checkPositiveInteger('memGuard', 'maxIterations', o.maxIterations);
+  const o = memGuardOptionsSchema.parse(options, 'memGuard');
   const [n, c] = logits.shape;
   // Work in each row's descending order (the attack model reads sorted vectors); ŷ is column 0.
   const rows = logits.arraySync();

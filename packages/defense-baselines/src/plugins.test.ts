@@ -58,7 +58,7 @@ describe('l1Plugin / l2SgdOptions', () => {
     for (const t of [...Object.values(out), ...Object.values(withBias)]) t.dispose();
     for (const t of Object.values(grads)) t.dispose();
     model.dispose();
-    expect(() => l1Plugin({ lambda: -1 })).toThrow(/l1Plugin: lambda must be a number in \[0, Infinity\], got -1/);
+    expect(() => l1Plugin({ lambda: -1 })).toThrow(/l1Plugin: lambda must be a number ≥ 0, got -1/);
   });
 
   it('builds SGD options with the L2 weight decay', () => {

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { check, checkNumberInRange, crossEntropyPerExample, type TrainingPlugin } from '@mia/core';
+import { check, crossEntropyPerExample, option, optionsSchema, type TrainingPlugin } from '@mia/core';
 import { checkLogitsAndLabels } from './check-logits';
 import { softCrossEntropyPerExample } from './soft-cross-entropy';
 import { stopGradient } from './stop-gradient';
@@ -21,15 +21,18 @@ export interface RelaxLossOptions {
   readonly detachSoftTargets?: boolean;
 }
 
+/** The schema of {@link RelaxLossOptions} (validation, defaults, JSON Schema; unknown keys are errors). @see PROTOCOL.md §4.5 */
+export const relaxLossOptionsSchema = optionsSchema({
+  alpha: option.number({ min: 0, exclusiveMin: true, default: 1, description: 'Target loss level α.' }),
+  upper: option.number({ min: 0, max: 1, default: 1, description: 'Clamp of the true-class soft target (CIFAR 1, Purchase 0.3, Texas 0.1).' }),
+  variant: option.choice(['image', 'tabular'], { default: 'image', description: "RL's image code or its non-image code (PROTOCOL.md A20)." }),
+  parityOffset: option.integer({ default: 0, description: 'Added to the 0-based epoch before the parity test: 0 = RL, 1 = MLHospital/CRL.' }),
+  detachSoftTargets: option.boolean({ default: false, description: 'Stop the gradient through the soft targets.' }),
+});
+
 /** Validated {@link RelaxLossOptions}. @internal */
 export function resolveRelaxLossOptions(fn: string, options: RelaxLossOptions): Required<RelaxLossOptions> {
-  const resolved = { alpha: 1, upper: 1, variant: 'image' as const, parityOffset: 0, detachSoftTargets: false, ...options };
-  checkNumberInRange(fn, 'alpha', resolved.alpha, 0);
-  check(resolved.alpha > 0, fn, 'alpha', 'a positive number', resolved.alpha);
-  checkNumberInRange(fn, 'upper', resolved.upper, 0, 1);
-  check(resolved.variant === 'image' || resolved.variant === 'tabular', fn, 'variant', "'image' or 'tabular'", resolved.variant);
-  check(Number.isInteger(resolved.parityOffset), fn, 'parityOffset', 'an integer', resolved.parityOffset);
-  return resolved;
+  return relaxLossOptionsSchema.parse(options, fn);
 }
 
 /**

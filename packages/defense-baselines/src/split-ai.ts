@@ -3,6 +3,8 @@ import {
   InvalidArgumentError,
   check,
   checkPositiveInteger,
+  option,
+  optionsSchema,
   deriveSeed,
   predictLogits,
   seededRandom,
@@ -42,6 +44,13 @@ export interface SplitAi {
   dispose(): void;
 }
 
+/** The schema of the scalar {@link SplitAiOptions} (K, L and the assignment seed; unknown keys are errors). @see PROTOCOL.md §4.14, §2.5 */
+export const splitAiOptionsSchema = optionsSchema({
+  numModels: option.integer({ min: 2, default: 25, description: 'K, the number of sub-models.' }),
+  numExcluded: option.integer({ min: 1, default: 10, description: 'L, the sub-models each member is excluded from (less than K).' }),
+  seed: option.number({ default: 1000, description: 'Seed of the member-to-sub-model assignment.' }),
+});
+
 /** Options of {@link trainSplitAi}. */
 export interface SplitAiOptions {
   /** K. @default 25 */
@@ -64,9 +73,8 @@ export interface SplitAiOptions {
  * @see docs/protocol.md §4.14, §2.5 (Tang et al. 2022).
  */
 export async function trainSplitAi(createModel: () => Classifier, members: LabeledData, options: SplitAiOptions): Promise<SplitAi> {
-  const numModels = options.numModels ?? 25;
-  const numExcluded = options.numExcluded ?? 10;
-  const assignment = splitAiAssignment(members.size, numModels, numExcluded, options.seed ?? 1000);
+  const { numModels, numExcluded, seed } = splitAiOptionsSchema.parse(options, 'trainSplitAi', { allowUnknown: true });
+  const assignment = splitAiAssignment(members.size, numModels, numExcluded, seed);
   const excluded = Array.from({ length: numModels }, () => new Set<number>());
   for (let i = 0; i < members.size; i++) for (let l = 0; l < numExcluded; l++) excluded[assignment[i * numExcluded + l]!]!.add(i);
   const trainingIndices = excluded.map((set) => Int32Array.from({ length: members.size }, (_, i) => i).filter((i) => !set.has(i)));

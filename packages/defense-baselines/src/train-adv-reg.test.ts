@@ -94,7 +94,7 @@ describe('trainAdvReg', () => {
   it('validates its options', async () => {
     const { members, other, dispose } = tinySplits();
     const model = tinyModel();
-    await expect(trainAdvReg(model, members, other, { epochs: 1, variant: 'x' as 'sel' })).rejects.toThrow(/trainAdvReg: variant must be 'mlhospital' or 'sel'/);
+    await expect(trainAdvReg(model, members, other, { epochs: 1, variant: 'x' as 'sel' })).rejects.toThrow(/trainAdvReg: variant must be one of "mlhospital", "sel"/);
     model.dispose();
     dispose();
   });

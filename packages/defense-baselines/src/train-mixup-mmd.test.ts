@@ -46,7 +46,7 @@ describe('trainMixupMmd', () => {
   it('validates its options', async () => {
     const { members, other, dispose } = tinySplits();
     const model = tinyModel();
-    await expect(trainMixupMmd(model, members, other, { epochs: 0 })).rejects.toThrow(/trainMixupMmd: epochs must be a positive integer, got 0/);
+    await expect(trainMixupMmd(model, members, other, { epochs: 0 })).rejects.toThrow(/trainMixupMmd: epochs must be an integer ≥ 1, got 0/);
     await expect(trainMixupMmd(model, members, other, { epochs: 1, lambdaMmd: -1 })).rejects.toThrow(/lambdaMmd/);
     model.dispose();
     dispose();

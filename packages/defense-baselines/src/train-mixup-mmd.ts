@@ -1,8 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import {
   InvalidDatasetError,
-  checkNumberInRange,
-  checkPositiveInteger,
   cosine,
   deriveSeed,
   evaluate,
@@ -16,6 +14,7 @@ import {
   type Optimizer,
   type TrainingPlugin,
 } from '@mia/core';
+import { mixupMmdOptionsSchema } from './mixup-mmd-options';
 import { mixupLoss, mmdSquaredBiased } from './mmd-loss';
 import { sampleSymmetricBeta } from './sample-beta';
 import { stopGradient } from './stop-gradient';
@@ -104,35 +103,26 @@ function mmdPlugin(validation: LabeledData, byClass: Int32Array[], lambdaMmd: nu
  */
 export async function trainMixupMmd(classifier: Classifier, members: LabeledData, validation: LabeledData, options: MixupMmdOptions): Promise<MixupMmdEpoch[]> {
   const fn = 'trainMixupMmd';
-  checkPositiveInteger(fn, 'epochs', options.epochs);
-  const batchSize = options.batchSize ?? 128;
-  checkPositiveInteger(fn, 'batchSize', batchSize);
-  const lambdaMmd = options.lambdaMmd ?? 3;
-  checkNumberInRange(fn, 'lambdaMmd', lambdaMmd, 0);
-  const alpha = options.mixupAlpha ?? 1;
-  checkNumberInRange(fn, 'mixupAlpha', alpha, Number.MIN_VALUE);
-  const gapThreshold = options.gapThreshold ?? 0.03;
-  checkNumberInRange(fn, 'gapThreshold', gapThreshold, 0, 1);
+  const { epochs, batchSize, lambdaMmd, mixupAlpha: alpha, gapThreshold, seed, sigma } = mixupMmdOptionsSchema.parse(options, fn, { allowUnknown: true });
   if (validation.numClasses !== members.numClasses || validation.size === 0) {
     throw new InvalidDatasetError(`${fn}: validation must be non-empty with ${members.numClasses} classes, got ${validation.size} examples with ${validation.numClasses} classes`);
   }
-  const seed = options.seed ?? 0;
   const optimizer = options.optimizer ?? sgd({ lr: 0.01, momentum: 0.9, weightDecay: 5e-4 });
-  const schedule = options.schedule ?? cosine(options.epochs);
+  const schedule = options.schedule ?? cosine(epochs);
   const sortedIndices = Int32Array.from({ length: members.size }, (_, i) => i).sort((a, b) => members.y[a]! - members.y[b]! || a - b);
   const sorted = subsetData(members, sortedIndices);
   const byClass = Array.from({ length: members.numClasses }, (_, c) => Int32Array.from(Array.from(validation.y.keys()).filter((i) => validation.y[i] === c)));
-  const mmd = mmdPlugin(validation, byClass, lambdaMmd, options.sigma ?? 1);
+  const mmd = mmdPlugin(validation, byClass, lambdaMmd, sigma);
   const history: MixupMmdEpoch[] = [];
   try {
-    for (let epoch = 0; epoch < options.epochs; epoch++) {
+    for (let epoch = 0; epoch < epochs; epoch++) {
       const learningRate = schedule(epoch, optimizer.learningRate);
       const common = { epochs: 1, batchSize, optimizer, schedule: () => learningRate, progressBar: false } as const;
       const mixup = mixupPass(alpha);
       await train(classifier, members, { ...common, seed: deriveSeed(seed, 'mixup', epoch), augment: mixup.augment, plugins: [mixup.plugin] });
       const trainAccuracy = evaluate(classifier, members).accuracy;
       const validationAccuracy = evaluate(classifier, validation).accuracy;
-      const mmdPass = Math.abs(trainAccuracy - validationAccuracy) >= gapThreshold && lambdaMmd >= 1e-5 && epoch + 1 < options.epochs;
+      const mmdPass = Math.abs(trainAccuracy - validationAccuracy) >= gapThreshold && lambdaMmd >= 1e-5 && epoch + 1 < epochs;
       if (mmdPass) await train(classifier, sorted, { ...common, seed: deriveSeed(seed, 'mmd', epoch), shuffle: false, plugins: [mmd] });
       history.push({ epoch, learningRate, trainAccuracy, validationAccuracy, mmdPass });
     }

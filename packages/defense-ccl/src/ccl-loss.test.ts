@@ -57,7 +57,7 @@ describe('cclLoss as a model.compile loss (tfjs-layers)', () => {
   });
   it('validates options when created', () => {
     expect(() => cclLoss({ alpha: -0.1 })).toThrow(/cclLoss: alpha must be a number in \[0, 1\], got -0.1/);
-    expect(() => cclLoss({ base: 'hinge' as never })).toThrow(/cclLoss: base must be 'ce' or 'focal'/);
+    expect(() => cclLoss({ base: 'hinge' as never })).toThrow(/cclLoss: base must be one of "ce", "focal"/);
   });
   it('leaks no tensor per call', () => {
     const loss = cclLoss({ base: 'focal' });

@@ -1,5 +1,5 @@
 import type * as tf from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkNumberInRange } from '@mia/core';
+import { option, optionsSchema } from '@mia/core';
 import { concaveTerm, exponentialConcave, quadraticConcave, type ConcaveTerm } from './concave-term';
 
 /** Options of every CCL entry point ({@link convexConcaveLoss}, {@link cclLoss}, {@link cclPlugin}). */
@@ -43,33 +43,37 @@ export interface ResolvedCclOptions {
   readonly fromLogits: boolean;
 }
 
+const isCodeConcave = (v: unknown): v is ConcaveTerm | ((p: tf.Tensor) => tf.Tensor) =>
+  typeof v === 'function' || (typeof v === 'object' && v !== null && typeof (v as ConcaveTerm).value === 'function');
+
 /**
- * Validates {@link CclOptions} and fills in defaults.
+ * The schema of {@link CclOptions}: validation, defaults and the JSON Schema of the `ccl` defense's
+ * params (strict: unknown keys are errors). Code may also pass a {@link ConcaveTerm} or a function.
+ * @see CCL Table 1; PROTOCOL.md §4.2
+ */
+export const cclOptionsSchema = optionsSchema({
+  alpha: option.number({ min: 0, max: 1, default: 0.5, description: 'Weight α of the convex term; 1 − α weights the concave term.' }),
+  concave: option.choice(['exponential', 'quadratic'], { default: 'exponential', description: 'CCEL (−exp(p_y)) or CCQL (−p_y − p_y²/2).', code: { test: isCodeConcave, description: 'a ConcaveTerm or a function' } }),
+  scale: option.number({ min: 0, exclusiveMin: true, default: 1, description: 'Scale β of the whole averaged loss (0.01 on CIFAR-10, 0.05 on CIFAR-100).' }),
+  base: option.choice(['ce', 'focal'], { default: 'ce', description: 'Convex base loss: cross-entropy or focal loss.' }),
+  gamma: option.number({ min: 0, default: 2, description: 'Focal exponent γ (only with base focal).' }),
+  focalConcaveSign: option.choice(['paper', 'code'], { default: 'paper', description: "Sign of the concave term in the focal variant: the paper's or the authors' code's." }),
+  fromLogits: option.boolean({ default: true, description: 'Predictions are logits (true) or probabilities (false).' }),
+});
+
+/**
+ * Validates {@link CclOptions} and fills in the defaults of {@link cclOptionsSchema}.
  * @param fn - name of the calling function, for error messages.
- * @throws InvalidArgumentError on an out-of-range α, β or γ, an unknown name, or a custom term outside 𝓕.
+ * @throws InvalidArgumentError on an out-of-range α, β or γ, an unknown option or name, or a custom term outside 𝓕.
  * @internal
  */
 export function resolveCclOptions(fn: string, options: CclOptions = {}): ResolvedCclOptions {
-  const alpha = options.alpha ?? 0.5;
-  checkNumberInRange(fn, 'alpha', alpha, 0, 1);
-  const scale = options.scale ?? 1;
-  checkNumberInRange(fn, 'scale', scale, 0);
-  if (scale === 0) throw new InvalidArgumentError(`${fn}: scale must be a positive number, got 0`);
-  const gamma = options.gamma ?? 2;
-  checkNumberInRange(fn, 'gamma', gamma, 0);
-  const base = options.base ?? 'ce';
-  if (base !== 'ce' && base !== 'focal') throw new InvalidArgumentError(`${fn}: base must be 'ce' or 'focal', got ${JSON.stringify(base)}`);
-  const sign = options.focalConcaveSign ?? 'paper';
-  if (sign !== 'paper' && sign !== 'code') throw new InvalidArgumentError(`${fn}: focalConcaveSign must be 'paper' or 'code', got ${JSON.stringify(sign)}`);
-  const fromLogits = options.fromLogits ?? true;
-  if (typeof fromLogits !== 'boolean') throw new InvalidArgumentError(`${fn}: fromLogits must be a boolean, got ${JSON.stringify(fromLogits)}`);
-  return { alpha, concave: resolveConcave(fn, options.concave), scale, base, gamma, concaveSign: base === 'focal' && sign === 'code' ? -1 : 1, fromLogits };
+  const o = cclOptionsSchema.parse(options, fn);
+  return { ...o, concave: resolveConcave(o.concave), concaveSign: o.base === 'focal' && o.focalConcaveSign === 'code' ? -1 : 1 };
 }
 
-function resolveConcave(fn: string, concave: CclOptions['concave']): ConcaveTerm {
-  if (concave === undefined || concave === 'exponential') return exponentialConcave;
+function resolveConcave(concave: NonNullable<CclOptions['concave']>): ConcaveTerm {
+  if (concave === 'exponential') return exponentialConcave;
   if (concave === 'quadratic') return quadraticConcave;
-  if (typeof concave === 'function') return concaveTerm(concave);
-  if (typeof concave === 'object' && concave !== null && typeof concave.value === 'function') return concave;
-  throw new InvalidArgumentError(`${fn}: concave must be 'exponential', 'quadratic', a ConcaveTerm or a function, got ${JSON.stringify(concave)}`);
+  return typeof concave === 'function' ? concaveTerm(concave) : concave;
 }

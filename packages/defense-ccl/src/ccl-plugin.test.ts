@@ -4,6 +4,7 @@ import { sgd, train, type LossContext } from '@mia/core';
 import { syntheticClassification, tinyMlp } from '@mia/core/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cclPlugin } from './ccl-plugin';
+import { cclOptionsSchema } from './ccl-options';
 import { convexConcaveLoss } from './convex-concave-loss';
 
 beforeAll(async () => {
@@ -41,6 +42,12 @@ describe('cclPlugin', () => {
     data.dispose();
   });
   it('validates options', () => {
-    expect(() => cclPlugin({ gamma: -1 })).toThrow(/cclPlugin: gamma must be a number in \[0, Infinity\], got -1/);
+    expect(() => cclPlugin({ gamma: -1 })).toThrow(/cclPlugin: gamma must be a number ≥ 0, got -1/);
+    // A typo is an error, not a silent default (JavaScript callers, configs).
+    expect(() => cclPlugin({ alpah: 0.1 } as never)).toThrow(/cclPlugin: alpah must be one of the options alpha, concave, .*got an unknown option/);
+  });
+  it('exports its options schema with the defaults and a strict JSON Schema', () => {
+    expect(cclOptionsSchema.parse({}, 'test')).toEqual({ alpha: 0.5, concave: 'exponential', scale: 1, base: 'ce', gamma: 2, focalConcaveSign: 'paper', fromLogits: true });
+    expect(cclOptionsSchema.jsonSchema()).toMatchObject({ additionalProperties: false, properties: { alpha: { minimum: 0, maximum: 1, default: 0.5 }, concave: { enum: ['exponential', 'quadratic'] } } });
   });
 });

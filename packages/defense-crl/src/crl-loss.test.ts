@@ -42,7 +42,7 @@ describe('crlLoss', () => {
   it('rejects missing centres and unknown components', () => {
     const b = batch();
     expect(() => crlLoss({ logits: b.logits, features: b.features, labels: b.labels }, { ...options, epoch: 0 })).toThrow(/crlLoss: centers must be given for components 'crl'/);
-    expect(() => crlLoss(b, { ...options, epoch: 0, components: 'center' as never })).toThrow(/components must be 'crl', 'impRelaxLoss' or 'relaxedCenterLoss'/);
+    expect(() => crlLoss(b, { ...options, epoch: 0, components: 'center' as never })).toThrow(/components must be one of "crl", "impRelaxLoss", "relaxedCenterLoss"/);
     tf.dispose([b.features, b.logits, b.labels, b.centers]);
   });
   it('leaks no tensor', () => {

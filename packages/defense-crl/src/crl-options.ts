@@ -1,4 +1,4 @@
-import { InvalidArgumentError, checkNumberInRange } from '@mia/core';
+import { option, optionsSchema } from '@mia/core';
 
 /** The ablation components of CRL Table 2 / Fig. 7. */
 export type CrlComponents = 'crl' | 'impRelaxLoss' | 'relaxedCenterLoss';
@@ -43,32 +43,26 @@ export interface ResolvedCrlOptions {
   readonly components: CrlComponents;
 }
 
-/** Validates {@link CrlOptions} and applies the ablation preset. @internal */
+/**
+ * The schema of {@link CrlOptions}: validation, defaults and the JSON Schema of the `crl` defense's
+ * params (strict: unknown keys are errors).
+ * @see PROTOCOL.md §4.3, A18
+ */
+export const crlOptionsSchema = optionsSchema({
+  alpha: option.number({ min: 0, default: 1, description: 'ImpRelaxLoss threshold α_rce (above the logit-normalisation floor).' }),
+  upper: option.number({ min: 0, max: 1, default: 1, description: 'Clamp of the ImpRelaxLoss soft target.' }),
+  t: option.number({ min: 0, default: 0.05, description: 'Logit normalisation factor τ_rce (0 with components relaxedCenterLoss).' }),
+  alphaCenter: option.number({ min: 0, default: 0.1, description: 'Relaxed centre loss threshold α_rcl.' }),
+  upperCenter: option.number({ min: 0, max: 1, default: 1, description: 'Clamp of the centre loss confidence weight.' }),
+  tCenter: option.number({ min: 0, default: 0.05, description: 'Feature/centre normalisation factor τ_rcl (0 with components relaxedCenterLoss).' }),
+  lambda: option.number({ min: 0, default: 0.1, description: 'Weight λ of the relaxed centre loss.' }),
+  parityOffset: option.integer({ default: 1, description: "Added to the 0-based epoch before the parity test: 1 = CRL's, 0 = RelaxLoss'." }),
+  components: option.choice(['crl', 'impRelaxLoss', 'relaxedCenterLoss'], { default: 'crl', description: 'Ablation of CRL Table 2.' }),
+});
+
+/** Validates the {@link CrlOptions} part of `options` with {@link crlOptionsSchema} and applies the ablation preset. @internal */
 export function resolveCrlOptions(fn: string, options: CrlOptions = {}): ResolvedCrlOptions {
-  const components = options.components ?? 'crl';
-  if (components !== 'crl' && components !== 'impRelaxLoss' && components !== 'relaxedCenterLoss') {
-    throw new InvalidArgumentError(`${fn}: components must be 'crl', 'impRelaxLoss' or 'relaxedCenterLoss', got ${JSON.stringify(components)}`);
-  }
-  const normalize = components !== 'relaxedCenterLoss';
-  const r: ResolvedCrlOptions = {
-    alpha: options.alpha ?? 1,
-    upper: options.upper ?? 1,
-    t: normalize ? (options.t ?? 0.05) : 0,
-    alphaCenter: options.alphaCenter ?? 0.1,
-    upperCenter: options.upperCenter ?? 1,
-    tCenter: normalize ? (options.tCenter ?? 0.05) : 0,
-    lambda: options.lambda ?? 0.1,
-    parityOffset: options.parityOffset ?? 1,
-    useCenters: components !== 'impRelaxLoss',
-    components,
-  };
-  checkNumberInRange(fn, 'alpha', r.alpha, 0);
-  checkNumberInRange(fn, 'upper', r.upper, 0, 1);
-  checkNumberInRange(fn, 't', r.t, 0);
-  checkNumberInRange(fn, 'alphaCenter', r.alphaCenter, 0);
-  checkNumberInRange(fn, 'upperCenter', r.upperCenter, 0, 1);
-  checkNumberInRange(fn, 'tCenter', r.tCenter, 0);
-  checkNumberInRange(fn, 'lambda', r.lambda, 0);
-  if (!Number.isInteger(r.parityOffset)) throw new InvalidArgumentError(`${fn}: parityOffset must be an integer, got ${r.parityOffset}`);
-  return r;
+  const o = crlOptionsSchema.parse(options, fn, { allowUnknown: true });
+  const normalize = o.components !== 'relaxedCenterLoss';
+  return { ...o, t: normalize ? o.t : 0, tCenter: normalize ? o.tCenter : 0, useCenters: o.components !== 'impRelaxLoss' };
 }

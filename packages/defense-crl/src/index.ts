@@ -1,6 +1,6 @@
 export { crlPlugin, type CrlPlugin, type CrlPluginOptions } from './crl-plugin';
 export { crlLoss, type CrlBatch } from './crl-loss';
-export type { CrlOptions, CrlComponents } from './crl-options';
+export { crlOptionsSchema, type CrlOptions, type CrlComponents } from './crl-options';
 export { impRelaxLoss, type ImpRelaxLossOptions } from './imp-relax-loss';
 export { relaxedCenterLoss, type RelaxedCenterLossOptions } from './relaxed-center-loss';
 export { createClassCenters, type ClassCentersOptions } from './class-centers';

@@ -3,6 +3,7 @@ export { pastPenalty, type PastNorm, type PastPenaltyOptions } from './past-pena
 export type { RegularizedVariablesOptions } from './regularized-variables';
 export { pastPlugin, type PastPluginOptions } from './past-plugin';
 export { pastTune, type PastTuneOptions } from './past-tune';
+export { pastOptionsSchema, resolvePastOptions, type ResolvedPastOptions } from './past-options';
 export { lossGapPlugin, type LossGapPluginOptions } from './loss-gap-plugin';
 export { lossGapTune, type LossGapTuneOptions } from './loss-gap-tune';
 export type { TuningPhaseOptions } from './tuning-phase';

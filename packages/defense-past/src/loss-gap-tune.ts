@@ -1,6 +1,7 @@
 import type { Classifier, LabeledData, TrainResult } from '@mia/core';
 import { lossGapPlugin } from './loss-gap-plugin';
-import { runTuningPhase, tuningDefaults, type TuningPhaseOptions } from './tuning-phase';
+import { tuningPhaseSchema } from './past-options';
+import { runTuningPhase, type TuningPhaseOptions } from './tuning-phase';
 
 /** Options of {@link lossGapTune}. */
 export interface LossGapTuneOptions extends TuningPhaseOptions {
@@ -19,7 +20,7 @@ export interface LossGapTuneOptions extends TuningPhaseOptions {
  * @see docs/protocol.md §4.1 ("LossGap"); PAST App. B, Fig. 8.
  */
 export async function lossGapTune(classifier: Classifier, options: LossGapTuneOptions): Promise<TrainResult> {
-  const { batchSize, seed } = tuningDefaults('lossGapTune', options);
-  const plugin = lossGapPlugin({ nonMembers: options.nonMembers, lambda: options.lambda, batchSize, seed });
-  return runTuningPhase('lossGapTune', classifier, plugin, options);
+  const resolved = tuningPhaseSchema.parse(options, 'lossGapTune', { allowUnknown: true });
+  const plugin = lossGapPlugin({ nonMembers: options.nonMembers, lambda: options.lambda, batchSize: resolved.batchSize, seed: resolved.seed });
+  return runTuningPhase('lossGapTune', classifier, plugin, options, resolved);
 }

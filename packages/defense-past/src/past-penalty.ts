@@ -1,15 +1,15 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { check, checkNumberInRange, InvalidArgumentError } from '@mia/core';
+import { resolvePastOptions, type ResolvedPastOptions } from './past-options';
 
 /** Form of the penalty gradient: `'l1'` adds `reg·sign(w)`, `'l2'` adds `reg·2w`. */
 export type PastNorm = 'l1' | 'l2';
 
 /** Options of {@link pastPenalty}. */
 export interface PastPenaltyOptions {
-  /** λ, the coefficient of the penalty (≥ 0). */
-  readonly lambda: number;
-  /** α, the focusing power on γ (≥ 0; 0 gives plain L1/L2). */
-  readonly alpha: number;
+  /** λ, the coefficient of the penalty (≥ 0). @default 1e-5 */
+  readonly lambda?: number;
+  /** α, the focusing power on γ (≥ 0; 0 gives plain L1/L2). @default 2.5 */
+  readonly alpha?: number;
   /** Upper clamp of `γ^α` (PASTr `reg_clamp`). @default 10000 */
   readonly clamp?: number;
   /** @default 'l1' */
@@ -30,24 +30,16 @@ export interface PastPenaltyOptions {
  * @see docs/protocol.md §4.1 steps 6–7, §6 item 3; PAST Eq. 3–4; PASTr `pruner.py::GradGapPruner.regularize`.
  */
 export function pastPenalty(weight: tf.Tensor, gamma: tf.Tensor | undefined, options: PastPenaltyOptions): tf.Tensor {
-  checkPastPenaltyOptions('pastPenalty', options);
-  const { lambda, alpha } = options;
-  const clamp = options.clamp ?? 10000;
+  return penaltyGradient(weight, gamma, resolvePastOptions('pastPenalty', options));
+}
+
+/** {@link pastPenalty} with options resolved once by {@link resolvePastOptions} (the plugin's per-step path). @internal */
+export function penaltyGradient(weight: tf.Tensor, gamma: tf.Tensor | undefined, options: Pick<ResolvedPastOptions, 'lambda' | 'alpha' | 'clamp' | 'norm'>): tf.Tensor {
+  const { lambda, alpha, clamp } = options;
   return tf.tidy(() => {
     const direction = options.norm === 'l2' ? tf.mul(weight, 2) : tf.sign(weight);
     if (gamma === undefined) return tf.mul(direction, lambda * Math.min(1, clamp));
     const reg = tf.mul(tf.minimum(tf.pow(gamma, alpha), clamp), lambda);
     return tf.mul(reg, direction);
   });
-}
-
-/** Validates {@link PastPenaltyOptions} for the function `fn`. @internal */
-export function checkPastPenaltyOptions(fn: string, options: PastPenaltyOptions): void {
-  checkNumberInRange(fn, 'lambda', options.lambda, 0);
-  checkNumberInRange(fn, 'alpha', options.alpha, 0);
-  const { clamp } = options;
-  if (clamp !== undefined) check(typeof clamp === 'number' && clamp > 0, fn, 'clamp', 'a positive number', clamp);
-  if (options.norm !== undefined && options.norm !== 'l1' && options.norm !== 'l2') {
-    throw new InvalidArgumentError(`${fn}: norm must be 'l1' or 'l2', got ${JSON.stringify(options.norm)}`);
-  }
 }

@@ -184,13 +184,13 @@ describe('pastPlugin', () => {
 
   it('validates its options with clear errors', async () => {
     expect(() => pastPlugin({ lambda: 1e-3, alpha: 2.5 })).toThrow('pastPlugin: nonMembers must be a non-empty LabeledData when adaptive is true, got undefined');
-    expect(() => pastPlugin({ nonMembers, lambda: -1, alpha: 2.5 })).toThrow('pastPlugin: lambda must be a number in [0, Infinity], got -1');
+    expect(() => pastPlugin({ nonMembers, lambda: -1, alpha: 2.5 })).toThrow('pastPlugin: lambda must be a number ≥ 0, got -1');
     expect(() => pastPlugin({ nonMembers, lambda: 1, alpha: Number.NaN })).toThrow(InvalidArgumentError);
-    expect(() => pastPlugin({ nonMembers, lambda: 1, alpha: 1, clamp: 0 })).toThrow('pastPlugin: clamp must be a positive number, got 0');
-    expect(() => pastPlugin({ nonMembers, lambda: 1, alpha: 1, norm: 'l3' as 'l1' })).toThrow(`pastPlugin: norm must be 'l1' or 'l2', got "l3"`);
-    expect(() => pastPlugin({ nonMembers, lambda: 1, alpha: 1, batchSize: 0 })).toThrow('pastPlugin: batchSize must be a positive integer, got 0');
+    expect(() => pastPlugin({ nonMembers, lambda: 1, alpha: 1, clamp: 0 })).toThrow('pastPlugin: clamp must be a number > 0, got 0');
+    expect(() => pastPlugin({ nonMembers, lambda: 1, alpha: 1, norm: 'l3' as 'l1' })).toThrow('pastPlugin: norm must be one of "l1", "l2", got "l3"');
+    expect(() => pastPlugin({ nonMembers, lambda: 1, alpha: 1, batchSize: 0 })).toThrow('pastPlugin: batchSize must be an integer ≥ 1, got 0');
     const model = mlp();
-    await expect(pastTune(model, { members, nonMembers, epochs: 0, lambda: 1, alpha: 1 })).rejects.toThrow('pastTune: epochs must be a positive integer, got 0');
+    await expect(pastTune(model, { members, nonMembers, epochs: 0, lambda: 1, alpha: 1 })).rejects.toThrow('pastTune: epochs must be an integer ≥ 1, got 0');
     const wrong = syntheticClassification({ size: 10, numFeatures: 5, numClasses: 4, seed: 1 });
     await expect(pastTune(model, { members, nonMembers: wrong, epochs: 1, lambda: 1, alpha: 1, progressBar: false })).rejects.toSatisfy((e: unknown) => ShapeMismatchError.isInstance(e));
     wrong.dispose();

@@ -1,6 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
 import {
-  check,
   crossEntropy,
   deriveSeed,
   InvalidArgumentError,
@@ -14,7 +13,8 @@ import {
   type TrainingPlugin,
 } from '@mia/core';
 import { nonMemberBatches, type NonMemberBatches } from './non-member-batches';
-import { checkPastPenaltyOptions, pastPenalty, type PastPenaltyOptions } from './past-penalty';
+import { resolvePastOptions, type ResolvedPastOptions } from './past-options';
+import { penaltyGradient, type PastPenaltyOptions } from './past-penalty';
 import { privacySensitivity } from './privacy-sensitivity';
 import { regularizedVariables, type RegularizedVariable, type RegularizedVariablesOptions } from './regularized-variables';
 
@@ -44,12 +44,12 @@ function checkData(fn: string, model: Classifier, data: LabeledData): void {
 }
 
 /** Train-mode gradient of the mean non-member CE w.r.t. the regularised variables (missing = 0). */
-function nonMemberGradients(ctx: BatchContext, data: LabeledData, indices: Int32Array, vars: readonly RegularizedVariable[], options: PastPluginOptions): Gradients {
+function nonMemberGradients(ctx: BatchContext, data: LabeledData, indices: Int32Array, vars: readonly RegularizedVariable[], options: PastPluginOptions, resolved: ResolvedPastOptions): Gradients {
   let x = data.gather(indices);
   if (options.augment !== undefined) x = options.augment(x, seededRandom(deriveSeed(ctx.seed, 'pastNonMemberAugment')));
   const y = tf.tensor1d(Int32Array.from(indices, (i) => data.y[i]!), 'int32');
   const n = indices.length;
-  const micro = Math.min(options.microBatchSize ?? n, n);
+  const micro = Math.min(resolved.microBatchSize ?? n, n);
   const variables = vars.map((v) => v.variable);
   const total: Gradients = {};
   for (let start = 0; start < n; start += micro) {
@@ -87,21 +87,19 @@ function nonMemberGradients(ctx: BatchContext, data: LabeledData, indices: Int32
  * @see docs/protocol.md §4.1, §6 items 1–3, §7 A14–A16; PAST Eq. 3–4.
  */
 export function pastPlugin(options: PastPluginOptions): TrainingPlugin {
-  const fn = 'pastPlugin';
-  checkPastPenaltyOptions(fn, options);
-  const adaptive = options.adaptive ?? true;
-  check(typeof adaptive === 'boolean', fn, 'adaptive', 'a boolean', adaptive);
-  const seed = options.seed ?? 0;
-  check(Number.isFinite(seed), fn, 'seed', 'a finite number', seed);
-  if (options.microBatchSize !== undefined) check(Number.isInteger(options.microBatchSize) && options.microBatchSize > 0, fn, 'microBatchSize', 'a positive integer', options.microBatchSize);
-  if (options.batchSize !== undefined) check(Number.isInteger(options.batchSize) && options.batchSize > 0, fn, 'batchSize', 'a positive integer', options.batchSize);
+  return createPastPlugin('pastPlugin', options, resolvePastOptions('pastPlugin', options));
+}
+
+/** {@link pastPlugin} with its options resolved once by {@link resolvePastOptions} (also {@link pastTune}'s path). @internal */
+export function createPastPlugin(fn: string, options: PastPluginOptions, resolved: ResolvedPastOptions): TrainingPlugin {
+  const { adaptive, seed } = resolved;
   const nonMembers = options.nonMembers;
   let batches: NonMemberBatches | undefined;
   if (adaptive) {
     if (nonMembers === undefined || nonMembers.size === 0) {
       throw new InvalidArgumentError(`${fn}: nonMembers must be a non-empty LabeledData when adaptive is true, got ${nonMembers === undefined ? 'undefined' : 'an empty dataset'}`);
     }
-    batches = nonMemberBatches(fn, nonMembers, options.batchSize ?? 128, seed);
+    batches = nonMemberBatches(fn, nonMembers, resolved.batchSize, seed);
   }
   let cache: { model: Classifier; vars: RegularizedVariable[] } | undefined;
   const varsOf = (model: Classifier) => {
@@ -111,14 +109,14 @@ export function pastPlugin(options: PastPluginOptions): TrainingPlugin {
   const penalize = (model: Classifier, grads: Gradients, gammas?: Gradients): Gradients => {
     const out: Gradients = { ...grads };
     for (const { variable: v } of varsOf(model)) {
-      const penalty = pastPenalty(v, gammas?.[v.name], options);
+      const penalty = penaltyGradient(v, gammas?.[v.name], resolved);
       out[v.name] = grads[v.name] === undefined ? penalty : tf.add(grads[v.name]!, penalty);
     }
     return out;
   };
 
   const plugin: TrainingPlugin = {
-    name: adaptive ? 'past' : `${options.norm ?? 'l1'}-tuning`,
+    name: adaptive ? 'past' : `${resolved.norm}-tuning`,
     onTrainStart(info) {
       varsOf(info.model);
       if (nonMembers !== undefined) checkData(fn, info.model, nonMembers);
@@ -129,7 +127,7 @@ export function pastPlugin(options: PastPluginOptions): TrainingPlugin {
     ...plugin,
     step(ctx, tools) {
       const vars = varsOf(ctx.model);
-      const gn = nonMemberGradients(ctx, nonMembers!, batches!.indicesAt(ctx.step), vars, options);
+      const gn = nonMemberGradients(ctx, nonMembers!, batches!.indicesAt(ctx.step), vars, options, resolved);
       const { loss, grads } = tools.computeGradients();
       const gammas: Gradients = {};
       for (const { variable: v } of vars) gammas[v.name] = privacySensitivity(grads[v.name] ?? tf.zerosLike(v), gn[v.name]!);

@@ -1,8 +1,9 @@
 import type { Classifier, LabeledData, TrainResult } from '@mia/core';
 import type { PastPenaltyOptions } from './past-penalty';
-import { pastPlugin } from './past-plugin';
+import { resolvePastOptions } from './past-options';
+import { createPastPlugin } from './past-plugin';
 import type { RegularizedVariablesOptions } from './regularized-variables';
-import { runTuningPhase, tuningDefaults, type TuningPhaseOptions } from './tuning-phase';
+import { runTuningPhase, type TuningPhaseOptions } from './tuning-phase';
 
 /** Options of {@link pastTune}. */
 export interface PastTuneOptions extends TuningPhaseOptions, PastPenaltyOptions, RegularizedVariablesOptions {
@@ -17,7 +18,7 @@ export interface PastTuneOptions extends TuningPhaseOptions, PastPenaltyOptions,
  * training or defense (PAST Table 2): `epochs` epochs of {@link pastPlugin} over the members with a
  * fresh SGD and cosine schedule. Mutates the classifier's weights (and BN statistics) in place.
  *
- * Typical values (docs/protocol.md §2.1): CIFAR-10 `{lambda: 1e-3, alpha: 2.5, epochs: 50}`;
+ * Defaults: {@link pastOptionsSchema}. Typical values (docs/protocol.md §2.1): CIFAR-10 `{lambda: 1e-3, alpha: 2.5, epochs: 50}`;
  * CIFAR-100 `{lambda: 1e-4, alpha: 2.5, epochs: 20}`; Purchase/Texas `{lambda: 1e-5, alpha: 2.5, epochs: 20}`.
  * Ablations: `alpha: 0` or `adaptive: false` = L1 tuning; `norm: 'l2'` with/without `adaptive`.
  *
@@ -28,7 +29,6 @@ export interface PastTuneOptions extends TuningPhaseOptions, PastPenaltyOptions,
  * @see docs/protocol.md §4.1, §2.1, §6 items 1–5; PAST §3.2 "Implementation of tuning".
  */
 export async function pastTune(classifier: Classifier, options: PastTuneOptions): Promise<TrainResult> {
-  const { batchSize, seed } = tuningDefaults('pastTune', options);
-  const plugin = pastPlugin({ ...options, batchSize, seed, microBatchSize: options.microBatchSize });
-  return runTuningPhase('pastTune', classifier, plugin, options);
+  const resolved = resolvePastOptions('pastTune', options);
+  return runTuningPhase('pastTune', classifier, createPastPlugin('pastTune', options, resolved), options, resolved);
 }

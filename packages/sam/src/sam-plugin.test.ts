@@ -113,7 +113,7 @@ describe('SharpReg with λ = 0, ξ = 0 is plain SGD', () => {
 
 describe('validation', () => {
   it('rejects bad hyperparameters with clear messages', () => {
-    expect(() => samPlugin({ rho: 0 })).toThrow(/samPlugin: rho must be a positive number, got 0/);
+    expect(() => samPlugin({ rho: 0 })).toThrow(/samPlugin: rho must be a number > 0, got 0/);
     expect(() => sharpRegPlugin({ rho: 0.01, lambda: 1, xi: 3 })).toThrow(/1 \+ lambda − xi must be positive/);
     expect(() => sharpRegPlugin({ rho: 0.01, lambda: 1, xi: 0.1, beta: 0.5 } as never)).toThrow(/either \{lambda, xi\} or beta/);
     expect(() => sharpMinimaPlugin({ rho: 0.01, lambda: -1 })).toThrow(/lambda must be a number in \[0, Infinity\], got -1/);

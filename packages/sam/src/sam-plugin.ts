@@ -1,4 +1,4 @@
-import { InvalidArgumentError, checkNumberInRange, type TrainingPlugin } from '@mia/core';
+import { InvalidArgumentError, checkNumberInRange, option, optionsSchema, type TrainingPlugin } from '@mia/core';
 import { sharpnessPlugin, type SharpnessPluginOptions } from './sharpness-plugin';
 
 /** Options of {@link samPlugin}. */
@@ -6,6 +6,27 @@ export interface SamPluginOptions extends SharpnessPluginOptions {
   /** Radius ρ of the L2 ball. @default 0.1 (the SAM-privacy paper's value) */
   readonly rho?: number;
 }
+
+const restoreStatistics = option.boolean({ default: true, description: 'Snapshot and restore the BN running statistics around the second pass.' });
+
+/** The schema of {@link SamPluginOptions} (validation, defaults, JSON Schema; unknown keys are errors). @see PROTOCOL.md §4.4 */
+export const samOptionsSchema = optionsSchema({
+  rho: option.number({ min: 0, exclusiveMin: true, default: 0.1, description: 'Radius ρ of the L2 ball.' }),
+  restoreStatistics,
+});
+
+/**
+ * The schema of {@link SharpRegPluginOptions}: ρ, and either λ and ξ (Eq. 6) or β (App. C.4.1);
+ * which combination is valid {@link sharpRegPlugin} checks. Unknown keys are errors.
+ * @see SAM-privacy Eq. 6, App. C.4.1; PROTOCOL.md §4.4, §2.4
+ */
+export const sharpRegOptionsSchema = optionsSchema({
+  rho: option.number({ min: 0, exclusiveMin: true, required: true, description: 'Radius ρ of the L2 ball.' }),
+  lambda: option.number({ min: 0, description: 'Sharpness weight λ (with ξ).' }),
+  xi: option.number({ min: 0, description: 'Flatness weight ξ (with λ; 1 + λ − ξ > 0).' }),
+  beta: option.number({ min: 0, description: 'Two-parameter form β = λ/(1 + λ − ξ) (instead of λ and ξ).' }),
+  restoreStatistics,
+});
 
 /**
  * First-order SAM (Foret et al.) as a `TrainingPlugin`: per batch, `ε̂ = ρ·g/‖g‖₂` (global norm),
@@ -16,9 +37,8 @@ export interface SamPluginOptions extends SharpnessPluginOptions {
  * @see docs/protocol.md §4.4, A24; SAMr `sam.py`.
  */
 export function samPlugin(options: SamPluginOptions = {}): TrainingPlugin {
-  const rho = options.rho ?? 0.1;
-  checkPositive('samPlugin', 'rho', rho);
-  return sharpnessPlugin(`sam(ρ=${rho})`, rho, 0, 1, options);
+  const { rho, restoreStatistics: restore } = samOptionsSchema.parse(options, 'samPlugin');
+  return sharpnessPlugin(`sam(ρ=${rho})`, rho, 0, 1, { restoreStatistics: restore });
 }
 
 /** Options of {@link sharpMinimaPlugin}. */
@@ -57,7 +77,7 @@ export type SharpRegPluginOptions = SharpnessPluginOptions &
  */
 export function sharpRegPlugin(options: SharpRegPluginOptions): TrainingPlugin {
   const fn = 'sharpRegPlugin';
-  checkPositive(fn, 'rho', options.rho);
+  sharpRegOptionsSchema.parse(options, fn);
   if (options.beta !== undefined) {
     if (options.lambda !== undefined || options.xi !== undefined) throw new InvalidArgumentError(`${fn}: give either {lambda, xi} or beta, got both`);
     checkNumberInRange(fn, 'beta', options.beta, 0);
