@@ -5,8 +5,8 @@ import { InvalidArgumentError } from '@mia/core';
 import { buildScoreTable, parseNpy, parseScoreCsv, parseScoreJson, signalsFromScoreTable, signedStatistic, type ScoreTable, type StatisticName } from '@mia/attacks';
 import { loadDataset, type DatasetName } from '@mia/data';
 import { summarizeAttack } from '@mia/metrics';
-import { DirectoryArtifactStore } from './artifact-store';
 import { loadExperimentConfig } from './load-config';
+import { defaultModelStore } from './model-store';
 import { writeReport } from './report/write-report';
 import type { ExperimentResults } from './results';
 import { runExperiment, type RunExperimentOptions } from './runner';
@@ -16,7 +16,6 @@ import { runReproduction } from './reproduce/run-reproduction';
 import { REPRODUCTION_SCALES, type ReproductionScale } from './reproduce/types';
 
 const CONFIG_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'configs');
-const cacheBase = () => process.env.MIA_CACHE_DIR ?? `${process.env.HOME ?? '.'}/.cache/mia`;
 const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
 
 interface GlobalOptions { quiet?: boolean }
@@ -166,7 +165,7 @@ export async function datasetsFetchCommand(name: string, opts: { dataDir?: strin
 
 /** `mia cache ls|verify|prune`. */
 export async function cacheCommand(action: 'ls' | 'verify' | 'prune', opts: { remove?: boolean } = {}): Promise<void> {
-  const store = new DirectoryArtifactStore(join(cacheBase(), 'models'));
+  const store = defaultModelStore();
   const entries = await store.list();
   if (action === 'ls') {
     for (const e of entries) process.stdout.write(`${e.key.slice(0, 16)}  ${String(e.meta.label ?? '?').padEnd(28)} ${String(e.meta.config ?? '').padEnd(24)} ${e.createdAt}\n`);

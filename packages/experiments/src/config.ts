@@ -1,8 +1,9 @@
-import { InvalidArgumentError } from '@mia/core';
+import { formatOptionIssues, InvalidArgumentError } from '@mia/core';
 import { z } from 'zod';
+import { experimentIssues } from './validate-config';
 
 /** Training hyperparameters of every model of a run (docs/protocol.md §2). */
-export const trainingSchema = z.object({
+export const trainingSchema = z.strictObject({
   epochs: z.number().int().positive(),
   batchSize: z.number().int().positive(),
   optimizer: z.enum(['sgd', 'adam']).default('sgd'),
@@ -12,16 +13,16 @@ export const trainingSchema = z.object({
   weightDecay: z.number().min(0).default(5e-4),
   schedule: z
     .discriminatedUnion('type', [
-      z.object({ type: z.literal('constant') }),
-      z.object({ type: z.literal('cosine') }),
-      z.object({ type: z.literal('multistep'), milestones: z.array(z.number().int().positive()), gamma: z.number().positive().default(0.1) }),
+      z.strictObject({ type: z.literal('constant') }),
+      z.strictObject({ type: z.literal('cosine') }),
+      z.strictObject({ type: z.literal('multistep'), milestones: z.array(z.number().int().positive()), gamma: z.number().positive().default(0.1) }),
     ])
     .default({ type: 'constant' }),
   microBatchSize: z.number().int().positive().optional(),
 });
 
-/** One defense of a run; `params` go to the defense's own factory. */
-export const defenseSchema = z.object({
+/** One defense of a run; `params` are checked against the defense's own schema (see `experimentIssues`). */
+export const defenseSchema = z.strictObject({
   name: z.string().min(1),
   label: z.string().optional(),
   params: z.record(z.string(), z.unknown()).default({}),
@@ -30,35 +31,41 @@ export const defenseSchema = z.object({
 });
 
 /** A run = dataset, partition, model, defenses, attacks, seed and scale (packages/experiments/README.md). */
-export const experimentSchema = z.object({
+export const experimentSchema = z.strictObject({
   name: z.string().regex(/^[a-zA-Z0-9._-]+$/, 'letters, digits, ".", "_" or "-"'),
   description: z.string().default(''),
   scale: z.enum(['smoke', 'cpu', 'paper']).default('cpu'),
   seed: z.number().int().nonnegative().default(0),
-  dataset: z.object({
+  dataset: z.strictObject({
     name: z.string().min(1),
     /** Number of examples for synthetic stand-ins (ignored for real data). */
     size: z.number().int().positive().optional(),
     dataDir: z.string().optional(),
   }),
-  partition: z.object({
+  partition: z.strictObject({
     preset: z.enum(['CCL4', 'CCL5', 'PAST6', 'RELAX5']).default('CCL4'),
     /** Cap on the examples of each role (reduced scales). */
     maxPerRole: z.number().int().positive().optional(),
   }),
-  model: z.object({ name: z.string().min(1), options: z.record(z.string(), z.unknown()).default({}) }),
+  model: z.strictObject({ name: z.string().min(1), options: z.record(z.string(), z.unknown()).default({}) }),
   training: trainingSchema,
   defenses: z.array(defenseSchema).min(1),
   attacks: z.array(z.string().min(1)).min(1).default(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh']),
   /** Queries of the augmentation attacks `rotation` ([−r, 0, r] degrees) and `translation` (|i| + |j| = d), docs/protocol.md §3.3. */
   augmentation: z
-    .object({ rotationDegrees: z.number().positive().default(4), translationDistance: z.number().int().positive().default(1) })
+    .strictObject({ rotationDegrees: z.number().positive().default(4), translationDistance: z.number().int().positive().default(1) })
     .default({ rotationDegrees: 4, translationDistance: 1 }),
+  /**
+   * Modules that register user defenses (`registerDefense`), imported before the config is checked
+   * and by every worker thread and queue worker: package names, `file:` URLs, or paths (relative
+   * to the config file in `loadExperimentConfig`).
+   */
+  modules: z.array(z.string().min(1)).default([]),
   /** Independent trainings run in parallel worker threads (0 = in this thread). @default 0 */
   workers: z.number().int().nonnegative().default(0),
   /** The paper's numbers to print beside ours: `paper[defenseLabel][column] = value`. */
   paper: z
-    .object({ source: z.string(), values: z.record(z.string(), z.record(z.string(), z.number())) })
+    .strictObject({ source: z.string(), values: z.record(z.string(), z.record(z.string(), z.number())) })
     .optional(),
 });
 
@@ -66,20 +73,26 @@ export type ExperimentConfig = z.infer<typeof experimentSchema>;
 export type TrainingConfig = z.infer<typeof trainingSchema>;
 export type DefenseConfig = z.infer<typeof defenseSchema>;
 
+const zodPath = (path: readonly PropertyKey[]) => path.map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i === 0 ? '' : '.'}${String(k)}`)).join('') || '(root)';
+
 /**
- * Validates an experiment config (parsed JSON or YAML) and fills the defaults.
- * @throws InvalidArgumentError naming every bad field with the expected and the actual value.
+ * Validates an experiment config (parsed JSON or YAML) whole and fills the defaults: its shape,
+ * then every defense's `params` (and `grid` values) against that defense's schema, the attack and
+ * model names, all before any data loads. User defenses must be registered first (see `modules`).
+ * @throws InvalidArgumentError listing every problem with its path, the expected and the actual
+ *   value, e.g. `defenses[4].params.alpha: expected a number in [0, 1], got 1.5`.
  */
 export function parseExperimentConfig(input: unknown, source = 'config'): ExperimentConfig {
   const result = experimentSchema.safeParse(input);
-  if (result.success) return result.data;
-  const lines = result.error.issues.map((issue) => {
-    const path = issue.path.length > 0 ? issue.path.join('.') : '(root)';
-    let actual: unknown = input;
-    for (const key of issue.path) actual = (actual as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey];
-    return `${path}: ${issue.message}${actual === undefined ? '' : ` (got ${JSON.stringify(actual)})`}`;
-  });
-  throw new InvalidArgumentError(`${source}: invalid experiment config:\n  ${lines.join('\n  ')}`);
+  const lines = result.success
+    ? formatOptionIssues(experimentIssues(result.data))
+    : result.error.issues.map((issue) => {
+        let actual: unknown = input;
+        for (const key of issue.path) actual = (actual as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey];
+        return `${zodPath(issue.path)}: ${issue.message}${actual === undefined || issue.code === 'unrecognized_keys' ? '' : ` (got ${JSON.stringify(actual)})`}`;
+      });
+  if (lines.length > 0) throw new InvalidArgumentError(`${source}: invalid experiment config:\n  ${lines.join('\n  ')}`);
+  return result.data!;
 }
 
 /**

@@ -66,9 +66,10 @@ describe('runner defenses beyond plugins', () => {
     expect(l2Norm(big.model)).toBeLessThan(0.9 * l2Norm(small.model));
     for (const m of [dropout, plain, small, big]) m.model.dispose();
 
-    await expect(runExperiment(tabular([{ name: 'dropout', params: { p: 1.5 } }]), { store })).rejects.toThrow(/dropout: params\.p must be in \[0, 1\), got 1\.5/);
-    await expect(runExperiment(tabular([{ name: 'early-stop', params: { epochs: 7 } }]), { store })).rejects.toThrow(/params\.epochs must be an integer in \[1, 6\].*got 7/);
-    await expect(runExperiment(tabular([{ name: 'l2', params: {} }]), { store })).rejects.toThrow(/l2: params\.weightDecay must be a finite number, got undefined/);
+    // Bad params fail when the config is parsed, before anything loads (config-validation.test.ts covers every defense).
+    expect(() => tabular([{ name: 'dropout', params: { p: 1.5 } }])).toThrow('defenses[0].params.p: expected a number in [0, 1), got 1.5');
+    expect(() => tabular([{ name: 'early-stop', params: { epochs: 7 } }])).toThrow("defenses[0].params.epochs: expected an integer in [1, 6] (the run's training.epochs), got 7");
+    expect(() => tabular([{ name: 'l2', params: {} }])).toThrow('defenses[0].params.weightDecay: expected a number ≥ 0, got nothing (it is required)');
   }, 120_000);
 
   it('PAST reuses the run\'s undefended unit as its phase 1, with the same result as training it inside PAST', async () => {
@@ -112,7 +113,7 @@ describe('runner defenses beyond plugins', () => {
     expect(guarded!.lossGap).not.toBe(plain!.lossGap);
     a.model.dispose();
     b.model.dispose();
-    await expect(runExperiment({ ...config, partition: { preset: 'CCL4', maxPerRole: 60 } }, { store })).rejects.toThrow(/memguard needs a partition with an inference/);
+    await expect(runExperiment({ ...config, partition: { preset: 'CCL4', maxPerRole: 60 } }, { store })).rejects.toThrow(/defenses\[1\]\.name: .*"memguard" needs a partition with an inference set/);
   }, 120_000);
 
   it('SELENA trains K sub-models and a distilled model that the runner caches and attacks', async () => {

@@ -2,7 +2,10 @@ export { experimentSchema, parseExperimentConfig, type ExperimentConfig, type Tr
 export { loadExperimentConfig } from './load-config';
 export { runExperiment, type RunExperimentOptions } from './runner';
 export { prepareData, type PreparedData } from './prepare-data';
-export { registerDefense, getDefense, defenseNames, optimizerFor, trainWithPlugins, copyWeights, type DefenseAdapter, type DefenseTrainContext, type UnitLogits } from './defense-registry';
+export { registerDefense, getDefense, findDefense, defenseNames, importDefenseModules } from './defense-registry';
+export { defineDefense, type DefenseDefinition, type DefenseTrainContext, type DefenseRunFacts, type UnitLogits } from './defense-definition';
+export { optimizerFor, trainWithPlugins, copyWeights } from './train-helpers';
+export { experimentJsonSchema } from './config-json-schema';
 export { AUGMENTATION_ATTACKS, augmentationQueries, unitQuerySignals, type AugmentationAttackName, type UnitQuerySignals } from './query-signals';
 export { createAttacks, ATTACK_NAMES } from './attack-registry';
 export { DirectoryArtifactStore, type ArtifactStore, type ArtifactManifest, type VerifyResult } from './artifact-store';

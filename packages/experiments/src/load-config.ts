@@ -1,10 +1,13 @@
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from '@mia/core';
 import { parse as parseYaml } from 'yaml';
 import { parseExperimentConfig, type ExperimentConfig } from './config';
+import { importDefenseModules, resolveModuleSpecifier } from './defense-registry';
 
 /**
- * Reads an experiment config from a `.json`, `.yaml` or `.yml` file and validates it.
+ * Reads an experiment config from a `.json`, `.yaml` or `.yml` file, imports its `modules` (paths
+ * relative to the file; stored resolved, so workers find them too) and validates it whole.
  * @throws InvalidArgumentError when the file is missing, not parseable, or invalid (naming the field).
  */
 export async function loadExperimentConfig(path: string): Promise<ExperimentConfig> {
@@ -19,6 +22,12 @@ export async function loadExperimentConfig(path: string): Promise<ExperimentConf
     raw = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
   } catch (cause) {
     throw new InvalidArgumentError(`loadExperimentConfig: ${path} is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${(cause as Error).message.split('\n')[0]}`, { cause });
+  }
+  const modules = (raw as { modules?: unknown } | null)?.modules;
+  if (Array.isArray(modules) && modules.every((m) => typeof m === 'string' && m !== '')) {
+    const resolved = modules.map((m: string) => resolveModuleSpecifier(m, dirname(resolve(path))));
+    await importDefenseModules(resolved);
+    raw = { ...(raw as object), modules: resolved };
   }
   return parseExperimentConfig(raw, path);
 }

@@ -63,7 +63,7 @@ describe('runExperiment', () => {
   it('rejects an unknown defense and a bad config field with errors naming them', async () => {
     expect(() => parseExperimentConfig({ ...config, training: { ...config.training, epochs: 0 } })).toThrow(/training.epochs: .*\(got 0\)/);
     expect(() => parseExperimentConfig({ name: 'x' })).toThrow(/dataset: /);
-    await expect(runExperiment({ ...config, defenses: [{ name: 'nope', params: {} }] }, { store: new DirectoryArtifactStore(join(dir, 'c2')) })).rejects.toThrow(/defenses\[\].name must be one of none, ccl, crl, past.*got "nope"/);
+    await expect(runExperiment({ ...config, defenses: [{ name: 'nope', params: {} }] }, { store: new DirectoryArtifactStore(join(dir, 'c2')) })).rejects.toThrow(/defenses\[0\]\.name: expected one of none, ccl, crl, past.*got "nope"/);
     await expect(runExperiment({ ...config, dataset: { name: 'cifar100' } }, { store: new DirectoryArtifactStore(join(dir, 'c3')) })).rejects.toThrow(/cifar100/);
   });
 

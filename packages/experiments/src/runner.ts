@@ -4,13 +4,14 @@ import { runAttackSuite } from '@mia/attacks';
 import { lossGap, lossVariance, p1Score } from '@mia/metrics';
 import { DirectoryArtifactStore, type ArtifactStore } from './artifact-store';
 import { createAttacks } from './attack-registry';
-import { expandGrid, type ExperimentConfig } from './config';
-import { getDefense } from './defense-registry';
+import type { ExperimentConfig } from './config';
+import { defaultModelStore } from './model-store';
 import { sharedHistogram } from './histogram';
 import { prepareData, type PreparedData } from './prepare-data';
 import { checkAugmentationAttacks, isAugmentationAttack, unitQuerySignals } from './query-signals';
 import type { AttackRow, DefenseRow, ExperimentResults } from './results';
 import { trainUnit, unitKey, type TrainUnitSpec } from './train-unit';
+import { checkedRunConfig } from './run-config';
 import { trainUnitsInWorkers } from './worker-pool';
 import { packageVersions } from './versions';
 
@@ -29,6 +30,8 @@ export interface RunExperimentOptions {
    * of in worker threads; when it resolves, every unit must be readable from `store`.
    */
   readonly trainUnits?: (request: TrainUnitsRequest) => Promise<void>;
+  /** Loads the dataset and partition (tests inject one). @default {@link prepareData} */
+  readonly loadData?: typeof prepareData;
 }
 
 /** What {@link RunExperimentOptions.trainUnits} gets: the grid-expanded config, its data, the missing units and the store. */
@@ -37,11 +40,6 @@ export interface TrainUnitsRequest {
   readonly data: PreparedData;
   readonly units: readonly TrainUnitSpec[];
   readonly store: ArtifactStore;
-}
-
-function defaultStore(): ArtifactStore {
-  const base = process.env.MIA_CACHE_DIR ?? `${process.env.HOME ?? '.'}/.cache/mia`;
-  return new DirectoryArtifactStore(`${base}/models`);
 }
 
 const accuracyOf = (s: { correct?: Uint8Array; size: number }) => (s.correct ?? new Uint8Array()).reduce((a, b) => a + b, 0) / Math.max(1, s.size);
@@ -56,18 +54,18 @@ function thinRoc(fpr: ArrayLike<number>, tpr: ArrayLike<number>, max = 400): { f
 /**
  * Runs one experiment: for every defense, trains the target and an adaptive shadow (same defense,
  * docs/protocol.md §3.7) or loads them from the content-addressed cache, computes their signals, runs the
- * attack suite, and measures utility, loss gap, loss variance and P1 (docs/protocol.md §5).
+ * attack suite, and measures utility, loss gap, loss variance and P1 (docs/protocol.md §5). The whole
+ * config is validated first (every defense's params against its schema), before any data loads.
+ * @throws InvalidArgumentError naming every bad config entry by its path; a user defense registered
+ *   without a module when units train in workers or on a queue.
  */
 export async function runExperiment(input: ExperimentConfig, options: RunExperimentOptions = {}): Promise<ExperimentResults> {
   const started = Date.now();
-  const config = expandGrid(input);
-  const store = options.store ?? defaultStore();
-  // Fail on unknown names before any data is loaded or model trained.
-  for (const defense of config.defenses) getDefense(defense.name);
-  createAttacks(config.attacks, { seed: 0 });
-  const data = await prepareData(config, options.dataDir === undefined ? {} : { dataDir: options.dataDir });
+  const workers = options.workers ?? input.workers;
+  const config = await checkedRunConfig(input, { remote: workers > 0 || options.trainUnits !== undefined });
+  const store = options.store ?? defaultModelStore();
+  const data = await (options.loadData ?? prepareData)(config, { dataDir: options.dataDir });
   checkAugmentationAttacks(config, data.dataset.inputShape);
-  const workers = options.workers ?? config.workers;
   const trainedByWorkers = new Set<string>();
   if (workers > 0 || options.trainUnits !== undefined) {
     if (options.trainUnits === undefined && !(store instanceof DirectoryArtifactStore)) throw new Error('runExperiment: worker threads need a DirectoryArtifactStore (a shared directory)');
@@ -79,7 +77,7 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     }
     for (const u of missing) trainedByWorkers.add(`${u.defenseIndex}:${u.role}`);
     if (options.trainUnits !== undefined) await options.trainUnits({ config, data, units: missing, store });
-    else await trainUnitsInWorkers(config, missing, { workers, storeRoot: (store as DirectoryArtifactStore).root, ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }), ...(options.onLog ? { onLog: options.onLog } : {}), ...(options.signal ? { signal: options.signal } : {}) });
+    else await trainUnitsInWorkers(config, missing, { workers, storeRoot: (store as DirectoryArtifactStore).root, dataDir: options.dataDir, onLog: options.onLog, signal: options.signal });
   }
   const rows: DefenseRow[] = [];
   for (const defense of config.defenses) {
@@ -89,7 +87,7 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     if (trainedByWorkers.has(`${config.defenses.indexOf(defense)}:target`)) target.cache = 'miss';
     if (trainedByWorkers.has(`${config.defenses.indexOf(defense)}:shadow`)) shadow.cache = 'miss';
     const attackSeed = deriveSeed(config.seed, 'attack');
-    const attacks = createAttacks(config.attacks.filter((a) => !isAugmentationAttack(a)), { seed: attackSeed, ...(config.scale === 'smoke' ? { nnEpochs: 5 } : {}) });
+    const attacks = createAttacks(config.attacks.filter((a) => !isAugmentationAttack(a)), { seed: attackSeed, nnEpochs: config.scale === 'smoke' ? 5 : undefined });
     const suite = attacks.length === 0 ? undefined : await runAttackSuite({ target: { members: target.members, nonMembers: target.nonMembers }, shadow: { members: shadow.members, nonMembers: shadow.nonMembers }, attacks }).finally(() => {
       for (const a of attacks) a.dispose?.();
     });

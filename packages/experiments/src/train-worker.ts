@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { initBackend, type BackendName } from '@mia/core';
 import { DirectoryArtifactStore } from './artifact-store';
+import { importDefenseModules } from './defense-registry';
 import type { ExperimentConfig } from './config';
 import { prepareData } from './prepare-data';
 import { trainUnit, type TrainUnitSpec } from './train-unit';
@@ -16,7 +17,9 @@ const post = (m: WorkerMessage) => parentPort!.postMessage(m);
 try {
   const prefer = backend !== undefined && PREFER[backend] !== undefined ? [PREFER[backend]!] : undefined;
   await initBackend({ loaders: { wasm: () => import('@mia/backend-wasm'), cpu: () => import('@tensorflow/tfjs-backend-cpu') }, ...(prefer ? { prefer } : {}) });
-  const data = await prepareData(config, dataDir === undefined ? {} : { dataDir });
+  // User defenses: the modules that register them (the coordinator listed them in the config).
+  await importDefenseModules(config.modules);
+  const data = await prepareData(config, { dataDir });
   const store = new DirectoryArtifactStore(storeRoot);
   parentPort!.on('message', (unit: TrainUnitSpec) => {
     const defense = config.defenses[unit.defenseIndex]!;

@@ -15,9 +15,9 @@ export interface OptionIssue {
  * The options of a defense (or any configurable function): strict (unknown keys are errors), with
  * the defaults in this one place, checkable with config paths, and describable as JSON Schema.
  */
-export interface OptionsSchema<T> {
-  /** The options by name. */
-  readonly fields: Readonly<Record<string, OptionField>>;
+export interface OptionsSchema<T, F extends Readonly<Record<string, OptionField>> = Readonly<Record<string, OptionField>>> {
+  /** The options by name (spread them into another schema to extend or rename options). */
+  readonly fields: F;
   /**
    * Every problem of `input`, with paths under `path` (e.g. `defenses[4].params`).
    * @returns an empty array when `input` is valid.
@@ -72,7 +72,10 @@ function checkValue(field: OptionField, value: unknown, path: string, issues: Op
 
 function checkFields(fields: Readonly<Record<string, OptionField>>, input: Record<string, unknown>, path: string, issues: OptionIssue[]): void {
   for (const key of Object.keys(input)) {
-    if (!Object.hasOwn(fields, key)) issues.push({ path: join(path, key), expected: `one of the options ${Object.keys(fields).join(', ')}`, got: 'an unknown option' });
+    if (!Object.hasOwn(fields, key)) {
+      const names = Object.keys(fields);
+      issues.push({ path: join(path, key), expected: names.length === 0 ? 'no options' : `one of the options ${names.join(', ')}`, got: 'an unknown option' });
+    }
   }
   for (const [key, field] of Object.entries(fields)) {
     const value = input[key];
@@ -127,7 +130,7 @@ function withDefaults(fields: Readonly<Record<string, OptionField>>, input: Reco
  * @param fields - the options by name (see {@link option}).
  * @returns the schema; `parse` returns the options with every default filled in.
  */
-export function optionsSchema<const F extends Readonly<Record<string, OptionField>>>(fields: F): OptionsSchema<OptionsOf<F>> {
+export function optionsSchema<const F extends Readonly<Record<string, OptionField>>>(fields: F): OptionsSchema<OptionsOf<F>, F> {
   const known = (input: unknown) => (isPlainObject(input) ? Object.fromEntries(Object.entries(input).filter(([k]) => Object.hasOwn(fields, k))) : input);
   const check = (input: unknown, path = ''): OptionIssue[] => {
     if (input === undefined) input = {};
@@ -150,7 +153,7 @@ export function optionsSchema<const F extends Readonly<Record<string, OptionFiel
 }
 
 /** The options type an {@link OptionsSchema} parses to. */
-export type InferOptions<S> = S extends OptionsSchema<infer T> ? T : never;
+export type InferOptions<S> = S extends OptionsSchema<infer T, infer _F> ? T : never;
 
 /** Formats issues as config errors, one a line: `defenses[4].params.alpha: expected a number in [0, 1], got 1.5`. */
 export function formatOptionIssues(issues: readonly OptionIssue[]): string[] {

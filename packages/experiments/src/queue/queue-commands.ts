@@ -1,7 +1,7 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { InvalidArgumentError } from '@mia/core';
-import { DirectoryArtifactStore } from '../artifact-store';
 import { loadExperimentConfig } from '../load-config';
+import { defaultModelStore } from '../model-store';
 import { queueTrainer, enqueueSweep } from './queue-sweep';
 import { parseQueueUrl } from './queue-url';
 import { startQueueWorker } from './queue-worker';
@@ -9,7 +9,6 @@ import { connectRedis } from './redis-connection';
 import type { TrainUnitsRequest } from '../runner';
 
 type Log = ((line: string) => void) | undefined;
-const cacheBase = () => process.env.MIA_CACHE_DIR ?? `${process.env.HOME ?? '.'}/.cache/mia`;
 
 function positiveInteger(command: string, option: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -33,8 +32,7 @@ export async function sweepQueueCommand(configPath: string, opts: { queue: strin
       return;
     }
     const config = await loadExperimentConfig(configPath);
-    const store = new DirectoryArtifactStore(join(cacheBase(), 'models'));
-    await enqueueSweep(config, connection, store, { ...(log ? { onLog: log } : {}), ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }) });
+    await enqueueSweep(config, connection, defaultModelStore(), { onLog: log, dataDir: opts.dataDir });
     process.stdout.write(`enqueued on ${address.url}; collect the results with \`mia sweep ${configPath} --queue ${address.url} --follow\`\n`);
   } finally {
     connection.disconnect();

@@ -1,8 +1,9 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ArtifactStore } from '../artifact-store';
-import { expandGrid, type ExperimentConfig } from '../config';
+import type { ExperimentConfig } from '../config';
 import { prepareData } from '../prepare-data';
+import { checkedRunConfig } from '../run-config';
 import type { TrainUnitsRequest } from '../runner';
 import { unitKey, type TrainUnitSpec } from '../train-unit';
 import { enqueueUnits, type EnqueueSummary } from './enqueue-units';
@@ -53,7 +54,7 @@ export function queueTrainer(connection: Redis, options: QueueSweepOptions = {})
     await withQueue(connection, async (queue) => {
       options.onLog?.(summary(await enqueueUnits(queue, jobs, options.attempts === undefined ? {} : { attempts: options.attempts }), all - units.length));
       options.onLog?.(`queue: waiting for ${jobs.length} unit(s); start workers with \`mia worker --queue <url> --artifacts <shared dir>\``);
-      await followUnits(queue, jobs, { store, ...(options.onLog ? { onLog: options.onLog } : {}), ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }), ...(options.signal ? { signal: options.signal } : {}) });
+      await followUnits(queue, jobs, { store, onLog: options.onLog, pollMs: options.pollMs, signal: options.signal });
     }, options.onLog);
   };
 }
@@ -63,8 +64,8 @@ export function queueTrainer(connection: Redis, options: QueueSweepOptions = {})
  * @returns the enqueue summary and how many units were already in the store.
  */
 export async function enqueueSweep(input: ExperimentConfig, connection: Redis, store: ArtifactStore, options: QueueSweepOptions & { dataDir?: string } = {}): Promise<EnqueueSummary & { cached: number }> {
-  const config = expandGrid(input);
-  const data = await prepareData(config, options.dataDir === undefined ? {} : { dataDir: options.dataDir });
+  const config = await checkedRunConfig(input, { remote: true, source: 'sweep' });
+  const data = await prepareData(config, { dataDir: options.dataDir });
   const missing: TrainUnitSpec[] = [];
   for (const [defenseIndex, defense] of config.defenses.entries()) {
     for (const role of ['target', 'shadow'] as const) {

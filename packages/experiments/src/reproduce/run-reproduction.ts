@@ -3,7 +3,8 @@ import * as tf from '@tensorflow/tfjs-core';
 import { InvalidDatasetError, MiaError } from '@mia/core';
 import { deserializeClassifier } from '@mia/models';
 import { join } from 'node:path';
-import { DirectoryArtifactStore, type ArtifactStore } from '../artifact-store';
+import type { ArtifactStore } from '../artifact-store';
+import { defaultModelStore } from '../model-store';
 import { expandGrid, type ExperimentConfig } from '../config';
 import { prepareData, type PreparedData } from '../prepare-data';
 import { runExperiment } from '../runner';
@@ -27,11 +28,6 @@ export interface RunReproductionOptions {
   readonly onLog?: (line: string) => void;
 }
 
-function defaultStore(): ArtifactStore {
-  const base = process.env.MIA_CACHE_DIR ?? `${process.env.HOME ?? '.'}/.cache/mia`;
-  return new DirectoryArtifactStore(`${base}/models`);
-}
-
 /**
  * Runs a reproduction at a scale: its experiments (models cached by content, so tables that share a
  * model train it once), its tables with the paper's values beside ours, and its claims, then writes
@@ -40,7 +36,7 @@ function defaultStore(): ArtifactStore {
  */
 export async function runReproduction(reproduction: Reproduction, options: RunReproductionOptions): Promise<ReproductionResult> {
   const started = Date.now();
-  const store = options.store ?? defaultStore();
+  const store = options.store ?? defaultModelStore();
   const log = options.onLog ?? (() => undefined);
   const runs: Record<string, ReproductionResult['runs'][string]> = {};
   const notes = new Set<string>();

@@ -1,4 +1,4 @@
-import type { UnitLogits } from '../defense-registry';
+import type { UnitLogits } from '../defense-definition';
 import type { TopLevelSpec } from 'vega-lite';
 import type { ModelClassifier } from '@mia/models';
 import type { ArtifactStore } from '../artifact-store';
@@ -87,7 +87,7 @@ export interface LoadedUnit {
   readonly inference?: readonly number[];
   /**
    * The logits the unit released on its members and non-members, row-major `[n, C]`: the model's
-   * own, or perturbed ones for an output-perturbation defense (MemGuard, `DefenseAdapter.perturbLogits`).
+   * own, or perturbed ones for an output-perturbation defense (MemGuard, `DefenseDefinition.perturbLogits`).
    */
   readonly released: UnitLogits;
 }
