@@ -1,6 +1,6 @@
 // The repository's `pnpm mia`: the `mia` CLI of @mia/experiments with the paper reproductions of
 // the example packages registered (`pnpm mia reproduce --list`).
-import { registerReproductions } from '@mia/experiments';
+import { registerReproductions } from '@mia/experiments/reproduce';
 import { reproductions as ccl } from '@mia/example-ccl';
 import { reproductions as crl } from '@mia/example-crl';
 import { reproductions as past } from '@mia/example-past';

@@ -8,7 +8,7 @@
 // Usage: pnpm readme:results [--check]   (--check: exit 1 when a README is out of date or a result is missing)
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { claimsMarkdown, tableMarkdown, type ReproductionResult } from '@mia/experiments';
+import { claimsMarkdown, tableMarkdown, type ReproductionResult } from '@mia/experiments/reproduce';
 
 const root = resolve(import.meta.dirname, '..');
 const check = process.argv.includes('--check');

@@ -46,7 +46,9 @@ const BACKEND_IMPORT = /^@tensorflow\/(tfjs|tfjs-node|tfjs-node-gpu|tfjs-backend
 function allowedMiaDeps(name: string): Set<string> | 'any' {
   if (name === '@mia/experiments') return 'any';
   if (name === '@mia/metrics' || name === '@mia/core') return new Set();
-  if (name === '@mia/attacks') return new Set(['@mia/core', '@mia/metrics']);
+  // Attacks and defenses may use the pure-TypeScript metrics (no tfjs): one Gini, one set of
+  // sensitivity statistics (docs/decisions/0039-defenses-may-use-metrics.md).
+  if (name === '@mia/attacks' || DEFENSES.includes(name)) return new Set(['@mia/core', '@mia/metrics']);
   return new Set(['@mia/core']);
 }
 

@@ -1,4 +1,5 @@
-import { parseExperimentConfig, type DefenseConfig, type ExperimentConfig, type NotRun, type ReproductionScale } from '@mia/experiments';
+import { parseExperimentConfig, type DefenseConfig, type ExperimentConfig } from '@mia/experiments';
+import { type NotRun, type ReproductionScale } from '@mia/experiments/reproduce';
 
 /** The datasets of CCL Table 1 that the runner knows (ImageNet is out of scope, docs/protocol.md A36). */
 export type CclDataset = 'texas' | 'purchase' | 'cifar10' | 'cifar100';

@@ -1,6 +1,7 @@
 import { InvalidDatasetError, deriveSeed } from '@mia/core';
 import { cclPlugin } from '@mia/defense-ccl';
-import { claim, formatValue, prepareData, type Claim, type Reproduction, type ReproductionScale, type ReproductionTable } from '@mia/experiments';
+import { prepareData } from '@mia/experiments';
+import { claim, formatValue, type Claim, type Reproduction, type ReproductionScale, type ReproductionTable } from '@mia/experiments/reproduce';
 import { createModel } from '@mia/models';
 import { UNDEFENDED, baseConfig, cclBeta, type CclDataset } from './configs';
 import { lineFigure, type SeriesPoint } from './figures';

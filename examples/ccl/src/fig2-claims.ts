@@ -1,4 +1,5 @@
-import { claim, formatValue, isNotRun, type Claim, type DefenseRow, type NotRun, type ReproductionTable } from '@mia/experiments';
+import { type DefenseRow } from '@mia/experiments';
+import { claim, formatValue, isNotRun, type Claim, type NotRun, type ReproductionTable } from '@mia/experiments/reproduce';
 import { CCL_ATTACKS } from './configs';
 import { advantageOf } from './settings-table';
 

@@ -1,4 +1,5 @@
-import { byScale, type DefenseConfig, type ReproductionScale } from '@mia/experiments';
+import { type DefenseConfig } from '@mia/experiments';
+import { byScale, type ReproductionScale } from '@mia/experiments/reproduce';
 import type { CclDataset } from './configs';
 
 /** A baseline of CCL Fig. 2 with its knob and the values swept at a scale. */

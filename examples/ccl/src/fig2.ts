@@ -1,4 +1,5 @@
-import { isNotRun, type DefenseConfig, type DefenseRow, type NotRun, type Reproduction, type ReproductionScale } from '@mia/experiments';
+import { type DefenseConfig, type DefenseRow } from '@mia/experiments';
+import { isNotRun, type NotRun, type Reproduction, type ReproductionScale } from '@mia/experiments/reproduce';
 import { AUGMENTATION_ATTACKS, AUGMENTATION_NOT_APPLICABLE, CCL_ATTACKS, UNDEFENDED, attacksOf, baseConfig, isImageDataset, type CclDataset } from './configs';
 import { alphaGrid, alphaSweepDefenses, CE_LABEL } from './fig4';
 import { baselineGrids, settingLabel, type BaselineGrid } from './fig2-grids';

@@ -1,4 +1,5 @@
-import { byScale, claim, formatValue, isNotRun, type Claim, type DefenseRow, type Reproduction, type ReproductionScale, type ReproductionTable } from '@mia/experiments';
+import { type DefenseRow } from '@mia/experiments';
+import { byScale, claim, formatValue, isNotRun, type Claim, type Reproduction, type ReproductionScale, type ReproductionTable } from '@mia/experiments/reproduce';
 import { UNDEFENDED, baseConfig, cclBeta, cclDefense, type CclDataset } from './configs';
 import { lineFigure, type SeriesPoint } from './figures';
 import { spearman } from './rank-correlation';

@@ -1,4 +1,4 @@
-import type { ReproductionFigure } from '@mia/experiments';
+import type { ReproductionFigure } from '@mia/experiments/reproduce';
 
 /** One point of a privacy-utility curve: a defense setting under one attack. */
 export interface TradeoffPoint {

@@ -1,4 +1,4 @@
-import type { Reproduction } from '@mia/experiments';
+import type { Reproduction } from '@mia/experiments/reproduce';
 import { fig1 } from './fig1';
 import { fig2 } from './fig2';
 import { fig4 } from './fig4';

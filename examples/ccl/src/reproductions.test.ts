@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { useWasmTraining } from '@mia/backend-wasm';
-import { DirectoryArtifactStore, checkReproduction, runReproduction, type ExperimentResults, type ReproductionResult } from '@mia/experiments';
+import { DirectoryArtifactStore, type ExperimentResults } from '@mia/experiments';
+import { checkReproduction, runReproduction, type ReproductionResult } from '@mia/experiments/reproduce';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,5 @@
-import { isNotRun, rowOf, type CellFormat, type DefenseRow, type NotRun, type ReproductionTable, type RunOutcome, type TableCell } from '@mia/experiments';
+import { type DefenseRow } from '@mia/experiments';
+import { isNotRun, rowOf, type CellFormat, type NotRun, type ReproductionTable, type RunOutcome, type TableCell } from '@mia/experiments/reproduce';
 
 /** One row of a {@link settingsTable}: a defense setting and its runner row, or why it did not run. */
 export interface SettingRow {

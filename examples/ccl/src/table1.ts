@@ -1,4 +1,4 @@
-import { cellOf, claimForEveryColumn, metricTable, type Reproduction, type ReproductionScale, type RunOutcome } from '@mia/experiments';
+import { cellOf, claimForEveryColumn, metricTable, type Reproduction, type ReproductionScale, type RunOutcome } from '@mia/experiments/reproduce';
 import { IMAGENET_NOT_RUN, UNDEFENDED, baseConfig, cclBeta, cclDefense, type CclDataset } from './configs';
 
 /** CCL Table 1's columns, in the paper's order, with the dataset each runs on. */

@@ -1,4 +1,5 @@
-import { parseExperimentConfig, type ExperimentConfig, type ReproductionScale } from '@mia/experiments';
+import { parseExperimentConfig, type ExperimentConfig } from '@mia/experiments';
+import { type ReproductionScale } from '@mia/experiments/reproduce';
 import type { Approach } from './paper-values';
 
 /** The datasets of the CRL paper (§5.1) and the model groups of its Table 1a–c. */

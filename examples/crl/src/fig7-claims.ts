@@ -1,4 +1,4 @@
-import { claim, type Claim } from '@mia/experiments';
+import { claim, type Claim } from '@mia/experiments/reproduce';
 import { AUC_COLUMNS, type Table1Column } from './paper-values';
 
 /** The ablation approaches of CRL Table 2 / Fig. 7. */

@@ -1,4 +1,5 @@
-import type { ExperimentConfig, Reproduction, ReproductionContext, ReproductionFigure, ReproductionTable, TableCell } from '@mia/experiments';
+import type { ExperimentConfig } from '@mia/experiments';
+import type { Reproduction, ReproductionContext, ReproductionFigure, ReproductionTable, TableCell } from '@mia/experiments/reproduce';
 import { CRL_DATASETS, REDUCED_MODEL, SHARED_NOTES, baseLevel, crlParams, groupConfig, planOf, type CrlDataset, type RelaxLevel } from './configs';
 import { ABLATIONS, fig7Claims, type Ablation, type AblationPoint } from './fig7-claims';
 import { measureGroup } from './measure-group';

@@ -1,5 +1,6 @@
 import { inputGradientNorms } from '@mia/attacks';
-import type { ExperimentConfig, ReproductionContext } from '@mia/experiments';
+import type { ExperimentConfig } from '@mia/experiments';
+import type { ReproductionContext } from '@mia/experiments/reproduce';
 import { auc } from '@mia/metrics';
 
 /**

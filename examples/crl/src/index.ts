@@ -1,4 +1,4 @@
-import type { Reproduction } from '@mia/experiments';
+import type { Reproduction } from '@mia/experiments/reproduce';
 import { crlFig7 } from './fig7';
 import { crlTable1 } from './table1';
 

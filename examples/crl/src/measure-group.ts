@@ -1,4 +1,5 @@
-import { isNotRun, rowOf, type ExperimentConfig, type ExperimentResults, type ReproductionContext } from '@mia/experiments';
+import { type ExperimentConfig, type ExperimentResults } from '@mia/experiments';
+import { isNotRun, rowOf, type ReproductionContext } from '@mia/experiments/reproduce';
 import { gradXAuc } from './grad-x-auc';
 import type { Table1Column } from './paper-values';
 

@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { useWasmTraining } from '@mia/backend-wasm';
-import { DirectoryArtifactStore, checkReproduction, type ReproductionResult } from '@mia/experiments';
+import { DirectoryArtifactStore } from '@mia/experiments';
+import { checkReproduction, type ReproductionResult } from '@mia/experiments/reproduce';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,7 +47,7 @@ describe('CRL reproductions at smoke scale', () => {
   const results = new Map<string, ReproductionResult>();
 
   it('runs every reproduction with one shared cache, leaving no tensor behind, and each report is complete', async () => {
-    const { runReproduction } = await import('@mia/experiments');
+    const { runReproduction } = await import('@mia/experiments/reproduce');
     const store = new DirectoryArtifactStore(join(dir, 'cache'));
     const before = tf.memory().numTensors;
     for (const r of reproductions) {
@@ -78,7 +79,7 @@ describe('CRL reproductions at smoke scale', () => {
   });
 
   it('is deterministic: a rerun comes from the cache with identical tables', async () => {
-    const { runReproduction } = await import('@mia/experiments');
+    const { runReproduction } = await import('@mia/experiments/reproduce');
     const store = new DirectoryArtifactStore(join(dir, 'cache'));
     const again = await runReproduction(reproductions[0]!, { scale: 'smoke', out: join(dir, 'again'), store });
     expect(again.tables).toEqual(results.get('crl-table1')!.tables);

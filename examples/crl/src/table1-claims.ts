@@ -1,4 +1,4 @@
-import { claim, type Claim } from '@mia/experiments';
+import { claim, type Claim } from '@mia/experiments/reproduce';
 import { AUC_COLUMNS, paperValue, type Approach, type Table1Column } from './paper-values';
 
 /** A cell getter of one (dataset, model) group: our value or the paper's, undefined when missing. */

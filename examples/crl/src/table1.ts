@@ -1,4 +1,4 @@
-import type { Reproduction, ReproductionContext, ReproductionTable, TableCell } from '@mia/experiments';
+import type { Reproduction, ReproductionContext, ReproductionTable, TableCell } from '@mia/experiments/reproduce';
 import { CRL_DATASETS, REDUCED_MODEL, SHARED_NOTES, groupConfig, planOf, skippedAt, type CrlDataset } from './configs';
 import { measureGroup, type GroupMeasurement } from './measure-group';
 import { APPROACHES, TABLE1_COLUMNS, TABLE1_PAPER, paperValue, type Approach } from './paper-values';

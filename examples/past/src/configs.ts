@@ -1,4 +1,5 @@
-import { parseExperimentConfig, type ExperimentConfig, type NotRun, type ReproductionScale } from '@mia/experiments';
+import { parseExperimentConfig, type ExperimentConfig } from '@mia/experiments';
+import { type NotRun, type ReproductionScale } from '@mia/experiments/reproduce';
 
 /** The datasets of PAST Table 1 (columns, in the paper's order). */
 export type PastDatasetKey = 'texas' | 'purchase' | 'cifar10' | 'cifar100' | 'imagenet';

@@ -1,6 +1,7 @@
 import { subsetData } from '@mia/core';
-import { computeSensitivity, giniRecorder, giniShifted, lossGapRecorder, parameterValues, pastTune, sharedHistograms, summarizeSensitivity, type SensitivitySummary } from '@mia/defense-past';
-import { claim, isNotRun, type Reproduction, type ReproductionContext, type ReproductionFigure, type ReproductionTable } from '@mia/experiments';
+import { giniShifted } from '@mia/metrics';
+import { computeSensitivity, giniRecorder, lossGapRecorder, parameterValues, pastTune, sharedHistograms, summarizeSensitivity, type SensitivitySummary } from '@mia/defense-past';
+import { claim, isNotRun, type Reproduction, type ReproductionContext, type ReproductionFigure, type ReproductionTable } from '@mia/experiments/reproduce';
 import { datasetSetup, describeSetup, type DatasetSetup } from './configs';
 import { table1Config } from './table1';
 

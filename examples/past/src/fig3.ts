@@ -1,4 +1,5 @@
-import { byScale, claim, isNotRun, rowOf, type DefenseRow, type ExperimentConfig, type Reproduction, type ReproductionFigure, type ReproductionScale, type ReproductionTable, type RunOutcome, type TableCell } from '@mia/experiments';
+import { type DefenseRow, type ExperimentConfig } from '@mia/experiments';
+import { byScale, claim, isNotRun, rowOf, type Reproduction, type ReproductionFigure, type ReproductionScale, type ReproductionTable, type RunOutcome, type TableCell } from '@mia/experiments/reproduce';
 import { ablationSetup, ATTACK_LABELS, AUGMENTATION_ATTACKS, attackNotRun, attacksOf, describeSetup, PAST_ATTACKS, pastDefense, pastExperiment, type DatasetSetup, type DefenseSpec } from './configs';
 import { attackAdvantage, gridRows, lowestAtAccuracy, pct } from './helpers';
 

@@ -1,4 +1,5 @@
-import { byScale, claim, isNotRun, rowOf, type DefenseRow, type ExperimentConfig, type Reproduction, type ReproductionFigure, type ReproductionScale, type RunOutcome } from '@mia/experiments';
+import { type DefenseRow, type ExperimentConfig } from '@mia/experiments';
+import { byScale, claim, isNotRun, rowOf, type Reproduction, type ReproductionFigure, type ReproductionScale, type RunOutcome } from '@mia/experiments/reproduce';
 import { ablationSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup } from './configs';
 import { averageAdvantage, pct, rowMetricTable } from './helpers';
 

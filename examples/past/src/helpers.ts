@@ -1,4 +1,5 @@
-import { formatValue, isNotRun, rowOf, type DefenseRow, type PaperValues, type ReproductionTable, type RunOutcome, type TableCell } from '@mia/experiments';
+import { type DefenseRow } from '@mia/experiments';
+import { formatValue, isNotRun, rowOf, type PaperValues, type ReproductionTable, type RunOutcome, type TableCell } from '@mia/experiments/reproduce';
 
 /** Mean advantage over the attacks run: the y-axis of PAST Fig. 5 and 6 ("average attack advantage"). */
 export function averageAdvantage(row: DefenseRow): number {

@@ -1,4 +1,4 @@
-import type { Reproduction } from '@mia/experiments';
+import type { Reproduction } from '@mia/experiments/reproduce';
 import { fig12 } from './fig1-2';
 import { fig3 } from './fig3';
 import { fig5a } from './fig5a';

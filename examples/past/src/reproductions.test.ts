@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { useWasmTraining } from '@mia/backend-wasm';
-import { checkReproduction, DirectoryArtifactStore, runReproduction, type ExpectedReproduction, type ReproductionResult } from '@mia/experiments';
+import { DirectoryArtifactStore } from '@mia/experiments';
+import { checkReproduction, runReproduction, type ExpectedReproduction, type ReproductionResult } from '@mia/experiments/reproduce';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

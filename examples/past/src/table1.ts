@@ -1,4 +1,5 @@
-import { claimForEveryColumn, isNotRun, metricTable, type ExperimentConfig, type Reproduction, type ReproductionContext, type ReproductionScale, type RunOutcome } from '@mia/experiments';
+import { type ExperimentConfig } from '@mia/experiments';
+import { claimForEveryColumn, isNotRun, metricTable, type Reproduction, type ReproductionContext, type ReproductionScale, type RunOutcome } from '@mia/experiments/reproduce';
 import { DATASET_COLUMNS, datasetSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup, type PastDatasetKey } from './configs';
 
 const KEYS: readonly PastDatasetKey[] = ['texas', 'purchase', 'cifar10', 'cifar100', 'imagenet'];

@@ -1,4 +1,5 @@
-import { claimForEveryColumn, isNotRun, rowOf, type DefenseRow, type ExperimentConfig, type Reproduction, type ReproductionTable, type RunOutcome, type TableCell } from '@mia/experiments';
+import { type DefenseRow, type ExperimentConfig } from '@mia/experiments';
+import { claimForEveryColumn, isNotRun, rowOf, type Reproduction, type ReproductionTable, type RunOutcome, type TableCell } from '@mia/experiments/reproduce';
 import { ablationSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup, type DefenseSpec } from './configs';
 
 /** The base defenses of PAST's comparison (§4.1 "Defense baselines") and their runner form. */

@@ -1,4 +1,4 @@
-import { claim, isNotRun, type Claim, type NotRun } from '@mia/experiments';
+import { claim, isNotRun, type Claim, type NotRun } from '@mia/experiments/reproduce';
 import { DATASET_COLUMNS, type DatasetColumn } from './configs';
 import type { ColumnEvaluation } from './evaluate-columns';
 

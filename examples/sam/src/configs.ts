@@ -1,4 +1,5 @@
-import { parseExperimentConfig, type ExperimentConfig, type ReproductionScale } from '@mia/experiments';
+import { parseExperimentConfig, type ExperimentConfig } from '@mia/experiments';
+import { type ReproductionScale } from '@mia/experiments/reproduce';
 
 /** The paper's four datasets, in the order of its tables (SAM-privacy Table 1). */
 export const DATASET_COLUMNS = ['CIFAR-100', 'CIFAR-10', 'Purchase-100', 'Texas-100'] as const;

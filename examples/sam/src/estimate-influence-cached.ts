@@ -1,6 +1,7 @@
 import { computeSignals } from '@mia/attacks';
 import { subsetData } from '@mia/core';
-import { contentHash, getDefense, type ExperimentConfig, type LoadedUnit, type ReproductionContext } from '@mia/experiments';
+import { contentHash, trainWithPlugins, type ExperimentConfig } from '@mia/experiments';
+import { type LoadedUnit, type ReproductionContext } from '@mia/experiments/reproduce';
 import { createModel } from '@mia/models';
 import { estimateInfluence } from '@mia/sam';
 
@@ -26,14 +27,13 @@ export async function estimateInfluenceCached(ctx: ReproductionContext, config: 
   const inf = stored?.files.get('influence.f64');
   const mem = stored?.files.get('memorization.f64');
   if (inf !== undefined && mem !== undefined) return { influence: floatsOf(inf), memorization: floatsOf(mem) };
-  const sgd = getDefense('none');
   const estimate = await estimateInfluence({
     numTrain: members.length, numTest: nonMembers.length, numModels, seed: config.seed,
     onProgress: (done, total) => ctx.log(`[sam] influence estimator: model ${done}/${total}`),
     async trainModel(subset, seed) {
       const model = createModel(config.model.name, { ...config.model.options, numClasses: dataset.numClasses, inputShape: [...dataset.inputShape], seed });
       try {
-        await sgd.trainModel({ model, members: subsetData(dataset, Array.from(subset, (i) => members[i]!)), training: config.training, params: {}, seed, label: 'influence subset model' });
+        await trainWithPlugins({ model, members: subsetData(dataset, Array.from(subset, (i) => members[i]!)), training: config.training, seed, label: 'influence subset model' }, []);
         return { train: computeSignals(model, dataset, { indices: members }).correct!, test: computeSignals(model, dataset, { indices: nonMembers }).correct! };
       } finally {
         model.dispose();

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { contentHash, getDefense, isNotRun, type ExperimentConfig, type ExperimentResults, type NotRun, type ReproductionContext } from '@mia/experiments';
+import { contentHash, getDefense, type ExperimentConfig, type ExperimentResults } from '@mia/experiments';
+import { isNotRun, type NotRun, type ReproductionContext } from '@mia/experiments/reproduce';
 import { serializeClassifier } from '@mia/models';
 import { DATASET_COLUMNS, columnConfig, coreDefenses, type DatasetColumn } from './configs';
 import { evaluateModel, type ModelEvaluation } from './evaluate-model';

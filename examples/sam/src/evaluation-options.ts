@@ -1,4 +1,4 @@
-import type { ReproductionScale } from '@mia/experiments';
+import type { ReproductionScale } from '@mia/experiments/reproduce';
 
 /** How the SharpReg-protocol attacks of one model are run (per scale). */
 export interface EvaluationOptions {

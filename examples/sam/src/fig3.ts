@@ -1,5 +1,5 @@
 import { computeSignals } from '@mia/attacks';
-import { claim, isNotRun, type Claim, type Reproduction, type ReproductionFigure, type ReproductionTable } from '@mia/experiments';
+import { claim, isNotRun, type Claim, type Reproduction, type ReproductionFigure, type ReproductionTable } from '@mia/experiments/reproduce';
 import { columnConfig } from './configs';
 import { INFLUENCE_MODELS, estimateInfluenceCached } from './estimate-influence-cached';
 import { INFLUENCE_ENV, influenceFromEnv } from './influence-matrix';

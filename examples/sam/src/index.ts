@@ -1,4 +1,4 @@
-import type { Reproduction } from '@mia/experiments';
+import type { Reproduction } from '@mia/experiments/reproduce';
 import { samFig3 } from './fig3';
 import { samTable1 } from './table1';
 import { samTable2 } from './table2';

@@ -1,4 +1,4 @@
-import type { TableCell } from '@mia/experiments';
+import type { TableCell } from '@mia/experiments/reproduce';
 
 /** Mean of a non-empty list. */
 export const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;

@@ -1,4 +1,4 @@
-import { isNotRun, type NotRun, type Reproduction, type ReproductionTable } from '@mia/experiments';
+import { isNotRun, type NotRun, type Reproduction, type ReproductionTable } from '@mia/experiments/reproduce';
 import { claimOverColumns } from './column-claims';
 import { DATASET_COLUMNS, type DatasetColumn } from './configs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';

@@ -1,4 +1,5 @@
-import { claim, isNotRun, type ExperimentConfig, type NotRun, type Reproduction, type ReproductionScale, type ReproductionTable } from '@mia/experiments';
+import { type ExperimentConfig } from '@mia/experiments';
+import { claim, isNotRun, type NotRun, type Reproduction, type ReproductionScale, type ReproductionTable } from '@mia/experiments/reproduce';
 import { claimOverColumns } from './column-claims';
 import { DATASET_COLUMNS, SAM_RHO, SHARPREG_PARAMS, type DatasetColumn } from './configs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';

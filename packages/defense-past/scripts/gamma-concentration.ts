@@ -18,7 +18,7 @@ import { purchaseLike } from '@mia/data';
 import { createMlp } from '@mia/models';
 import { privacySensitivity } from '../src/privacy-sensitivity';
 import { computeSensitivity } from '../src/compute-sensitivity';
-import { sensitivityTopShare } from '../src/summarize-sensitivity';
+import { sensitivityTopShare } from '@mia/metrics';
 
 await useWasmTraining();
 const task = process.argv[2] ?? 'purchase';

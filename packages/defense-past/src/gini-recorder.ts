@@ -1,5 +1,5 @@
 import type { TrainingPlugin } from '@mia/core';
-import { giniAbs, giniShifted } from './gini';
+import { giniAbs, giniShifted } from '@mia/metrics';
 import { parameterValues, type ParameterValuesOptions } from './parameter-values';
 
 /** One point of a {@link giniRecorder} curve. */

@@ -15,8 +15,6 @@ export {
 } from './compute-sensitivity';
 export {
   summarizeSensitivity,
-  sensitivityShareBelow,
-  sensitivityTopShare,
   type SensitivityStats,
   type SensitivitySummary,
   type SummarizeSensitivityOptions,
@@ -24,7 +22,6 @@ export {
 export type { ValuesInput } from './flatten-values';
 export { measureLossGap, type LossGapMeasurement } from './measure-loss-gap';
 export { lossGapRecorder, type LossGapRecord, type LossGapRecorderOptions } from './loss-gap-recorder';
-export { giniShifted, giniAbs } from './gini';
 export { giniRecorder, type GiniRecord } from './gini-recorder';
 export { parameterValues, type ParameterValuesOptions } from './parameter-values';
 export { histogram, sharedHistograms, type Histogram, type HistogramOptions } from './histogram';

@@ -3,7 +3,7 @@ import '@tensorflow/tfjs-backend-cpu';
 import { evaluate, labeledData, sgd, train } from '@mia/core';
 import { syntheticClassification, tinyMlp } from '@mia/core/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { giniShifted, giniAbs } from './gini';
+import { giniShifted, giniAbs } from '@mia/metrics';
 import { giniRecorder } from './gini-recorder';
 import { lossGapRecorder } from './loss-gap-recorder';
 import { measureLossGap } from './measure-loss-gap';

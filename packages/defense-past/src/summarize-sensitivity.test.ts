@@ -1,25 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { SensitivityResult } from './compute-sensitivity';
-import { sensitivityShareBelow, sensitivityTopShare, summarizeSensitivity } from './summarize-sensitivity';
+import { summarizeSensitivity } from './summarize-sensitivity';
 
 const s = [0.01, 0.5, 0.02, 0.3, 0.0, 0.05, 0.2, 0.9, 0.08, 0.15];
 
-describe('sensitivity statistics', () => {
-  it('match hand-computed values (and @mia/metrics, which printed the same numbers)', () => {
-    // Below 0.1: 0.01, 0.02, 0, 0.05, 0.08 → 5/10.
-    expect(sensitivityShareBelow(s, 0.1)).toBe(0.5);
-    // Top 20 %: index ⌊0.2·10⌋ = 2 of the descending sort → 0.9 + 0.5 + 0.3 = 1.7 of 2.21.
-    expect(sensitivityTopShare(s, 0.2)).toBeCloseTo(1.7 / 2.21, 12);
-    expect(sensitivityTopShare([[1, 1], [1, 1]], 1)).toBe(1);
-  });
-
-  it('rejects bad input', () => {
-    expect(() => sensitivityTopShare([0, 0], 0.2)).toThrow('sensitivityTopShare: values must not all be 0');
-    expect(() => sensitivityTopShare([-1, 2], 0.2)).toThrow('sensitivityTopShare: values must be non-negative, got -1');
-    expect(() => sensitivityTopShare(s, 2)).toThrow('sensitivityTopShare: fraction must be a number in [0, 1], got 2');
-    expect(() => sensitivityShareBelow([], 0.1)).toThrow('sensitivityShareBelow: values must contain at least 1 value, got 0');
-  });
-
+// The statistics themselves (shareBelow, topShare) are @mia/metrics' and tested there.
+describe('summarizeSensitivity', () => {
   it('summarises overall and per module', () => {
     const result: SensitivityResult = {
       memberLoss: 0.1,

@@ -1,46 +1,7 @@
+import { sensitivityShareBelow, sensitivityTopShare } from '@mia/metrics';
 import { check, InvalidArgumentError, type ParameterKind } from '@mia/core';
 import { flattenValues as flatten, type ValuesInput } from './flatten-values';
 import type { SensitivityResult } from './compute-sensitivity';
-
-/**
- * Share of values strictly below `threshold` (PAST §3.1: "97 % of the parameters have privacy
- * sensitivities lower than 0.1"). Same definition as `@mia/metrics` `sensitivityShareBelow`.
- * @returns A fraction in [0, 1].
- * @throws InvalidArgumentError on no value or a non-finite value or threshold.
- * @see docs/protocol.md §5 "Privacy sensitivity distribution".
- */
-export function sensitivityShareBelow(values: ValuesInput, threshold: number): number {
-  check(Number.isFinite(threshold), 'sensitivityShareBelow', 'threshold', 'a finite number', threshold);
-  const w = flatten('sensitivityShareBelow', values);
-  let count = 0;
-  for (const v of w) if (v < threshold) count++;
-  return count / w.length;
-}
-
-/**
- * Share of the total held by the top `fraction` of values (PAST §3.1: "the top 20 % of parameters
- * hold 89.27 % of the cumulative sensitivity"): sort descending, cumulative sum at 0-based index
- * `min(⌊fraction·n⌋, n − 1)`, divided by the total. Same definition as `@mia/metrics` `sensitivityTopShare`.
- * @returns A fraction in [0, 1].
- * @throws InvalidArgumentError on no value, a negative or non-finite value, all zeros, or fraction outside [0, 1].
- * @see docs/protocol.md §5 "Privacy sensitivity distribution".
- */
-export function sensitivityTopShare(values: ValuesInput, fraction: number): number {
-  const fn = 'sensitivityTopShare';
-  check(Number.isFinite(fraction) && fraction >= 0 && fraction <= 1, fn, 'fraction', 'a number in [0, 1]', fraction);
-  const w = flatten(fn, values).sort();
-  const n = w.length;
-  if (w[0]! < 0) throw new InvalidArgumentError(`${fn}: values must be non-negative, got ${w[0]}`);
-  const last = Math.min(Math.floor(fraction * n), n - 1);
-  let total = 0;
-  let top = 0;
-  for (let i = n - 1; i >= 0; i--) {
-    total += w[i]!;
-    if (n - 1 - i === last) top = total;
-  }
-  if (total === 0) throw new InvalidArgumentError(`${fn}: values must not all be 0 (the share is undefined), got ${n} zeros`);
-  return top / total;
-}
 
 /** Summary statistics of one set of sensitivities. */
 export interface SensitivityStats {

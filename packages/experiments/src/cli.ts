@@ -3,7 +3,9 @@ import { Command, CommanderError } from 'commander';
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, MiaError, initBackend, type BackendName } from '@mia/core';
 import { runCommand, reproduceCommand, reportCommand, cacheCommand, datasetsFetchCommand, attackScoresCommand, type AttackScoresOptions } from './cli-commands';
-import { parseWorkerOptions, sweepQueueCommand, workerCommand, type WorkerCommandOptions } from './queue/queue-commands';
+import { parseWorkerOptions, type WorkerCommandOptions } from './queue/worker-options';
+// bullmq and ioredis load only for `--queue` and `mia worker`.
+const queueCommands = () => import('./queue/queue-commands');
 
 const program = new Command();
 program
@@ -50,7 +52,7 @@ program
     if (opts.follow !== undefined && opts.queue === undefined) throw new InvalidArgumentError(`sweep: --${opts.follow ? '' : 'no-'}follow needs --queue <url>`);
     if (opts.queue !== undefined) {
       const log = program.opts<{ quiet?: boolean }>().quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
-      await sweepQueueCommand(config, { ...opts, queue: opts.queue }, log, async (trainUnits) => {
+      await (await queueCommands()).sweepQueueCommand(config, { ...opts, queue: opts.queue }, log, async (trainUnits) => {
         await setup();
         await runCommand(config, { ...(opts.out === undefined ? {} : { out: opts.out }), ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }), trainUnits }, program.opts());
       });
@@ -74,7 +76,7 @@ program
   .action(async (opts: WorkerCommandOptions) => {
     parseWorkerOptions(opts); // bad options fail before a backend is loaded
     await setup();
-    await workerCommand(opts, (line) => process.stderr.write(`${line}\n`));
+    await (await queueCommands()).workerCommand(opts, (line) => process.stderr.write(`${line}\n`));
   });
 
 program

@@ -32,7 +32,7 @@ export function optimizerFor(training: TrainingConfig): { optimizer: Optimizer; 
  * Trains with the config's optimizer and schedule plus the given plugins; `epochs` stops the run
  * early while the schedule stays the full run's (early-stopping checkpoints, PROTOCOL.md §4.11).
  */
-export async function trainWithPlugins(ctx: DefenseTrainContext<unknown>, plugins: readonly TrainingPlugin[], epochs = ctx.training.epochs): Promise<void> {
+export async function trainWithPlugins(ctx: Pick<DefenseTrainContext<unknown>, 'model' | 'members' | 'training' | 'seed' | 'label' | 'signal'>, plugins: readonly TrainingPlugin[], epochs = ctx.training.epochs): Promise<void> {
   const { optimizer, schedule } = optimizerFor(ctx.training);
   try {
     await train(ctx.model, ctx.members, {
