@@ -24,7 +24,7 @@ interface GlobalOptions { quiet?: boolean }
 export async function runCommand(configPath: string, opts: { out?: string; dataDir?: string; workers?: number; trainUnits?: RunExperimentOptions['trainUnits'] }, global: GlobalOptions): Promise<void> {
   const config = await loadExperimentConfig(configPath);
   const log = global.quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
-  const results = await runExperiment(config, { ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }), ...(opts.workers === undefined ? {} : { workers: opts.workers }), ...(opts.trainUnits === undefined ? {} : { trainUnits: opts.trainUnits }), ...(log ? { onLog: log } : {}) });
+  const results = await runExperiment(config, { dataDir: opts.dataDir, workers: opts.workers, trainUnits: opts.trainUnits, onLog: log });
   const paths = await writeReport(results, opts.out ?? join('runs', config.name));
   printSummary(results);
   process.stdout.write(`\nwrote ${paths.json}\n      ${paths.markdown}\n      ${paths.html}\n`);
@@ -53,9 +53,7 @@ export async function reproduceCommand(name: string | undefined, opts: { list?: 
     const out = opts.out ?? join('runs', `${name}-${scale}`);
     const result = await runReproduction(reproduction, {
       scale: scale as ReproductionScale, out,
-      ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }),
-      ...(opts.workers === undefined ? {} : { workers: opts.workers }),
-      ...(log === undefined ? {} : { onLog: log }),
+      dataDir: opts.dataDir, workers: opts.workers, onLog: log,
     });
     process.stdout.write(`${result.tables.map(tableMarkdown).join('\n')}\n## Claims\n\n${claimsMarkdown(result)}\n\n${result.name} at scale ${scale}: ${result.seconds.toFixed(0)} s, backend ${result.backend}\nwrote ${join(out, 'report.md')}\n      ${join(out, 'report.html')}\n      ${join(out, 'reproduction.json')}\n`);
     return;

@@ -23,7 +23,7 @@ async function setup(): Promise<void> {
   const prefer = opts.backend === undefined ? undefined : [opts.backend as BackendName];
   // Loaders from this package's own dependencies, so pnpm's strict layout finds them.
   const loaders = { wasm: () => import('@mia/backend-wasm'), cpu: () => import('@tensorflow/tfjs-backend-cpu') };
-  const result = await initBackend({ loaders, ...(prefer === undefined ? {} : { prefer }) });
+  const result = await initBackend({ loaders, prefer });
   if (!program.opts<{ quiet?: boolean }>().quiet) process.stderr.write(`backend: ${result.name}${result.skipped.length > 0 ? ` (skipped: ${result.skipped.map((s) => s.name).join(', ')})` : ''}\n`);
 }
 
@@ -54,7 +54,7 @@ program
       const log = program.opts<{ quiet?: boolean }>().quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
       await (await queueCommands()).sweepQueueCommand(config, { ...opts, queue: opts.queue }, log, async (trainUnits) => {
         await setup();
-        await runCommand(config, { ...(opts.out === undefined ? {} : { out: opts.out }), ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }), trainUnits }, program.opts());
+        await runCommand(config, { out: opts.out, dataDir: opts.dataDir, trainUnits }, program.opts());
       });
       return;
     }
@@ -93,7 +93,7 @@ program
     if (workers !== undefined && (!Number.isInteger(workers) || workers < 0)) throw new InvalidArgumentError(`reproduce: --workers must be a non-negative integer, got ${JSON.stringify(opts.workers)}`);
     if (opts.list !== true) await setup();
     const { workers: _w, ...rest } = opts;
-    await reproduceCommand(name, { ...rest, ...(workers === undefined ? {} : { workers }) }, program.opts());
+    await reproduceCommand(name, { ...rest, workers }, program.opts());
   });
 
 program

@@ -39,7 +39,7 @@ export async function sweepQueueCommand(configPath: string, opts: { queue: strin
 export async function workerCommand(opts: WorkerCommandOptions, log: (line: string) => void): Promise<void> {
   const { address, ...options } = parseWorkerOptions(opts);
   const connection = await connectRedis(address, { context: 'worker' });
-  const handle = startQueueWorker(connection, { ...options, onLog: log, ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }) });
+  const handle = startQueueWorker(connection, { ...options, onLog: log, dataDir: opts.dataDir });
   let signals = 0;
   const onSignal = (signal: string) => {
     signals += 1;

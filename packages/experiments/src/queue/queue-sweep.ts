@@ -52,7 +52,7 @@ export function queueTrainer(connection: Redis, options: QueueSweepOptions = {})
     }
     const jobs = unitJobs(config, data, units);
     await withQueue(connection, async (queue) => {
-      options.onLog?.(summary(await enqueueUnits(queue, jobs, options.attempts === undefined ? {} : { attempts: options.attempts }), all - units.length));
+      options.onLog?.(summary(await enqueueUnits(queue, jobs, { attempts: options.attempts }), all - units.length));
       options.onLog?.(`queue: waiting for ${jobs.length} unit(s); start workers with \`mia worker --queue <url> --artifacts <shared dir>\``);
       await followUnits(queue, jobs, { store, onLog: options.onLog, pollMs: options.pollMs, signal: options.signal });
     }, options.onLog);
@@ -73,7 +73,7 @@ export async function enqueueSweep(input: ExperimentConfig, connection: Redis, s
     }
   }
   const cached = config.defenses.length * 2 - missing.length;
-  const result = await withQueue(connection, (queue) => enqueueUnits(queue, unitJobs(config, data, missing), options.attempts === undefined ? {} : { attempts: options.attempts }), options.onLog);
+  const result = await withQueue(connection, (queue) => enqueueUnits(queue, unitJobs(config, data, missing), { attempts: options.attempts }), options.onLog);
   options.onLog?.(summary(result, cached));
   return { ...result, cached };
 }

@@ -41,7 +41,7 @@ export function startQueueWorker(connection: Redis, options: QueueWorkerOptions)
   const log = (line: string) => options.onLog?.(line);
   const store = new DirectoryArtifactStore(options.artifacts);
   const local = packageVersions();
-  const pool = new ThreadPool(concurrency, { storeRoot: options.artifacts, backend: tf.getBackend(), onLog: log, ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }) });
+  const pool = new ThreadPool(concurrency, { storeRoot: options.artifacts, backend: tf.getBackend(), onLog: log, dataDir: options.dataDir });
   let releasing = false;
 
   const processor = async (job: Job<UnitJobData, UnitJobResult>, token?: string): Promise<UnitJobResult> => {
