@@ -55,7 +55,7 @@ export interface ResolvedAdvReg {
  * The schema of the scalar {@link AdvRegOptions} (validation, JSON Schema; unknown keys are errors).
  * Options without a default here take the `variant`'s (see {@link AdvRegOptions}); the optimizers,
  * schedule and attack model are code-only.
- * @see PROTOCOL.md §4.7
+ * @see docs/protocol.md §4.7
  */
 export const advRegOptionsSchema = optionsSchema({
   epochs: option.integer({ min: 1, required: true, description: 'Training epochs.' }),

@@ -16,7 +16,7 @@ function penalised(logits: tf.Tensor2D, labels: tf.Tensor1D, beta: number): tf.S
   });
 }
 
-/** The schema of {@link ConfidencePenaltyOptions} (validation, defaults, JSON Schema; unknown keys are errors). @see PROTOCOL.md §4.9 */
+/** The schema of {@link ConfidencePenaltyOptions} (validation, defaults, JSON Schema; unknown keys are errors). @see docs/protocol.md §4.9 */
 export const confidencePenaltyOptionsSchema = optionsSchema({
   beta: option.number({ min: 0, default: 0.1, description: 'Penalty weight β on the negative entropy.' }),
 });

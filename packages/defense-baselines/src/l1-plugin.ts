@@ -11,7 +11,7 @@ export interface L1Options {
   readonly includeBiases?: boolean;
 }
 
-/** The schema of {@link L1Options} (validation, defaults, JSON Schema; unknown keys are errors). @see PROTOCOL.md §4.12 */
+/** The schema of {@link L1Options} (validation, defaults, JSON Schema; unknown keys are errors). @see docs/protocol.md §4.12 */
 export const l1OptionsSchema = optionsSchema({
   lambda: option.number({ min: 0, default: 1e-3, description: 'Penalty λ (PASTr L1.py).' }),
   kinds: option.list(option.choice(['conv', 'dense', 'batchnorm'], {}), { default: ['conv', 'dense', 'batchnorm'], description: 'Parameter-group kinds whose weights are penalised.' }),

@@ -13,7 +13,7 @@ export interface LabelSmoothingOptions {
   readonly form?: 'rl' | 'mlh';
 }
 
-/** The schema of {@link LabelSmoothingOptions} (validation, defaults, JSON Schema; unknown keys are errors). @see PROTOCOL.md §4.8 */
+/** The schema of {@link LabelSmoothingOptions} (validation, defaults, JSON Schema; unknown keys are errors). @see docs/protocol.md §4.8 */
 export const labelSmoothingOptionsSchema = optionsSchema({
   epsilon: option.number({ min: 0, max: 1, default: 0.1, description: 'Smoothing ε.' }),
   form: option.choice(['rl', 'mlh'], { default: 'rl', description: "RelaxLoss' form (ε/C on every class) or MLHospital's (1 − ε on y, ε/(C − 1) elsewhere)." }),

@@ -18,7 +18,7 @@ export interface MemGuardOptions {
   readonly maxIterations?: number;
 }
 
-/** The schema of {@link MemGuardOptions} (validation, defaults, JSON Schema; unknown keys are errors). @see PROTOCOL.md §4.15 */
+/** The schema of {@link MemGuardOptions} (validation, defaults, JSON Schema; unknown keys are errors). @see docs/protocol.md §4.15 */
 export const memGuardOptionsSchema = optionsSchema({
   c1: option.number({ min: 0, default: 1, description: 'Weight of |logit_h(z′)|.' }),
   c2: option.number({ min: 0, default: 10, description: 'Weight of the label-preservation hinge.' }),

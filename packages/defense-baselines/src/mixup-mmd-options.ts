@@ -3,7 +3,7 @@ import { option, optionsSchema } from '@mia/core';
 /**
  * The schema of the scalar {@link MixupMmdOptions} (validation, defaults, JSON Schema; unknown keys
  * are errors); the optimizer and schedule are code-only options of {@link trainMixupMmd}.
- * @see PROTOCOL.md §4.6, A35
+ * @see docs/protocol.md §4.6, A35
  */
 export const mixupMmdOptionsSchema = optionsSchema({
   epochs: option.integer({ min: 1, required: true, description: 'Training epochs.' }),

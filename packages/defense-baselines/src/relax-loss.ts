@@ -21,11 +21,11 @@ export interface RelaxLossOptions {
   readonly detachSoftTargets?: boolean;
 }
 
-/** The schema of {@link RelaxLossOptions} (validation, defaults, JSON Schema; unknown keys are errors). @see PROTOCOL.md §4.5 */
+/** The schema of {@link RelaxLossOptions} (validation, defaults, JSON Schema; unknown keys are errors). @see docs/protocol.md §4.5 */
 export const relaxLossOptionsSchema = optionsSchema({
   alpha: option.number({ min: 0, exclusiveMin: true, default: 1, description: 'Target loss level α.' }),
   upper: option.number({ min: 0, max: 1, default: 1, description: 'Clamp of the true-class soft target (CIFAR 1, Purchase 0.3, Texas 0.1).' }),
-  variant: option.choice(['image', 'tabular'], { default: 'image', description: "RL's image code or its non-image code (PROTOCOL.md A20)." }),
+  variant: option.choice(['image', 'tabular'], { default: 'image', description: "RL's image code or its non-image code (docs/protocol.md A20)." }),
   parityOffset: option.integer({ default: 0, description: 'Added to the 0-based epoch before the parity test: 0 = RL, 1 = MLHospital/CRL.' }),
   detachSoftTargets: option.boolean({ default: false, description: 'Stop the gradient through the soft targets.' }),
 });

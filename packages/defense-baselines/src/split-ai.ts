@@ -44,7 +44,7 @@ export interface SplitAi {
   dispose(): void;
 }
 
-/** The schema of the scalar {@link SplitAiOptions} (K, L and the assignment seed; unknown keys are errors). @see PROTOCOL.md §4.14, §2.5 */
+/** The schema of the scalar {@link SplitAiOptions} (K, L and the assignment seed; unknown keys are errors). @see docs/protocol.md §4.14, §2.5 */
 export const splitAiOptionsSchema = optionsSchema({
   numModels: option.integer({ min: 2, default: 25, description: 'K, the number of sub-models.' }),
   numExcluded: option.integer({ min: 1, default: 10, description: 'L, the sub-models each member is excluded from (less than K).' }),

@@ -49,7 +49,7 @@ const isCodeConcave = (v: unknown): v is ConcaveTerm | ((p: tf.Tensor) => tf.Ten
 /**
  * The schema of {@link CclOptions}: validation, defaults and the JSON Schema of the `ccl` defense's
  * params (strict: unknown keys are errors). Code may also pass a {@link ConcaveTerm} or a function.
- * @see CCL Table 1; PROTOCOL.md §4.2
+ * @see CCL Table 1; docs/protocol.md §4.2
  */
 export const cclOptionsSchema = optionsSchema({
   alpha: option.number({ min: 0, max: 1, default: 0.5, description: 'Weight α of the convex term; 1 − α weights the concave term.' }),

@@ -46,7 +46,7 @@ export interface ResolvedCrlOptions {
 /**
  * The schema of {@link CrlOptions}: validation, defaults and the JSON Schema of the `crl` defense's
  * params (strict: unknown keys are errors).
- * @see PROTOCOL.md §4.3, A18
+ * @see docs/protocol.md §4.3, A18
  */
 export const crlOptionsSchema = optionsSchema({
   alpha: option.number({ min: 0, default: 1, description: 'ImpRelaxLoss threshold α_rce (above the logit-normalisation floor).' }),

@@ -6,7 +6,7 @@ const tuningFields = {
   lr: option.number({ min: 0, default: 0.01, description: 'Initial learning rate of the fresh SGD.' }),
   momentum: option.number({ min: 0, max: 1, default: 0.9, description: 'Momentum of the fresh SGD.' }),
   weightDecay: option.number({ min: 0, default: 5e-4, description: 'Coupled weight decay of the fresh SGD, on every parameter.' }),
-  batchSize: option.integer({ min: 1, default: 128, description: 'Member batch size, also the non-member batch size (PROTOCOL.md A15).' }),
+  batchSize: option.integer({ min: 1, default: 128, description: 'Member batch size, also the non-member batch size (docs/protocol.md A15).' }),
   seed: option.number({ default: 0, description: 'Seed of member shuffling, non-member batch order and dropout.' }),
   microBatchSize: option.integer({ min: 1, description: 'Gradient accumulation in micro-batches of this size.' }),
 };
@@ -20,8 +20,8 @@ export const tuningPhaseSchema = optionsSchema(tuningFields);
 /**
  * The schema of PAST's options: the tuning phase plus the penalty (λ, α, clamp, norm) and the
  * adaptive switch, with every default of the package in this one place (Purchase/Texas values of
- * PROTOCOL.md §2.1: λ = 1e-5, α = 2.5, 20 epochs). Unknown keys are errors.
- * @see PROTOCOL.md §4.1, §2.1; PAST Eq. 3–4
+ * docs/protocol.md §2.1: λ = 1e-5, α = 2.5, 20 epochs). Unknown keys are errors.
+ * @see docs/protocol.md §4.1, §2.1; PAST Eq. 3–4
  */
 export const pastOptionsSchema = optionsSchema({
   ...tuningFields,

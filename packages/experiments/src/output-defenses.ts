@@ -11,13 +11,13 @@ const memGuardSchema = optionsSchema({
 });
 
 /**
- * MemGuard (PROTOCOL.md §4.15): the undefended model, whose released logits are perturbed. The
+ * MemGuard (docs/protocol.md §4.15): the undefended model, whose released logits are perturbed. The
  * defender's attack classifier is trained on the model's own members (label 1) and the partition's
  * inference/reference set (label 0); params: `attackEpochs`, `hidden` and the `memGuard` options.
  */
 export const memGuardDefense = defineDefense({
   name: 'memguard',
-  description: "MemGuard: undefended training, then output perturbation against the defender's own attack model (PROTOCOL.md §4.15)",
+  description: "MemGuard: undefended training, then output perturbation against the defender's own attack model (docs/protocol.md §4.15)",
   needsInference: true,
   schema: memGuardSchema,
   train: (ctx) => trainWithPlugins(ctx, []),
@@ -52,13 +52,13 @@ const selenaSchema = optionsSchema({
 });
 
 /**
- * SELENA (PROTOCOL.md §4.14): Split-AI with `numModels` (K) sub-models, each member excluded from
+ * SELENA (docs/protocol.md §4.14): Split-AI with `numModels` (K) sub-models, each member excluded from
  * `numExcluded` (L) of them, trained like the undefended model; then a fresh model distilled on the
  * members for `distillationEpochs` (default: the run's epochs).
  */
 export const selenaDefense = defineDefense({
   name: 'selena',
-  description: 'SELENA: Split-AI ensemble then self-distillation (PROTOCOL.md §4.14)',
+  description: 'SELENA: Split-AI ensemble then self-distillation (docs/protocol.md §4.14)',
   schema: selenaSchema,
   check: (o) => (o.numExcluded >= o.numModels ? [{ path: 'numExcluded', expected: `an integer less than numModels (${o.numModels})`, got: String(o.numExcluded) }] : []),
   async train(ctx) {

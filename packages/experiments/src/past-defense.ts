@@ -17,12 +17,12 @@ const pastSchema = optionsSchema({
 });
 
 /**
- * PAST (PROTOCOL.md §4.1): phase 1 is the run's unit of the `base` defense (cross-entropy by
+ * PAST (docs/protocol.md §4.1): phase 1 is the run's unit of the `base` defense (cross-entropy by
  * default), from the cache when the run has it; phase 2 is {@link pastTune} on the inference set.
  */
 export const pastDefense = defineDefense({
   name: 'past',
-  description: 'PAST: phase 1 (cross-entropy, or the defense in params.base) then privacy-aware sparsity tuning on the inference set (PROTOCOL.md §4.1)',
+  description: 'PAST: phase 1 (cross-entropy, or the defense in params.base) then privacy-aware sparsity tuning on the inference set (docs/protocol.md §4.1)',
   needsInference: true,
   schema: pastSchema,
   check(o, run) {

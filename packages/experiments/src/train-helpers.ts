@@ -18,7 +18,7 @@ export function copyWeights(from: Classifier, to: Classifier): void {
   a.forEach((v, i) => b[i]!.assign(v));
 }
 
-/** The optimizer and schedule of a training config (PROTOCOL.md §2). */
+/** The optimizer and schedule of a training config (docs/protocol.md §2). */
 export function optimizerFor(training: TrainingConfig): { optimizer: Optimizer; schedule: LrSchedule } {
   const optimizer = training.optimizer === 'adam'
     ? adam({ lr: training.lr, weightDecay: training.weightDecay })
@@ -30,7 +30,7 @@ export function optimizerFor(training: TrainingConfig): { optimizer: Optimizer; 
 
 /**
  * Trains with the config's optimizer and schedule plus the given plugins; `epochs` stops the run
- * early while the schedule stays the full run's (early-stopping checkpoints, PROTOCOL.md §4.11).
+ * early while the schedule stays the full run's (early-stopping checkpoints, docs/protocol.md §4.11).
  */
 export async function trainWithPlugins(ctx: Pick<DefenseTrainContext<unknown>, 'model' | 'members' | 'training' | 'seed' | 'label' | 'signal'>, plugins: readonly TrainingPlugin[], epochs = ctx.training.epochs): Promise<void> {
   const { optimizer, schedule } = optimizerFor(ctx.training);

@@ -9,7 +9,7 @@ export interface SamPluginOptions extends SharpnessPluginOptions {
 
 const restoreStatistics = option.boolean({ default: true, description: 'Snapshot and restore the BN running statistics around the second pass.' });
 
-/** The schema of {@link SamPluginOptions} (validation, defaults, JSON Schema; unknown keys are errors). @see PROTOCOL.md §4.4 */
+/** The schema of {@link SamPluginOptions} (validation, defaults, JSON Schema; unknown keys are errors). @see docs/protocol.md §4.4 */
 export const samOptionsSchema = optionsSchema({
   rho: option.number({ min: 0, exclusiveMin: true, default: 0.1, description: 'Radius ρ of the L2 ball.' }),
   restoreStatistics,
@@ -18,7 +18,7 @@ export const samOptionsSchema = optionsSchema({
 /**
  * The schema of {@link SharpRegPluginOptions}: ρ, and either λ and ξ (Eq. 6) or β (App. C.4.1);
  * which combination is valid {@link sharpRegPlugin} checks. Unknown keys are errors.
- * @see SAM-privacy Eq. 6, App. C.4.1; PROTOCOL.md §4.4, §2.4
+ * @see SAM-privacy Eq. 6, App. C.4.1; docs/protocol.md §4.4, §2.4
  */
 export const sharpRegOptionsSchema = optionsSchema({
   rho: option.number({ min: 0, exclusiveMin: true, required: true, description: 'Radius ρ of the L2 ball.' }),
