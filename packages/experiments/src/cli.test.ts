@@ -34,7 +34,14 @@ describe('mia CLI', () => {
     writeFileSync(join(dir, 'unknown.json'), JSON.stringify({ ...tiny, defenses: [{ name: 'magic' }] }));
     const unknown = mia('--backend', 'cpu', 'run', join(dir, 'unknown.json'));
     expect(unknown.status).toBe(1);
-    expect(unknown.stderr).toMatch(/mia: defenses\[\]\.name must be one of .*got "magic"/);
+    expect(unknown.stderr).toMatch(/mia: .*invalid experiment config:\n {2}defenses\[0\]\.name: expected one of none, ccl, .*got "magic"/);
+    writeFileSync(join(dir, 'typo.json'), JSON.stringify({ ...tiny, defenses: [{ name: 'ccl', params: { alpah: 0.1 } }] }));
+    const typo = mia('--backend', 'cpu', 'run', join(dir, 'typo.json'));
+    expect(typo.status).toBe(1);
+    expect(typo.stderr).toMatch(/defenses\[0\]\.params\.alpah: expected one of the options alpha, .*got an unknown option/);
+    const schema = mia('schema');
+    expect(schema.status).toBe(0);
+    expect(JSON.parse(schema.stdout).properties.defenses.items.anyOf.map((v: { properties: { name: { const: string } } }) => v.properties.name.const)).toContain('ccl');
     writeFileSync(join(dir, 'missing-data.json'), JSON.stringify({ ...tiny, dataset: { name: 'texas100' } }));
     const missing = mia('--backend', 'cpu', 'run', join(dir, 'missing-data.json'));
     expect(missing.status).toBe(1);

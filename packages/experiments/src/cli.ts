@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, MiaError, initBackend, type BackendName } from '@mia/core';
 import { runCommand, reproduceCommand, reportCommand, cacheCommand, datasetsFetchCommand, attackScoresCommand, type AttackScoresOptions } from './cli-commands';
+import { experimentJsonSchema } from './config-json-schema';
 import { parseWorkerOptions, type WorkerCommandOptions } from './queue/worker-options';
 // bullmq and ioredis load only for `--queue` and `mia worker`.
 const queueCommands = () => import('./queue/queue-commands');
@@ -94,6 +95,13 @@ program
     if (opts.list !== true) await setup();
     const { workers: _w, ...rest } = opts;
     await reproduceCommand(name, { ...rest, workers }, program.opts());
+  });
+
+program
+  .command('schema')
+  .description('print the JSON Schema of experiment configs, every defense\'s params included (for editors: `mia schema > experiment.schema.json`)')
+  .action(() => {
+    process.stdout.write(`${JSON.stringify(experimentJsonSchema(), null, 2)}\n`);
   });
 
 program

@@ -33,7 +33,7 @@ const config = expandGrid(parseExperimentConfig({
   partition: { preset: 'CCL4', maxPerRole: 100 },
   model: { name: 'mlp', options: { hidden: [32] } },
   training: { epochs: 40, batchSize: 16, lr: 0.1 },
-  defenses: [{ name: 'none', label: 'plain', grid: { unused: [1, 2] } }],
+  defenses: [{ name: 'ccl', label: 'plain', grid: { alpha: [0.25, 0.75] } }],
   attacks: ['loss'],
 }));
 
@@ -73,7 +73,7 @@ describe.skipIf(!hasRedisServer())(`queue jobs on a real redis-server${hasRedisS
   });
 
   it('the job id is the cache key: enqueuing twice adds nothing; a refused job fails once, untrained, and is requeued later', async () => {
-    expect(jobs.map((j) => j.label)).toEqual(['plain unused=1/target', 'plain unused=2/target']);
+    expect(jobs.map((j) => j.label)).toEqual(['plain alpha=0.25/target', 'plain alpha=0.75/target']);
     expect(await enqueueUnits(queue, jobs)).toEqual({ added: 2, alreadyQueued: 0, requeued: 0 });
     expect(await enqueueUnits(queue, jobs)).toEqual({ added: 0, alreadyQueued: 2, requeued: 0 });
     expect(await queue.getJobCounts('waiting')).toEqual({ waiting: 2 });
@@ -88,7 +88,7 @@ describe.skipIf(!hasRedisServer())(`queue jobs on a real redis-server${hasRedisS
     const error = await followUnits(queue, [other], { store, pollMs: 50 }).catch((e: unknown) => e);
     await worker.stop('finish');
     expect(UnitJobFailedError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toMatch(/^sweep: unit plain unused=1\/target \([0-9a-f]{12}\) failed after 1 attempt\(s\): worker .* refused the job: package versions differ from the coordinator's \(@mia\/core 0\.0\.0-other \(coordinator\) ≠ (\S+) \(worker\)\)/);
+    expect((error as Error).message).toMatch(/^sweep: unit plain alpha=0.25\/target \([0-9a-f]{12}\) failed after 1 attempt\(s\): worker .* refused the job: package versions differ from the coordinator's \(@mia\/core 0\.0\.0-other \(coordinator\) ≠ (\S+) \(worker\)\)/);
     expect((error as Error).message).toContain(`≠ ${packageVersions()['@mia/core']} (worker)`);
     expect(await store.list()).toEqual([]);
     expect(logs.some((l) => l.startsWith('training'))).toBe(false);
