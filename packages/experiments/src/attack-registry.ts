@@ -18,7 +18,7 @@ export function createAttacks(names: readonly string[], options: { seed: number;
   return names.map((name) => {
     if ((METRICS as readonly string[]).includes(name)) return metricAttack(name as StatisticName);
     const nn = NN[name as keyof typeof NN];
-    if (nn !== undefined) return nn({ seed: options.seed, ...(options.nnEpochs === undefined ? {} : { epochs: options.nnEpochs }) });
+    if (nn !== undefined) return nn({ seed: options.seed, epochs: options.nnEpochs });
     if ((AUGMENTATION as readonly string[]).includes(name)) return augmentationAttack({ name, seed: options.seed });
     throw new InvalidArgumentError(`attacks[] must be names from ${ATTACK_NAMES.join(', ')}, got ${JSON.stringify(name)}`);
   });

@@ -20,11 +20,7 @@ export interface PreparedData {
  */
 export async function prepareData(config: ExperimentConfig, options: { dataDir?: string; onProgress?: ProgressCallback } = {}): Promise<PreparedData> {
   const dataDir = options.dataDir ?? config.dataset.dataDir;
-  const dataset = await loadDataset(config.dataset.name as DatasetName, {
-    ...(dataDir === undefined ? {} : { dataDir }),
-    ...(config.dataset.size === undefined ? {} : { size: config.dataset.size }),
-    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-  });
+  const dataset = await loadDataset(config.dataset.name as DatasetName, { dataDir, size: config.dataset.size, onProgress: options.onProgress });
   const preset = PRESETS[config.partition.preset];
   if (preset === undefined) throw new InvalidArgumentError(`partition.preset must be one of ${Object.keys(PRESETS).join(', ')}, got ${JSON.stringify(config.partition.preset)}`);
   const full = preset.split(dataset.size, config.seed);
