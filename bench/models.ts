@@ -1,5 +1,6 @@
 // The three benchmark models, written with plain tf ops so that they match bench/pytorch/models_torch.py
 // layer for layer (same shapes, explicit PyTorch padding, BN in training mode, biases where PyTorch has them).
+import { batchNormTraining } from '@mia/core';
 import * as tf from '@tensorflow/tfjs-core';
 
 /** A benchmark model: parameter shapes, a forward pass, and its forward FLOPs (2·MAC of conv and linear layers). */
@@ -27,9 +28,10 @@ const get = (p: Params, name: string): tf.Tensor => {
   return t;
 };
 
+// Training-mode batch norm as the models of @mia/models run it (tf.moments + tf.batchNorm, or one
+// fused kernel when the backend has it).
 function batchNorm(p: Params, name: string, x: tf.Tensor4D): tf.Tensor4D {
-  const { mean, variance } = tf.moments(x, [0, 1, 2]);
-  return tf.batchNorm4d(x, mean as tf.Tensor1D, variance as tf.Tensor1D, get(p, `${name}.beta`) as tf.Tensor1D, get(p, `${name}.gamma`) as tf.Tensor1D, 1e-5);
+  return batchNormTraining(x, get(p, `${name}.gamma`), get(p, `${name}.beta`), 1e-5).y;
 }
 
 /** Builds shapes and FLOP counts while a model definition declares its layers. */

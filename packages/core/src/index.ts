@@ -40,6 +40,7 @@ export type { TrainOptions, TrainResult, TrainProgressEvent, EpochSummary } from
 export { predictLogits, predictOutputs, evaluate, type PredictOptions, type EvaluationResult } from './predict';
 export { encodeCheckpoint, decodeCheckpoint, writeCheckpointFile, readCheckpointFile, type CheckpointData } from './checkpoint';
 export { createProgressBar, type ProgressBar } from './progress-bar';
-export { initBackend, type BackendName, type InitBackendOptions, type InitBackendResult } from './init-backend';
+export { batchNormTraining, BATCH_NORM_TRAINING, BATCH_NORM_TRAINING_GRAD, type BatchNormTrainingResult } from './batch-norm-training';
+export { initBackend, chosenBackend, type BackendName, type InitBackendOptions, type InitBackendResult } from './init-backend';
 export { option, type OptionField, type OptionsOf, type FieldSettings, type NumberSettings, type Presence } from './options/option-fields';
 export { optionsSchema, formatOptionIssues, type OptionsSchema, type OptionIssue, type InferOptions } from './options/options-schema';

@@ -2,17 +2,24 @@ import * as tf from '@tensorflow/tfjs-core';
 import { BackendError } from './errors';
 
 /** Backends {@link initBackend} can choose, in its default order of preference. */
-export type BackendName = 'tensorflow-gpu' | 'tensorflow' | 'wasm' | 'cpu';
+export type BackendName = 'tensorflow-gpu' | 'tensorflow' | 'native' | 'wasm' | 'cpu';
 
 /** Options of {@link initBackend}. */
 export interface InitBackendOptions {
   /**
    * Backends to try, in order. `'tensorflow-gpu'` / `'tensorflow'` load `@tensorflow/tfjs-node-gpu`
-   * / `@tensorflow/tfjs-node` when the user has them installed; `'wasm'` loads `@mia/backend-wasm`
-   * (the wasm backend with our training kernels); `'cpu'` loads `@tensorflow/tfjs-backend-cpu`.
-   * @default ['tensorflow-gpu', 'tensorflow', 'wasm', 'cpu']
+   * / `@tensorflow/tfjs-node` when the user has them installed; `'native'` loads
+   * `@mia/backend-native` (the wasm backend with oneDNN/OpenMP kernels computing on its heap; Node
+   * only, needs its compiled addon); `'wasm'` loads `@mia/backend-wasm` (the wasm backend with our
+   * training kernels); `'cpu'` loads `@tensorflow/tfjs-backend-cpu`.
+   * @default ['tensorflow-gpu', 'tensorflow', 'native', 'wasm', 'cpu']
    */
   readonly prefer?: readonly BackendName[];
+  /**
+   * Threads of the `native` backend on this thread (ignored by the others).
+   * @default `MIA_NUM_THREADS`, else every core
+   */
+  readonly threads?: number;
   /**
    * How to import each backend module. The default is a dynamic `import()` of the package name
    * from `@mia/core`'s own location, which finds packages installed next to it (npm, yarn); under
@@ -38,14 +45,44 @@ export interface InitBackendResult {
 const MODULES: Record<BackendName, string> = {
   'tensorflow-gpu': '@tensorflow/tfjs-node-gpu',
   tensorflow: '@tensorflow/tfjs-node',
+  native: '@mia/backend-native',
   wasm: '@mia/backend-wasm',
   cpu: '@tensorflow/tfjs-backend-cpu',
 };
 
-async function load(name: BackendName, loader: (() => Promise<unknown>) | undefined): Promise<string> {
+let chosen: BackendName | undefined;
+
+/**
+ * The backend the last successful {@link initBackend} of this thread chose (`'native'` although tfjs
+ * reports `'wasm'`), or undefined before any.
+ */
+export function chosenBackend(): BackendName | undefined {
+  return chosen;
+}
+
+async function importBackend(name: BackendName, loader: (() => Promise<unknown>) | undefined): Promise<unknown> {
   const specifier = MODULES[name];
-  const mod = (await (loader ?? (() => import(/* @vite-ignore */ specifier)))()) as { useWasmTraining?: () => Promise<unknown> };
+  return (loader ?? (() => import(/* @vite-ignore */ specifier)))();
+}
+
+async function load(name: BackendName, options: InitBackendOptions): Promise<string> {
+  const loader = options.loaders?.[name];
+  const threads = options.threads;
+  const mod = (await importBackend(name, loader)) as {
+    useWasmTraining?: () => Promise<unknown>;
+    useNativeTraining?: (options: { threads?: number }) => Promise<unknown>;
+  };
+  if (name === 'native') {
+    if (typeof mod.useNativeTraining !== 'function') throw new Error('@mia/backend-native does not export useNativeTraining');
+    await mod.useNativeTraining(threads === undefined ? {} : { threads });
+    return 'wasm';
+  }
   if (name === 'wasm') {
+    // The native kernels sit on top of the wasm backend: choosing plain wasm after native removes them.
+    if (chosen === 'native') {
+      const native = (await importBackend('native', options.loaders?.native)) as { unregisterNativeKernels?: () => unknown };
+      native.unregisterNativeKernels?.();
+    }
     if (typeof mod.useWasmTraining !== 'function') throw new Error('@mia/backend-wasm does not export useWasmTraining');
     await mod.useWasmTraining();
     return 'wasm';
@@ -57,17 +94,23 @@ async function load(name: BackendName, loader: (() => Promise<unknown>) | undefi
 
 /**
  * Picks the fastest backend that loads here: `@tensorflow/tfjs-node-gpu`, `@tensorflow/tfjs-node`
- * (only if the user installed them), then the wasm backend made trainable by `@mia/backend-wasm`,
- * then the plain cpu backend, and reports which one it got.
+ * (only if the user installed them), then the native kernels of `@mia/backend-native` (when its
+ * addon is built and oneDNN is installed), then the wasm backend made trainable by
+ * `@mia/backend-wasm`, then the plain cpu backend, and reports which one it got and why the
+ * earlier ones were skipped.
  * @throws BackendError when none of the candidates loads (the message lists why each failed).
  */
 export async function initBackend(options: InitBackendOptions = {}): Promise<InitBackendResult> {
-  const prefer = options.prefer ?? ['tensorflow-gpu', 'tensorflow', 'wasm', 'cpu'];
+  const prefer = options.prefer ?? ['tensorflow-gpu', 'tensorflow', 'native', 'wasm', 'cpu'];
+  if (options.threads !== undefined && !(Number.isInteger(options.threads) && options.threads > 0)) {
+    throw new BackendError(`initBackend: threads must be a positive integer, got ${String(options.threads)}`);
+  }
   const skipped: Array<{ name: BackendName; reason: string }> = [];
   for (const name of prefer) {
     if (!(name in MODULES)) throw new BackendError(`initBackend: prefer must list names from ${Object.keys(MODULES).join(', ')}, got ${JSON.stringify(name)}`);
     try {
-      const tfBackend = await load(name, options.loaders?.[name]);
+      const tfBackend = await load(name, options);
+      chosen = name;
       return { name, tfBackend, skipped };
     } catch (error) {
       const reason = error instanceof Error ? error.message.split('\n')[0]! : String(error);

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, MiaError, initBackend, type BackendName } from '@mia/core';
 import { runCommand, reproduceCommand, reportCommand, cacheCommand, datasetsFetchCommand, attackScoresCommand, type AttackScoresOptions } from './cli-commands';
+import { asBackendName, backendLoaders } from './backend-choice';
 import { experimentJsonSchema } from './config-json-schema';
 import { parseWorkerOptions, type WorkerCommandOptions } from './queue/worker-options';
 // bullmq and ioredis load only for `--queue` and `mia worker`.
@@ -12,20 +13,32 @@ const program = new Command();
 program
   .name('mia')
   .description('Membership-inference attacks and defenses: run experiments, reproduce paper tables, audit scores.')
-  .option('--backend <name>', 'backend to use: tensorflow-gpu, tensorflow, wasm or cpu (default: the fastest that loads)')
+  .option('--backend <name>', 'backend to use: tensorflow-gpu, tensorflow, native, wasm or cpu (default: the fastest that loads)')
+  .option('--threads <n>', 'threads of the native backend (default: $MIA_NUM_THREADS or every core; split among sweep workers)')
   .option('--cache-dir <dir>', 'cache of datasets and trained models (default: $MIA_CACHE_DIR or ~/.cache/mia)')
   .option('--quiet', 'print only the final summary')
   .showHelpAfterError()
   .exitOverride();
 
 async function setup(): Promise<void> {
-  const opts = program.opts<{ backend?: string; cacheDir?: string }>();
+  const opts = program.opts<{ backend?: string; cacheDir?: string; threads?: string }>();
   if (opts.cacheDir !== undefined) process.env.MIA_CACHE_DIR = opts.cacheDir;
+  if (opts.backend !== undefined && asBackendName(opts.backend) === undefined) {
+    throw new InvalidArgumentError(`--backend must be one of tensorflow-gpu, tensorflow, native, wasm, cpu, got ${JSON.stringify(opts.backend)}`);
+  }
+  if (opts.threads !== undefined) {
+    if (!/^[1-9][0-9]*$/.test(opts.threads)) throw new InvalidArgumentError(`--threads must be a positive integer, got ${JSON.stringify(opts.threads)}`);
+    process.env.MIA_NUM_THREADS = opts.threads; // worker threads read it too
+  }
   const prefer = opts.backend === undefined ? undefined : [opts.backend as BackendName];
-  // Loaders from this package's own dependencies, so pnpm's strict layout finds them.
-  const loaders = { wasm: () => import('@mia/backend-wasm'), cpu: () => import('@tensorflow/tfjs-backend-cpu') };
-  const result = await initBackend({ loaders, prefer });
-  if (!program.opts<{ quiet?: boolean }>().quiet) process.stderr.write(`backend: ${result.name}${result.skipped.length > 0 ? ` (skipped: ${result.skipped.map((s) => s.name).join(', ')})` : ''}\n`);
+  const result = await initBackend({ loaders: backendLoaders, prefer });
+  if (!program.opts<{ quiet?: boolean }>().quiet) {
+    // tfjs-node(-gpu) are optional extras: name them; say once why native did not load (it is the default).
+    const native = result.skipped.find((s) => s.name === 'native');
+    const others = result.skipped.filter((s) => s.name !== 'native').map((s) => s.name);
+    process.stderr.write(`backend: ${result.name}${others.length > 0 ? ` (skipped: ${others.join(', ')})` : ''}\n`);
+    if (native !== undefined) process.stderr.write(`note: native kernels unavailable, training on ${result.name}: ${native.reason}\n`);
+  }
 }
 
 program

@@ -1,4 +1,4 @@
-import * as tf from '@tensorflow/tfjs-core';
+import { activeBackend } from './backend-choice';
 import { deriveSeed } from '@mia/core';
 import { runAttackSuite } from '@mia/attacks';
 import { lossGap, lossVariance, p1Score } from '@mia/metrics';
@@ -131,6 +131,6 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     format: 'mia-results-1', config,
     dataset: { name: data.dataset.name, source: data.dataset.source, description: data.dataset.description, size: data.dataset.size },
     partition: { preset: data.partition.preset, sizes: Object.fromEntries(Object.entries(data.partition.roles).map(([k, v]) => [k, v.length])), digest: data.digest },
-    backend: tf.getBackend(), versions: packageVersions(), startedAt: new Date(started).toISOString(), seconds: (Date.now() - started) / 1000, rows, notes,
+    backend: activeBackend(), versions: packageVersions(), startedAt: new Date(started).toISOString(), seconds: (Date.now() - started) / 1000, rows, notes,
   };
 }

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { initBackend, type BackendName } from '@mia/core';
+import { initBackend } from '@mia/core';
+import { asBackendName, backendLoaders } from './backend-choice';
 import { DirectoryArtifactStore } from './artifact-store';
 import { importDefenseModules } from './defense-registry';
 import type { ExperimentConfig } from './config';
@@ -9,14 +10,14 @@ import type { WorkerMessage } from './worker-pool';
 
 // One worker thread of the training pool: its own backend and data copy; trains the units it is
 // sent and writes them into the shared store.
-const { config, storeRoot, dataDir, backend } = workerData as { config: ExperimentConfig; storeRoot: string; dataDir?: string; backend?: string };
-// The same backend as the main thread, so a pooled run gives the same numbers as an in-thread one.
-const PREFER: Record<string, BackendName> = { wasm: 'wasm', cpu: 'cpu', tensorflow: 'tensorflow' };
+const { config, storeRoot, dataDir, backend, threads } = workerData as { config: ExperimentConfig; storeRoot: string; dataDir?: string; backend?: string; threads?: number };
 const post = (m: WorkerMessage) => parentPort!.postMessage(m);
 
 try {
-  const prefer = backend !== undefined && PREFER[backend] !== undefined ? [PREFER[backend]!] : undefined;
-  await initBackend({ loaders: { wasm: () => import('@mia/backend-wasm'), cpu: () => import('@tensorflow/tfjs-backend-cpu') }, ...(prefer ? { prefer } : {}) });
+  // The same backend as the main thread, so a pooled run gives the same numbers as an in-thread one;
+  // native kernels get this worker's share of the cores.
+  const name = asBackendName(backend);
+  await initBackend({ loaders: backendLoaders, ...(name === undefined ? {} : { prefer: [name] }), ...(threads === undefined ? {} : { threads }) });
   // User defenses: the modules that register them (the coordinator listed them in the config).
   await importDefenseModules(config.modules);
   const data = await prepareData(config, { dataDir });

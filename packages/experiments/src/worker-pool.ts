@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import * as tf from '@tensorflow/tfjs-core';
 import { AbortError } from '@mia/core';
+import { activeBackend, threadsPerWorker } from './backend-choice';
 import type { ExperimentConfig } from './config';
 import type { TrainUnitSpec } from './train-unit';
 
@@ -60,7 +60,7 @@ export async function trainUnitsInWorkers(config: ExperimentConfig, units: reado
       worker.postMessage(unit);
     };
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(url, { execArgv, stderr: true, workerData: { config, storeRoot: options.storeRoot, dataDir: options.dataDir, index: i, backend: tf.getBackend() } });
+      const worker = new Worker(url, { execArgv, stderr: true, workerData: { config, storeRoot: options.storeRoot, dataDir: options.dataDir, index: i, backend: activeBackend(), threads: threadsPerWorker(size) } });
       pool.push(worker);
       // Keep the end of the worker's stderr for the error message of a crash.
       let stderr = '';

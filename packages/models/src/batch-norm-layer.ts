@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { InvalidArgumentError } from '@mia/core';
+import { InvalidArgumentError, batchNormTraining } from '@mia/core';
 import type { Layer } from './layer';
 import type { ParameterStore } from './parameter-store';
 
@@ -26,12 +26,11 @@ export function batchNormLayer(store: ParameterStore, name: string, channels: nu
   store.group(name, 'batchnorm', gamma, beta);
   return (x, ctx) => {
     if (!ctx.training) return tf.batchNorm(x, runningMean, runningVar, beta, gamma, EPSILON);
-    const axes = Array.from({ length: x.rank - 1 }, (_, i) => i);
     const count = x.size / channels;
     if (count < 2) {
       throw new InvalidArgumentError(`${name}: batch norm in training mode needs more than 1 value per channel, got ${count}`);
     }
-    const { mean, variance } = tf.moments(x, axes);
+    const { y, mean, variance } = batchNormTraining(x, gamma, beta, EPSILON);
     if (ctx.updateStatistics) {
       tf.tidy(() => {
         const unbiased = tf.mul(variance, count / (count - 1));
@@ -39,6 +38,6 @@ export function batchNormLayer(store: ParameterStore, name: string, channels: nu
         runningVar.assign(tf.add(tf.mul(runningVar, 1 - MOMENTUM), tf.mul(unbiased, MOMENTUM)));
       });
     }
-    return tf.batchNorm(x, mean, variance, beta, gamma, EPSILON);
+    return y;
   };
 }

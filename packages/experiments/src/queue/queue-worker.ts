@@ -1,6 +1,6 @@
 import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import * as tf from '@tensorflow/tfjs-core';
+import { activeBackend, threadsPerWorker } from '../backend-choice';
 import { DirectoryArtifactStore } from '../artifact-store';
 import { packageVersions } from '../versions';
 import { ThreadPool } from './thread-pool';
@@ -41,7 +41,7 @@ export function startQueueWorker(connection: Redis, options: QueueWorkerOptions)
   const log = (line: string) => options.onLog?.(line);
   const store = new DirectoryArtifactStore(options.artifacts);
   const local = packageVersions();
-  const pool = new ThreadPool(concurrency, { storeRoot: options.artifacts, backend: tf.getBackend(), onLog: log, dataDir: options.dataDir });
+  const pool = new ThreadPool(concurrency, { storeRoot: options.artifacts, backend: activeBackend(), threads: threadsPerWorker(concurrency), onLog: log, dataDir: options.dataDir });
   let releasing = false;
 
   const processor = async (job: Job<UnitJobData, UnitJobResult>, token?: string): Promise<UnitJobResult> => {
@@ -53,7 +53,7 @@ export function startQueueWorker(connection: Redis, options: QueueWorkerOptions)
       log(`refused    ${name}: package versions differ from the coordinator's`);
       throw new UnrecoverableError(`worker ${id} refused the job: package versions differ from the coordinator's (${diff.join('; ')}); cache keys include versions, so install the same versions on every worker and the coordinator`);
     }
-    if ((await store.read(data.key)) !== undefined) return { worker: id, backend: tf.getBackend(), seconds: 0, trained: false };
+    if ((await store.read(data.key)) !== undefined) return { worker: id, backend: activeBackend(), seconds: 0, trained: false };
     const started = Date.now();
     const thread = await pool.acquire(data.config);
     try {
@@ -71,7 +71,7 @@ export function startQueueWorker(connection: Redis, options: QueueWorkerOptions)
     if ((await store.read(data.key)) === undefined) {
       throw new UnrecoverableError(`worker ${id}: trained ${name} but found no entry under the job's key in ${options.artifacts}: this machine computes another cache key (different dataset files under --data-dir?)`);
     }
-    return { worker: id, backend: tf.getBackend(), seconds: (Date.now() - started) / 1000, trained: true };
+    return { worker: id, backend: activeBackend(), seconds: (Date.now() - started) / 1000, trained: true };
   };
 
   const worker = new Worker<UnitJobData, UnitJobResult>(UNIT_QUEUE_NAME, processor, {
@@ -86,7 +86,7 @@ export function startQueueWorker(connection: Redis, options: QueueWorkerOptions)
     if (error.message !== lastError) log(`queue error: ${error.message}`);
     lastError = error.message;
   });
-  log(`worker ${id} waiting for jobs on queue ${UNIT_QUEUE_NAME} (concurrency ${concurrency}, backend ${tf.getBackend()}, artifacts ${options.artifacts})`);
+  log(`worker ${id} waiting for jobs on queue ${UNIT_QUEUE_NAME} (concurrency ${concurrency}, backend ${activeBackend()}, artifacts ${options.artifacts})`);
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => {

@@ -10,6 +10,8 @@ export interface UnitThreadOptions {
   readonly dataDir?: string;
   /** Backend the thread uses (the one this process's `initBackend` chose). */
   readonly backend: string;
+  /** Native threads of the thread (its share of the cores). */
+  readonly threads?: number;
   readonly onLog?: (line: string) => void;
 }
 
@@ -35,7 +37,7 @@ export class UnitThread {
 
   constructor(readonly config: ExperimentConfig, options: UnitThreadOptions) {
     const { url, execArgv } = threadEntry();
-    this.worker = new Worker(url, { execArgv, stderr: true, workerData: { config, storeRoot: options.storeRoot, dataDir: options.dataDir, index: 0, backend: options.backend } });
+    this.worker = new Worker(url, { execArgv, stderr: true, workerData: { config, storeRoot: options.storeRoot, dataDir: options.dataDir, index: 0, backend: options.backend, threads: options.threads } });
     this.worker.stderr.on('data', (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString()).slice(-2000);
     });

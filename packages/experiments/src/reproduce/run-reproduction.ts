@@ -1,5 +1,5 @@
 import { toFloats } from '../float-bytes';
-import * as tf from '@tensorflow/tfjs-core';
+import { activeBackend } from '../backend-choice';
 import { InvalidDatasetError, MiaError } from '@mia/core';
 import { deserializeClassifier } from '@mia/models';
 import { join } from 'node:path';
@@ -93,7 +93,7 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
   const result: ReproductionResult = {
     format: 'mia-reproduction-1', name: reproduction.name, paper: reproduction.paper, title: reproduction.title,
     source: reproduction.source, description: reproduction.description ?? '', scale: options.scale,
-    backend: tf.getBackend(), versions: packageVersions(), startedAt: new Date(started).toISOString(),
+    backend: activeBackend(), versions: packageVersions(), startedAt: new Date(started).toISOString(),
     seconds: (Date.now() - started) / 1000, runs,
     tables: output.tables, claims: output.claims, ...(output.figures === undefined ? {} : { figures: output.figures }),
     notes: [...notes, ...(output.notes ?? [])],

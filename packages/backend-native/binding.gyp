@@ -1,0 +1,24 @@
+{
+  "targets": [
+    {
+      "target_name": "mia_native",
+      "sources": [
+        "native/addon.cc",
+        "native/batch_norm.cc",
+        "native/common.cc",
+        "native/conv.cc",
+        "native/elementwise.cc",
+        "native/gemm.cc",
+        "native/pool.cc",
+        "native/reduce.cc",
+        "native/scratch.cc"
+      ],
+      "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
+      "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
+      "cflags!": ["-fno-exceptions"],
+      "cflags_cc!": ["-fno-exceptions", "-fno-rtti"],
+      "cflags_cc": ["-std=c++17", "-O3", "-fno-trapping-math", "-fexceptions", "-frtti", "-fopenmp", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+      "libraries": ["-ldnnl", "-fopenmp"]
+    }
+  ]
+}

@@ -1,0 +1,283 @@
+// 2-D convolutions through oneDNN, computed in place on the caller's NHWC activations and HWIO
+// filters. Activations stay NHWC for the primitive ("nhwc" layout: oneDNN picks the filter layout and
+// the small filter is reordered each call) or are reordered to oneDNN's blocked layout ("blocked");
+// "auto" picks per shape. Primitives are cached per thread by shape, layout and thread count.
+#include "conv.h"
+
+#include <omp.h>
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <memory>
+#include <sstream>
+#include <unordered_map>
+#include <vector>
+
+#include "common.h"
+#include "scratch.h"
+
+namespace mia {
+namespace {
+
+using dnnl::memory;
+using tag = memory::format_tag;
+using dt = memory::data_type;
+
+dnnl::engine& cpuEngine() {
+  static dnnl::engine e(dnnl::engine::kind::cpu, 0);
+  return e;
+}
+
+dnnl::stream& cpuStream() {
+  thread_local dnnl::stream s(cpuEngine());
+  return s;
+}
+
+enum class Layout { kAuto, kNhwc, kBlocked };
+Layout gLayout = Layout::kAuto;
+
+struct ConvDims {
+  int64_t n, h, w, ci, kh, kw, co, oh, ow, sh, sw, pt, pl, pb, pr, dh, dw;
+};
+
+enum class Kind : char { kForward = 'f', kData = 'd', kWeights = 'w' };
+
+// One tensor argument: the caller's memory (pointer set per call) and, when the primitive wants
+// another layout, a reorder through a scratch buffer.
+struct Slot {
+  int arg;
+  bool input;
+  memory user;
+  memory::desc inner;
+  bool reorder = false;
+  dnnl::primitive reorderPrim;
+};
+
+struct Entry {
+  dnnl::primitive prim;
+  std::vector<Slot> slots;
+  memory::desc scratchpad;
+  std::string impl;
+};
+
+thread_local std::unordered_map<std::string, std::unique_ptr<Entry>> cache;
+
+// The oneDNN layout used for a shape under "auto": blocked (nChw16c) for 3×3-type layers with enough
+// channels, NHWC for 1×1 layers and thin inputs (the stem), where blocked layouts were slower.
+bool useBlocked(const ConvDims& p) {
+  if (gLayout != Layout::kAuto) return gLayout == Layout::kBlocked;
+  return false;
+}
+
+memory::desc act(int64_t n, int64_t c, int64_t h, int64_t w, bool any) { return {{n, c, h, w}, dt::f32, any ? tag::any : tag::nhwc}; }
+memory::desc filter(const ConvDims& p, bool any) { return {{p.co, p.ci, p.kh, p.kw}, dt::f32, any ? tag::any : tag::hwio}; }
+
+Slot makeSlot(int arg, bool input, const memory::desc& user, const memory::desc& wanted) {
+  Slot s;
+  s.arg = arg;
+  s.input = input;
+  s.user = memory(user, cpuEngine(), DNNL_MEMORY_NONE);
+  if (wanted != user) {
+    s.reorder = true;
+    s.inner = wanted;
+    memory inner(wanted, cpuEngine(), DNNL_MEMORY_NONE);
+    s.reorderPrim = input ? dnnl::reorder(s.user, inner) : dnnl::reorder(inner, s.user);
+  }
+  return s;
+}
+
+std::string cacheKey(Kind kind, const ConvDims& p, bool bias, bool relu, bool blocked) {
+  std::ostringstream k;
+  k << static_cast<char>(kind) << (blocked ? 'b' : 'n') << (bias ? 'B' : '-') << (relu ? 'R' : '-') << omp_get_max_threads();
+  for (int64_t v : {p.n, p.h, p.w, p.ci, p.kh, p.kw, p.co, p.oh, p.ow, p.sh, p.sw, p.pt, p.pl, p.pb, p.pr, p.dh, p.dw}) k << ',' << v;
+  return k.str();
+}
+
+dnnl::primitive_attr scratchpadAttr(bool relu) {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  if (relu) {
+    dnnl::post_ops ops;
+    ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+    attr.set_post_ops(ops);
+  }
+  return attr;
+}
+
+dnnl::convolution_forward::primitive_desc forwardPd(const ConvDims& p, bool blocked, bool bias, bool relu) {
+  const memory::dims strides{p.sh, p.sw}, dil{p.dh - 1, p.dw - 1}, padL{p.pt, p.pl}, padR{p.pb, p.pr};
+  const auto src = act(p.n, p.ci, p.h, p.w, blocked), dst = act(p.n, p.co, p.oh, p.ow, blocked), wei = filter(p, true);
+  const auto prop = dnnl::prop_kind::forward_training;
+  const auto alg = dnnl::algorithm::convolution_direct;
+  if (bias) {
+    const memory::desc b({p.co}, dt::f32, tag::x);
+    dnnl::convolution_forward::desc d(prop, alg, src, wei, b, dst, strides, dil, padL, padR);
+    return {d, scratchpadAttr(relu), cpuEngine()};
+  }
+  dnnl::convolution_forward::desc d(prop, alg, src, wei, dst, strides, dil, padL, padR);
+  return {d, scratchpadAttr(relu), cpuEngine()};
+}
+
+Entry& entryFor(Kind kind, const ConvDims& p, bool bias, bool relu) {
+  const bool blocked = useBlocked(p);
+  const std::string key = cacheKey(kind, p, bias, relu, blocked);
+  auto it = cache.find(key);
+  if (it != cache.end()) return *it->second;
+  auto e = std::make_unique<Entry>();
+  const memory::desc src = act(p.n, p.ci, p.h, p.w, false), dst = act(p.n, p.co, p.oh, p.ow, false), wei = filter(p, false);
+  const memory::dims strides{p.sh, p.sw}, dil{p.dh - 1, p.dw - 1}, padL{p.pt, p.pl}, padR{p.pb, p.pr};
+  const auto alg = dnnl::algorithm::convolution_direct;
+  auto fwd = forwardPd(p, blocked, bias && kind == Kind::kForward, relu && kind == Kind::kForward);
+  if (kind == Kind::kForward) {
+    e->prim = dnnl::convolution_forward(fwd);
+    e->impl = fwd.impl_info_str();
+    e->scratchpad = fwd.scratchpad_desc();
+    e->slots.push_back(makeSlot(DNNL_ARG_SRC, true, src, fwd.src_desc()));
+    e->slots.push_back(makeSlot(DNNL_ARG_WEIGHTS, true, wei, fwd.weights_desc()));
+    if (bias) e->slots.push_back(makeSlot(DNNL_ARG_BIAS, true, memory::desc({p.co}, dt::f32, tag::x), fwd.bias_desc()));
+    e->slots.push_back(makeSlot(DNNL_ARG_DST, false, dst, fwd.dst_desc()));
+  } else if (kind == Kind::kData) {
+    dnnl::convolution_backward_data::desc d(alg, act(p.n, p.ci, p.h, p.w, blocked), filter(p, true), act(p.n, p.co, p.oh, p.ow, blocked),
+                                            strides, dil, padL, padR);
+    dnnl::convolution_backward_data::primitive_desc pd(d, scratchpadAttr(false), cpuEngine(), fwd);
+    e->prim = dnnl::convolution_backward_data(pd);
+    e->impl = pd.impl_info_str();
+    e->scratchpad = pd.scratchpad_desc();
+    e->slots.push_back(makeSlot(DNNL_ARG_DIFF_DST, true, dst, pd.diff_dst_desc()));
+    e->slots.push_back(makeSlot(DNNL_ARG_WEIGHTS, true, wei, pd.weights_desc()));
+    e->slots.push_back(makeSlot(DNNL_ARG_DIFF_SRC, false, src, pd.diff_src_desc()));
+  } else {
+    dnnl::convolution_backward_weights::desc d(alg, act(p.n, p.ci, p.h, p.w, blocked), filter(p, true), act(p.n, p.co, p.oh, p.ow, blocked),
+                                               strides, dil, padL, padR);
+    dnnl::convolution_backward_weights::primitive_desc pd(d, scratchpadAttr(false), cpuEngine(), fwd);
+    e->prim = dnnl::convolution_backward_weights(pd);
+    e->impl = pd.impl_info_str();
+    e->scratchpad = pd.scratchpad_desc();
+    e->slots.push_back(makeSlot(DNNL_ARG_SRC, true, src, pd.src_desc()));
+    e->slots.push_back(makeSlot(DNNL_ARG_DIFF_DST, true, dst, pd.diff_dst_desc()));
+    e->slots.push_back(makeSlot(DNNL_ARG_DIFF_WEIGHTS, false, wei, pd.diff_weights_desc()));
+  }
+  Entry& ref = *e;
+  cache.emplace(key, std::move(e));
+  return ref;
+}
+
+void execute(Entry& e, const std::vector<void*>& ptrs) {
+  auto& strm = cpuStream();
+  std::unordered_map<int, memory> args;
+  // Scratch slot 0 is oneDNN's scratchpad; slots 1.. hold reordered tensors.
+  args[DNNL_ARG_SCRATCHPAD] = memory(e.scratchpad, cpuEngine(), scratch(0, e.scratchpad.get_size() + 64));
+  std::vector<memory> inner(e.slots.size());
+  for (size_t i = 0; i < e.slots.size(); i++) {
+    Slot& s = e.slots[i];
+    s.user.set_data_handle(ptrs[i]);
+    if (s.reorder) {
+      inner[i] = memory(s.inner, cpuEngine(), scratch(static_cast<int>(i) + 1, s.inner.get_size() + 64));
+      if (s.input) s.reorderPrim.execute(strm, {{DNNL_ARG_FROM, s.user}, {DNNL_ARG_TO, inner[i]}});
+    }
+    args[s.arg] = s.reorder ? inner[i] : s.user;
+  }
+  e.prim.execute(strm, args);
+  for (size_t i = 0; i < e.slots.size(); i++) {
+    Slot& s = e.slots[i];
+    if (s.reorder && !s.input) s.reorderPrim.execute(strm, {{DNNL_ARG_FROM, inner[i]}, {DNNL_ARG_TO, s.user}});
+  }
+  strm.wait();
+}
+
+// dims: [n, h, w, ci, kh, kw, co, oh, ow, sh, sw, padTop, padLeft, padBottom, padRight, dilH, dilW].
+// The bottom/right pads are lowered to what the output size needs (TF's 'same' may pad one more row
+// than is ever read, and oneDNN requires oh = ⌊(h + pt + pb − ekh)/sh⌋ + 1 exactly).
+ConvDims readDims(const Args& a, size_t i) {
+  auto d = a.integers(i, "dims", 17, 0);
+  ConvDims p{d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11], d[12], d[13], d[14], d[15], d[16]};
+  const char* names[] = {"n", "h", "w", "ci", "kh", "kw", "co", "oh", "ow", "sh", "sw"};
+  for (int k = 0; k < 11; k++) {
+    if (d[k] < 1) a.rangeError(std::string("dims.") + names[k] + " must be ≥ 1, got " + std::to_string(d[k]));
+  }
+  if (p.dh < 1 || p.dw < 1) a.rangeError("dims: dilations must be ≥ 1, got " + std::to_string(p.dh) + "×" + std::to_string(p.dw));
+  auto fit = [&](int64_t in, int64_t k, int64_t dil, int64_t s, int64_t padBegin, int64_t& padEnd, int64_t out, const char* axis) {
+    const int64_t ek = (k - 1) * dil + 1;
+    const int64_t need = (out - 1) * s + ek - in - padBegin;
+    if (need > padEnd || padEnd > need + s - 1) padEnd = need < 0 ? 0 : need;
+    if ((in + padBegin + padEnd - ek) < 0 || (in + padBegin + padEnd - ek) / s + 1 != out) {
+      std::ostringstream m;
+      m << "dims: output " << axis << " " << out << " does not follow from input " << in << ", filter " << k << ", dilation " << dil << ", stride " << s
+        << " and padding " << padBegin << "/" << padEnd;
+      a.rangeError(m.str());
+    }
+  };
+  fit(p.h, p.kh, p.dh, p.sh, p.pt, p.pb, p.oh, "height");
+  fit(p.w, p.kw, p.dw, p.sw, p.pl, p.pr, p.ow, "width");
+  return p;
+}
+
+std::string describe(const ConvDims& p) {
+  std::ostringstream s;
+  s << "x [" << p.n << "," << p.h << "," << p.w << "," << p.ci << "], filter [" << p.kh << "," << p.kw << "," << p.ci << "," << p.co << "], out ["
+    << p.n << "," << p.oh << "," << p.ow << "," << p.co << "], strides " << p.sh << "×" << p.sw << ", pads " << p.pt << "/" << p.pl << "/" << p.pb
+    << "/" << p.pr << ", dilations " << p.dh << "×" << p.dw;
+  return s.str();
+}
+
+}  // namespace
+
+Napi::Value Conv2dForward(const Napi::CallbackInfo& info) {
+  Args a(info, "conv2dForward");
+  ConvDims p = readDims(a, 4);
+  const std::string activation = a.string(5, "activation");
+  if (activation != "linear" && activation != "relu") a.rangeError("activation: expected 'linear' or 'relu', got '" + activation + "'");
+  float* x = a.f32(0, "x", a.elements({p.n, p.h, p.w, p.ci}, "x"));
+  float* w = a.f32(1, "filter", a.elements({p.kh, p.kw, p.ci, p.co}, "filter"));
+  const bool hasBias = !info[2].IsNull() && !info[2].IsUndefined();
+  float* b = hasBias ? a.f32(2, "bias", p.co) : nullptr;
+  float* y = a.f32(3, "y", a.elements({p.n, p.oh, p.ow, p.co}, "y"));
+  return guarded(a, describe(p), [&] {
+    Entry& e = entryFor(Kind::kForward, p, hasBias, activation == "relu");
+    if (hasBias) execute(e, {x, w, b, y});
+    else execute(e, {x, w, y});
+  });
+}
+
+Napi::Value Conv2dBackwardData(const Napi::CallbackInfo& info) {
+  Args a(info, "conv2dBackwardData");
+  ConvDims p = readDims(a, 3);
+  float* dy = a.f32(0, "dy", a.elements({p.n, p.oh, p.ow, p.co}, "dy"));
+  float* w = a.f32(1, "filter", a.elements({p.kh, p.kw, p.ci, p.co}, "filter"));
+  float* dx = a.f32(2, "dx", a.elements({p.n, p.h, p.w, p.ci}, "dx"));
+  return guarded(a, describe(p), [&] { execute(entryFor(Kind::kData, p, false, false), {dy, w, dx}); });
+}
+
+Napi::Value Conv2dBackwardWeights(const Napi::CallbackInfo& info) {
+  Args a(info, "conv2dBackwardWeights");
+  ConvDims p = readDims(a, 3);
+  float* x = a.f32(0, "x", a.elements({p.n, p.h, p.w, p.ci}, "x"));
+  float* dy = a.f32(1, "dy", a.elements({p.n, p.oh, p.ow, p.co}, "dy"));
+  float* dw = a.f32(2, "dw", a.elements({p.kh, p.kw, p.ci, p.co}, "dw"));
+  return guarded(a, describe(p), [&] { execute(entryFor(Kind::kWeights, p, false, false), {x, dy, dw}); });
+}
+
+Napi::Value SetConvLayout(const Napi::CallbackInfo& info) {
+  Args a(info, "setConvLayout");
+  const std::string l = a.string(0, "layout");
+  if (l == "auto") gLayout = Layout::kAuto;
+  else if (l == "nhwc") gLayout = Layout::kNhwc;
+  else if (l == "blocked") gLayout = Layout::kBlocked;
+  else a.rangeError("layout: expected 'auto', 'nhwc' or 'blocked', got '" + l + "'");
+  return info.Env().Undefined();
+}
+
+std::string convLayoutName() { return gLayout == Layout::kAuto ? "auto" : gLayout == Layout::kNhwc ? "nhwc" : "blocked"; }
+
+Napi::Object ConvPrimitives(Napi::Env env) {
+  auto o = Napi::Object::New(env);
+  for (auto& [k, e] : cache) {
+    std::string reorders;
+    for (auto& s : e->slots) reorders += s.reorder ? "R" : "-";
+    o.Set(k, e->impl + " reorders:" + reorders);
+  }
+  return o;
+}
+
+void clearConvCache() { cache.clear(); }
+
+}  // namespace mia

@@ -1,0 +1,29 @@
+import type { NativeKernelConfig } from './internals/native-kernel';
+import { batchNormTrainingConfig, batchNormTrainingGradConfig } from './kernels/batch-norm-training';
+import { conv2DBackpropFilterConfig, conv2DBackpropInputConfig, conv2DConfig, fusedConv2DConfig } from './kernels/conv2d';
+import { addNConfig, binaryConfigs, unaryConfigs } from './kernels/elementwise';
+import { fusedBatchNormConfig } from './kernels/fused-batch-norm';
+import { batchMatMulConfig, fusedMatMulConfig } from './kernels/mat-mul';
+import { avgPoolConfig, avgPoolGradConfig, maxPoolConfig, maxPoolGradConfig } from './kernels/pool';
+import { reduceConfigs } from './kernels/reduce';
+
+/** Every native kernel, in registration order. */
+export const nativeKernelConfigs: readonly NativeKernelConfig[] = [
+  conv2DConfig,
+  fusedConv2DConfig,
+  conv2DBackpropInputConfig,
+  conv2DBackpropFilterConfig,
+  batchMatMulConfig,
+  fusedMatMulConfig,
+  ...binaryConfigs,
+  ...unaryConfigs,
+  addNConfig,
+  ...reduceConfigs,
+  maxPoolConfig,
+  avgPoolConfig,
+  maxPoolGradConfig,
+  avgPoolGradConfig,
+  fusedBatchNormConfig,
+  batchNormTrainingConfig,
+  batchNormTrainingGradConfig,
+];

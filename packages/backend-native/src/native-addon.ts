@@ -1,0 +1,68 @@
+/** What {@link NativeAddon.info} reports. */
+export interface NativeAddonInfo {
+  /** oneDNN version, e.g. `2.6.3`. */
+  readonly onednn: string;
+  /** oneDNN's CPU threading runtime (`omp` for Debian's build). */
+  readonly cpuRuntime: string;
+  /** The instruction set oneDNN's JIT uses here (`avx2`, `avx512_core`, …). */
+  readonly isa: string;
+  /** OpenMP threads of the calling thread. */
+  readonly threads: number;
+  /** Processors OpenMP sees. */
+  readonly procs: number;
+  /** Convolution layout policy: `auto`, `nhwc` or `blocked`. */
+  readonly convLayout: string;
+  /** Cached convolution primitives of the calling thread: key → oneDNN implementation and reorders. */
+  readonly primitives: Readonly<Record<string, string>>;
+  /** Bytes of scratch buffers held by the calling thread. */
+  readonly scratchBytes: number;
+}
+
+/** Activations the native convolution fuses. */
+export type NativeConvActivation = 'linear' | 'relu';
+
+/**
+ * The functions of the compiled addon (`build/Release/mia_native.node`). Every function computes in
+ * place on the memory behind the `Float32Array` views it is given and checks types, lengths and
+ * dimensions before using a pointer (a bad argument throws a `TypeError` / `RangeError` naming the
+ * function and the argument). Shapes are NHWC activations, HWIO filters, row-major matrices.
+ * @internal
+ */
+export interface NativeAddon {
+  info(): NativeAddonInfo;
+  setNumThreads(threads: number): void;
+  getNumThreads(): number;
+  clearCache(): void;
+  setConvLayout(layout: 'auto' | 'nhwc' | 'blocked'): void;
+  /** dims: [n, h, w, ci, kh, kw, co, oh, ow, sh, sw, padTop, padLeft, padBottom, padRight, dilH, dilW]. */
+  conv2dForward(x: Float32Array, filter: Float32Array, bias: Float32Array | null, y: Float32Array, dims: number[], activation: NativeConvActivation): void;
+  conv2dBackwardData(dy: Float32Array, filter: Float32Array, dx: Float32Array, dims: number[]): void;
+  conv2dBackwardWeights(x: Float32Array, dy: Float32Array, dw: Float32Array, dims: number[]): void;
+  gemm(
+    transposeA: boolean, transposeB: boolean, m: number, n: number, k: number,
+    a: Float32Array, b: Float32Array, c: Float32Array, batch: number, strideA: number, strideB: number,
+  ): void;
+  biasActivation(y: Float32Array, rows: number, cols: number, bias: Float32Array | null, activation: string, alpha: number): void;
+  binary(op: string, a: Float32Array, aShape: number[], b: Float32Array, bShape: number[], out: Float32Array, outShape: number[]): void;
+  unary(op: string, x: Float32Array, y: Float32Array, size: number, alpha: number): void;
+  addN(inputs: Float32Array[], out: Float32Array, size: number): void;
+  reluGrad(dy: Float32Array, x: Float32Array, dx: Float32Array, size: number): void;
+  tanhGrad(dy: Float32Array, y: Float32Array, dx: Float32Array, size: number): void;
+  reduce(op: 'sum' | 'mean' | 'max' | 'min', x: Float32Array, outer: number, mid: number, inner: number, out: Float32Array): void;
+  /** dims: [n, h, w, c, kh, kw, sh, sw, padTop, padLeft, oh, ow]. */
+  pool2d(mode: 'max' | 'avg', x: Float32Array, y: Float32Array, dims: number[]): void;
+  maxPoolGrad(dy: Float32Array, x: Float32Array, dx: Float32Array, dims: number[]): void;
+  avgPoolGrad(dy: Float32Array, dx: Float32Array, dims: number[]): void;
+  batchNorm(
+    x: Float32Array, mean: Float32Array, variance: Float32Array, offset: Float32Array | null, scale: Float32Array | null,
+    y: Float32Array, rows: number, channels: number, eps: number,
+  ): void;
+  batchNormTrain(
+    x: Float32Array, scale: Float32Array | null, offset: Float32Array | null, y: Float32Array, mean: Float32Array, variance: Float32Array,
+    rows: number, channels: number, eps: number,
+  ): void;
+  batchNormTrainGrad(
+    dy: Float32Array, x: Float32Array, mean: Float32Array, variance: Float32Array, scale: Float32Array | null,
+    dx: Float32Array, dScale: Float32Array, dOffset: Float32Array, rows: number, channels: number, eps: number,
+  ): void;
+}

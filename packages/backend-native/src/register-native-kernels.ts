@@ -1,0 +1,67 @@
+import { BackendError } from '@mia/core';
+import { getKernel, registerKernel, unregisterKernel, type KernelConfig, type KernelFunc, type TensorInfo } from '@tensorflow/tfjs-core';
+import { isHeapBackend } from './internals/heap-backend';
+import type { NativeKernelArgs } from './internals/native-kernel';
+import { countFallback, countNative } from './kernel-stats';
+import { nativeKernelConfigs } from './kernel-configs';
+import type { NativeAddon } from './native-addon';
+
+/** The kernel each native kernel replaced (undefined when the wasm backend had none), by name. */
+const replaced = new Map<string, KernelConfig | undefined>();
+const registered = new Map<string, KernelFunc>();
+
+/**
+ * Registers the native kernels on the `wasm` backend over the kernels registered there before
+ * (`@mia/backend-wasm`'s or stock tfjs-wasm's), which stay as the fallback for every case a native
+ * kernel does not cover; each fallback is counted with its reason (`nativeKernelStats`). Idempotent.
+ * @param addon - the loaded addon.
+ * @returns the names of the native kernels.
+ * @internal
+ */
+export function registerNativeKernels(addon: NativeAddon): string[] {
+  for (const config of nativeKernelConfigs) {
+    const name = config.kernelName;
+    const current = getKernel(name, 'wasm');
+    if (current !== undefined && registered.get(name) === current.kernelFunc) continue;
+    const previous = current?.kernelFunc as ((args: NativeKernelArgs) => TensorInfo | TensorInfo[]) | undefined;
+    const kernelFunc = ((args: NativeKernelArgs): TensorInfo | TensorInfo[] => {
+      if (!isHeapBackend(args.backend)) throw new BackendError(`@mia/backend-native: ${name} ran on a backend without the tfjs-wasm heap`);
+      let fellBack = false;
+      const out = config.run(args, {
+        addon,
+        fallback(reason) {
+          fellBack = true;
+          countFallback(name, reason);
+          if (previous === undefined) throw new BackendError(`@mia/backend-native: ${name} does not support ${reason}, and the wasm backend has no ${name} kernel`);
+          return previous(args);
+        },
+      });
+      if (!fellBack) countNative(name);
+      return out;
+    }) as unknown as KernelFunc;
+    if (current !== undefined) unregisterKernel(name, 'wasm');
+    registerKernel({ kernelName: name, backendName: 'wasm', kernelFunc, setupFunc: current?.setupFunc, disposeFunc: current?.disposeFunc });
+    replaced.set(name, current);
+    registered.set(name, kernelFunc);
+  }
+  return nativeKernelConfigs.map((c) => c.kernelName);
+}
+
+/**
+ * Puts back the kernels {@link registerNativeKernels} replaced (the wasm path alone, e.g. to compare).
+ * @returns the names of the kernels it removed.
+ */
+export function unregisterNativeKernels(): string[] {
+  const removed: string[] = [];
+  for (const [name, kernelFunc] of registered) {
+    const current = getKernel(name, 'wasm');
+    if (current === undefined || current.kernelFunc !== kernelFunc) continue;
+    unregisterKernel(name, 'wasm');
+    const previous = replaced.get(name);
+    if (previous !== undefined) registerKernel(previous);
+    removed.push(name);
+  }
+  registered.clear();
+  replaced.clear();
+  return removed;
+}

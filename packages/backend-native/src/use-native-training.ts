@@ -1,0 +1,87 @@
+import { BackendError } from '@mia/core';
+import { useWasmTraining, type UseWasmTrainingOptions } from '@mia/backend-wasm';
+import { loadNativeAddon } from './load-native-addon';
+import type { NativeAddonInfo } from './native-addon';
+import { registerNativeKernels } from './register-native-kernels';
+import { resolveThreads } from './resolve-threads';
+
+/** Options of {@link useNativeTraining}. */
+export interface UseNativeTrainingOptions extends UseWasmTrainingOptions {
+  /**
+   * Threads of the native kernels (OpenMP) for the calling thread. Worker threads set their own.
+   * @default the environment variable `MIA_NUM_THREADS`, else every core (`os.availableParallelism()`)
+   */
+  threads?: number;
+  /**
+   * oneDNN's convolution layout: `nhwc` keeps activations as tfjs has them; `blocked` reorders them to
+   * oneDNN's blocked layout around each call; `auto` chooses per layer shape.
+   * @default 'auto'
+   */
+  convLayout?: 'auto' | 'nhwc' | 'blocked';
+}
+
+/** What {@link useNativeTraining} set up. */
+export interface NativeTrainingInfo {
+  /** `'native'`: tfjs runs on its wasm backend, with native kernels registered over it. */
+  backend: 'native';
+  /** The registered native kernels. */
+  kernels: string[];
+  /** The wasm training kernels under them (the fallback). */
+  wasmKernels: string[];
+  /** OpenMP threads of the native kernels on this thread. */
+  threads: number;
+  /** oneDNN version, ISA and runtime. */
+  addon: Pick<NativeAddonInfo, 'onednn' | 'isa' | 'cpuRuntime' | 'convLayout'>;
+}
+
+/**
+ * Makes tfjs train at native speed on this machine: sets up the wasm backend with
+ * `@mia/backend-wasm`'s training kernels, then registers native kernels over them (oneDNN
+ * convolutions and matrix products; multi-threaded element-wise ops, reductions, pooling and batch
+ * norm), which compute in place on the wasm heap. Cases a native kernel does not cover run on the
+ * wasm kernel below it (counted in `nativeKernelStats()`). Node only.
+ *
+ * @example
+ * ```ts
+ * import { useNativeTraining } from '@mia/backend-native';
+ * const { threads, addon } = await useNativeTraining();
+ * console.log(`native kernels, ${threads} threads, oneDNN ${addon.onednn} (${addon.isa})`);
+ * ```
+ * @param options - see {@link UseNativeTrainingOptions}.
+ * @returns the kernels, threads and oneDNN build in use.
+ * @throws BackendError when the addon cannot be loaded here (the message says why: not built, oneDNN
+ *   missing, a CPU without AVX2), when `threads` or `MIA_NUM_THREADS` is invalid, or when
+ *   `useWasmTraining` fails.
+ */
+export async function useNativeTraining(options: UseNativeTrainingOptions = {}): Promise<NativeTrainingInfo> {
+  const { threads: requested, convLayout = 'auto', ...wasmOptions } = options;
+  if (!['auto', 'nhwc', 'blocked'].includes(convLayout)) {
+    throw new BackendError(`useNativeTraining: options.convLayout must be 'auto', 'nhwc' or 'blocked', got ${JSON.stringify(convLayout)}`);
+  }
+  const threads = resolveThreads(requested);
+  const addon = loadNativeAddon();
+  const wasm = await useWasmTraining(wasmOptions);
+  addon.setNumThreads(threads);
+  addon.setConvLayout(convLayout);
+  const kernels = registerNativeKernels(addon);
+  const { onednn, isa, cpuRuntime } = addon.info();
+  return { backend: 'native', kernels, wasmKernels: wasm.kernels, threads: addon.getNumThreads(), addon: { onednn, isa, cpuRuntime, convLayout } };
+}
+
+/**
+ * Sets the native kernels' thread count for the calling thread (e.g. per worker: cores ÷ workers).
+ * @param threads - a positive integer.
+ * @throws BackendError when the addon is unavailable or `threads` is not a positive integer.
+ */
+export function setNativeThreads(threads: number): void {
+  loadNativeAddon().setNumThreads(resolveThreads(threads));
+}
+
+/**
+ * The addon's state on this thread: oneDNN version and ISA, threads, cached convolution primitives
+ * and their implementations.
+ * @throws BackendError when the addon is unavailable.
+ */
+export function nativeBackendInfo(): NativeAddonInfo {
+  return loadNativeAddon().info();
+}

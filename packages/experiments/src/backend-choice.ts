@@ -1,0 +1,32 @@
+import { chosenBackend, type BackendName } from '@mia/core';
+import * as tf from '@tensorflow/tfjs-core';
+import { availableParallelism } from 'node:os';
+
+/** How `initBackend` imports each backend from this package's own dependencies (pnpm's strict layout). */
+export const backendLoaders = {
+  native: () => import('@mia/backend-native'),
+  wasm: () => import('@mia/backend-wasm'),
+  cpu: () => import('@tensorflow/tfjs-backend-cpu'),
+} as const;
+
+const NAMES: readonly BackendName[] = ['tensorflow-gpu', 'tensorflow', 'native', 'wasm', 'cpu'];
+
+/** The backend this thread runs on, as `initBackend` names it (`native`, not tfjs's `wasm`). */
+export function activeBackend(): string {
+  return chosenBackend() ?? tf.getBackend();
+}
+
+/** `name` as a backend a worker can be told to load, or undefined. */
+export function asBackendName(name: string | undefined): BackendName | undefined {
+  return NAMES.find((n) => n === name);
+}
+
+/**
+ * Native threads for each of `workers` concurrent trainings: the cores (or `MIA_NUM_THREADS`)
+ * divided among them, at least 1, so that the workers together never oversubscribe the machine.
+ */
+export function threadsPerWorker(workers: number, env: NodeJS.ProcessEnv = process.env): number {
+  const fromEnv = Number(env['MIA_NUM_THREADS']);
+  const total = Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : availableParallelism();
+  return Math.max(1, Math.floor(total / Math.max(1, workers)));
+}
