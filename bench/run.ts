@@ -1,5 +1,5 @@
-// `pnpm bench`: training-step benchmark of @mia/backend-wasm against stock tfjs and PyTorch CPU.
-// Flags: --models purchase,smallcnn,resnet18  --steps N  --quick  --profile  --out name (see bench/README.md).
+// `pnpm bench`: training-step benchmark of the native and wasm engines against PyTorch CPU.
+// Flags: see bench/README.md (--models, --steps, --quick, --profile, --engine, --rounds, --out, --no-pin, --stock).
 import { main } from './main';
 
 await main(process.argv.slice(2));

@@ -1,6 +1,7 @@
 // Runs bench/pytorch/bench_torch.py with Debian's /usr/bin/python3 (where python3-torch lives).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { MALLOC_KEPT } from './engines';
 import { allCores } from './pin';
 
 const python = '/usr/bin/python3';
@@ -10,6 +11,7 @@ export interface TorchTiming {
   msStep: number;
   /** Median process CPU time per step (all threads), ms. */
   cpuMsStep: number;
+  minMs: number;
   torch: string;
 }
 
@@ -19,17 +21,22 @@ export function torchVersion(): string | undefined {
   return r.status === 0 ? r.stdout.trim() : undefined;
 }
 
-/** Median ms/step of PyTorch CPU (channels-last) for the model, or undefined on failure. */
-export function torchStep(model: string, threads: number, steps: number, batch: number): TorchTiming | undefined {
+/**
+ * Median ms/step of PyTorch CPU (channels-last) for the model, or undefined on failure. With
+ * `mallocKept`, glibc keeps freed memory mapped (see {@link MALLOC_KEPT}): on VMs where first-touch
+ * page faults are expensive that makes PyTorch 1.5–3× faster.
+ */
+export function torchStep(model: string, threads: number, steps: number, batch: number, mallocKept: boolean): TorchTiming | undefined {
   const args = [script, model, String(threads), String(steps), 'cl', String(batch)];
   // One thread stays on the pinned core (see pin.ts); more threads get every core.
   const wrap = threads > 1 ? allCores() : [];
-  const [cmd, ...rest] = wrap.length > 0 ? [...wrap, python, ...args] : [python, ...args];
-  const r = spawnSync(cmd!, rest, { encoding: 'utf8', timeout: 1_800_000 });
+  const [cmd, ...rest] = [...wrap, python, ...args];
+  const env = { ...process.env, ...(mallocKept ? MALLOC_KEPT : {}) };
+  const r = spawnSync(cmd!, rest, { encoding: 'utf8', timeout: 1_800_000, env });
   if (r.status !== 0) {
     process.stderr.write(`bench: PyTorch ${model} failed: ${r.stderr.slice(-400)}\n`);
     return undefined;
   }
-  const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { ms_step: number; cpu_ms_step: number; torch: string };
-  return { msStep: out.ms_step, cpuMsStep: out.cpu_ms_step, torch: out.torch };
+  const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { ms_step: number; cpu_ms_step: number; min_ms: number; torch: string };
+  return { msStep: out.ms_step, cpuMsStep: out.cpu_ms_step, minMs: out.min_ms, torch: out.torch };
 }

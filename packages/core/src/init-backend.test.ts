@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { BackendError } from './errors';
-import { initBackend } from './init-backend';
+import { chosenBackend, initBackend } from './init-backend';
 
 describe('initBackend', () => {
   it('skips tfjs-node when it is not installed and reports why', async () => {
@@ -33,5 +33,38 @@ describe('initBackend', () => {
     expect(called).toBe(2);
     expect(result.name).toBe('cpu');
     expect(result.skipped).toEqual([{ name: 'wasm', reason: 'not here' }]);
+  });
+
+  it('tries native before wasm by default, passes threads to it, and reports the one it chose', async () => {
+    const order: string[] = [];
+    const fail = (name: string) => async () => {
+      order.push(name);
+      throw new Error(`${name} unavailable`);
+    };
+    let nativeOptions: unknown;
+    const result = await initBackend({
+      threads: 3,
+      loaders: {
+        'tensorflow-gpu': fail('tensorflow-gpu'),
+        tensorflow: fail('tensorflow'),
+        native: async () => {
+          order.push('native');
+          return { useNativeTraining: async (options: unknown) => { nativeOptions = options; throw new Error('no oneDNN here'); } };
+        },
+        wasm: fail('wasm'),
+        cpu: async () => {
+          order.push('cpu');
+          return import('@tensorflow/tfjs-backend-cpu');
+        },
+      },
+    });
+    expect(order).toEqual(['tensorflow-gpu', 'tensorflow', 'native', 'wasm', 'cpu']);
+    expect(nativeOptions).toEqual({ threads: 3 });
+    expect(result.skipped.find((s) => s.name === 'native')?.reason).toBe('no oneDNN here');
+    expect(chosenBackend()).toBe('cpu');
+  });
+
+  it('rejects a thread count that is not a positive integer', async () => {
+    await expect(initBackend({ prefer: ['cpu'], threads: 0 })).rejects.toThrow(/initBackend: threads must be a positive integer, got 0/);
   });
 });
