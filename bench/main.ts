@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as tf from '@tensorflow/tfjs-core';
 import { nativeBackendInfo, nativeUnavailableReason } from '@mia/backend-native';
 import { registerWasmTrainingKernels, unregisterWasmTrainingKernels, useWasmTraining } from '@mia/backend-wasm';
+import { childMemory, memoryTable } from './memory';
 import { childRun, engineById, engines, medianProcess, runEngine, setupEngine, type Engine } from './engines';
 import { benchModels, type BenchModel } from './models';
 import { profileStep } from './profile';
@@ -30,7 +31,7 @@ interface Options {
   stock: boolean;
 }
 
-const USAGE = '--models a,b --steps N --quick --profile [--engine native|native-1|wasm] --rounds N --out name --no-pin --stock';
+const USAGE = '--memory | --models a,b --steps N --quick --profile [--engine native|native-1|wasm] --rounds N --out name --no-pin --stock';
 
 function parseArgs(argv: string[]): Options {
   const opts: Options = { models: ['purchase', 'smallcnn', 'resnet18'], steps: 10, quick: false, profile: false, engine: 'native', out: undefined, rounds: undefined, pin: true, stock: false };
@@ -70,6 +71,16 @@ async function runInProcess(model: BenchModel, engine: string, steps: number, wa
 
 export async function main(argv: string[]): Promise<void> {
   if (argv[0] === '--child') return childRun(argv[1]!, argv[2]!, Number(argv[3]), Number(argv[4]), Number(argv[5]), Number(argv[6] ?? 1));
+  if (argv[0] === '--child-memory') return childMemory(argv[1]!, argv[2]!, Number(argv[3]));
+  if (argv[0] === '--memory') {
+    const table = memoryTable((line) => process.stdout.write(`${line}\n`));
+    const text = `# pnpm bench --memory — ${new Date().toISOString()}\n\nOne training step per architecture and batch in a fresh process (the 4 GB wasm heap never shrinks).\n\n${table}\n`;
+    process.stdout.write(`\n${text}`);
+    const dir = new URL('./results/', import.meta.url);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(new URL(`memory-${new Date().toISOString().slice(0, 10)}.md`, dir), text);
+    return;
+  }
   const opts = parseArgs(argv);
   const native = nativeUnavailableReason();
   if (opts.profile) {

@@ -1,4 +1,5 @@
 import type { NativeKernelConfig } from './internals/native-kernel';
+import { reluGradConfig, tanhGradConfig } from './kernels/activation-gradients';
 import { batchNormTrainingConfig, batchNormTrainingGradConfig } from './kernels/batch-norm-training';
 import { conv2DBackpropFilterConfig, conv2DBackpropInputConfig, conv2DConfig, fusedConv2DConfig } from './kernels/conv2d';
 import { addNConfig, binaryConfigs, unaryConfigs } from './kernels/elementwise';
@@ -26,4 +27,6 @@ export const nativeKernelConfigs: readonly NativeKernelConfig[] = [
   fusedBatchNormConfig,
   batchNormTrainingConfig,
   batchNormTrainingGradConfig,
+  reluGradConfig,
+  tanhGradConfig,
 ];

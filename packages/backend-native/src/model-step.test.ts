@@ -69,6 +69,7 @@ describeNative('whole training steps on the native kernels', () => {
       expect(stats['Conv2D']?.native).toBeGreaterThan(0);
       expect(stats['Conv2DBackpropFilter']?.native).toBeGreaterThan(0);
       expect(stats['MiaBatchNormTrainingGrad']?.native).toBeGreaterThan(0);
+      expect(stats['MiaReluGrad']?.native).toBeGreaterThan(0);
       unregisterNativeKernels();
       const wasm = gradients(model, x, y);
       await useNativeTraining({ threads: 2 });

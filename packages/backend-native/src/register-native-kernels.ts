@@ -1,7 +1,9 @@
 import { BackendError } from '@mia/core';
+import { replaceGradient, restoreGradient } from '@mia/backend-wasm';
 import { getKernel, registerKernel, unregisterKernel, type KernelConfig, type KernelFunc, type TensorInfo } from '@tensorflow/tfjs-core';
 import { isHeapBackend } from './internals/heap-backend';
 import type { NativeKernelArgs } from './internals/native-kernel';
+import { reluGradient, tanhGradient } from './kernels/activation-gradients';
 import { countFallback, countNative } from './kernel-stats';
 import { nativeKernelConfigs } from './kernel-configs';
 import type { NativeAddon } from './native-addon';
@@ -13,7 +15,9 @@ const registered = new Map<string, KernelFunc>();
 /**
  * Registers the native kernels on the `wasm` backend over the kernels registered there before
  * (`@mia/backend-wasm`'s or stock tfjs-wasm's), which stay as the fallback for every case a native
- * kernel does not cover; each fallback is counted with its reason (`nativeKernelStats`). Idempotent.
+ * kernel does not cover; each fallback is counted with its reason (`nativeKernelStats`). Also
+ * routes the gradients of `Relu` and `Tanh` through fused native kernels (one pass instead of three)
+ * while those kernels are registered. Idempotent.
  * @param addon - the loaded addon.
  * @returns the names of the native kernels.
  * @internal
@@ -44,6 +48,9 @@ export function registerNativeKernels(addon: NativeAddon): string[] {
     replaced.set(name, current);
     registered.set(name, kernelFunc);
   }
+  // Fused activation gradients (one pass instead of three), used where their kernels are registered.
+  replaceGradient('Relu', reluGradient);
+  replaceGradient('Tanh', tanhGradient);
   return nativeKernelConfigs.map((c) => c.kernelName);
 }
 
@@ -63,5 +70,7 @@ export function unregisterNativeKernels(): string[] {
   }
   registered.clear();
   replaced.clear();
+  restoreGradient('Relu');
+  restoreGradient('Tanh');
   return removed;
 }

@@ -3,7 +3,7 @@ import { getGradient, registerGradient, type NamedAttrMap, type Tensor } from '@
 type GradResult = Record<string, () => Tensor>;
 type GradFunc = (dy: Tensor | Tensor[], saved: Tensor[], attrs: NamedAttrMap) => GradResult;
 
-/** A faster gradient for one kernel: returns undefined for the cases it leaves to tfjs-core's own. */
+/** A faster gradient for one kernel: returns undefined for the cases it leaves to tfjs-core's own (for backend packages). */
 export type FastGradient = (dy: Tensor, saved: Tensor[], attrs: NamedAttrMap) => GradResult | undefined;
 
 const marker = Symbol.for('@mia/backend-wasm.replacedGradient');
@@ -31,7 +31,10 @@ export function replaceGradient(kernelName: string, fast: FastGradient): void {
   registerGradient(config as unknown as Parameters<typeof registerGradient>[0]);
 }
 
-/** Restores tfjs-core's gradient of `kernelName` (no-op when it was not replaced). */
+/**
+ * Restores tfjs-core's gradient of `kernelName` (no-op when it was not replaced).
+ * @param kernelName - the tfjs kernel name.
+ */
 export function restoreGradient(kernelName: string): void {
   const original = originals.get(kernelName);
   if (original === undefined) return;
