@@ -10,7 +10,7 @@ Napi::Value Conv2dForward(const Napi::CallbackInfo& info);
 Napi::Value Conv2dBackwardData(const Napi::CallbackInfo& info);
 // conv2dBackwardWeights(x, dy, dw, dims): dw = ∂L/∂w (HWIO).
 Napi::Value Conv2dBackwardWeights(const Napi::CallbackInfo& info);
-// setConvLayout('auto' | 'nhwc' | 'blocked').
+// setConvLayout('nhwc' | 'blocked').
 Napi::Value SetConvLayout(const Napi::CallbackInfo& info);
 // The cached primitives of the calling thread: key → implementation and reorders.
 Napi::Object ConvPrimitives(Napi::Env env);

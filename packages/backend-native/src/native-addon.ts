@@ -10,7 +10,7 @@ export interface NativeAddonInfo {
   readonly threads: number;
   /** Processors OpenMP sees. */
   readonly procs: number;
-  /** Convolution layout policy: `auto`, `nhwc` or `blocked`. */
+  /** Convolution layout: `nhwc` or `blocked`. */
   readonly convLayout: string;
   /** Cached convolution primitives of the calling thread: key → oneDNN implementation and reorders. */
   readonly primitives: Readonly<Record<string, string>>;
@@ -33,7 +33,7 @@ export interface NativeAddon {
   setNumThreads(threads: number): void;
   getNumThreads(): number;
   clearCache(): void;
-  setConvLayout(layout: 'auto' | 'nhwc' | 'blocked'): void;
+  setConvLayout(layout: 'nhwc' | 'blocked'): void;
   /** dims: [n, h, w, ci, kh, kw, co, oh, ow, sh, sw, padTop, padLeft, padBottom, padRight, dilH, dilW]. */
   conv2dForward(x: Float32Array, filter: Float32Array, bias: Float32Array | null, y: Float32Array, dims: number[], activation: NativeConvActivation): void;
   conv2dBackwardData(dy: Float32Array, filter: Float32Array, dx: Float32Array, dims: number[]): void;

@@ -13,11 +13,11 @@ export interface UseNativeTrainingOptions extends UseWasmTrainingOptions {
    */
   threads?: number;
   /**
-   * oneDNN's convolution layout: `nhwc` keeps activations as tfjs has them; `blocked` reorders them to
-   * oneDNN's blocked layout around each call; `auto` chooses per layer shape.
-   * @default 'auto'
+   * oneDNN's convolution layout: `nhwc` keeps activations as tfjs has them (oneDNN picks the filter
+   * layout); `blocked` reorders activations to oneDNN's blocked layout around each call.
+   * @default 'nhwc'
    */
-  convLayout?: 'auto' | 'nhwc' | 'blocked';
+  convLayout?: 'nhwc' | 'blocked';
 }
 
 /** What {@link useNativeTraining} set up. */
@@ -54,9 +54,9 @@ export interface NativeTrainingInfo {
  *   `useWasmTraining` fails.
  */
 export async function useNativeTraining(options: UseNativeTrainingOptions = {}): Promise<NativeTrainingInfo> {
-  const { threads: requested, convLayout = 'auto', ...wasmOptions } = options;
-  if (!['auto', 'nhwc', 'blocked'].includes(convLayout)) {
-    throw new BackendError(`useNativeTraining: options.convLayout must be 'auto', 'nhwc' or 'blocked', got ${JSON.stringify(convLayout)}`);
+  const { threads: requested, convLayout = 'nhwc', ...wasmOptions } = options;
+  if (!['nhwc', 'blocked'].includes(convLayout)) {
+    throw new BackendError(`useNativeTraining: options.convLayout must be 'nhwc' or 'blocked', got ${JSON.stringify(convLayout)}`);
   }
   const threads = resolveThreads(requested);
   const addon = loadNativeAddon();
