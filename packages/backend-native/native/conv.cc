@@ -184,8 +184,8 @@ void execute(Entry& e, const std::vector<void*>& ptrs) {
 }
 
 // dims: [n, h, w, ci, kh, kw, co, oh, ow, sh, sw, padTop, padLeft, padBottom, padRight, dilH, dilW].
-// The bottom/right pads are lowered to what the output size needs (TF's 'same' may pad one more row
-// than is ever read, and oneDNN requires oh = ⌊(h + pt + pb − ekh)/sh⌋ + 1 exactly).
+// The bottom/right pads are set to what the output size needs (oneDNN requires
+// oh = ⌊(h + pt + pb − ekh)/sh⌋ + 1 exactly) when they are within a stride of it.
 ConvDims readDims(const Args& a, size_t i) {
   auto d = a.integers(i, "dims", 17, 0);
   ConvDims p{d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11], d[12], d[13], d[14], d[15], d[16]};
@@ -197,11 +197,15 @@ ConvDims readDims(const Args& a, size_t i) {
   auto fit = [&](int64_t in, int64_t k, int64_t dil, int64_t s, int64_t padBegin, int64_t& padEnd, int64_t out, const char* axis) {
     const int64_t ek = (k - 1) * dil + 1;
     const int64_t need = (out - 1) * s + ek - in - padBegin;
-    if (need > padEnd || padEnd > need + s - 1) padEnd = need < 0 ? 0 : need;
-    if ((in + padBegin + padEnd - ek) < 0 || (in + padBegin + padEnd - ek) / s + 1 != out) {
+    // The end padding may differ from what `out` needs by less than a stride (rows never read under
+    // floor rounding, rows read past the padding under ceil rounding); more means `out` is wrong.
+    const bool follows = need - padEnd <= s - 1 && padEnd - need <= s - 1;
+    const int64_t given = padEnd;
+    if (follows) padEnd = need < 0 ? 0 : need;
+    if (!follows || (in + padBegin + padEnd - ek) < 0 || (in + padBegin + padEnd - ek) / s + 1 != out) {
       std::ostringstream m;
       m << "dims: output " << axis << " " << out << " does not follow from input " << in << ", filter " << k << ", dilation " << dil << ", stride " << s
-        << " and padding " << padBegin << "/" << padEnd;
+        << " and padding " << padBegin << "/" << given;
       a.rangeError(m.str());
     }
   };

@@ -25,6 +25,14 @@ struct SqDiff { float operator()(float a, float b) const { const float d = a - b
 struct Max { float operator()(float a, float b) const { return (a != a || b != b) ? NAN : (a > b ? a : b); } };
 struct Min { float operator()(float a, float b) const { return (a != a || b != b) ? NAN : (a < b ? a : b); } };
 
+// The number of elements of `shape`, or a RangeError naming `what` (an overflowing product of up to
+// eight dims below 2^31 must not wrap around to a small size that passes the view-length checks).
+int64_t checkedSize(const Args& args, const std::vector<int64_t>& shape, const char* what) {
+  int64_t p = 1;
+  for (int64_t d : shape) p = args.elements({p, d}, what);
+  return p;
+}
+
 // Broadcast layout after merging dimensions: shape[i] with per-operand element strides (0 = broadcast).
 struct Plan {
   std::vector<int64_t> shape, sa, sb;
@@ -190,11 +198,14 @@ Napi::Value Binary(const Napi::CallbackInfo& info) {
   const auto aShape = args.integers(2, "aShape", 0, 0);
   const auto bShape = args.integers(4, "bShape", 0, 0);
   const auto outShape = args.integers(6, "outShape", 0, 0);
+  // Sizes checked (no int64 overflow, at most 2^40 elements) before anything multiplies the dims.
+  const int64_t aSize = checkedSize(args, aShape, "aShape"), bSize = checkedSize(args, bShape, "bShape");
+  const int64_t outSize = checkedSize(args, outShape, "outShape");
   const Plan p = plan(args, aShape, bShape, outShape);
-  const float* a = args.f32(1, "a", args.elements({product(aShape)}, "a"));
-  const float* b = args.f32(3, "b", args.elements({product(bShape)}, "b"));
-  float* out = args.f32(5, "out", args.elements({product(outShape)}, "out"));
-  if (product(outShape) == 0) return info.Env().Undefined();
+  const float* a = args.f32(1, "a", aSize);
+  const float* b = args.f32(3, "b", bSize);
+  float* out = args.f32(5, "out", outSize);
+  if (outSize == 0) return info.Env().Undefined();
   if (op == "add") runBinary<Add>(p, a, b, out);
   else if (op == "sub") runBinary<Sub>(p, a, b, out);
   else if (op == "mul") runBinary<Mul>(p, a, b, out);

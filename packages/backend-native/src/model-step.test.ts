@@ -87,14 +87,14 @@ describeNative('whole training steps on the native kernels', () => {
     const backend = tf.backend() as unknown as Backend;
     const tensors = tf.memory().numTensors;
     const ids = backend.numDataIds();
-    const model = createModel('small-cnn', { numClasses: 10, inputShape: [16, 16, 3], seed: 1 });
-    const x = tf.randomNormal([160, 16, 16, 3], 0, 1, 'float32', 2);
-    const data = labeledData({ x, y: Int32Array.from({ length: 160 }, (_, i) => i % 10), numClasses: 10 });
+    const model = createModel('small-cnn', { numClasses: 10, inputShape: [12, 12, 3], seed: 1 });
+    const x = tf.randomNormal([80, 12, 12, 3], 0, 1, 'float32', 2);
+    const data = labeledData({ x, y: Int32Array.from({ length: 80 }, (_, i) => i % 10), numClasses: 10 });
     const optimizer = sgd({ lr: 0.05, momentum: 0.9 });
-    await train(model, data, { epochs: 1, batchSize: 16, optimizer, seed: 3 }); // warm-up: heap growth
+    await train(model, data, { epochs: 1, batchSize: 8, optimizer, seed: 3 }); // warm-up: heap growth
     const heap = backend.wasm.HEAPU8.buffer.byteLength;
     const mid = { tensors: tf.memory().numTensors, ids: backend.numDataIds() };
-    await train(model, data, { epochs: 2, batchSize: 16, optimizer, seed: 4 }); // 20 steps
+    await train(model, data, { epochs: 2, batchSize: 8, optimizer, seed: 4 }); // 20 steps
     expect(tf.memory().numTensors).toBe(mid.tensors);
     expect(backend.numDataIds()).toBe(mid.ids);
     expect(backend.wasm.HEAPU8.buffer.byteLength).toBe(heap);
@@ -107,8 +107,8 @@ describeNative('whole training steps on the native kernels', () => {
 
   async function trainedWeights(threads: number): Promise<Float32Array[]> {
     await useNativeTraining({ threads });
-    const model = createModel('resnet-narrow', { numClasses: 10, inputShape: [16, 16, 3], seed: 7 });
-    const x = tf.randomNormal([64, 16, 16, 3], 0, 1, 'float32', 8);
+    const model = createModel('resnet-narrow', { numClasses: 10, inputShape: [8, 8, 3], seed: 7 });
+    const x = tf.randomNormal([64, 8, 8, 3], 0, 1, 'float32', 8);
     const data = labeledData({ x, y: Int32Array.from({ length: 64 }, (_, i) => (i * 3) % 10), numClasses: 10 });
     const optimizer = sgd({ lr: 0.05, momentum: 0.9, weightDecay: 5e-4 });
     await train(model, data, { epochs: 2, batchSize: 16, optimizer, seed: 9 });

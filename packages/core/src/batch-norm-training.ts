@@ -79,10 +79,12 @@ export function batchNormTraining<R extends tf.Rank>(x: tf.Tensor<R>, scale: tf.
   if (!(epsilon > 0)) throw new InvalidArgumentError(`batchNormTraining: epsilon must be > 0, got ${epsilon}`);
   if (tf.getKernel(BATCH_NORM_TRAINING, tf.getBackend()) !== undefined && x.dtype === 'float32') {
     registerGradientOnce();
-    const inputs: tf.NamedTensorMap = { x };
-    if (scale !== undefined) inputs['scale'] = scale;
+    // The gradient saves `scale`, and tfjs cannot save an absent input: no scale is passed as ones.
+    const ones = scale === undefined ? tf.ones([channels]) : undefined;
+    const inputs: tf.NamedTensorMap = { x, scale: scale ?? ones! };
     if (offset !== undefined) inputs['offset'] = offset;
     const [y, mean, variance] = tf.engine().runKernel(BATCH_NORM_TRAINING, inputs, { varianceEpsilon: epsilon } as unknown as tf.NamedAttrMap) as tf.Tensor[];
+    ones?.dispose();
     return { y: y as tf.Tensor<R>, mean: mean as tf.Tensor1D, variance: variance as tf.Tensor1D };
   }
   const axes = Array.from({ length: x.rank - 1 }, (_, i) => i);

@@ -1,4 +1,4 @@
-import type { TensorInfo } from '@tensorflow/tfjs-core';
+import { backend_util, type TensorInfo } from '@tensorflow/tfjs-core';
 import { allFloat32, sizeOf, view } from '../internals/heap-backend';
 import { input, optionalInput, type NativeKernelArgs, type NativeKernelConfig, type NativeKernelContext } from '../internals/native-kernel';
 
@@ -23,11 +23,10 @@ function matMul(args: NativeKernelArgs, ctx: NativeKernelContext, fused: boolean
   const sizeA = sizeOf(batchA);
   const sizeB = sizeOf(batchB);
   // Same batch dims, or one side a single matrix broadcast over the other's batch.
-  let outBatch: number[];
-  if (sizeA === sizeB && (batchA.length === batchB.length ? batchA.every((d, i) => d === batchB[i]) : sizeA === 1)) outBatch = batchA.length >= batchB.length ? batchA : batchB;
-  else if (sizeA === 1) outBatch = batchB;
-  else if (sizeB === 1) outBatch = batchA;
-  else return ctx.fallback(`batch shapes [${batchA.join(',')}] and [${batchB.join(',')}]`);
+  const sameBatch = batchA.length === batchB.length && batchA.every((d, i) => d === batchB[i]);
+  if (!sameBatch && sizeA !== 1 && sizeB !== 1) return ctx.fallback(`batch shapes [${batchA.join(',')}] and [${batchB.join(',')}]`);
+  // The broadcast batch shape keeps the size-1 axes of the longer side (a [1,1,m,k] · b [3,k,n] is [1,3,m,n]).
+  const outBatch = backend_util.assertAndGetBroadcastShape(batchA, batchB);
   let bias: TensorInfo | undefined;
   let activation = 'linear';
   if (fused) {

@@ -17,6 +17,19 @@ function poolDims(i: backend_util.Conv2DInfo): number[] {
   return [i.batchSize, i.inHeight, i.inWidth, i.inChannels, i.filterHeight, i.filterWidth, i.strideHeight, i.strideWidth, i.padInfo.top, i.padInfo.left, i.outHeight, i.outWidth];
 }
 
+/**
+ * The addon's dims of a pooling gradient, with the output size taken from dy: tfjs's pooling gradients
+ * drop `dimRoundingMode`, so the geometry recomputed from the attributes can lack an output row or
+ * column that dy has (ceil rounding). Undefined when dy's batch or channels differ from x's.
+ */
+function gradDims(xShape: number[], dyShape: number[], attrs: NamedAttrMap): number[] | undefined {
+  if (dyShape[0] !== xShape[0] || dyShape[3] !== xShape[3]) return undefined;
+  const dims = poolDims(poolInfo(xShape, attrs));
+  dims[10] = dyShape[1]!;
+  dims[11] = dyShape[2]!;
+  return dims;
+}
+
 function check(_ctx: NativeKernelContext, ...infos: TensorInfo[]): string | undefined {
   if (!allFloat32(...infos)) return 'not float32 or empty';
   if (infos.some((t) => t.shape.length !== 4)) return 'not rank 4';
@@ -50,9 +63,10 @@ export const maxPoolGradConfig: NativeKernelConfig = {
     const x = input(args, 'input');
     const why = check(ctx, dy, x);
     if (why !== undefined) return ctx.fallback(why);
-    const info = poolInfo(x.shape, attrs);
+    const dims = gradDims(x.shape, dy.shape, attrs);
+    if (dims === undefined) return ctx.fallback('dy does not match x');
     const dx = backend.makeOutput(x.shape, 'float32');
-    ctx.addon.maxPoolGrad(view(backend, dy), view(backend, x), view(backend, dx), poolDims(info));
+    ctx.addon.maxPoolGrad(view(backend, dy), view(backend, x), view(backend, dx), dims);
     return dx;
   },
 };
@@ -66,9 +80,10 @@ export const avgPoolGradConfig: NativeKernelConfig = {
     const x = input(args, 'input');
     const why = check(ctx, dy, x);
     if (why !== undefined) return ctx.fallback(why);
-    const info = poolInfo(x.shape, attrs);
+    const dims = gradDims(x.shape, dy.shape, attrs);
+    if (dims === undefined) return ctx.fallback('dy does not match x');
     const dx = backend.makeOutput(x.shape, 'float32');
-    ctx.addon.avgPoolGrad(view(backend, dy), view(backend, dx), poolDims(info));
+    ctx.addon.avgPoolGrad(view(backend, dy), view(backend, dx), dims);
     return dx;
   },
 };

@@ -39,6 +39,6 @@ export const reduceConfigs: NativeKernelConfig[] = [
   reduceConfig('Sum', 'sum', 'axis'),
   reduceConfig('Mean', 'mean', 'axis'),
   reduceConfig('Max', 'max', 'reductionIndices'),
-  reduceConfig('Min', 'min', 'reductionIndices'),
+  reduceConfig('Min', 'min', 'axis'),
 ];
 
