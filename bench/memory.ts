@@ -19,7 +19,7 @@ export const MEMORY_MODELS: Array<{ name: string; options: Record<string, unknow
   { name: 'googlenet', options: {} },
   { name: 'inception-v4', options: {} },
 ];
-export const MEMORY_BATCHES = [32, 64, 128];
+export const MEMORY_BATCHES = [16, 32, 64, 128];
 
 export interface MemoryResult {
   model: string;
