@@ -49,6 +49,8 @@ function allowedMiaDeps(name: string): Set<string> | 'any' {
   // Attacks and defenses may use the pure-TypeScript metrics (no tfjs): one Gini, one set of
   // sensitivity statistics (docs/decisions/0039-defenses-may-use-metrics.md).
   if (name === '@mia/attacks' || DEFENSES.includes(name)) return new Set(['@mia/core', '@mia/metrics']);
+  // The native kernels sit on top of the wasm backend (its heap, its kernels as the fallback).
+  if (name === '@mia/backend-native') return new Set(['@mia/core', '@mia/backend-wasm']);
   return new Set(['@mia/core']);
 }
 
@@ -80,10 +82,10 @@ describe('package dependency rules', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('no source file imports a backend or the tfjs union package (except backend-wasm and experiments)', () => {
+  it('no source file imports a backend or the tfjs union package (except the backend packages and experiments)', () => {
     const offenders: string[] = [];
     for (const p of publicPackages) {
-      if (p.name === '@mia/backend-wasm' || p.name === '@mia/experiments') continue;
+      if (p.name === '@mia/backend-wasm' || p.name === '@mia/backend-native' || p.name === '@mia/experiments') continue;
       for (const file of sourceFiles(join(p.dir, 'src'))) {
         for (const spec of importsOf(file)) if (BACKEND_IMPORT.test(spec)) offenders.push(`${relative(root, file)} imports ${spec}`);
       }
