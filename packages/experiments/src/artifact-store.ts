@@ -1,7 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { sha256 } from './canonical-hash';
+import { inspectEntry, type EntryInspection } from './inspect-entry';
+import { trackStoreRoot, trackTemporary, untrackTemporary } from './exit-cleanup';
+import { findLeftovers, type Leftover } from './store-leftovers';
+import { CLAIMS_DIR, temporaryName } from './store-names';
+import { acquireClaim, type ClaimOptions, type UnitClaim } from './unit-claim';
 
 /** What a cache entry's manifest records. */
 export interface ArtifactManifest {
@@ -19,86 +23,117 @@ export interface VerifyResult {
   readonly problems: readonly string[];
 }
 
+/** A complete, verified entry: its manifest and its files. */
+export interface ArtifactEntry {
+  readonly manifest: ArtifactManifest;
+  readonly files: Map<string, Uint8Array>;
+}
+
+/** Options of {@link ArtifactStore.read}. */
+export interface ReadOptions {
+  /** Called when the entry exists but is corrupted (then `read` returns `undefined`), with what is wrong. */
+  readonly onCorrupted?: (problems: readonly string[]) => void;
+}
+
+/** What {@link ArtifactStore.write} did: published this entry, or found a complete one already there and kept it. */
+export type WriteOutcome = 'written' | 'existing';
+
 /**
  * Where trained models and signals live, keyed by content hash. Kept small so that an object
  * store can implement it next to {@link DirectoryArtifactStore}.
  */
 export interface ArtifactStore {
   /** The files of a complete, verified entry, or `undefined` (missing or corrupted: then retrain). */
-  read(key: string): Promise<{ manifest: ArtifactManifest; files: Map<string, Uint8Array> } | undefined>;
-  /** Writes an entry atomically: readers see all of it or none of it. */
-  write(key: string, files: Record<string, Uint8Array>, meta: Record<string, unknown>): Promise<void>;
+  read(key: string, options?: ReadOptions): Promise<ArtifactEntry | undefined>;
+  /**
+   * Publishes an entry atomically (readers see all of it or none of it) unless a complete one with
+   * this key is already there: then this copy is discarded and the result is `'existing'` (read the
+   * entry for the winner's files). A corrupted entry is replaced.
+   */
+  write(key: string, files: Record<string, Uint8Array>, meta: Record<string, unknown>): Promise<WriteOutcome>;
   list(): Promise<ArtifactManifest[]>;
   verify(key: string): Promise<VerifyResult>;
   remove(key: string): Promise<void>;
+  /**
+   * Optional: claims the unit `key` for this process, waiting while another process holds it, so two
+   * processes sharing the store do not compute the same entry twice. Release it after writing.
+   */
+  claim?(key: string, options?: ClaimOptions): Promise<UnitClaim>;
 }
+
+const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
 /**
  * A content-addressed directory: `<root>/<key[0..2]>/<key>/{manifest.json, files…}`. An entry is
- * written into a temporary directory and renamed into place, so a crash never leaves half an entry;
- * every read re-checks the SHA-256 of each file, so a corrupted entry is never used.
+ * written into a temporary directory `.tmp-*` and renamed into place only if none is there, so a
+ * crash never leaves half an entry and two writers of one key never fail (the second keeps the
+ * first's); every read re-checks the SHA-256 of each file, so a corrupted entry is never used.
+ * Per-unit claims live in `<root>/.claims/`. A killed process may leave a `.tmp-*` directory or a
+ * claim behind: {@link leftovers} lists them, {@link sweep} removes the stale ones.
  */
 export class DirectoryArtifactStore implements ArtifactStore {
-  constructor(readonly root: string) {}
+  constructor(readonly root: string) {
+    trackStoreRoot(root);
+  }
 
   private dir(key: string): string {
     if (!/^[a-f0-9]{16,}$/.test(key)) throw new Error(`DirectoryArtifactStore: key must be a hex digest, got ${JSON.stringify(key)}`);
     return join(this.root, key.slice(0, 2), key);
   }
 
-  async read(key: string) {
-    const dir = this.dir(key);
-    let manifest: ArtifactManifest;
-    try {
-      manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as ArtifactManifest;
-    } catch {
-      return undefined;
-    }
-    const files = new Map<string, Uint8Array>();
-    for (const [name, spec] of Object.entries(manifest.files ?? {})) {
-      let bytes: Uint8Array;
-      try {
-        bytes = await readFile(join(dir, name));
-      } catch {
-        return undefined;
-      }
-      if (bytes.byteLength !== spec.bytes || sha256(bytes) !== spec.sha256) return undefined;
-      files.set(name, bytes);
-    }
-    return { manifest, files };
+  private inspect(key: string): Promise<EntryInspection> {
+    return inspectEntry(this.dir(key));
   }
 
-  async write(key: string, files: Record<string, Uint8Array>, meta: Record<string, unknown>): Promise<void> {
+  async read(key: string, options: ReadOptions = {}): Promise<ArtifactEntry | undefined> {
+    const found = await this.inspect(key);
+    if (found.state === 'corrupted') options.onCorrupted?.(found.problems);
+    return found.state === 'ok' ? found.entry : undefined;
+  }
+
+  async write(key: string, files: Record<string, Uint8Array>, meta: Record<string, unknown>): Promise<WriteOutcome> {
     const final = this.dir(key);
-    const tmp = join(this.root, `.tmp-${key.slice(0, 12)}-${process.pid}-${randomBytes(4).toString('hex')}`);
+    for (const name of Object.keys(files)) {
+      if (!/^[\w.-]+$/.test(name) || name === 'manifest.json') throw new Error(`DirectoryArtifactStore.write: bad file name ${JSON.stringify(name)}`);
+    }
+    const tmp = join(this.root, temporaryName(key));
     await mkdir(tmp, { recursive: true });
+    trackTemporary(tmp);
     try {
-      const specs: ArtifactManifest['files'] = {};
+      const specs: Record<string, { sha256: string; bytes: number }> = {};
       for (const [name, bytes] of Object.entries(files)) {
-        if (!/^[\w.-]+$/.test(name) || name === 'manifest.json') throw new Error(`DirectoryArtifactStore.write: bad file name ${JSON.stringify(name)}`);
         await writeFile(join(tmp, name), bytes);
-        (specs as Record<string, { sha256: string; bytes: number }>)[name] = { sha256: sha256(bytes), bytes: bytes.byteLength };
+        specs[name] = { sha256: sha256(bytes), bytes: bytes.byteLength };
       }
       const manifest: ArtifactManifest = { key, meta, files: specs, createdAt: new Date().toISOString() };
       await writeFile(join(tmp, 'manifest.json'), JSON.stringify(manifest, null, 2));
-      await mkdir(join(this.root, key.slice(0, 2)), { recursive: true });
-      await rm(final, { recursive: true, force: true });
-      await rename(tmp, final);
+      // Publish if absent: renaming onto a non-empty directory fails, so a concurrent writer's entry is
+      // never replaced; only a corrupted one is moved aside first. A few rounds cover concurrent removals.
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await mkdir(dirname(final), { recursive: true });
+          await rename(tmp, final);
+          return 'written';
+        } catch (error) {
+          const exists = await stat(final).then(() => true, () => false);
+          if (attempt >= 8 || (!exists && errorCode(error) !== 'ENOENT')) throw error;
+        }
+        const existing = await this.inspect(key);
+        if (existing.state === 'ok') return 'existing';
+        if (existing.state === 'corrupted') await this.remove(key);
+      }
     } finally {
+      untrackTemporary(tmp);
       await rm(tmp, { recursive: true, force: true });
     }
   }
 
   async list(): Promise<ArtifactManifest[]> {
     const out: ArtifactManifest[] = [];
-    let prefixes: string[];
-    try {
-      prefixes = (await readdir(this.root)).filter((d) => /^[a-f0-9]{2}$/.test(d));
-    } catch {
-      return out;
-    }
+    const prefixes = (await readdir(this.root).catch(() => [] as string[])).filter((d) => /^[a-f0-9]{2}$/.test(d));
     for (const prefix of prefixes) {
-      for (const key of await readdir(join(this.root, prefix))) {
+      const keys = await readdir(join(this.root, prefix)).catch(() => [] as string[]);
+      for (const key of keys.filter((k) => /^[a-f0-9]{16,}$/.test(k))) {
         try {
           out.push(JSON.parse(await readFile(join(this.root, prefix, key, 'manifest.json'), 'utf8')) as ArtifactManifest);
         } catch {
@@ -110,28 +145,49 @@ export class DirectoryArtifactStore implements ArtifactStore {
   }
 
   async verify(key: string): Promise<VerifyResult> {
-    const dir = this.dir(key);
-    const problems: string[] = [];
-    let manifest: ArtifactManifest | undefined;
-    try {
-      manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as ArtifactManifest;
-    } catch (error) {
-      problems.push(`manifest.json unreadable (${(error as Error).message.split('\n')[0]})`);
-    }
-    for (const [name, spec] of Object.entries(manifest?.files ?? {})) {
-      try {
-        const info = await stat(join(dir, name));
-        const bytes = await readFile(join(dir, name));
-        if (info.size !== spec.bytes) problems.push(`${name}: ${info.size} bytes, manifest says ${spec.bytes}`);
-        else if (sha256(bytes) !== spec.sha256) problems.push(`${name}: SHA-256 mismatch`);
-      } catch {
-        problems.push(`${name}: missing`);
-      }
-    }
+    const found = await this.inspect(key);
+    const problems = found.state === 'ok' ? [] : found.state === 'missing' ? ['missing'] : found.problems;
     return { key, ok: problems.length === 0, problems };
   }
 
+  /** Removes an entry: moved aside in one rename (readers never see half of it), then deleted. */
   async remove(key: string): Promise<void> {
-    await rm(this.dir(key), { recursive: true, force: true });
+    const aside = join(this.root, temporaryName(key));
+    try {
+      await rename(this.dir(key), aside);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return;
+      throw error;
+    }
+    trackTemporary(aside);
+    try {
+      await rm(aside, { recursive: true, force: true });
+    } finally {
+      untrackTemporary(aside);
+    }
+  }
+
+  /** Claims a unit (`<root>/.claims/<key>.json`, with owner pid, host and expiry); see {@link acquireClaim}. */
+  async claim(key: string, options: ClaimOptions = {}): Promise<UnitClaim> {
+    this.dir(key);
+    return acquireClaim(join(this.root, CLAIMS_DIR), key, options);
+  }
+
+  /** Unfinished writes (`.tmp-*`) and claims under the root, each marked stale or in progress. */
+  async leftovers(): Promise<Leftover[]> {
+    return findLeftovers(this.root);
+  }
+
+  /**
+   * Removes the stale leftovers (writes and claims of processes that are gone, or too old) and the
+   * empty prefix directories. Leftovers of running processes are kept.
+   * @returns what was removed and what was kept.
+   */
+  async sweep(): Promise<{ removed: Leftover[]; kept: Leftover[] }> {
+    const found = await this.leftovers();
+    for (const l of found.filter((x) => x.stale)) await rm(l.path, { recursive: true, force: true });
+    const prefixes = (await readdir(this.root).catch(() => [] as string[])).filter((d) => /^[a-f0-9]{2}$/.test(d));
+    for (const prefix of prefixes) await rmdir(join(this.root, prefix)).catch(() => undefined); // only empty ones go
+    return { removed: found.filter((x) => x.stale), kept: found.filter((x) => !x.stale) };
   }
 }

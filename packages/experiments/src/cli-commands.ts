@@ -7,6 +7,8 @@ import { loadDataset, type DatasetName } from '@mia/data';
 import { summarizeAttack } from '@mia/metrics';
 import { loadExperimentConfig } from './load-config';
 import { defaultModelStore } from './model-store';
+import { rerenderReports } from './report/report-command';
+import { describeLeftover } from './store-leftovers';
 import { writeReport } from './report/write-report';
 import type { ExperimentResults } from './results';
 import { runExperiment, type RunExperimentOptions } from './runner';
@@ -21,11 +23,11 @@ const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
 interface GlobalOptions { quiet?: boolean }
 
 /** `mia run <config>`: runs the experiment and writes results.json, report.md, report.html. */
-export async function runCommand(configPath: string, opts: { out?: string; dataDir?: string; workers?: number; trainUnits?: RunExperimentOptions['trainUnits'] }, global: GlobalOptions): Promise<void> {
+export async function runCommand(configPath: string, opts: { out?: string; dataDir?: string; workers?: number; trainUnits?: RunExperimentOptions['trainUnits']; command?: string }, global: GlobalOptions): Promise<void> {
   const config = await loadExperimentConfig(configPath);
   const log = global.quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
   const results = await runExperiment(config, { dataDir: opts.dataDir, workers: opts.workers, trainUnits: opts.trainUnits, onLog: log });
-  const paths = await writeReport(results, opts.out ?? join('runs', config.name));
+  const paths = await writeReport({ ...results, command: opts.command ?? `mia run ${configPath}` }, opts.out ?? join('runs', config.name));
   printSummary(results);
   process.stdout.write(`\nwrote ${paths.json}\n      ${paths.markdown}\n      ${paths.html}\n`);
 }
@@ -34,6 +36,7 @@ function printSummary(results: ExperimentResults): void {
   const lines = results.rows.map((r) => `  ${r.label.padEnd(24)} train ${pct(r.trainAccuracy).padStart(6)}  test ${pct(r.testAccuracy).padStart(6)}  max adv ${pct(r.maxAdvantage).padStart(6)}  P1 ${r.p1.toFixed(3)}  cache ${r.cache.target}/${r.cache.shadow}`);
   process.stdout.write(`${results.config.name} (${results.seconds.toFixed(1)} s, backend ${results.backend})\n${lines.join('\n')}\n`);
   for (const note of results.notes) process.stdout.write(`note: ${note}\n`);
+  for (const warning of results.warnings ?? []) process.stderr.write(`warning: ${warning}\n`);
 }
 
 /** `mia reproduce <name>`: runs a registered paper reproduction at a scale, or a shipped config. */
@@ -49,6 +52,7 @@ export async function reproduceCommand(name: string | undefined, opts: { list?: 
   if (reproduction !== undefined) {
     const scale = opts.scale ?? 'cpu';
     if (!(REPRODUCTION_SCALES as readonly string[]).includes(scale)) throw new InvalidArgumentError(`reproduce: --scale must be one of ${REPRODUCTION_SCALES.join(', ')}, got ${JSON.stringify(scale)}`);
+    if (opts.scale === undefined) process.stderr.write(`reproduce: ${name} at scale cpu, the default (minutes to an hour on 2 cores; --scale smoke checks it in seconds)\n`);
     const log = global.quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
     const out = opts.out ?? join('runs', `${name}-${scale}`);
     const result = await runReproduction(reproduction, {
@@ -61,20 +65,13 @@ export async function reproduceCommand(name: string | undefined, opts: { list?: 
   if (opts.scale !== undefined) throw new InvalidArgumentError(`reproduce: --scale applies to paper reproductions (${reproductions.join(', ') || 'none registered'}), not to the shipped config ${JSON.stringify(name)}`);
   const file = (await readdir(CONFIG_DIR)).find((f) => f.replace(/\.(json|ya?ml)$/, '') === name);
   if (file === undefined) throw new InvalidArgumentError(`reproduce: name must be one of ${[...reproductions, ...names].join(', ')}, got ${JSON.stringify(name)}`);
-  await runCommand(join(CONFIG_DIR, file), opts, global);
+  await runCommand(join(CONFIG_DIR, file), { ...opts, command: `mia reproduce ${name}` }, global);
 }
 
-/** `mia report <run-dir>`: re-renders the reports from results.json. */
+/** `mia report <run-dir>`: re-renders the reports of a run or of a reproduction and its runs. */
 export async function reportCommand(dir: string): Promise<void> {
-  let results: ExperimentResults;
-  try {
-    results = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8')) as ExperimentResults;
-  } catch (cause) {
-    throw new InvalidArgumentError(`report: ${join(dir, 'results.json')} is missing or not valid JSON`, { cause });
-  }
-  if (results.format !== 'mia-results-1') throw new InvalidArgumentError(`report: ${dir}/results.json has format ${JSON.stringify(results.format)}, expected "mia-results-1"`);
-  const paths = await writeReport(results, dir);
-  process.stdout.write(`wrote ${paths.markdown}\n      ${paths.html}\n`);
+  const written = await rerenderReports(dir);
+  process.stdout.write(`wrote ${written.join('\n      ')}\n`);
 }
 
 /** Options of `mia attack`. */
@@ -161,18 +158,22 @@ export async function datasetsFetchCommand(name: string, opts: { dataDir?: strin
   process.stdout.write(`${dataset.name}: ${dataset.size} examples, ${dataset.numClasses} classes, input [${dataset.inputShape.join(', ')}], ${dataset.source}\n`);
 }
 
-/** `mia cache ls|verify|prune`. */
+/** `mia cache ls|verify|prune`: the entries, and what killed processes left (unfinished writes, claims). */
 export async function cacheCommand(action: 'ls' | 'verify' | 'prune', opts: { remove?: boolean } = {}): Promise<void> {
   const store = defaultModelStore();
   const entries = await store.list();
+  const say = (line: string) => process.stdout.write(`${line}\n`);
   if (action === 'ls') {
-    for (const e of entries) process.stdout.write(`${e.key.slice(0, 16)}  ${String(e.meta.label ?? '?').padEnd(28)} ${String(e.meta.config ?? '').padEnd(24)} ${e.createdAt}\n`);
-    process.stdout.write(`${entries.length} entries in ${store.root}\n`);
+    for (const e of entries) say(`${e.key.slice(0, 16)}  ${String(e.meta.label ?? '?').padEnd(28)} ${String(e.meta.config ?? '').padEnd(24)} ${e.createdAt}`);
+    say(`${entries.length} entries in ${store.root}`);
+    for (const l of await store.leftovers()) say(`leftover ${describeLeftover(l)}`);
     return;
   }
   if (action === 'prune') {
     for (const e of entries) await store.remove(e.key);
-    process.stdout.write(`removed ${entries.length} entries from ${store.root}\n`);
+    const { removed, kept } = await store.sweep();
+    say(`removed ${entries.length} entries and ${removed.length} leftovers of processes that are gone from ${store.root}`);
+    for (const l of kept) say(`kept ${describeLeftover(l)}`);
     return;
   }
   let bad = 0;
@@ -180,9 +181,13 @@ export async function cacheCommand(action: 'ls' | 'verify' | 'prune', opts: { re
     const r = await store.verify(e.key);
     if (r.ok) continue;
     bad += 1;
-    process.stdout.write(`CORRUPTED ${e.key.slice(0, 16)} ${String(e.meta.label ?? '')}: ${r.problems.join('; ')}${opts.remove === true ? ' (removed)' : ' (will be retrained on the next run)'}\n`);
+    say(`CORRUPTED ${e.key.slice(0, 16)} ${String(e.meta.label ?? '')}: ${r.problems.join('; ')}${opts.remove === true ? ' (removed)' : ' (will be retrained on the next run)'}`);
     if (opts.remove === true) await store.remove(e.key);
   }
-  process.stdout.write(`${entries.length} entries checked, ${bad} corrupted\n`);
+  const leftovers = await store.leftovers();
+  const stale = leftovers.filter((l) => l.stale);
+  for (const l of leftovers) say(`LEFTOVER ${describeLeftover(l)}${l.stale ? (opts.remove === true ? ' (removed)' : ' (`mia cache prune` or `verify --remove` removes it)') : ''}`);
+  if (opts.remove === true) await store.sweep();
+  say(`${entries.length} entries checked, ${bad} corrupted; ${leftovers.length} leftovers, ${stale.length} stale`);
   if (bad > 0 && opts.remove !== true) process.exitCode = 1;
 }

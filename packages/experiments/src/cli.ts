@@ -8,6 +8,10 @@ import { experimentJsonSchema } from './config-json-schema';
 import { parseWorkerOptions, type WorkerCommandOptions } from './queue/worker-options';
 // bullmq and ioredis load only for `--queue` and `mia worker`.
 const queueCommands = () => import('./queue/queue-commands');
+import { exitOnInterrupt } from './exit-on-interrupt';
+
+// Ctrl-C, SIGTERM, SIGHUP: exit 128 + signal number (130 for Ctrl-C), never 0 (`mia worker` stops gracefully instead).
+const stopExitOnInterrupt = exitOnInterrupt();
 
 const program = new Command();
 program
@@ -68,14 +72,14 @@ program
       const log = program.opts<{ quiet?: boolean }>().quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
       await (await queueCommands()).sweepQueueCommand(config, { ...opts, queue: opts.queue }, log, async (trainUnits) => {
         await setup();
-        await runCommand(config, { out: opts.out, dataDir: opts.dataDir, trainUnits }, program.opts());
+        await runCommand(config, { out: opts.out, dataDir: opts.dataDir, trainUnits, command: `mia sweep ${config} --queue ${opts.queue}` }, program.opts());
       });
       return;
     }
     await setup();
     const workers = opts.workers === undefined ? availableParallelism() : Number(opts.workers);
     if (!Number.isInteger(workers) || workers < 0) throw new InvalidArgumentError(`sweep: --workers must be a non-negative integer, got ${JSON.stringify(opts.workers)}`);
-    await runCommand(config, { ...opts, workers }, program.opts());
+    await runCommand(config, { ...opts, workers, command: `mia sweep ${config}` }, program.opts());
   });
 
 program
@@ -89,6 +93,7 @@ program
   .option('--stalled-interval <ms>', 'how often to look for jobs of dead workers (default: 30000)')
   .action(async (opts: WorkerCommandOptions) => {
     parseWorkerOptions(opts); // bad options fail before a backend is loaded
+    stopExitOnInterrupt(); // the worker finishes (or requeues) its running units on a signal
     await setup();
     await (await queueCommands()).workerCommand(opts, (line) => process.stderr.write(`${line}\n`));
   });
@@ -98,8 +103,8 @@ program
   .description('reproduce a paper table, e.g. `mia reproduce ccl-table1 --scale cpu`, or a shipped config (see `mia reproduce --list`)')
   .argument('[name]', 'name of a paper reproduction or a shipped config')
   .option('--list', 'list the reproductions and shipped configs')
-  .option('--scale <scale>', 'paper reproductions: smoke (seconds), cpu (real CIFAR-10 subsets and stand-ins, < 1 h each on 2 cores) or paper (the papers\' data and models)')
-  .option('--out <dir>', 'output directory (default: runs/<name>-<scale>)')
+  .option('--scale <scale>', 'paper reproductions: smoke (seconds), cpu (real CIFAR-10 subsets and stand-ins, minutes to < 1 h each on 2 cores) or paper (the papers\' data and models) (default: cpu)')
+  .option('--out <dir>', 'output directory (default: runs/<name>-<scale> for a paper reproduction, runs/<config name> for a shipped config)')
   .option('--data-dir <dir>', 'directory with dataset files you provide (tables on data that is not available are reported "not run")')
   .option('--workers <n>', 'worker threads for the trainings (default 0: in this thread)')
   .action(async (name: string | undefined, opts: { list?: boolean; out?: string; dataDir?: string; scale?: string; workers?: string }) => {
@@ -119,8 +124,8 @@ program
 
 program
   .command('report')
-  .description('re-render report.md and report.html from a run directory\'s results.json')
-  .argument('<run-dir>', 'directory holding results.json')
+  .description('re-render report.md and report.html from a run directory (results.json of `mia run`, or reproduction.json of `mia reproduce` with its runs)')
+  .argument('<run-dir>', 'directory holding results.json or reproduction.json')
   .action(async (dir: string) => reportCommand(dir));
 
 program
@@ -143,8 +148,8 @@ datasets
 
 const cache = program.command('cache').description('inspect the model cache');
 cache.command('ls').description('list cached models').action(async () => cacheCommand('ls'));
-cache.command('verify').description('check every entry\'s SHA-256; corrupted entries are reported (and retrained on the next run)').option('--remove', 'delete corrupted entries').action(async (o: { remove?: boolean }) => cacheCommand('verify', o));
-cache.command('prune').description('delete every cached model').action(async () => cacheCommand('prune'));
+cache.command('verify').description('check every entry\'s SHA-256 and list unfinished writes (.tmp-*) and claims left by killed processes; corrupted entries are retrained on the next run').option('--remove', 'delete corrupted entries and stale leftovers').action(async (o: { remove?: boolean }) => cacheCommand('verify', o));
+cache.command('prune').description('delete every cached model, and the unfinished writes and claims of processes that are gone').action(async () => cacheCommand('prune'));
 
 async function main(): Promise<void> {
   try {

@@ -21,7 +21,10 @@ export async function loadExperimentConfig(path: string): Promise<ExperimentConf
   try {
     raw = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
   } catch (cause) {
-    throw new InvalidArgumentError(`loadExperimentConfig: ${path} is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${(cause as Error).message.split('\n')[0]}`, { cause });
+    // The YAML parser's message ends with an excerpt of the lines around the error and a caret: keep it.
+    const [first, ...excerpt] = (cause as Error).message.trimEnd().split('\n');
+    const shown = excerpt.slice(excerpt.findIndex((line) => line.trim() !== '')).slice(0, 8).map((line) => `    ${line}`);
+    throw new InvalidArgumentError(`loadExperimentConfig: ${path} is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${first}${shown.length > 0 ? `\n${shown.join('\n')}` : ''}`, { cause });
   }
   const modules = (raw as { modules?: unknown } | null)?.modules;
   if (Array.isArray(modules) && modules.every((m) => typeof m === 'string' && m !== '')) {

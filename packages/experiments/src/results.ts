@@ -53,4 +53,8 @@ export interface ExperimentResults {
   readonly rows: readonly DefenseRow[];
   /** Notes the report must show (stand-in data, reduced scale, deviations). */
   readonly notes: readonly string[];
+  /** What makes this run's numbers doubtful: a diverged model, too few examples per class (absent in older results). */
+  readonly warnings?: readonly string[];
+  /** The command that ran it, for the report's "Reproduce" section (e.g. `pnpm mia run my.yaml`). */
+  readonly command?: string;
 }

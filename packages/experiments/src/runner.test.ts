@@ -30,6 +30,8 @@ describe('runExperiment', () => {
     const store = new DirectoryArtifactStore(join(dir, 'cache'));
     const before = tf.memory().numTensors;
     const first = await runExperiment(config, { store });
+    // 150 members of 100 classes: warned about; no model diverged.
+    expect(first.warnings).toEqual([expect.stringMatching(/^too few examples per class: the target trains on 150 examples of 100 classes, 1\.5 per class on average \(\d+ classes have none\), fewer than 5;/)]);
     expect(tf.memory().numTensors).toBe(before);
     expect(first.rows.map((r) => r.label)).toEqual(['undefended', 'CCEL']);
     expect(first.dataset.source).toBe('stand-in');
@@ -53,11 +55,23 @@ describe('runExperiment', () => {
     const prefix = join(dir, 'cache', victim.key.slice(0, 2), victim.key);
     writeFileSync(join(prefix, 'members.logits'), new Uint8Array([1, 2, 3]));
     expect((await store.verify(victim.key)).ok).toBe(false);
-    const third = await runExperiment(config, { store });
+    const logs: string[] = [];
+    const third = await runExperiment(config, { store, onLog: (line) => logs.push(line) });
+    expect(logs.filter((l) => l.startsWith('corrupted'))).toEqual([`corrupted  ${victim.meta.label as string} (${victim.key.slice(0, 12)}): members.logits: 3 bytes, manifest says ${victim.files['members.logits']!.bytes}; retraining it`]);
     const misses = third.rows.flatMap((r) => [r.cache.target, r.cache.shadow]).filter((c) => c === 'miss');
     expect(misses).toHaveLength(1);
     expect((await store.verify(victim.key)).ok).toBe(true);
     expect(readdirSync(join(dir, 'cache')).filter((f) => f.startsWith('.tmp'))).toEqual([]);
+  });
+
+  it('warns when a model diverged (lr 1e6: finite but enormous losses), naming the model and the learning rate', async () => {
+    const diverging = parseExperimentConfig({ ...config, dataset: { name: 'purchaseLike', size: 1000 }, training: { epochs: 2, batchSize: 32, lr: 1e6 }, defenses: [{ name: 'none', label: 'undefended' }], attacks: ['loss'] });
+    const results = await runExperiment(diverging, { store: new DirectoryArtifactStore(join(dir, 'diverging')) });
+    const diverged = results.warnings!.filter((w) => w.includes('diverged'));
+    expect(diverged).toEqual([
+      expect.stringMatching(/^undefended target diverged: its mean loss on its own training set is (\S+), worse than a uniform guess \(ln 100 = 4\.61\), so its row is meaningless; lower training\.lr \(1000000\)/),
+      expect.stringMatching(/^undefended shadow diverged: /),
+    ]);
   });
 
   it('rejects an unknown defense and a bad config field with errors naming them', async () => {

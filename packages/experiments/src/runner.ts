@@ -10,6 +10,7 @@ import { sharedHistogram } from './histogram';
 import { prepareData, type PreparedData } from './prepare-data';
 import { checkAugmentationAttacks, isAugmentationAttack, unitQuerySignals } from './query-signals';
 import type { AttackRow, DefenseRow, ExperimentResults } from './results';
+import { divergenceWarning, examplesPerClassWarning } from './run-warnings';
 import { trainUnit, unitKey, type TrainUnitSpec } from './train-unit';
 import { checkedRunConfig } from './run-config';
 import { trainUnitsInWorkers } from './worker-pool';
@@ -66,6 +67,13 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
   const store = options.store ?? defaultModelStore();
   const data = await (options.loadData ?? prepareData)(config, { dataDir: options.dataDir });
   checkAugmentationAttacks(config, data.dataset.inputShape);
+  const warnings: string[] = [];
+  const warn = (warning: string | undefined) => {
+    if (warning === undefined) return;
+    warnings.push(warning);
+    options.onLog?.(`warning: ${warning}`);
+  };
+  warn(examplesPerClassWarning(data));
   const trainedByWorkers = new Set<string>();
   if (workers > 0 || options.trainUnits !== undefined) {
     if (options.trainUnits === undefined && !(store instanceof DirectoryArtifactStore)) throw new Error('runExperiment: worker threads need a DirectoryArtifactStore (a shared directory)');
@@ -86,6 +94,8 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     // Units the worker pool trained in this run come back from the cache; report them as trained.
     if (trainedByWorkers.has(`${config.defenses.indexOf(defense)}:target`)) target.cache = 'miss';
     if (trainedByWorkers.has(`${config.defenses.indexOf(defense)}:shadow`)) shadow.cache = 'miss';
+    warn(divergenceWarning(`${defense.label ?? defense.name} target`, target.members, config.training.lr));
+    warn(divergenceWarning(`${defense.label ?? defense.name} shadow`, shadow.members, config.training.lr));
     const attackSeed = deriveSeed(config.seed, 'attack');
     const attacks = createAttacks(config.attacks.filter((a) => !isAugmentationAttack(a)), { seed: attackSeed, nnEpochs: config.scale === 'smoke' ? 5 : undefined });
     const suite = attacks.length === 0 ? undefined : await runAttackSuite({ target: { members: target.members, nonMembers: target.nonMembers }, shadow: { members: shadow.members, nonMembers: shadow.nonMembers }, attacks }).finally(() => {
@@ -131,6 +141,6 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     format: 'mia-results-1', config,
     dataset: { name: data.dataset.name, source: data.dataset.source, description: data.dataset.description, size: data.dataset.size },
     partition: { preset: data.partition.preset, sizes: Object.fromEntries(Object.entries(data.partition.roles).map(([k, v]) => [k, v.length])), digest: data.digest },
-    backend: activeBackend(), versions: packageVersions(), startedAt: new Date(started).toISOString(), seconds: (Date.now() - started) / 1000, rows, notes,
+    backend: activeBackend(), versions: packageVersions(), startedAt: new Date(started).toISOString(), seconds: (Date.now() - started) / 1000, rows, notes, warnings,
   };
 }

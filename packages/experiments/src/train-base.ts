@@ -3,6 +3,7 @@ import type { DefenseTrainContext } from './defense-definition';
 import { getDefense } from './defense-registry';
 import { copyWeights } from './train-helpers';
 import { unitKey, type UnitScope } from './train-unit';
+import { underClaim } from './under-claim';
 
 /**
  * Phase 1 of a two-phase defense (PAST): trains `ctx.model` in place as the run's unit of the `base`
@@ -13,8 +14,9 @@ export async function trainBaseUnit(scope: UnitScope, ctx: DefenseTrainContext<u
   const { role } = scope;
   const key = unitKey(scope.config, scope.data, base, role);
   const model = ctx.model as ModelClassifier;
-  const bytes = (await scope.store.read(key))?.files.get('model.bin');
-  if (bytes !== undefined) {
+  const load = async () => {
+    const bytes = (await scope.store.read(key))?.files.get('model.bin');
+    if (bytes === undefined) return undefined;
     const loaded = deserializeClassifier(bytes);
     try {
       copyWeights(loaded, model);
@@ -22,20 +24,25 @@ export async function trainBaseUnit(scope: UnitScope, ctx: DefenseTrainContext<u
       loaded.dispose();
     }
     scope.onLog?.(`cache hit  ${base.name}/${role} as the base of ${ctx.label} (${key.slice(0, 12)})`);
-    return;
-  }
-  const started = Date.now();
-  const definition = getDefense(base.name);
-  const options = definition.schema.parse(base.params, `defense ${base.name}`);
-  const other = await definition.train({ ...ctx, options, label: `${base.name}/${role} (base of ${ctx.label})` });
-  if (other !== undefined) {
-    try {
-      copyWeights(other, model);
-    } finally {
-      other.dispose();
+    return true;
+  };
+  if ((await load()) !== undefined) return;
+  // Claimed like any unit: another process training this base unit is waited for, not duplicated.
+  await underClaim(scope.store, key, `${base.name}/${role}`, { onLog: scope.onLog, signal: ctx.signal }, load, async () => {
+    const started = Date.now();
+    const definition = getDefense(base.name);
+    const options = definition.schema.parse(base.params, `defense ${base.name}`);
+    const other = await definition.train({ ...ctx, options, label: `${base.name}/${role} (base of ${ctx.label})` });
+    if (other !== undefined) {
+      try {
+        copyWeights(other, model);
+      } finally {
+        other.dispose();
+      }
     }
-  }
-  const seconds = (Date.now() - started) / 1000;
-  await scope.write(key, model, scope.logitsOf(model), `${base.name}/${role}`, seconds);
-  scope.onLog?.(`trained    ${base.name}/${role} as the base of ${ctx.label} in ${seconds.toFixed(1)} s (${key.slice(0, 12)})`);
+    const seconds = (Date.now() - started) / 1000;
+    await scope.write(key, model, scope.logitsOf(model), `${base.name}/${role}`, seconds);
+    scope.onLog?.(`trained    ${base.name}/${role} as the base of ${ctx.label} in ${seconds.toFixed(1)} s (${key.slice(0, 12)})`);
+    return true;
+  });
 }

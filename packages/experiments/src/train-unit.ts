@@ -1,7 +1,7 @@
 import { deriveSeed, predictLogits, subsetData } from '@mia/core';
 import { signalsFromLogits, type SplitSignals } from '@mia/attacks';
 import { createModel, serializeClassifier, type ModelClassifier } from '@mia/models';
-import type { ArtifactStore } from './artifact-store';
+import type { ArtifactEntry, ArtifactStore, WriteOutcome } from './artifact-store';
 import { toBytes, toFloats } from './float-bytes';
 import { contentHash } from './canonical-hash';
 import type { DefenseConfig, ExperimentConfig } from './config';
@@ -9,6 +9,7 @@ import type { DefenseTrainContext, UnitLogits } from './defense-definition';
 import { getDefense } from './defense-registry';
 import type { PreparedData } from './prepare-data';
 import { trainBaseUnit } from './train-base';
+import { underClaim } from './under-claim';
 import { packageVersions } from './versions';
 
 /** Options shared by the in-thread and worker-thread paths. */
@@ -47,8 +48,8 @@ export interface UnitScope {
   readonly onLog?: ((line: string) => void) | undefined;
   /** The logits `model` releases on the role's members and non-members. */
   logitsOf(model: ModelClassifier): UnitLogits;
-  /** Writes a unit's cache entry: the model and the logits it releases. */
-  write(key: string, model: ModelClassifier, logits: UnitLogits, label: string, seconds: number): Promise<void>;
+  /** Writes a unit's cache entry: the model and the logits it releases (`'existing'`: another process's copy was there first and is kept). */
+  write(key: string, model: ModelClassifier, logits: UnitLogits, label: string, seconds: number): Promise<WriteOutcome>;
 }
 
 function unitScope(config: ExperimentConfig, data: PreparedData, role: 'target' | 'shadow', store: ArtifactStore, onLog?: (line: string) => void): UnitScope {
@@ -75,18 +76,33 @@ function signalsOf(scope: UnitScope, logits: UnitLogits, cache: 'hit' | 'miss', 
   return { members: signalsFromLogits(logits.members, labels(scope.memberIdx), dataset.numClasses), nonMembers: signalsFromLogits(logits.nonMembers, labels(scope.nonMemberIdx), dataset.numClasses), cache, seconds };
 }
 
-/** Trains (or loads from the cache) one target or shadow model and returns its signals on its members and non-members. */
+/**
+ * Trains (or loads from the cache) one target or shadow model and returns its signals on its members
+ * and non-members. With a store that has claims, two processes never train the same unit: the second
+ * waits and reads the first's entry. A corrupted entry is reported (`onLog`) and retrained.
+ */
 export async function trainUnit(config: ExperimentConfig, data: PreparedData, defense: DefenseConfig, role: 'target' | 'shadow', store: ArtifactStore, options: TrainUnitOptions): Promise<UnitSignals> {
   const scope = unitScope(config, data, role, store, options.onLog);
-  const seed = deriveSeed(config.seed, role);
   const key = unitKey(config, data, defense, role);
   const label = `${defense.label ?? defense.name}/${role}`;
-  const cached = await store.read(key);
-  if (cached !== undefined) {
-    options.onLog?.(`cache hit  ${label} (${key.slice(0, 12)})`);
-    const logits = { members: toFloats(cached.files.get('members.logits')!), nonMembers: toFloats(cached.files.get('non-members.logits')!) };
-    return signalsOf(scope, logits, 'hit', Number(cached.manifest.meta.seconds ?? 0));
-  }
+  const fromEntry = (entry: ArtifactEntry, how: string): UnitSignals => {
+    options.onLog?.(`cache hit  ${label} (${key.slice(0, 12)}${how})`);
+    const logits = { members: toFloats(entry.files.get('members.logits')!), nonMembers: toFloats(entry.files.get('non-members.logits')!) };
+    return signalsOf(scope, logits, 'hit', Number(entry.manifest.meta.seconds ?? 0));
+  };
+  const cached = await store.read(key, { onCorrupted: (problems) => options.onLog?.(`corrupted  ${label} (${key.slice(0, 12)}): ${problems.join('; ')}; retraining it`) });
+  if (cached !== undefined) return fromEntry(cached, '');
+  const load = async () => {
+    const entry = await store.read(key);
+    return entry === undefined ? undefined : fromEntry(entry, ', trained by another process');
+  };
+  return underClaim(store, key, label, options, load, () => trainAndCache(scope, defense, key, label, options, fromEntry));
+}
+
+/** Trains a unit that is not in the cache and writes its entry (or, when another process wrote it first, reads that). */
+async function trainAndCache(scope: UnitScope, defense: DefenseConfig, key: string, label: string, options: TrainUnitOptions, fromEntry: (entry: ArtifactEntry, how: string) => UnitSignals): Promise<UnitSignals> {
+  const { config, data, role, store } = scope;
+  const seed = deriveSeed(config.seed, role);
   options.onLog?.(`training   ${label} (${scope.memberIdx.length} members)`);
   const started = Date.now();
   const definition = getDefense(defense.name);
@@ -114,7 +130,11 @@ export async function trainUnit(config: ExperimentConfig, data: PreparedData, de
     let logits = scope.logitsOf(model);
     if (definition.perturbLogits !== undefined) logits = await definition.perturbLogits({ ...ctx, model }, logits);
     const seconds = (Date.now() - started) / 1000;
-    await scope.write(key, model, logits, label, seconds);
+    if ((await scope.write(key, model, logits, label, seconds)) === 'existing') {
+      // Another process published this unit first (a store without claims): its copy is kept; use it.
+      const winner = await store.read(key);
+      if (winner !== undefined) return fromEntry(winner, ', published first by another process; this copy discarded');
+    }
     options.onLog?.(`trained    ${label} in ${seconds.toFixed(1)} s (${key.slice(0, 12)})`);
     return signalsOf(scope, logits, 'miss', seconds);
   } finally {
