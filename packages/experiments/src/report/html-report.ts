@@ -1,45 +1,57 @@
 import type { ExperimentResults } from '../results';
-import { mainTable, markdownReport } from './markdown-report';
+import { attackTable, mainTable, reproduceCommands, RESULTS_NOTE, TPR_AT_FPR_NOTE, type ReportOptions } from './markdown-report';
 import { lossHistogramSpec, privacyUtilitySpec, rocSpec } from './plots';
 import { renderSvg } from './render-svg';
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
+function tableHtml({ header, rows }: { header: string[]; rows: string[][] }): string {
+  return `<table><thead><tr>${header.map((h) => `<th>${escape(h)}</th>`).join('')}</tr></thead><tbody>${rows
+    .map((r) => `<tr>${r.map((c) => `<td>${escape(c)}</td>`).join('')}</tr>`)
+    .join('')}</tbody></table>`;
+}
+
 /**
  * `report.html`: one self-contained page (inline CSS and SVG, no script, nothing fetched) with the
- * tables next to the paper's values, the privacy-utility plot, log-log ROC curves and loss histograms.
+ * tables next to the paper's values, the privacy-utility plot, log-log ROC curves, loss histograms,
+ * each defense's attack table and how to reproduce the run — the same content as `report.md`, as HTML.
  */
-export async function htmlReport(results: ExperimentResults): Promise<string> {
-  const { header, rows } = mainTable(results);
+export async function htmlReport(results: ExperimentResults, options: ReportOptions = {}): Promise<string> {
   const attacks = [...new Set(results.rows.flatMap((r) => r.attacks.map((a) => a.attack)))];
   const figures: Array<{ id: string; title: string; svg: string }> = [
     { id: 'privacy-utility', title: 'Privacy-utility trade-off', svg: await renderSvg(privacyUtilitySpec(results)) },
     ...(await Promise.all(attacks.map(async (a) => ({ id: `roc-${a}`, title: `ROC (${a})`, svg: await renderSvg(rocSpec(results, a)) })))),
     { id: 'loss-histograms', title: 'Loss histograms', svg: await renderSvg(lossHistogramSpec(results)) },
   ];
-  const notes = results.notes.map((n) => `<p class="note"><strong>Note:</strong> ${escape(n)}</p>`).join('\n');
-  const tableHtml = `<table><thead><tr>${header.map((h) => `<th>${escape(h)}</th>`).join('')}</tr></thead><tbody>${rows
-    .map((r) => `<tr>${r.map((c) => `<td>${escape(c)}</td>`).join('')}</tr>`)
-    .join('')}</tbody></table>`;
-  const details = escape(markdownReport(results));
+  const notes = results.notes.map((n) => `<p class="note"><strong>Note:</strong> ${escape(n)}</p>`);
+  const warnings = (results.warnings ?? []).map((w) => `<p class="warning"><strong>Warning:</strong> ${escape(w)}</p>`);
+  const perDefense = results.rows.map((r) => `<section class="attacks"><h3>${escape(r.label)}</h3>${tableHtml(attackTable(r))}</section>`);
+  const versions = Object.entries(results.versions).map(([k, v]) => `${k} ${v}`).join(', ');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(results.config.name)} — @mia report</title>
 <style>
 body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1100px;color:#222}
 table{border-collapse:collapse;margin:1rem 0;font-size:.9rem}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:right}
 th:first-child,td:first-child{text-align:left}.note{background:#fff4d6;padding:.5rem;border-left:4px solid #e0a800}
+.warning{background:#fde2e1;padding:.5rem;border-left:4px solid #c62828}.explain{font-size:.85rem;color:#555;max-width:80ch}
 figure{display:inline-block;margin:1rem;vertical-align:top}pre{background:#f6f6f6;padding:1rem;overflow:auto;font-size:.8rem}
 </style></head><body>
 <h1>${escape(results.config.name)}</h1>
 <p>${escape(results.config.description)}</p>
-${notes}
-<p>Dataset <strong>${escape(results.dataset.name)}</strong> (${results.dataset.source === 'real' ? 'real data' : 'STAND-IN'}), model ${escape(results.config.model.name)}, scale ${escape(results.config.scale)}, seed ${results.config.seed}, backend ${escape(results.backend)}.</p>
+${[...notes, ...warnings].join('\n')}
+<p>Dataset <strong>${escape(results.dataset.name)}</strong> (${results.dataset.source === 'real' ? 'real data' : 'STAND-IN'}), model ${escape(results.config.model.name)}, ${results.config.training.epochs} epochs, scale ${escape(results.config.scale)}, seed ${results.config.seed}, backend ${escape(results.backend)}.</p>
 <h2>Results</h2>
-${tableHtml}
+<p class="explain">${escape(RESULTS_NOTE)}</p>
+${tableHtml(mainTable(results))}
 <h2>Figures</h2>
 ${figures.map((f) => `<figure id="${f.id}" data-figure="${f.id}"><figcaption>${escape(f.title)}</figcaption>${f.svg}</figure>`).join('\n')}
-<h2>Full report</h2>
-<pre>${details}</pre>
+<h2>Attacks per defense</h2>
+<p class="explain">${escape(TPR_AT_FPR_NOTE)}</p>
+${perDefense.join('\n')}
+<h2>Reproduce</h2>
+<p>With <code>pnpm mia</code> in the repository, or <code>npx mia</code> where <code>@mia/experiments</code> is installed:</p>
+<pre><code>${escape(reproduceCommands(results, options.configPath).join('\n'))}</code></pre>
+<p class="explain">Versions: ${escape(versions)}. Started ${escape(results.startedAt)}, ${results.seconds.toFixed(1)} s.</p>
 </body></html>
 `;
 }

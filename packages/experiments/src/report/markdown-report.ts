@@ -28,17 +28,46 @@ export function mainTable(results: ExperimentResults): { header: string[]; rows:
   return { header, rows };
 }
 
+/** The TPR@FPR columns' caption: what the value in parentheses is. */
+export const TPR_AT_FPR_NOTE =
+  'TPR@x%FPR: the attack\'s true-positive rate at the threshold with the largest TPR whose false-positive rate on the target\'s non-members is at most x%, in %; "(@y)" after it is that FPR y in %, which can be below x because the ROC moves in steps of 1/(number of non-members) (TPR@0%FPR: the TPR reached with no false positive).';
+
+/** The advantage/P1 explanation under the main table. */
+export const RESULTS_NOTE =
+  'Advantage = TPR − FPR of each attack\'s decision rule (threshold fitted on the shadow model) on the target\'s members vs non-members, so it can be negative; attack scores are "higher = member"; P1 as in docs/protocol.md §5. "paper" columns are the published values where the config gives them.';
+
+/** One defense's attack table: balanced accuracy, advantage, AUC and TPR at each FPR with the achieved FPR. */
+export function attackTable(row: ExperimentResults['rows'][number]): { header: string[]; rows: string[][] } {
+  const fprs = row.attacks[0]?.tprAtFpr.map((t) => `TPR@${t.fpr * 100}%FPR %`) ?? [];
+  const rows = row.attacks.map((a) => [a.attack, pct(a.accuracy), pct(a.advantage), num(a.auc), ...a.tprAtFpr.map((t) => `${pct(t.tpr)} (@${pct(t.achievedFpr)})`)]);
+  return { header: ['attack', 'balanced acc %', 'advantage %', 'AUC', ...fprs], rows };
+}
+
+/** How to run it again: the command that ran it (when known) and the config saved beside the report. */
+export function reproduceCommands(results: ExperimentResults, configPath?: string): string[] {
+  return [
+    ...(results.command === undefined ? [] : [`${results.command}   # how this run was made`]),
+    ...(configPath === undefined ? [] : [`mia run ${configPath}   # this run alone, from its config as run (defaults filled in)`]),
+    ...(results.command === undefined && configPath === undefined ? [`mia run <the config of ${results.config.name}>`] : []),
+  ];
+}
+
 function table(header: string[], rows: string[][]): string {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
-/** `report.md`: the tables, the notes (stand-in data, reduced scale) and how to reproduce the run. */
-export function markdownReport(results: ExperimentResults): string {
+/** Options of {@link markdownReport} and `htmlReport`. */
+export interface ReportOptions {
+  /** Where the run's config was saved (`writeReport` writes `config.json` beside the report), for "Reproduce". */
+  readonly configPath?: string;
+}
+
+/** `report.md`: the tables, the notes (stand-in data, reduced scale), the warnings and how to reproduce the run. */
+export function markdownReport(results: ExperimentResults, options: ReportOptions = {}): string {
   const { header, rows } = mainTable(results);
   const attackTables = results.rows.map((r) => {
-    const body = r.attacks.map((a) => [a.attack, pct(a.accuracy), pct(a.advantage), num(a.auc), ...a.tprAtFpr.map((t) => `${pct(t.tpr)} (@${pct(t.achievedFpr)})`)]);
-    const fprs = r.attacks[0]?.tprAtFpr.map((t) => `TPR@${t.fpr * 100}%FPR %`) ?? [];
-    return `### ${r.label}\n\n${table(['attack', 'balanced acc %', 'advantage %', 'AUC', ...fprs], body)}`;
+    const t = attackTable(r);
+    return `### ${r.label}\n\n${table(t.header, t.rows)}`;
   });
   return [
     `# ${results.config.name}`,
@@ -46,6 +75,7 @@ export function markdownReport(results: ExperimentResults): string {
     results.config.description,
     '',
     ...results.notes.map((n) => `> **Note:** ${n}`),
+    ...(results.warnings ?? []).map((w) => `> **Warning:** ${w}`),
     '',
     `Dataset: **${results.dataset.name}** (${results.dataset.source === 'real' ? 'real data' : 'STAND-IN, not the real dataset'}: ${results.dataset.description}), ` +
       `partition ${results.partition.preset} (${Object.entries(results.partition.sizes).map(([k, v]) => `${k} ${v}`).join(', ')}), ` +
@@ -53,17 +83,21 @@ export function markdownReport(results: ExperimentResults): string {
     '',
     '## Results',
     '',
-    'Advantage = TPR − FPR of each attack\'s decision rule (threshold fitted on the shadow model) on the target\'s members vs non-members, so it can be negative; attack scores are "higher = member"; P1 as in docs/protocol.md §5. "paper" columns are the published values where the config gives them.',
+    RESULTS_NOTE,
     '',
     table(header, rows),
     '',
     '## Attacks per defense',
     '',
+    TPR_AT_FPR_NOTE,
+    '',
     ...attackTables.flatMap((t) => [t, '']),
     '## Reproduce',
     '',
+    'With `pnpm mia` in the repository, or `npx mia` where `@mia/experiments` is installed:',
+    '',
     '```bash',
-    `pnpm mia run <this config>   # ${results.config.name}, seed ${results.config.seed}`,
+    ...reproduceCommands(results, options.configPath),
     '```',
     '',
     `Versions: ${Object.entries(results.versions).map(([k, v]) => `${k} ${v}`).join(', ')}. Started ${results.startedAt}, ${results.seconds.toFixed(1)} s.`,

@@ -1,11 +1,19 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { ExperimentResults } from '../results';
 
-const FLOOR = 1e-5;
+/**
+ * The series a defense row belongs to in the trade-off plot: its label without the ` key=value`
+ * parameters a sweep grid appends (`CCQL alpha=0.2` → `CCQL`), so a sweep is one line and the legend
+ * names the defenses by the same labels as the points.
+ */
+export function seriesOf(label: string): string {
+  return label.replace(/(\s+[^\s=]+=\S+)+$/, '') || label;
+}
 
-/** Test accuracy vs max attack advantage, one point (or curve) per defense, like the papers' trade-off figures. */
+/** Test accuracy vs max attack advantage, one point per defense row and one line per series, like the papers' trade-off figures. */
 export function privacyUtilitySpec(results: ExperimentResults): TopLevelSpec {
-  const values = results.rows.map((r) => ({ defense: r.defense, label: r.label, testAccuracy: r.testAccuracy, maxAdvantage: r.maxAdvantage }));
+  const values = results.rows.map((r) => ({ series: seriesOf(r.label), label: r.label, testAccuracy: r.testAccuracy, maxAdvantage: r.maxAdvantage }));
+  const color = { field: 'series', type: 'nominal', title: 'defense' };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
     title: 'Privacy-utility trade-off (up-left is better)',
@@ -13,21 +21,31 @@ export function privacyUtilitySpec(results: ExperimentResults): TopLevelSpec {
     height: 300,
     data: { values },
     layer: [
-      { mark: { type: 'line', point: false, opacity: 0.5 }, encoding: { x: { field: 'maxAdvantage', type: 'quantitative', title: 'max attack advantage (TPR − FPR)', scale: { zero: false, padding: 24 } }, y: { field: 'testAccuracy', type: 'quantitative', title: 'test accuracy', scale: { zero: false, padding: 24 } }, color: { field: 'defense', type: 'nominal' }, order: { field: 'maxAdvantage' } } },
-      { mark: { type: 'point', filled: true, size: 80 }, encoding: { x: { field: 'maxAdvantage', type: 'quantitative' }, y: { field: 'testAccuracy', type: 'quantitative' }, color: { field: 'defense', type: 'nominal' }, tooltip: [{ field: 'label' }] } },
+      { mark: { type: 'line', point: false, opacity: 0.5 }, encoding: { x: { field: 'maxAdvantage', type: 'quantitative', title: 'max attack advantage (TPR − FPR)', scale: { zero: false, padding: 24 } }, y: { field: 'testAccuracy', type: 'quantitative', title: 'test accuracy', scale: { zero: false, padding: 24 } }, color, order: { field: 'maxAdvantage' } } },
+      { mark: { type: 'point', filled: true, size: 80 }, encoding: { x: { field: 'maxAdvantage', type: 'quantitative' }, y: { field: 'testAccuracy', type: 'quantitative' }, color, tooltip: [{ field: 'label' }] } },
       { mark: { type: 'text', dx: 6, align: 'left', fontSize: 10 }, encoding: { x: { field: 'maxAdvantage', type: 'quantitative' }, y: { field: 'testAccuracy', type: 'quantitative' }, text: { field: 'label' } } },
     ],
   } as TopLevelSpec;
 }
 
-/** Log-log ROC curves of one attack, a line per defense (FPR and TPR floored at 1e-5 for the log scale). */
+/**
+ * The lower end of the log-log ROC axes: the power of ten at or below the smallest positive rate
+ * plotted, i.e. the data's resolution (1 / number of non-members for FPR), not an arbitrary 1e-5.
+ */
+export function rocFloor(rates: Iterable<number>): number {
+  let smallest = 1;
+  for (const r of rates) if (r > 0 && r < smallest) smallest = r;
+  return Number(`1e${Math.floor(Math.log10(smallest) + 1e-9)}`); // 10 ** -4 is 9.999…e-5 in floating point
+}
+
+/** Log-log ROC curves of one attack, a line per defense; rates of 0 are drawn at the axes' floor ({@link rocFloor}). */
 export function rocSpec(results: ExperimentResults, attack: string): TopLevelSpec {
-  const values: Array<{ label: string; fpr: number; tpr: number }> = [];
-  for (const row of results.rows) {
+  const curves = results.rows.flatMap((row) => {
     const a = row.attacks.find((x) => x.attack === attack);
-    if (a === undefined) continue;
-    a.roc.fpr.forEach((f, i) => values.push({ label: row.label, fpr: Math.max(FLOOR, f), tpr: Math.max(FLOOR, a.roc.tpr[i]!) }));
-  }
+    return a === undefined ? [] : [{ label: row.label, roc: a.roc }];
+  });
+  const floor = rocFloor(curves.flatMap((c) => [...c.roc.fpr, ...c.roc.tpr]));
+  const values = curves.flatMap((c) => c.roc.fpr.map((f, i) => ({ label: c.label, fpr: Math.max(floor, f), tpr: Math.max(floor, c.roc.tpr[i]!) })));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
     title: `ROC, ${attack} attack (log-log)`,
@@ -35,8 +53,8 @@ export function rocSpec(results: ExperimentResults, attack: string): TopLevelSpe
     height: 300,
     data: { values },
     layer: [
-      { data: { values: [{ x: FLOOR, y: FLOOR }, { x: 1, y: 1 }] }, mark: { type: 'line', strokeDash: [4, 4], color: '#999' }, encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' } } },
-      { mark: { type: 'line', interpolate: 'step-after' }, encoding: { x: { field: 'fpr', type: 'quantitative', scale: { type: 'log', domain: [FLOOR, 1] }, title: 'FPR' }, y: { field: 'tpr', type: 'quantitative', scale: { type: 'log', domain: [FLOOR, 1] }, title: 'TPR' }, color: { field: 'label', type: 'nominal', title: 'defense' }, order: { field: 'fpr' } } },
+      { data: { values: [{ x: floor, y: floor }, { x: 1, y: 1 }] }, mark: { type: 'line', strokeDash: [4, 4], color: '#999' }, encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' } } },
+      { mark: { type: 'line', interpolate: 'step-after' }, encoding: { x: { field: 'fpr', type: 'quantitative', scale: { type: 'log', domain: [floor, 1] }, title: 'FPR' }, y: { field: 'tpr', type: 'quantitative', scale: { type: 'log', domain: [floor, 1] }, title: 'TPR' }, color: { field: 'label', type: 'nominal', title: 'defense' }, order: { field: 'fpr' } } },
     ],
   } as TopLevelSpec;
 }

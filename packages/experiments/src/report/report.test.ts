@@ -1,10 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseExperimentConfig } from '../config';
 import type { DefenseRow, ExperimentResults } from '../results';
 import { markdownReport } from './markdown-report';
+import { rocFloor, rocSpec, seriesOf } from './plots';
+import { rerenderReports } from './report-command';
 import { writeReport } from './write-report';
 
 const dir = mkdtempSync(join(tmpdir(), 'mia-report-'));
@@ -31,6 +33,8 @@ const results: ExperimentResults = {
   backend: 'cpu', versions: { '@mia/experiments': '0.1.0' }, startedAt: '2026-11-22T00:00:00Z', seconds: 1,
   rows: [row('none', 0.6, 0.4), row('ccl alpha=0.5', 0.62, 0.2)],
   notes: ['purchaseLike is a synthetic stand-in for Purchase100.'],
+  warnings: ['ccl alpha=0.5 target diverged: its mean loss on its own training set is 5.03e+22'],
+  command: 'mia run configs/fixture.yaml',
 };
 
 describe('reports', () => {
@@ -41,11 +45,62 @@ describe('reports', () => {
     expect(md).toContain('> **Note:** purchaseLike is a synthetic stand-in');
   });
 
-  it('writes results.json, report.md and a self-contained report.html with every figure', async () => {
+  it('writes results.json, config.json, report.md and a self-contained report.html with every figure', async () => {
     const paths = await writeReport(results, dir);
     expect(JSON.parse(readFileSync(paths.json, 'utf8')).rows).toHaveLength(2);
+    // config.json is the config as run: parsed again it is the same config, so `mia run` on it reruns the same units.
+    expect(parseExperimentConfig(JSON.parse(readFileSync(paths.config, 'utf8')))).toEqual(results.config);
     const html = readFileSync(paths.html, 'utf8');
     for (const id of ['privacy-utility', 'roc-loss', 'loss-histograms']) expect(html).toMatch(new RegExp(`<figure id="${id}"[^>]*>.*?<svg`, 's'));
     expect(html).not.toMatch(/<script|<link|src="http|href="http/);
+  });
+
+  it('says how to reproduce the run, explains "(@y)", shows the warnings; the HTML is HTML, not markdown in a <pre>', async () => {
+    const paths = await writeReport(results, dir);
+    const md = readFileSync(paths.markdown, 'utf8');
+    expect(md).not.toContain('<this config>');
+    expect(md).toContain('mia run configs/fixture.yaml   # how this run was made');
+    expect(md).toContain(`mia run ${paths.config}   # this run alone`);
+    expect(md).toContain('| loss | 70.0 | 40.0 | 0.900 | 5.0 (@1.0) |');
+    expect(md).toMatch(/"\(@y\)" after it is that FPR y in %, which can be below x because the ROC moves in steps of 1\/\(number of non-members\)/);
+    expect(md).toContain('> **Warning:** ccl alpha=0.5 target diverged');
+    const html = readFileSync(paths.html, 'utf8');
+    expect(html).not.toMatch(/^#+ |\| --- \||\|---\|/m); // no markdown left anywhere
+    expect(html).toContain('<p class="warning"><strong>Warning:</strong> ccl alpha=0.5 target diverged');
+    expect(html).toContain('<h3>ccl alpha=0.5</h3><table><thead><tr><th>attack</th><th>balanced acc %</th><th>advantage %</th><th>AUC</th><th>TPR@1%FPR %</th></tr></thead><tbody><tr><td>loss</td><td>60.0</td><td>20.0</td><td>0.700</td><td>5.0 (@1.0)</td></tr></tbody></table>');
+    expect(html).toContain(`<pre><code>mia run configs/fixture.yaml   # how this run was made\nmia run ${paths.config}`);
+    expect(html).toContain('&quot;(@y)&quot; after it is that FPR y');
+  });
+
+  it('plots: one trade-off series per defense (sweep parameters stripped), ROC axes from the data\'s resolution', () => {
+    expect(['CCQL alpha=0.2', 'CCQL α=0.5', 'CCQL alpha=0.2 concave=quadratic', 'undefended', 'α=0.5', 'PAST λ=0.1 α=0.5'].map(seriesOf)).toEqual(['CCQL', 'CCQL', 'CCQL', 'undefended', 'α=0.5', 'PAST']);
+    // 1/2500 = 4e-4 → 1e-4; exactly 1e-3 stays 1e-3; zeros and ones are ignored.
+    expect(rocFloor([0, 1 / 2500, 0.5, 1])).toBe(1e-4);
+    expect(rocFloor([0, 0.001, 1])).toBe(1e-3);
+    expect(rocFloor([0, 1])).toBe(1);
+    const spec = rocSpec(results, 'loss') as unknown as { layer: Array<{ encoding: { x: { scale?: { domain: number[] } } } }> };
+    expect(spec.layer[1]!.encoding.x.scale!.domain).toEqual([0.01, 1]); // the fixture's smallest positive rate is 0.01
+  });
+
+  it('mia report re-renders a reproduction (real output of examples/ccl) and each of its runs; bad input fails clearly', async () => {
+    const copy = join(dir, 'ccl-table1-cpu');
+    cpSync(join(__dirname, '..', '..', '..', '..', 'examples', 'ccl', 'results', 'ccl-table1-cpu'), copy, { recursive: true });
+    const before = readFileSync(join(copy, 'report.md'), 'utf8');
+    rmSync(join(copy, 'report.md'));
+    rmSync(join(copy, 'runs', 'purchase', 'report.html'));
+    const written = await rerenderReports(copy);
+    expect(written).toContain(join(copy, 'report.md'));
+    expect(written).toContain(join(copy, 'runs', 'purchase', 'report.html'));
+    expect(readFileSync(join(copy, 'report.md'), 'utf8').split('\n## Claims')[0]).toBe(before.split('\n## Claims')[0]);
+    expect(statSync(join(copy, 'runs', 'purchase', 'report.html')).size).toBeGreaterThan(1000);
+    expect(readFileSync(join(copy, 'runs', 'purchase', 'report.md'), 'utf8')).toContain(`mia run ${join(copy, 'runs', 'purchase', 'config.json')}`);
+
+    mkdirSync(join(dir, 'empty'), { recursive: true });
+    await expect(rerenderReports(join(dir, 'empty'))).rejects.toThrow(/report: .*empty holds neither results.json \(of `mia run`\) nor reproduction.json \(of `mia reproduce`\)/);
+    mkdirSync(join(dir, 'broken'), { recursive: true });
+    writeFileSync(join(dir, 'broken', 'reproduction.json'), '{"format": "mia-reproduction-1", "tables": [');
+    await expect(rerenderReports(join(dir, 'broken'))).rejects.toThrow(/report: .*broken\/reproduction.json is not valid JSON/);
+    writeFileSync(join(dir, 'broken', 'reproduction.json'), '{"format": "other"}');
+    await expect(rerenderReports(join(dir, 'broken'))).rejects.toThrow(/has format "other", expected "mia-reproduction-1"/);
   });
 });

@@ -11,12 +11,16 @@ export async function writeAtomic(path: string, text: string): Promise<void> {
   await rename(tmp, path);
 }
 
-/** Writes `results.json`, `report.md` and `report.html` into `dir` (each atomically). Returns their paths. */
-export async function writeReport(results: ExperimentResults, dir: string): Promise<{ json: string; markdown: string; html: string }> {
+/**
+ * Writes `results.json`, `config.json` (the config as run, defaults filled in: `mia run` it to run
+ * it again), `report.md` and `report.html` into `dir` (each atomically). Returns their paths.
+ */
+export async function writeReport(results: ExperimentResults, dir: string): Promise<{ json: string; config: string; markdown: string; html: string }> {
   await mkdir(dir, { recursive: true });
-  const paths = { json: join(dir, 'results.json'), markdown: join(dir, 'report.md'), html: join(dir, 'report.html') };
+  const paths = { json: join(dir, 'results.json'), config: join(dir, 'config.json'), markdown: join(dir, 'report.md'), html: join(dir, 'report.html') };
   await writeAtomic(paths.json, `${JSON.stringify(results, null, 2)}\n`);
-  await writeAtomic(paths.markdown, markdownReport(results));
-  await writeAtomic(paths.html, await htmlReport(results));
+  await writeAtomic(paths.config, `${JSON.stringify(results.config, null, 2)}\n`);
+  await writeAtomic(paths.markdown, markdownReport(results, { configPath: paths.config }));
+  await writeAtomic(paths.html, await htmlReport(results, { configPath: paths.config }));
   return paths;
 }

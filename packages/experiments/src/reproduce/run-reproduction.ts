@@ -63,8 +63,9 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
         return outcome;
       }
       for (const note of results.notes) notes.add(note);
+      for (const warning of results.warnings ?? []) notes.add(`Warning, run ${id}: ${warning}`);
       runs[id] = { dataset: results.dataset.name, source: results.dataset.source, seconds: results.seconds };
-      await writeReport(results, join(options.out, 'runs', id));
+      await writeReport({ ...results, command: `mia reproduce ${reproduction.name} --scale ${options.scale}` }, join(options.out, 'runs', id));
       return results;
     },
     async loadModel(config, defenseLabel, role = 'target'): Promise<LoadedUnit> {
