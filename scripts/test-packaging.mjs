@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // Packaging smoke test: installs every public @mia/* package from its `pnpm pack` tarball into a
-// fresh npm project outside the workspace (as a user would) and runs a tiny example against it.
-// Builds nothing: run `pnpm build` first. Usage: `pnpm test:packaging [name-filter...]`.
+// fresh npm project outside the workspace (as a user would) and runs a tiny example against it;
+// then installs all the tarballs with a plain @tensorflow/tfjs into one project and runs the README
+// snippet and the installed `mia` bin there (scripts/packaging-user-project.mjs).
+// Builds nothing: run `pnpm build` first. Usage: `pnpm test:packaging [name-filter... | user-project]`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packPackages, publicPackages } from './pack-all.mjs';
+import { testUserProject } from './packaging-user-project.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
@@ -144,19 +148,13 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(1)} kB`;
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 // 1. Discover the public packages and check they are built.
-const packages = new Map();
-for (const dir of readdirSync(join(root, 'packages')).sort()) {
-  const file = join(root, 'packages', dir, 'package.json');
-  if (!existsSync(file)) continue;
-  const manifest = readJson(file);
-  if (manifest.private === true) continue;
-  packages.set(manifest.name, { dir: join(root, 'packages', dir), manifest });
-}
+const packages = publicPackages();
 for (const [name, { dir }] of packages) {
   if (!existsSync(join(dir, 'dist'))) fail(`${name}: ${join(dir, 'dist')} does not exist. Run \`pnpm build\` first (this script builds nothing).`);
   if (EXAMPLES[name] === undefined) fail(`${name}: no example defined in scripts/test-packaging.mjs; add one`);
 }
 const selected = [...packages.keys()].filter((n) => filters.length === 0 || filters.some((f) => n.includes(f)));
+const userProject = filters.length === 0 || filters.includes('user-project');
 
 /** The package plus its @mia/* dependencies, transitively. */
 function closure(name, seen = new Set()) {
@@ -182,16 +180,13 @@ const tarDir = join(work, 'tarballs');
 mkdirSync(tarDir);
 console.log(`test:packaging: ${selected.length} public packages, scratch dir ${work}`);
 
-// 2. Pack every package needed by the selection.
-const tarballs = new Map();
-const needed = new Set(selected.flatMap((n) => [...closure(n)]));
-for (const name of [...packages.keys()].filter((n) => needed.has(n))) {
-  const { dir } = packages.get(name);
-  const before = new Set(readdirSync(tarDir));
-  const r = run('pnpm', ['pack', '--pack-destination', tarDir], dir);
-  const created = readdirSync(tarDir).filter((f) => !before.has(f) && f.endsWith('.tgz'));
-  if (!r.ok || created.length !== 1) fail(`${name}: pnpm pack failed`, r.output);
-  tarballs.set(name, join(tarDir, created[0]));
+// 2. Pack every package needed by the selection (all of them for the user project).
+const needed = new Set(userProject ? packages.keys() : selected.flatMap((n) => [...closure(n)]));
+let tarballs;
+try {
+  tarballs = packPackages(packages, [...packages.keys()].filter((n) => needed.has(n)), tarDir);
+} catch (error) {
+  fail(error.message);
 }
 
 // 3. One scratch project per package, sequentially.
@@ -234,5 +229,17 @@ for (const name of selected) {
   rmSync(project, { recursive: true, force: true });
 }
 
+// 4. A user's project: every tarball and a plain @tensorflow/tfjs; the README snippet and the mia bin.
+if (userProject) {
+  const t0 = Date.now();
+  const tfjsVersion = readJson(join(root, 'examples', 'browser-ccl', 'package.json')).dependencies?.['@tensorflow/tfjs'] ?? rootDevDeps['@tensorflow/tfjs-core'];
+  try {
+    const notes = await testUserProject({ root, project: join(work, 'scratch-user-project'), tarballs: [...tarballs.values()], tfjsVersion, run, env: npmEnv });
+    console.log(`ok  ${'user project'.padEnd(24)} ${tarballs.size} tarballs + @tensorflow/tfjs@${tfjsVersion}  ${((Date.now() - t0) / 1000).toFixed(1)} s  | ${notes.join(' | ')}`);
+  } catch (error) {
+    fail(`user project (${join(work, 'scratch-user-project')}): ${error.message}`);
+  }
+}
+
 rmSync(work, { recursive: true, force: true });
-console.log(`\ntest:packaging: ${rows.length}/${selected.length} packages passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`\ntest:packaging: ${rows.length}/${selected.length} packages${userProject ? ' and the user project' : ''} passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
