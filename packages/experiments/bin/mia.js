@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `mia` command: starts the built CLI (dist/cli.js). A committed launcher rather than a `bin`
 // pointing into dist/, so that installing the workspace before a build can link the command
-// (docs/decisions/0039-bin-launcher-and-shell-emulator.md).
+// (docs/decisions/0042-shared-cache-claims-and-installable-cli.md).
 import { existsSync } from 'node:fs';
 
 const cli = new URL('../dist/cli.js', import.meta.url);

@@ -7,12 +7,12 @@ import { DirectoryArtifactStore } from './artifact-store';
 import { HOST } from './process-owner';
 import { acquireClaim } from './unit-claim';
 
-// Real concurrent processes on one store (store-test-child.ts). `MIA_CONCURRENCY_ROUNDS` repeats the
+// Real concurrent processes on one store (test-utils/store-test-child.ts). `MIA_CONCURRENCY_ROUNDS` repeats the
 // races (1 round in the suite, to keep it fast); the 50-runs-in-a-row check loops this file with
 // MIA_CONCURRENCY_ROUNDS=2 (docs/decisions/0042-shared-cache-claims-and-installable-cli.md).
 const ROUNDS = Number(process.env.MIA_CONCURRENCY_ROUNDS ?? 1);
 const root = join(__dirname, '..', '..', '..');
-const child = join(__dirname, 'store-test-child.ts');
+const child = join(__dirname, 'test-utils', 'store-test-child.ts');
 const dir = mkdtempSync(join(tmpdir(), 'mia-store-race-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const KEY = 'ab'.repeat(32);

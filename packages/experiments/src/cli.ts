@@ -5,10 +5,10 @@ import { InvalidArgumentError, MiaError, initBackend, type BackendName } from '@
 import { runCommand, reproduceCommand, reportCommand, cacheCommand, datasetsFetchCommand, attackScoresCommand, type AttackScoresOptions } from './cli-commands';
 import { asBackendName, backendLoaders } from './backend-choice';
 import { experimentJsonSchema } from './config-json-schema';
+import { exitOnInterrupt } from './exit-on-interrupt';
 import { parseWorkerOptions, type WorkerCommandOptions } from './queue/worker-options';
 // bullmq and ioredis load only for `--queue` and `mia worker`.
 const queueCommands = () => import('./queue/queue-commands');
-import { exitOnInterrupt } from './exit-on-interrupt';
 
 // Ctrl-C, SIGTERM, SIGHUP: exit 128 + signal number (130 for Ctrl-C), never 0 (`mia worker` stops gracefully instead).
 const stopExitOnInterrupt = exitOnInterrupt();

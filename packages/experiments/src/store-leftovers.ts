@@ -36,7 +36,7 @@ export async function findLeftovers(root: string, now = Date.now()): Promise<Lef
     if (info === undefined) continue;
     const owner = temporaryOwner(name);
     const stale = now - info.mtimeMs > TEMPORARY_MAX_AGE_MS || (owner !== undefined && isOwnerGone(owner));
-    out.push({ kind: 'temporary', path, bytes: await treeBytes(path), modified: info.mtime, ...(owner === undefined ? {} : { owner }), stale });
+    out.push({ kind: 'temporary', path, bytes: await treeBytes(path), modified: info.mtime, owner, stale });
   }
   const claims = await readdir(join(root, CLAIMS_DIR)).catch(() => [] as string[]);
   for (const name of claims.sort()) {
@@ -53,7 +53,7 @@ export async function findLeftovers(root: string, now = Date.now()): Promise<Lef
     // milliseconds: stale after a minute.
     const scratch = !name.endsWith('.json');
     const stale = scratch ? now - info.mtimeMs > 60_000 : isClaimStale(holder, info.mtimeMs, undefined, now);
-    out.push({ kind: 'claim', path, bytes: info.size, modified: info.mtime, ...(holder?.pid === undefined ? {} : { owner: { pid: holder.pid, host: holder.host } }), stale });
+    out.push({ kind: 'claim', path, bytes: info.size, modified: info.mtime, owner: holder?.pid === undefined ? undefined : { pid: holder.pid, host: holder.host }, stale });
   }
   return out;
 }

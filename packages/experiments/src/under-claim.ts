@@ -8,7 +8,7 @@ import type { ArtifactStore } from './artifact-store';
 export async function underClaim<T>(store: ArtifactStore, key: string, label: string, options: { readonly onLog?: ((line: string) => void) | undefined; readonly signal?: AbortSignal | undefined }, load: () => Promise<T | undefined>, compute: () => Promise<T>): Promise<T> {
   const claim = await store.claim?.(key, {
     onWait: (h) => options.onLog?.(`waiting    ${label}: pid ${h.pid} on ${h.host} is training it (${key.slice(0, 12)})`),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    signal: options.signal,
   });
   try {
     const done = claim === undefined ? undefined : await load();

@@ -1,5 +1,5 @@
 // Test helper (not exported, not published): one process of the artifact-store concurrency tests.
-// Run as `node --conditions=@mia/source --import tsx store-test-child.ts <mode> <root> <key> …`;
+// Run as `node --conditions=@mia/source --import tsx test-utils/store-test-child.ts <mode> <root> <key> …`;
 // prints one JSON line with what it did.
 //   write <root> <key> <tag> <go>         says it is ready, waits for the file <go>, publishes an entry whose bytes say <tag>
 //   train <root> <key> <tag> <go> <ms>    the same start; then a unit as trainUnit does it: read, claim, read again, "train" <ms>, write
@@ -31,7 +31,7 @@ if (mode === 'die-mid-write') {
   syncBuiltinESMExports();
 }
 
-const { DirectoryArtifactStore } = await import('./artifact-store');
+const { DirectoryArtifactStore } = await import('../artifact-store');
 const store = new DirectoryArtifactStore(root);
 
 if (mode === 'write') {
