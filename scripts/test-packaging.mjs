@@ -92,6 +92,21 @@ const g = await grads[w.name].data();
 assert(g.length === 72 && g.every(Number.isFinite) && g.some((v) => v !== 0), 'finite non-zero conv gradient');
 console.log('loss', (await value.data())[0].toFixed(4), '|grad|max', Math.max(...g.map(Math.abs)).toFixed(4));
 `,
+  // Requires the addon built at install (oneDNN and a compiler, as .ci/run installs them).
+  '@mia/backend-native': `${assert}import * as tf from '@tensorflow/tfjs-core';
+import { nativeKernelStats, nativeUnavailableReason, useNativeTraining } from '@mia/backend-native';
+const why = nativeUnavailableReason();
+assert(why === undefined, 'the native addon loads (apt-get install libdnnl-dev g++, then reinstall), got: ' + why);
+const { addon } = await useNativeTraining();
+const w = tf.variable(tf.randomNormal([3, 3, 2, 4], 0, 1, 'float32', 1));
+const x = tf.randomNormal([2, 8, 8, 2], 0, 1, 'float32', 2);
+const { grads } = tf.variableGrads(() => tf.mean(tf.square(tf.conv2d(x, w, 1, 'same'))));
+const g = await grads[w.name].data();
+assert(g.length === 72 && g.every(Number.isFinite) && g.some((v) => v !== 0), 'finite non-zero conv gradient');
+const stats = nativeKernelStats().Conv2DBackpropFilter;
+assert(stats !== undefined && stats.native >= 1, 'the filter gradient ran natively, got ' + JSON.stringify(stats));
+console.log('oneDNN', addon.onednn, addon.isa, 'Conv2DBackpropFilter native', stats.native);
+`,
   '@mia/experiments': `${assert}import { parseExperimentConfig } from '@mia/experiments';
 const config = parseExperimentConfig({
   name: 'packaging', scale: 'smoke', seed: 1,
