@@ -1,6 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { useWasmTraining } from '@mia/backend-wasm';
-import { DirectoryArtifactStore, type ExperimentResults } from '@mia/experiments';
+import { DirectoryArtifactStore, initDefaultBackend, type ExperimentResults } from '@mia/experiments';
 import { checkReproduction, runReproduction, type ReproductionResult } from '@mia/experiments/reproduce';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +12,9 @@ const dir = mkdtempSync(join(tmpdir(), 'mia-ccl-repro-'));
 const store = new DirectoryArtifactStore(join(dir, 'cache'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(async () => {
-  await useWasmTraining();
+  // The default backend of `mia` (native when its addon loads, else wasm), one thread per test fork.
+  const { name } = await initDefaultBackend({ prefer: ['native', 'wasm'], threads: 1 });
+  if (process.env['MIA_REQUIRE_NATIVE'] === '1') expect(name).toBe('native');
 });
 
 const byName = (name: string) => reproductions.find((r) => r.name === name)!;

@@ -2,8 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { useWasmTraining } from '@mia/backend-wasm';
-import { DirectoryArtifactStore } from '@mia/experiments';
+import { DirectoryArtifactStore, initDefaultBackend } from '@mia/experiments';
 import { checkReproduction, runReproduction, type ExpectedReproduction, type ReproductionResult } from '@mia/experiments/reproduce';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { columnConfig, DATASET_COLUMNS } from './configs';
@@ -13,7 +12,9 @@ const dir = mkdtempSync(join(tmpdir(), 'mia-sam-repro-'));
 const store = new DirectoryArtifactStore(join(dir, 'cache'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(async () => {
-  await useWasmTraining();
+  // The default backend of `mia` (native when its addon loads, else wasm), one thread per test fork.
+  const { name } = await initDefaultBackend({ prefer: ['native', 'wasm'], threads: 1 });
+  if (process.env['MIA_REQUIRE_NATIVE'] === '1') expect(name).toBe('native');
 });
 
 const rows = (names: readonly string[]) => DATASET_COLUMNS.flatMap((d) => names.map((n) => `${d} · ${n}`));

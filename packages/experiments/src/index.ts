@@ -3,6 +3,7 @@ export { experimentJsonSchema } from './config-json-schema';
 export { loadExperimentConfig } from './load-config';
 export { runExperiment, type RunExperimentOptions, type TrainUnitsRequest } from './runner';
 export { prepareData, type PreparedData } from './prepare-data';
+export { initDefaultBackend } from './backend-choice';
 export { registerDefense, getDefense, findDefense, defenseNames, importDefenseModules } from './defense-registry';
 export { defineDefense, type DefenseDefinition, type DefenseTrainContext, type DefenseRunFacts, type UnitLogits } from './defense-definition';
 export { optimizerFor, trainWithPlugins, copyWeights } from './train-helpers';
