@@ -101,10 +101,12 @@ export const samTable4: Reproduction = {
         return { holds: sr < sam && sr < sgd, evidence: `${s} ${pct(sr)}, SAM ${pct(sam)}, SGD ${pct(sgd)}` };
       }),
       xiSweepClaim(columns['CIFAR-100']),
-      claimOverColumns('MemGuard lowers the best single-query attack accuracy below SGD\'s, but not the best multi-query (label-only) one: within 1 point of SGD\'s (Table 4: e.g. Purchase-100 58.7 % vs 67.1 % single, 65.8 % vs 65.6 % multi)', columns, (c) => {
+      // Restated: the paper's second half ("but not the multi-query one") is a tautology here — MemGuard keeps
+      // every argmax, so a label-only attack sees the SGD model's labels — and is dropped (see the notes).
+      claimOverColumns('MemGuard lowers the best single-query attack accuracy below SGD\'s (Table 4: e.g. Purchase-100 58.7 % vs 67.1 %)', columns, (c) => {
         const [mg, sgd] = ['MemGuard', 'SGD'].map((l) => c.evaluations[l]!);
         const [ms, ss, mm, sm] = [mean(mg!.bestSingle), mean(sgd!.bestSingle), mean(mg!.bestMulti), mean(sgd!.bestMulti)];
-        return { holds: ms < ss && Math.abs(mm - sm) <= 0.01, evidence: `single ${pct(ms)} vs SGD ${pct(ss)}, multi ${pct(mm)} vs SGD ${pct(sm)}` };
+        return { holds: ms < ss, evidence: `single ${pct(ms)} vs SGD ${pct(ss)} (multi-query ${pct(mm)} vs ${pct(sm)}, equal by construction)` };
       }, (column) => table4Defenses(column).includes('MemGuard')),
       claimOverColumns('SELENA lowers both the best single-query and the best multi-query attack accuracy below SGD\'s, on every dataset (Table 4)', columns, (c) => {
         const [se, sgd] = ['SELENA', 'SGD'].map((l) => c.evaluations[l]!);
@@ -114,7 +116,7 @@ export const samTable4: Reproduction = {
     ];
     return {
       tables: [table4(columns)], claims,
-      notes: [...evaluationNotes(ctx.scale),
+      notes: [...evaluationNotes(ctx.scale), 'The paper\'s MemGuard claim also says the best multi-query (label-only) attack is not lowered; MemGuard keeps every argmax, so that half cannot fail and is dropped from the claim.',
         'MemGuard: the undefended model with its released logits perturbed against the defender\'s own attack model (trained on its members vs the reference set); the single-query attacks see the perturbed logits, the multi-query (label-only) attacks the model (docs/protocol.md §4.15).',
         ctx.scale === 'paper' ? 'SELENA: K = 25 sub-models, L = 10 (docs/protocol.md §4.14).' : `SELENA: K = ${ctx.scale === 'cpu' ? 5 : 3} sub-models, L = ${ctx.scale === 'cpu' ? 2 : 1} at reduced scale (the paper: K = 25, L = 10; docs/protocol.md §4.14).`,
         ctx.scale === 'paper' ? 'AdvReg: SEL variant (docs/protocol.md §4.7).' : 'AdvReg: MLHospital schedule (docs/protocol.md §4.7) at reduced scale, not the SEL variant the paper used.'],
