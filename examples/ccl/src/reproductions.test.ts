@@ -54,7 +54,10 @@ describe('CCL reproductions at smoke scale', () => {
       'the highest attack advantage of CCQL < that of the undefended model on every dataset',
     ]);
     expect(evaluated(result)).toBe(true);
-    expect(result.claims[0]!.evidence).toMatch(/Texas: CCQL \d\.\d{3} vs w\/o \d\.\d{3}.*ImageNet: not run/);
+    // At smoke scale no undefended model is in CCL's regime: every column run is "not testable" with the reason,
+    // ImageNet and CIFAR-100 "not evaluated" (not run).
+    expect(result.claims.map((c) => c.verdict)).toEqual(['not testable', 'not testable', 'not testable']);
+    expect(result.claims[0]!.evidence).toMatch(/^Texas: not testable — not testable at this scale: undefended .*ImageNet: not evaluated — not run/);
     // The max advantage on CIFAR-10 includes the augmentation attacks; the tabular columns have none.
     const attacksOfRun = (dataset: string) => {
       for (const id of readdirSync(join(dir, 'ccl-table1', 'runs'))) {
@@ -77,7 +80,9 @@ describe('CCL reproductions at smoke scale', () => {
     // The CE row is one model shown in both columns.
     const ce = result.tables[2]!.rows.find((r) => r.label === 'CE (α=1)')!;
     expect(ce.cells[0]!.ours).toBe(ce.cells[1]!.ours);
-    expect(result.claims[0]!.evidence).toMatch(/^CCQL: Spearman ρ\(α, value\) = -?\d\.\d{3} \(α=0\.1: /);
+    // The CE model is far from CCL's regime at smoke scale: the trends are not testable, with the reason.
+    expect(result.claims.map((c) => c.verdict)).toEqual(Array(5).fill('not testable'));
+    expect(result.claims[0]!.evidence).toMatch(/^not testable at this scale: undefended train accuracy \d+\.\d % < 90\.0 %/);
     expect(result.figures!.map((f) => f.id)).toEqual(['ccl-fig4']);
   });
 
