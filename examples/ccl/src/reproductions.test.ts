@@ -93,7 +93,7 @@ describe('CCL reproductions at smoke scale', () => {
     const columns = ['epoch 1', 'epoch 2', 'epoch 3'];
     expect(checkReproduction(result, { tables: ['Fig. 1a: mean loss of the members', 'Fig. 1b: loss variance of the members'].map((title) => ({ title, rows: ['CE', 'FL', 'CCQL'], columns })), claims: 3 })).toEqual([]);
     expect(evaluated(result)).toBe(true);
-    expect(result.claims[0]!.evidence).toMatch(/^epoch 3: FL \d\.\d{3} vs CE \d\.\d{3}$/);
+    expect(result.claims[0]!.evidence).toMatch(/^epoch 3, variance of the members' loss: FL vs CE \d\.\d{3} vs \d\.\d{3}, Δ = [+−]\d\.\d{3} ± \d\.\d{3} \(2 SE = \d\.\d{3}\)$/);
   });
 
   it('ccl-fig2: every defense setting of the seven baselines and CCL, the augmentation attacks "not applicable" on the tabular stand-in, three evaluated claims', async () => {
