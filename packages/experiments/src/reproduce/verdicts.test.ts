@@ -137,3 +137,14 @@ describe('trendClaim', () => {
     expect(trendClaim({ statement: 's', points: pts([3, 2, 1]), direction: 'decreasing', format: 'num', knob: 'α', gate: 'undefended out of regime' }).evidence).toBe('not testable at this scale: undefended out of regime');
   });
 });
+
+describe('verdictCounts', () => {
+  it('counts every verdict, marks results before the testability gate, and refuses unknown verdicts', async () => {
+    const { verdictCounts } = await import('./verdict-counts');
+    const claims = (['holds', 'holds', 'does not hold', 'partial'] as const).map((verdict) => ({ statement: verdict, verdict, evidence: 'e' }));
+    const old = verdictCounts({ name: 'x', claims });
+    expect(old).toEqual({ claims: 4, gated: false, verdicts: { holds: 2, 'does not hold': 1, 'within noise': 0, 'not testable': 0, 'not evaluated': 0, partial: 1 } });
+    expect(verdictCounts({ name: 'x', claims, verdictRules: 2 }).gated).toBe(true);
+    expect(() => verdictCounts({ name: 'x', claims: [{ statement: 's', verdict: 'fails' as never, evidence: '' }] })).toThrow(/claim "s" of x has verdict "fails", expected one of holds/);
+  });
+});
