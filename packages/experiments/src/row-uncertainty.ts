@@ -1,4 +1,4 @@
-import { p1Score, stratifiedBootstrapSe, weightedMean, weightedScores, type StratifiedResample } from '@mia/metrics';
+import { p1Score, stratifiedBootstrapSe, weightedMean, weightedScores } from '@mia/metrics';
 
 /** Bootstrap standard errors of a row's numbers (docs/protocol.md §5), stored as `DefenseRow.se`. */
 export interface RowSe {
@@ -59,8 +59,6 @@ export function rowUncertainty(input: RowUncertaintyInput): RowSe {
     weighted: weightedScores(a.scores.subarray(0, nM), a.scores.subarray(nM)),
     decisions: a.decisions === undefined ? undefined : { members: a.decisions.subarray(0, nM), nonMembers: a.decisions.subarray(nM) },
   }));
-  const advantageOf = (a: (typeof prepared)[number], r: StratifiedResample) =>
-    a.decisions === undefined ? a.weighted.bestAdvantage(r) : weightedMean(a.decisions.members, r.members) - weightedMean(a.decisions.nonMembers, r.nonMembers);
   const se = stratifiedBootstrapSe(nM, nN, (r) => {
     const out: Record<string, number> = {
       trainAccuracy: weightedMean(input.membersCorrect, r.members),
@@ -68,8 +66,14 @@ export function rowUncertainty(input: RowUncertaintyInput): RowSe {
       lossGap: weightedMean(input.nonMembersLoss, r.nonMembers) - weightedMean(input.membersLoss, r.members),
     };
     for (const a of prepared) {
-      out[`adv:${a.name}`] = advantageOf(a, r);
-      out[`auc:${a.name}`] = a.weighted.auc(r);
+      if (a.decisions === undefined) {
+        const both = a.weighted.both(r);
+        out[`adv:${a.name}`] = both.bestAdvantage;
+        out[`auc:${a.name}`] = both.auc;
+      } else {
+        out[`adv:${a.name}`] = weightedMean(a.decisions.members, r.members) - weightedMean(a.decisions.nonMembers, r.nonMembers);
+        out[`auc:${a.name}`] = a.weighted.auc(r);
+      }
     }
     const bestAdvantage = Math.max(0, out[`adv:${input.best}`] ?? 0);
     out.maxAdvantage = bestAdvantage;

@@ -44,6 +44,7 @@ describe('weightedScores', () => {
     expect(w.auc(ones)).toBeCloseTo(auc([...m, ...n], [1, 1, 1, 1, 0, 0, 0, 0, 0]), 12);
     // Threshold 0.35: TPR 1, FPR 1/5.
     expect(w.bestAdvantage(ones)).toBeCloseTo(0.8, 12);
+    expect(w.both(ones)).toEqual({ auc: w.auc(ones), bestAdvantage: w.bestAdvantage(ones) });
     // Weighting a member by 0 drops it: without 0.35 and 0.4 the best is threshold 0.8, TPR 1, FPR 0.
     expect(w.bestAdvantage({ members: Float64Array.from([1, 1, 0, 0]), nonMembers: ones.nonMembers })).toBeCloseTo(1, 12);
     expect(() => w.auc({ members: new Float64Array(3), nonMembers: ones.nonMembers })).toThrow(/resample sizes must be 4 members/);

@@ -85,6 +85,8 @@ export interface WeightedScores {
   auc(resample: StratifiedResample): number;
   /** Best-threshold advantage max(TPR − FPR) with each example counted `weight` times (the threshold re-chosen). */
   bestAdvantage(resample: StratifiedResample): number;
+  /** Both at the cost of one: the AUC and the best-threshold advantage of the same resample. */
+  both(resample: StratifiedResample): { auc: number; bestAdvantage: number };
 }
 
 /**
@@ -111,13 +113,18 @@ export function weightedScores(memberScores: ArrayLike<number>, nonMemberScores:
     orderN.forEach((i, k) => (wN[k] = r.nonMembers[i]!));
     return scoreBlocks(sortedM, sortedN, wM, wN);
   };
+  const bestOf = (b: ReturnType<typeof blocks>) => {
+    const roc = rocOfBlocks(b);
+    let best = 0;
+    for (let k = 0; k < roc.tpr.length; k++) best = Math.max(best, roc.tpr[k]! - roc.fpr[k]!);
+    return best;
+  };
   return {
     auc: (r) => aucOfBlocks(blocks(r)),
-    bestAdvantage: (r) => {
-      const roc = rocOfBlocks(blocks(r));
-      let best = 0;
-      for (let k = 0; k < roc.tpr.length; k++) best = Math.max(best, roc.tpr[k]! - roc.fpr[k]!);
-      return best;
+    bestAdvantage: (r) => bestOf(blocks(r)),
+    both: (r) => {
+      const b = blocks(r);
+      return { auc: aucOfBlocks(b), bestAdvantage: bestOf(b) };
     },
   };
 }
