@@ -16,6 +16,7 @@ import { claimsMarkdown, tableMarkdown } from './reproduce/reproduction-report';
 import { getReproduction, reproductionNames } from './reproduce/registry';
 import { runReproduction } from './reproduce/run-reproduction';
 import { REPRODUCTION_SCALES, type ReproductionScale } from './reproduce/types';
+import { whatItMeans } from './report/what-it-means';
 
 const CONFIG_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'configs');
 const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
@@ -35,6 +36,8 @@ export async function runCommand(configPath: string, opts: { out?: string; dataD
 function printSummary(results: ExperimentResults): void {
   const lines = results.rows.map((r) => `  ${r.label.padEnd(24)} train ${pct(r.trainAccuracy).padStart(6)}  test ${pct(r.testAccuracy).padStart(6)}  max adv ${pct(r.maxAdvantage).padStart(6)}  P1 ${r.p1.toFixed(3)}  cache ${r.cache.target}/${r.cache.shadow}`);
   process.stdout.write(`${results.config.name} (${results.seconds.toFixed(1)} s, backend ${results.backend})\n${lines.join('\n')}\n`);
+  const meaning = whatItMeans(results);
+  if (meaning.length > 0) process.stdout.write(`\nwhat it means: ${meaning.join(' ')}\n\n`);
   for (const note of results.notes) process.stdout.write(`note: ${note}\n`);
   for (const warning of results.warnings ?? []) process.stderr.write(`warning: ${warning}\n`);
 }

@@ -1,4 +1,5 @@
 import type { ExperimentResults } from '../results';
+import { whatItMeans } from './what-it-means';
 
 const pct = (v: number) => (Number.isFinite(v) ? (100 * v).toFixed(1) : 'n/a');
 const num = (v: number, d = 3) => (Number.isFinite(v) ? v.toFixed(d) : 'n/a');
@@ -68,6 +69,7 @@ export interface ReportOptions {
 /** `report.md`: the tables, the notes (stand-in data, reduced scale), the warnings and how to reproduce the run. */
 export function markdownReport(results: ExperimentResults, options: ReportOptions = {}): string {
   const { header, rows } = mainTable(results);
+  const meaning = whatItMeans(results);
   const attackTables = results.rows.map((r) => {
     const t = attackTable(r);
     return `### ${r.label}\n\n${table(t.header, t.rows)}`;
@@ -77,6 +79,7 @@ export function markdownReport(results: ExperimentResults, options: ReportOption
     '',
     results.config.description,
     '',
+    ...(meaning.length === 0 ? [] : ['## What it means', '', meaning.join(' '), '']),
     ...results.notes.map((n) => `> **Note:** ${n}`),
     ...(results.warnings ?? []).map((w) => `> **Warning:** ${w}`),
     '',
