@@ -2,7 +2,8 @@
 import { Command, CommanderError } from 'commander';
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, MiaError, type BackendName } from '@mia/core';
-import { runCommand, reproduceCommand, reportCommand, cacheCommand, datasetsFetchCommand, attackScoresCommand, type AttackScoresOptions } from './cli-commands';
+import { attackScoresCommand, type AttackScoresOptions } from './cli-attack-scores';
+import { runCommand, reproduceCommand, reportCommand, cacheCommand, datasetsFetchCommand } from './cli-commands';
 import { asBackendName, initDefaultBackend } from './backend-choice';
 import { experimentJsonSchema } from './config-json-schema';
 import { exitOnInterrupt } from './exit-on-interrupt';
