@@ -30,9 +30,9 @@ export type PlanDataset = 'texas' | 'purchase' | 'cifar10' | 'cifar100';
  */
 export const CPU_PLAN: { readonly table1: Readonly<Record<PlanDataset, ReducedSetup>>; readonly figures: Readonly<Record<PlanDataset, ReducedSetup>> } = {
   table1: {
-    texas: { dataset: 'texasLike', size: 30_000, maxPerRole: 5000, validation: 1000, model: { name: 'mlp', options: {} }, epochs: 20, batchSize: 128, lr: 0.1, earlyStopEpoch: 5 },
-    purchase: { dataset: 'purchaseLike', size: 44_000, maxPerRole: 10_000, validation: 1000, model: { name: 'mlp', options: {} }, epochs: 20, batchSize: 128, lr: 0.1, earlyStopEpoch: 5 },
-    cifar10: { dataset: 'cifar10', maxPerRole: 2500, validation: 1000, model: { name: 'small-cnn', options: {} }, epochs: 30, batchSize: 128, lr: 0.05, earlyStopEpoch: 10 },
+    texas: { dataset: 'texasLike', size: 16_000, maxPerRole: 3000, validation: 1000, model: { name: 'mlp', options: {} }, epochs: 15, batchSize: 128, lr: 0.1, earlyStopEpoch: 5 },
+    purchase: { dataset: 'purchaseLike', size: 44_000, maxPerRole: 10_000, validation: 1000, model: { name: 'mlp', options: {} }, epochs: 20, batchSize: 128, lr: 0.1, earlyStopEpoch: 6 },
+    cifar10: { dataset: 'cifar10', maxPerRole: 2500, validation: 1000, model: { name: 'small-cnn', options: {} }, epochs: 30, batchSize: 128, lr: 0.05, earlyStopEpoch: 15 },
     cifar100: { dataset: 'cifar100', maxPerRole: 2500, validation: 1000, model: { name: 'small-cnn', options: {} }, epochs: 30, batchSize: 128, lr: 0.05, earlyStopEpoch: 10 },
   },
   // Sized from step times measured on wasm at load ≈ 5 (small-cnn ≈ 6.4 s per 128-batch step,
