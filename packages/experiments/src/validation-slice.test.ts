@@ -58,7 +58,7 @@ describe('capAndValidation (docs/protocol.md A11)', () => {
 describe('top1Accuracy', () => {
   it('counts argmax hits and rejects logits of the wrong length', () => {
     expect(top1Accuracy(Float32Array.from([1, 2, 5, 0, 0, 0.5]), Int32Array.from([1, 0]), 3)).toBe(0);
-    expect(top1Accuracy(Float32Array.from([1, 2, 5, 0, 0, 0.5]), Int32Array.from([0, 2]), 2)).toBe(0.5);
+    expect(top1Accuracy(Float32Array.from([1, 2, 5, 0, 0, 0.5]), Int32Array.from([2, 0]), 3)).toBe(0.5);
     expect(() => top1Accuracy(new Float32Array(5), Int32Array.from([0, 1]), 3)).toThrow('top1Accuracy: logits must have 2·3 values, got 5');
   });
 });
