@@ -43,8 +43,8 @@ export const CPU_PLAN: { readonly table1: Readonly<Record<PlanDataset, ReducedSe
   table1: {
     texas: { dataset: 'texasLike', size: 16_000, maxPerRole: 3000, validation: 1000, model: { name: 'mlp', options: {} }, epochs: 15, batchSize: 128, lr: 0.1, earlyStopEpoch: 5 },
     purchase: { dataset: 'purchaseLike', size: 44_000, maxPerRole: 10_000, validation: 1000, model: { name: 'mlp', options: {} }, epochs: 20, batchSize: 128, lr: 0.1, earlyStopEpoch: 11 },
-    cifar10: { dataset: 'cifar10', maxPerRole: 2500, validation: 1000, model: { name: 'small-cnn', options: {} }, epochs: 30, batchSize: 128, lr: 0.05, earlyStopEpoch: 15 },
-    cifar100: { dataset: 'cifar100', maxPerRole: 2500, validation: 1000, model: { name: 'small-cnn', options: {} }, epochs: 30, batchSize: 128, lr: 0.05, earlyStopEpoch: 10 },
+    cifar10: { dataset: 'cifar10', maxPerRole: 2500, validation: 1000, model: { name: 'small-cnn', options: {} }, epochs: 40, batchSize: 64, lr: 0.05, earlyStopEpoch: 20 },
+    cifar100: { dataset: 'cifar100', maxPerRole: 2500, validation: 1000, model: { name: 'small-cnn', options: {} }, epochs: 40, batchSize: 64, lr: 0.05, earlyStopEpoch: 20 },
   },
   // Sized from step times measured on wasm at load ≈ 5 (small-cnn ≈ 6.4 s per 128-batch step,
   // Purchase [256, 128] ≈ 0.03 s, Texas [256, 128] ≈ 0.16 s) for a machine shared with other jobs.
