@@ -1,4 +1,7 @@
 import type { ExperimentConfig } from './config';
+import type { RowSe } from './row-uncertainty';
+
+export type { RowSe } from './row-uncertainty';
 
 /** One attack's numbers on one defended target (docs/protocol.md §3.0, §5). */
 export interface AttackRow {
@@ -40,13 +43,22 @@ export interface DefenseRow {
   /** Whether the target and shadow models came from the cache. */
   readonly cache: { readonly target: 'hit' | 'miss'; readonly shadow: 'hit' | 'miss' };
   readonly trainSeconds: number;
+  /**
+   * Bootstrap standard errors of the row's numbers over the evaluation examples (docs/protocol.md §5);
+   * absent in results written before they were computed (the verdicts then use binomial approximations).
+   */
+  readonly se?: RowSe;
 }
 
 /** Everything a run measured, with what is needed to reproduce it (written as `results.json`). */
 export interface ExperimentResults {
   readonly format: 'mia-results-1';
   readonly config: ExperimentConfig;
-  readonly dataset: { readonly name: string; readonly source: 'real' | 'stand-in'; readonly description: string; readonly size: number };
+  readonly dataset: {
+    readonly name: string; readonly source: 'real' | 'stand-in'; readonly description: string; readonly size: number;
+    /** Number of classes (absent in older results). */
+    readonly classes?: number;
+  };
   readonly partition: { readonly preset: string; readonly sizes: Record<string, number>; readonly digest: string };
   readonly backend: string;
   readonly versions: Record<string, string>;
