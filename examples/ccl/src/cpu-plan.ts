@@ -36,8 +36,10 @@ export type PlanDataset = 'texas' | 'purchase' | 'cifar10' | 'cifar100';
  * - Texas: undefended validation 1.7, 1.2, 4.8, **11.3**, 15.0, 15.6, 16.7, 17.3, … 17.7 % after epochs
  *   1–15 (final: train 100 %, test 18.0 %); CCQL validation 10.0 % after 12 of 15 epochs (train 49.6 %;
  *   it learns slowly under the milestone at epoch 6) → epoch 4.
- * - CIFAR-10: provisional (half the run), not yet matched: its curves did not finish on the shared
- *   machine; the report prints every row's validation accuracy, so a mismatch shows.
+ * - CIFAR-10: provisional (half the run), not yet matched: CCQL's curve did not run on the shared
+ *   machine. Undefended validation 21, 22, …, 42.5 % (epoch 20, noisy at lr 0.05), then 57.8, 60.7,
+ *   60.6, 58.3, 61.0 % after epochs 21–25 (train 85.2 %, test 61.9 % at epoch 25 of 40; the run was
+ *   stopped there). The report prints every row's validation accuracy, so a mismatch shows.
  *
  * `figures`: Fig. 1, 2 and 4 (tens of settings in Fig. 2), kept small so each stays ≤ 60 min.
  */
