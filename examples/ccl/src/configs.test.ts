@@ -1,8 +1,10 @@
+import { prepareData } from '@mia/experiments';
 import { describe, expect, it } from 'vitest';
-import { baseConfig, cclBeta, cclDefense } from './configs';
+import { baseConfig, cclBeta, cclDefense, reducedSetup } from './configs';
+import { CPU_PLAN } from './cpu-plan';
 import { baselineGrids } from './fig2-grids';
 import { alphaGrid, alphaSweepDefenses } from './fig4';
-import { table1Defenses } from './table1';
+import { EARLY_STOP_CONTROL, table1Defenses } from './table1';
 
 describe('paper-scale configs are the paper\'s (CCL §5.1, App. E; docs/protocol.md §2.2, §4.17)', () => {
   it('Table 1: Texas100/Purchase100 MLPs 120 epochs ×0.1 at 50/100; CIFAR-10 ResNet-34 and CIFAR-100 DenseNet-121 300 epochs ×0.1 at 150/225; SGD 0.1, momentum 0.9, wd 5e-4, batch 128', () => {
@@ -17,6 +19,8 @@ describe('paper-scale configs are the paper\'s (CCL §5.1, App. E; docs/protocol
       expect(c.dataset).toEqual({ name });
       expect(c.partition).toEqual({ preset: 'CCL4' });
       expect(c.model.name).toBe(model);
+      // torchvision's ImageNet stem, as CCLr builds the CIFAR models (docs/protocol.md §2.2, §6 item 6; DenseNet-121's default).
+      expect(c.model.options).toEqual(model === 'resnet34' ? { stem: 'imagenet' } : {});
       expect(c.training).toMatchObject({ epochs, batchSize: 128, optimizer: 'sgd', lr: 0.1, momentum: 0.9, weightDecay: 5e-4, schedule: { type: 'multistep', milestones, gamma: 0.1 } });
       expect(c.defenses.map((d) => [d.label, d.params])).toEqual([
         ['w/o', {}],
@@ -57,5 +61,40 @@ describe('paper-scale configs are the paper\'s (CCL §5.1, App. E; docs/protocol
     expect(baseConfig('t', 'purchase', 'cpu', [cclDefense('CCEL', 0.5, 1)], { epochs: 5 }).training).toMatchObject({ epochs: 5, schedule: { milestones: [8, 17] } });
     expect(baseConfig('t', 'cifar10', 'cpu', [cclDefense('CCEL', 0.5, 1)], { run: { epochs: 15, batchSize: 32 } }).training).toMatchObject({ epochs: 15, batchSize: 32, schedule: { milestones: [8, 11] } });
     expect(() => baseConfig('bad name!', 'texas', 'cpu', [cclDefense('CCEL', 0.5, 1)])).toThrow(/bad name!: invalid experiment config:\n {2}name: letters, digits/);
+  });
+});
+
+describe('cpu plan (issue 20: Table 1 in the paper\'s regime with an early-stopping control)', () => {
+  const ROLE_SIZE: Readonly<Record<string, number>> = { cifar10: 60_000 / 4, cifar100: 60_000 / 4 };
+
+  it('Table 1 uses CPU_PLAN.table1 (thousands of members, a validation slice beside the capped target_test); the figures keep CPU_PLAN.figures', () => {
+    for (const dataset of ['texas', 'purchase', 'cifar10', 'cifar100'] as const) {
+      const plan = CPU_PLAN.table1[dataset];
+      expect(reducedSetup('cpu', dataset, 'table1')).toBe(plan);
+      expect(plan.maxPerRole).toBeGreaterThanOrEqual(2500);
+      const roleSize = plan.size === undefined ? ROLE_SIZE[dataset]! : Math.floor(plan.size / 4);
+      expect(plan.maxPerRole + plan.validation!, dataset).toBeLessThanOrEqual(roleSize);
+      expect(plan.earlyStopEpoch).toBeGreaterThanOrEqual(1);
+      expect(plan.earlyStopEpoch).toBeLessThan(plan.epochs);
+      const c = baseConfig('t', dataset, 'cpu', table1Defenses(dataset, 'cpu'), { use: 'table1' });
+      expect(c.partition).toEqual({ preset: 'CCL4', maxPerRole: plan.maxPerRole, validation: plan.validation });
+      expect(c.training.epochs).toBe(plan.epochs);
+      expect(baseConfig('t', dataset, 'cpu', [cclDefense('CCEL', 0.5, 1)]).partition).toEqual({ preset: 'CCL4', maxPerRole: CPU_PLAN.figures[dataset].maxPerRole });
+    }
+  });
+
+  it('Table 1 has the early-stopping control at reduced scales (the planned epoch of the same run), not at paper scale', () => {
+    const defenses = table1Defenses('cifar10', 'cpu');
+    expect(defenses.map((d) => d.label)).toEqual(['w/o', 'CCQL', 'CCEL', EARLY_STOP_CONTROL]);
+    expect(defenses[3]).toEqual({ name: 'early-stop', label: EARLY_STOP_CONTROL, params: { epochs: CPU_PLAN.table1.cifar10.earlyStopEpoch } });
+    expect(table1Defenses('cifar10', 'paper').map((d) => d.label)).toEqual(['w/o', 'CCQL', 'CCEL']);
+  });
+
+  it('the validation slice is disjoint from every trained-on or attacked role (purchase stand-in, real partition)', async () => {
+    const data = await prepareData(baseConfig('t', 'purchase', 'cpu', table1Defenses('purchase', 'cpu'), { use: 'table1' }));
+    const { validation, ...others } = data.partition.roles;
+    expect(validation).toHaveLength(CPU_PLAN.table1.purchase.validation!);
+    const used = new Set(Object.values(others).flat());
+    expect(validation!.filter((i) => used.has(i))).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { parseExperimentConfig, type DefenseConfig, type ExperimentConfig } from '@mia/experiments';
 import { type NotRun, type ReproductionScale } from '@mia/experiments/reproduce';
+import { CPU_PLAN, type ReducedSetup } from './cpu-plan';
 
 /** The datasets of CCL Table 1 that the runner knows (ImageNet is out of scope, docs/protocol.md A36). */
 export type CclDataset = 'texas' | 'purchase' | 'cifar10' | 'cifar100';
@@ -24,44 +25,34 @@ export const attacksOf = (dataset: CclDataset): string[] => (isImageDataset(data
 /** Why the augmentation attacks have no value on a tabular dataset. */
 export const AUGMENTATION_NOT_APPLICABLE = 'not applicable: the augmentation attacks (docs/protocol.md §3.3) query rotated/translated images, and this dataset is tabular';
 
-/** The paper's per-dataset setup (CCL §5.1, App. E.1; docs/protocol.md §2.2). */
+/**
+ * The paper's per-dataset setup (CCL §5.1, App. E.1; docs/protocol.md §2.2). The CIFAR models have
+ * torchvision's ImageNet stem (7×7 stride-2 conv + max-pool), as CCLr's `get_target_model` builds
+ * them (docs/protocol.md §2.2, §6 item 6): ResNet-34 with `stem: 'imagenet'`; DenseNet-121's default stem is already that one.
+ */
 const PAPER = {
-  texas: { dataset: 'texas100', model: 'mlp', epochs: 120, milestones: [50, 100], beta: 1 },
-  purchase: { dataset: 'purchase100', model: 'mlp', epochs: 120, milestones: [50, 100], beta: 1 },
-  cifar10: { dataset: 'cifar10', model: 'resnet34', epochs: 300, milestones: [150, 225], beta: 0.01 },
-  cifar100: { dataset: 'cifar100', model: 'densenet121', epochs: 300, milestones: [150, 225], beta: 0.05 },
+  texas: { dataset: 'texas100', model: 'mlp', epochs: 120, milestones: [50, 100], beta: 1, options: {} },
+  purchase: { dataset: 'purchase100', model: 'mlp', epochs: 120, milestones: [50, 100], beta: 1, options: {} },
+  cifar10: { dataset: 'cifar10', model: 'resnet34', epochs: 300, milestones: [150, 225], beta: 0.01, options: { stem: 'imagenet' } },
+  cifar100: { dataset: 'cifar100', model: 'densenet121', epochs: 300, milestones: [150, 225], beta: 0.05, options: {} },
 } as const;
 
-interface ReducedSetup {
-  readonly dataset: string;
-  readonly size?: number;
-  readonly maxPerRole: number;
-  readonly model: { readonly name: string; readonly options: Record<string, unknown> };
-  readonly epochs: number;
-  readonly batchSize: number;
-  readonly lr: number;
-}
-
 /**
- * Reduced scales. `cpu`: real CIFAR-10 subsets with `small-cnn`, the Purchase/Texas stand-ins with
- * [256, 128] MLPs, sized from step times measured here at load ≈ 5 (small-cnn ≈ 6.4 s per 128-batch
- * step, Purchase [256, 128] ≈ 0.03 s, full Purchase MLP ≈ 0.1 s, Texas [256, 128] ≈ 0.16 s) and for a
- * machine shared with other jobs (load 10–20 while these ran). `smoke`: a few hundred examples, 1–3 epochs.
+ * Reduced scales: `cpu` is {@link CPU_PLAN} (Table 1 in the paper's regime, the figures smaller);
+ * `smoke`: a few hundred examples, 1–3 epochs.
  */
-const REDUCED: Record<'smoke' | 'cpu', Record<CclDataset, ReducedSetup>> = {
-  smoke: {
-    texas: { dataset: 'texasLike', size: 800, maxPerRole: 150, model: { name: 'mlp', options: { hidden: [32] } }, epochs: 3, batchSize: 50, lr: 0.1 },
-    purchase: { dataset: 'purchaseLike', size: 800, maxPerRole: 150, model: { name: 'mlp', options: { hidden: [32] } }, epochs: 3, batchSize: 50, lr: 0.1 },
-    cifar10: { dataset: 'cifar10', maxPerRole: 40, model: { name: 'small-cnn', options: {} }, epochs: 1, batchSize: 40, lr: 0.05 },
-    cifar100: { dataset: 'cifar100', maxPerRole: 40, model: { name: 'small-cnn', options: {} }, epochs: 1, batchSize: 40, lr: 0.05 },
-  },
-  cpu: {
-    texas: { dataset: 'texasLike', size: 5000, maxPerRole: 1000, model: { name: 'mlp', options: { hidden: [256, 128] } }, epochs: 20, batchSize: 128, lr: 0.1 },
-    purchase: { dataset: 'purchaseLike', size: 5000, maxPerRole: 1200, model: { name: 'mlp', options: { hidden: [256, 128] } }, epochs: 20, batchSize: 128, lr: 0.1 },
-    cifar10: { dataset: 'cifar10', maxPerRole: 300, model: { name: 'small-cnn', options: {} }, epochs: 6, batchSize: 64, lr: 0.05 },
-    cifar100: { dataset: 'cifar100', maxPerRole: 300, model: { name: 'small-cnn', options: {} }, epochs: 6, batchSize: 64, lr: 0.05 },
-  },
+const SMOKE: Record<CclDataset, ReducedSetup> = {
+  texas: { dataset: 'texasLike', size: 800, maxPerRole: 150, validation: 40, model: { name: 'mlp', options: { hidden: [32] } }, epochs: 3, batchSize: 50, lr: 0.1, earlyStopEpoch: 2 },
+  purchase: { dataset: 'purchaseLike', size: 800, maxPerRole: 150, validation: 40, model: { name: 'mlp', options: { hidden: [32] } }, epochs: 3, batchSize: 50, lr: 0.1, earlyStopEpoch: 2 },
+  cifar10: { dataset: 'cifar10', maxPerRole: 40, validation: 40, model: { name: 'small-cnn', options: {} }, epochs: 1, batchSize: 40, lr: 0.05, earlyStopEpoch: 1 },
+  cifar100: { dataset: 'cifar100', maxPerRole: 40, validation: 40, model: { name: 'small-cnn', options: {} }, epochs: 1, batchSize: 40, lr: 0.05, earlyStopEpoch: 1 },
 };
+
+/** The reduced-scale setup of a dataset for Table 1 or for the figures. */
+export function reducedSetup(scale: 'smoke' | 'cpu', dataset: CclDataset, use: 'table1' | 'figures' = 'figures'): ReducedSetup {
+  if (scale === 'smoke') return use === 'table1' ? SMOKE[dataset] : { ...SMOKE[dataset], validation: undefined };
+  return CPU_PLAN[use][dataset];
+}
 
 /** Options of {@link baseConfig}. */
 export interface BaseConfigOptions {
@@ -76,6 +67,8 @@ export interface BaseConfigOptions {
   /** Reduced scales: the full run's length (milestones follow it) and batch size instead of the defaults. */
   readonly run?: { readonly epochs: number; readonly batchSize: number };
   readonly attacks?: readonly string[];
+  /** Reduced scales: Table 1's sizes (with the validation slice) or the figures' ({@link CPU_PLAN}). @default 'figures' */
+  readonly use?: 'table1' | 'figures';
 }
 
 /**
@@ -94,12 +87,12 @@ export function baseConfig(name: string, dataset: CclDataset, scale: Reproductio
       name, scale, seed: 0,
       dataset: { name: paper.dataset },
       partition: { preset },
-      model: { name: paper.model, options: { ...options.modelOptions } },
+      model: { name: paper.model, options: { ...paper.options, ...options.modelOptions } },
       training: { epochs: options.epochs ?? paper.epochs, batchSize: 128, lr: 0.1, momentum: 0.9, weightDecay: 5e-4, schedule: { type: 'multistep', milestones: [...paper.milestones], gamma: 0.1 } },
       defenses, attacks, augmentation,
     }, name);
   }
-  const r = REDUCED[scale][dataset];
+  const r = reducedSetup(scale, dataset, options.use);
   const real = options.dataDir !== undefined && (dataset === 'texas' || dataset === 'purchase');
   const runEpochs = options.run?.epochs ?? r.epochs;
   const epochs = options.epochs ?? runEpochs;
@@ -108,7 +101,7 @@ export function baseConfig(name: string, dataset: CclDataset, scale: Reproductio
   return parseExperimentConfig({
     name, scale, seed: 0,
     dataset: real ? { name: paper.dataset } : { name: r.dataset, ...(r.size === undefined ? {} : { size: r.size }) },
-    partition: { preset, maxPerRole: r.maxPerRole },
+    partition: { preset, maxPerRole: r.maxPerRole, validation: r.validation },
     model: { name: r.model.name, options: { ...r.model.options, ...options.modelOptions } },
     training: { epochs, batchSize: options.run?.batchSize ?? r.batchSize, lr: r.lr, momentum: 0.9, weightDecay: 5e-4, schedule: { type: 'multistep', milestones, gamma: 0.1 } },
     defenses, attacks, augmentation,

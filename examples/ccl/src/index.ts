@@ -4,11 +4,12 @@ import { fig2 } from './fig2';
 import { fig4 } from './fig4';
 import { table1 } from './table1';
 
-export { table1, TABLE1_PAPER, TABLE1_ROWS } from './table1';
+export { table1, TABLE1_PAPER, TABLE1_ROWS, EARLY_STOP_CONTROL } from './table1';
+export { CPU_PLAN, type ReducedSetup } from './cpu-plan';
 export { fig1 } from './fig1';
 export { fig2 } from './fig2';
 export { fig4 } from './fig4';
-export { baseConfig, cclDefense, cclBeta, CCL_ATTACKS, type CclDataset, type BaseConfigOptions } from './configs';
+export { baseConfig, reducedSetup, cclDefense, cclBeta, CCL_ATTACKS, type CclDataset, type BaseConfigOptions } from './configs';
 export { memberLossDynamics, meanAndVariance, type LossVariant, type EpochLossStats, type MemberLossDynamicsOptions } from './member-loss-dynamics';
 
 /**

@@ -20,7 +20,7 @@ beforeAll(async () => {
 const byName = (name: string) => reproductions.find((r) => r.name === name)!;
 const run = (name: string, out = name) => runReproduction(byName(name), { scale: 'smoke', out: join(dir, out), store });
 const DATASETS = ['Texas', 'Purchase', 'ImageNet', 'CIFAR-10', 'CIFAR-100'];
-const T1_ROWS = ['CCQL', 'CCEL', 'w/o'];
+const T1_ROWS = ['CCQL', 'CCEL', 'w/o', 'w/o (early stop)'];
 const ALPHA_ROWS = ['α=0.1', 'α=0.5', 'α=0.9', 'CE (α=1)'];
 const ATTACK_COLUMNS = ['test acc', 'correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh', 'rotation', 'translation', 'max adv'];
 const FIG2_ROWS = [
@@ -41,7 +41,7 @@ describe('CCL reproductions at smoke scale', () => {
     const before = tf.memory().numTensors;
     const result = await run('ccl-table1');
     expect(tf.memory().numTensors).toBe(before);
-    const tables = ['Table 1: P1 score', 'Table 1 (support): test accuracy', 'Table 1 (support): highest attack advantage', 'Table 1 (support): loss variance of the members'];
+    const tables = ['Table 1: P1 score', 'Table 1 (support): test accuracy', 'Table 1 (support): highest attack advantage', 'Table 1 (support): loss variance of the members', 'Table 1 (support): validation accuracy'];
     expect(checkReproduction(result, { tables: tables.map((title) => ({ title, rows: T1_ROWS, columns: DATASETS })), claims: 3 })).toEqual([]);
     const p1 = result.tables[0]!;
     const ccql = p1.rows.find((r) => r.label === 'CCQL')!;
@@ -69,6 +69,9 @@ describe('CCL reproductions at smoke scale', () => {
     };
     expect(attacksOfRun('cifar10')).toEqual(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh', 'rotation', 'translation']);
     expect(attacksOfRun('texasLike')).toEqual(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh']);
+    // The early-stopping control and its validation accuracy are there on every run column.
+    const validation = result.tables[4]!;
+    for (const row of validation.rows) for (const i of [0, 1, 3]) expect(row.cells[i]!.ours).toBeGreaterThanOrEqual(0);
     const again = await run('ccl-table1', 'table1-again');
     expect(again.tables).toEqual(result.tables);
   });

@@ -1,5 +1,6 @@
 import { cellOf, claimForEveryColumn, metricTable, regime, regimeGate, rowMetrics, type Reproduction, type ReproductionScale, type RunOutcome } from '@mia/experiments/reproduce';
-import { IMAGENET_NOT_RUN, UNDEFENDED, baseConfig, cclBeta, cclDefense, type CclDataset } from './configs';
+import type { DefenseConfig } from '@mia/experiments';
+import { IMAGENET_NOT_RUN, UNDEFENDED, baseConfig, cclBeta, cclDefense, reducedSetup, type CclDataset } from './configs';
 
 /** CCL Table 1's columns, in the paper's order, with the dataset each runs on. */
 const COLUMNS: ReadonlyArray<readonly [string, CclDataset | 'imagenet']> = [
@@ -19,13 +20,33 @@ export const TABLE1_PAPER = {
  */
 export const CCL_REGIME = regime({ why: 'CCL defends overfitted models (§4: members at near-zero loss, train ≈ 100 %, a clear gap) — the docs/protocol.md §5.1 defaults' });
 
-/** The rows of Table 1. */
-export const TABLE1_ROWS = ['CCQL', 'CCEL', 'w/o'] as const;
+/** The label of the matched control: the undefended model stopped early at about CCQL's validation accuracy. */
+export const EARLY_STOP_CONTROL = 'w/o (early stop)';
 
-/** The three defenses of Table 1 on one dataset: CCQL and CCEL at α = 0.5 and the undefended model. */
-export function table1Defenses(dataset: CclDataset, scale: ReproductionScale) {
+/** The rows of Table 1 (the paper's three, then the early-stopping control of the reduced scales). */
+export const TABLE1_ROWS = ['CCQL', 'CCEL', 'w/o', EARLY_STOP_CONTROL] as const;
+
+/**
+ * The defenses of Table 1 on one dataset: the undefended model, CCQL and CCEL at α = 0.5, and at
+ * reduced scales the matched control {@link EARLY_STOP_CONTROL}: the undefended run stopped after the
+ * planned epoch (its schedule kept, docs/protocol.md §4.11), the epoch whose validation accuracy was
+ * closest to CCQL's (`earlyStopEpoch` of `CPU_PLAN`, docs/protocol.md A11) — so a CCL gain is not
+ * just what a less-trained model gives.
+ */
+export function table1Defenses(dataset: CclDataset, scale: ReproductionScale): DefenseConfig[] {
   const beta = cclBeta(dataset, scale);
-  return [UNDEFENDED('w/o'), cclDefense('CCQL', 0.5, beta, 'CCQL'), cclDefense('CCEL', 0.5, beta, 'CCEL')];
+  const defenses: DefenseConfig[] = [UNDEFENDED('w/o'), cclDefense('CCQL', 0.5, beta, 'CCQL'), cclDefense('CCEL', 0.5, beta, 'CCEL')];
+  const stop = scale === 'paper' ? undefined : reducedSetup(scale, dataset, 'table1').earlyStopEpoch;
+  if (stop !== undefined) defenses.push({ name: 'early-stop', label: EARLY_STOP_CONTROL, params: { epochs: stop } });
+  return defenses;
+}
+
+/** One phrase per run dataset: members, epochs, early-stopping epoch. */
+function describePlan(scale: 'smoke' | 'cpu'): string {
+  return (['texas', 'purchase', 'cifar10', 'cifar100'] as const).map((d) => {
+    const r = reducedSetup(scale, d, 'table1');
+    return `${d} ${r.dataset} ${r.maxPerRole} per role + ${r.validation ?? 0} validation, ${r.model.name}, ${r.epochs} epochs (early stop at ${r.earlyStopEpoch ?? '—'})`;
+  }).join('; ');
 }
 
 /**
@@ -47,12 +68,13 @@ export const table1: Reproduction = {
         runs[column] = IMAGENET_NOT_RUN;
         continue;
       }
-      const config = baseConfig(`ccl-table1-${dataset}-${ctx.scale}`, dataset, ctx.scale, table1Defenses(dataset, ctx.scale), ctx.dataDir === undefined ? {} : { dataDir: ctx.dataDir });
+      const config = baseConfig(`ccl-table1-${dataset}-${ctx.scale}`, dataset, ctx.scale, table1Defenses(dataset, ctx.scale), { dataDir: ctx.dataDir, use: 'table1' });
       runs[column] = await ctx.run(dataset, config);
     }
     const p1 = metricTable({ title: 'Table 1: P1 score', runs, rows: [...TABLE1_ROWS], metric: rowMetrics.p1, format: 'num', paper: TABLE1_PAPER, caption: 'Higher is better. Adv = max over correctness, loss, confidence, entropy, m-entropy and NN-MLH.' });
     const accuracy = metricTable({ title: 'Table 1 (support): test accuracy', runs, rows: [...TABLE1_ROWS], metric: rowMetrics.testAccuracy, format: 'pct', caption: 'The paper gives no per-dataset accuracies for Table 1.' });
     const advantage = metricTable({ title: 'Table 1 (support): highest attack advantage', runs, rows: [...TABLE1_ROWS], metric: rowMetrics.maxAdvantage, format: 'pct', caption: 'Lower is better.' });
+    const validation = metricTable({ title: 'Table 1 (support): validation accuracy', runs, rows: [...TABLE1_ROWS], metric: (r) => r.validationAccuracy ?? Number.NaN, format: 'pct', caption: `Top-1 accuracy on the validation slice (cut from target_test, never attacked; docs/protocol.md A11): "${EARLY_STOP_CONTROL}" is the undefended run stopped at the epoch whose validation accuracy was closest to CCQL's.` });
     const variance = metricTable({ title: 'Table 1 (support): loss variance of the members', runs, rows: [...TABLE1_ROWS], metric: (r) => r.lossVariance, format: 'num', caption: 'Population variance of the per-example cross-entropy on target_train (CCL Fig. 4c quantity).' });
     // Flag columns whose undefended model stayed near chance: their P1 comparison says little.
     const weak = COLUMNS.flatMap(([column]) => {
@@ -62,7 +84,7 @@ export const table1: Reproduction = {
     });
     const gate = (defense: string) => regimeGate({ runs, undefended: 'w/o', compared: [defense, 'w/o'], regime: CCL_REGIME });
     return {
-      tables: [p1, accuracy, advantage, variance],
+      tables: [p1, accuracy, advantage, variance, ...(ctx.scale === 'paper' ? [] : [validation])],
       claims: [
         claimForEveryColumn({ table: p1, statement: 'P1(CCQL) > P1(undefended) on every dataset', rowA: 'CCQL', rowB: 'w/o', direction: 'greater', gate: gate('CCQL') }),
         claimForEveryColumn({ table: p1, statement: 'P1(CCEL) > P1(undefended) on every dataset', rowA: 'CCEL', rowB: 'w/o', direction: 'greater', gate: gate('CCEL') }),
@@ -73,7 +95,8 @@ export const table1: Reproduction = {
         `Claims are gated on ${CCL_REGIME.why}.`,
         `ImageNet: ${IMAGENET_NOT_RUN.notRun}.`,
         ...(ctx.scale === 'paper' ? [] : [
-          'Reduced scale: Texas and Purchase are the seeded stand-ins texasLike/purchaseLike (unless --data-dir points at the real files) with a [256, 128] MLP instead of the 4-hidden-layer one; CIFAR-10 uses small-cnn on a subset instead of ResNet-34; β = 1 everywhere (the paper uses 0.01 on CIFAR-10 and 0.05 on CIFAR-100 with 300 epochs).',
+          `Reduced scale: Texas and Purchase are the seeded stand-ins texasLike/purchaseLike (unless --data-dir points at the real files) with the paper's MLP; CIFAR-10 uses small-cnn on a subset instead of ResNet-34; β = 1 everywhere (the paper uses 0.01 on CIFAR-10 and 0.05 on CIFAR-100 with 300 epochs). Sizes: ${describePlan(ctx.scale)}.`,
+          `"${EARLY_STOP_CONTROL}" is a matched control the paper does not have: the undefended run stopped at the epoch whose validation accuracy was closest to CCQL's (chosen on the validation slice, never on the evaluation data; docs/protocol.md A11, §4.11).`,
         ]),
         'The max advantage is over the metric attacks and NN-MLH, plus the rotation (±4°) and translation (d = 1) augmentation attacks on the image datasets (docs/protocol.md §3.3).',
       ],

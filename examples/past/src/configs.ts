@@ -1,5 +1,6 @@
 import { parseExperimentConfig, type ExperimentConfig } from '@mia/experiments';
 import { type NotRun, type ReproductionScale } from '@mia/experiments/reproduce';
+import { CPU_PLAN } from './cpu-plan';
 
 /** The datasets of PAST Table 1 (columns, in the paper's order). */
 export type PastDatasetKey = 'texas' | 'purchase' | 'cifar10' | 'cifar100' | 'imagenet';
@@ -14,6 +15,8 @@ export interface DatasetSetup {
   readonly key: PastDatasetKey;
   readonly dataset: { readonly name: string; readonly size?: number };
   readonly maxPerRole?: number;
+  /** A validation slice cut from target_inference (partition.validation), on which λ is chosen (docs/protocol.md A11). */
+  readonly validation?: number;
   readonly model: { readonly name: string; readonly options: Record<string, unknown> };
   readonly training: { readonly epochs: number; readonly batchSize: number; readonly lr: number };
   /** PAST's tuning phase: λ per dataset (§2.1), tuning epochs, α of Table 1. */
@@ -46,27 +49,14 @@ export function attackNotRun(setup: DatasetSetup, attack: string): string | unde
 
 const IMAGENET_NOT_RUN: NotRun = { notRun: 'not run: ImageNet is out of scope for TF.js here (docs/protocol.md §7 A36)' };
 
-// Paper scale: PAST §4.1 and docs/protocol.md §2.1 (phase 1: 100 epochs, SGD lr 0.01, batch 128, cosine).
+// Paper scale: PAST §4.1 and docs/protocol.md §2.1 (phase 1: 100 epochs, SGD lr 0.01, batch 128, cosine);
+// ResNet-18 with torchvision's ImageNet stem (7×7 stride-2 conv + max-pool), as the authors' code builds
+// it (docs/protocol.md §2.1, §6 item 6); DenseNet-121's default stem is already torchvision's.
 const PAPER: Record<Exclude<PastDatasetKey, 'imagenet'>, DatasetSetup> = {
   texas: { key: 'texas', dataset: { name: 'texas100' }, model: { name: 'mlp', options: {} }, training: { epochs: 100, batchSize: 128, lr: 0.01 }, past: { lambda: 1e-5, tuneEpochs: 20, alpha: 2.5 }, kind: 'tabular' },
   purchase: { key: 'purchase', dataset: { name: 'purchase100' }, model: { name: 'mlp', options: {} }, training: { epochs: 100, batchSize: 128, lr: 0.01 }, past: { lambda: 1e-5, tuneEpochs: 20, alpha: 2.5 }, kind: 'tabular' },
-  cifar10: { key: 'cifar10', dataset: { name: 'cifar10' }, model: { name: 'resnet18', options: {} }, training: { epochs: 100, batchSize: 128, lr: 0.01 }, past: { lambda: 1e-3, tuneEpochs: 50, alpha: 2.5 }, kind: 'image' },
+  cifar10: { key: 'cifar10', dataset: { name: 'cifar10' }, model: { name: 'resnet18', options: { stem: 'imagenet' } }, training: { epochs: 100, batchSize: 128, lr: 0.01 }, past: { lambda: 1e-3, tuneEpochs: 50, alpha: 2.5 }, kind: 'image' },
   cifar100: { key: 'cifar100', dataset: { name: 'cifar100' }, model: { name: 'densenet121', options: {} }, training: { epochs: 100, batchSize: 128, lr: 0.01 }, past: { lambda: 1e-4, tuneEpochs: 20, alpha: 2.5 }, kind: 'image' },
-};
-
-// CPU scale: stand-ins with the paper's MLP, real CIFAR-10 subsets with small-cnn; phase 1 shorter,
-// so its LR is raised (0.1 for the MLPs, 0.05 for small-cnn) to reach the overfit regime PAST tunes;
-// the tuning phase keeps the paper's α and fresh lr 0.01 with fewer epochs. On the tabular data λ is
-// 3e-3 instead of the paper's 1e-5: the penalty acts once per step, and our tuning has ~100× fewer
-// steps (48 on Purchase vs ~5,000); 1e-5 leaves the MLP unchanged, and issue #8's study on
-// purchaseLike found PAST's effect at 50–300× the paper's λ. The value is the largest of Fig. 5a's
-// cpu sweep that keeps test accuracy within 1 point (README "Scales"). CIFAR-10 keeps 1e-3.
-// Sized from measured step times (README "Scales").
-const CPU: Record<Exclude<PastDatasetKey, 'imagenet'>, DatasetSetup> = {
-  texas: { key: 'texas', dataset: { name: 'texasLike', size: 3000 }, maxPerRole: 384, model: { name: 'mlp', options: {} }, training: { epochs: 20, batchSize: 128, lr: 0.1 }, past: { lambda: 3e-3, tuneEpochs: 6, alpha: 2.5 }, kind: 'tabular' },
-  purchase: { key: 'purchase', dataset: { name: 'purchaseLike', size: 6000 }, maxPerRole: 768, model: { name: 'mlp', options: {} }, training: { epochs: 25, batchSize: 128, lr: 0.1 }, past: { lambda: 3e-3, tuneEpochs: 8, alpha: 2.5 }, kind: 'tabular' },
-  cifar10: { key: 'cifar10', dataset: { name: 'cifar10' }, maxPerRole: 384, model: { name: 'small-cnn', options: {} }, training: { epochs: 15, batchSize: 128, lr: 0.05 }, past: { lambda: 1e-3, tuneEpochs: 6, alpha: 2.5 }, kind: 'image' },
-  cifar100: { key: 'cifar100', dataset: { name: 'cifar100' }, maxPerRole: 384, model: { name: 'small-cnn', options: {} }, training: { epochs: 15, batchSize: 128, lr: 0.05 }, past: { lambda: 1e-4, tuneEpochs: 6, alpha: 2.5 }, kind: 'image' },
 };
 
 // Smoke scale: seconds; tiny MLPs on the stand-ins, a few CIFAR-10 images through small-cnn.
@@ -83,15 +73,16 @@ const SMOKE: Record<Exclude<PastDatasetKey, 'imagenet'>, DatasetSetup> = {
  */
 export function datasetSetup(key: PastDatasetKey, scale: ReproductionScale): DatasetSetup | NotRun {
   if (key === 'imagenet') return IMAGENET_NOT_RUN;
-  return (scale === 'paper' ? PAPER : scale === 'cpu' ? CPU : SMOKE)[key];
+  return (scale === 'paper' ? PAPER : scale === 'cpu' ? CPU_PLAN.table1 : SMOKE)[key];
 }
 
 /**
  * Which dataset a figure/ablation runs on: the paper's at `paper` scale; at `cpu` and `smoke` the
- * Purchase stand-in (its MLP is ~30× cheaper than CIFAR-10's CNN, which lets every grid point run
+ * Purchase stand-in (at `cpu` the smaller {@link CPU_PLAN}.ablation setup, not Table 1's) (its MLP is ~30× cheaper than CIFAR-10's CNN, which lets every grid point run
  * within the budget; the report notes the substitution).
  */
 export function ablationSetup(paperKey: 'cifar10' | 'cifar100', scale: ReproductionScale): DatasetSetup {
+  if (scale === 'cpu') return CPU_PLAN.ablation;
   return datasetSetup(scale === 'paper' ? paperKey : 'purchase', scale) as DatasetSetup;
 }
 
@@ -118,7 +109,7 @@ export function pastExperiment(name: string, setup: DatasetSetup, defenses: read
   return parseExperimentConfig({
     name, seed,
     dataset: setup.dataset,
-    partition: { preset: 'PAST6', ...(setup.maxPerRole === undefined ? {} : { maxPerRole: setup.maxPerRole }) },
+    partition: { preset: 'PAST6', maxPerRole: setup.maxPerRole, validation: setup.validation },
     model: setup.model,
     training: { ...setup.training, optimizer: 'sgd', momentum: 0.9, weightDecay: 5e-4, schedule: { type: 'cosine' } },
     defenses,
@@ -129,6 +120,6 @@ export function pastExperiment(name: string, setup: DatasetSetup, defenses: read
 
 /** One line for the notes: which data and model a setup used. */
 export function describeSetup(setup: DatasetSetup, scale: ReproductionScale): string {
-  const cap = setup.maxPerRole === undefined ? 'full PAST6 roles' : `${setup.maxPerRole} examples per PAST6 role`;
+  const cap = `${setup.maxPerRole === undefined ? 'full PAST6 roles' : `${setup.maxPerRole} examples per PAST6 role`}${setup.validation === undefined ? '' : `, a validation slice of ${setup.validation}`}`;
   return `${DATASET_COLUMNS[setup.key]} at scale '${scale}': ${setup.dataset.name} (${cap}), ${setup.model.name}${Object.keys(setup.model.options).length > 0 ? ` ${JSON.stringify(setup.model.options)}` : ''}, phase 1 ${setup.training.epochs} epochs lr ${setup.training.lr}, PAST λ ${setup.past.lambda}, α ${setup.past.alpha}, ${setup.past.tuneEpochs} tuning epochs.`;
 }

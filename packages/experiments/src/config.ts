@@ -46,6 +46,13 @@ export const experimentSchema = z.strictObject({
     preset: z.enum(['CCL4', 'CCL5', 'PAST6', 'RELAX5']).default('CCL4'),
     /** Cap on the examples of each role (reduced scales). */
     maxPerRole: z.number().int().positive().optional(),
+    /**
+     * A validation slice of this many examples, cut from the end of the preset's non-member pool
+     * (PAST6 target_inference, CCL4 target_test, CCL5 inference, RELAX5 pseudo_test) before the cap,
+     * disjoint from every other role; only the target's accuracy on it is measured, never attacked
+     * (hyperparameter selection, docs/protocol.md A11).
+     */
+    validation: z.number().int().positive().optional(),
   }),
   model: z.strictObject({ name: z.string().min(1), options: z.record(z.string(), z.unknown()).default({}) }),
   training: trainingSchema,

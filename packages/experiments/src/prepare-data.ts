@@ -2,6 +2,7 @@ import { InvalidArgumentError } from '@mia/core';
 import { CCL4, CCL5, PAST6, RELAX5, loadDataset, type Dataset, type DatasetName, type Partition, type ProgressCallback } from '@mia/data';
 import { contentHash } from './canonical-hash';
 import type { ExperimentConfig } from './config';
+import { capAndValidation } from './validation-slice';
 
 const PRESETS = { CCL4, CCL5, PAST6, RELAX5 } as const;
 
@@ -15,7 +16,8 @@ export interface PreparedData {
 
 /**
  * Loads the config's dataset (real data from `dataDir`/the npm copy, or a seeded stand-in) and
- * splits it with the partition preset (docs/protocol.md §1.8).
+ * splits it with the partition preset (docs/protocol.md §1.8), capped per role and with the optional
+ * validation slice of docs/protocol.md A11 ({@link capAndValidation}).
  * @throws InvalidDatasetError (from `@mia/data`) when the data is not available here, saying what to do.
  */
 export async function prepareData(config: ExperimentConfig, options: { dataDir?: string; onProgress?: ProgressCallback } = {}): Promise<PreparedData> {
@@ -24,8 +26,6 @@ export async function prepareData(config: ExperimentConfig, options: { dataDir?:
   const preset = PRESETS[config.partition.preset];
   if (preset === undefined) throw new InvalidArgumentError(`partition.preset must be one of ${Object.keys(PRESETS).join(', ')}, got ${JSON.stringify(config.partition.preset)}`);
   const full = preset.split(dataset.size, config.seed);
-  const cap = config.partition.maxPerRole;
-  const roles = Object.fromEntries(Object.entries(full.roles).map(([role, idx]) => [role, cap === undefined ? idx : idx.slice(0, cap)]));
-  const partition: Partition = { ...full, roles };
-  return { dataset, partition, digest: contentHash({ preset: partition.preset, n: partition.n, seed: partition.seed, roles }) };
+  const partition: Partition = capAndValidation(full, config.partition.maxPerRole, config.partition.validation);
+  return { dataset, partition, digest: contentHash({ preset: partition.preset, n: partition.n, seed: partition.seed, roles: partition.roles }) };
 }

@@ -27,6 +27,8 @@ export interface DefenseRow {
   readonly params: Record<string, unknown>;
   readonly trainAccuracy: number;
   readonly testAccuracy: number;
+  /** Top-1 accuracy of the target on the partition's validation slice (docs/protocol.md A11), when the run has one. */
+  readonly validationAccuracy?: number;
   /** mean non-member loss − mean member loss (target model). */
   readonly lossGap: number;
   /** Population variance of the members' per-example loss (CCL's "loss variance"). */

@@ -135,6 +135,7 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     rows.push({
       defense: defense.name, label: defense.label ?? defense.name, params: defense.params,
       trainAccuracy: accuracyOf(target.members), testAccuracy,
+      validationAccuracy: target.validationAccuracy,
       lossGap: lossGap(target.members.loss, target.nonMembers.loss), lossVariance: lossVariance(target.members.loss),
       attacks: attackRows, maxAdvantage, p1: p1Score(testAccuracy, maxAdvantage), se,
       lossHistogram: sharedHistogram(target.members.loss, target.nonMembers.loss),

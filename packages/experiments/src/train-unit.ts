@@ -1,4 +1,4 @@
-import { deriveSeed, predictLogits, subsetData } from '@mia/core';
+import { deriveSeed, InvalidArgumentError, predictLogits, subsetData } from '@mia/core';
 import { signalsFromLogits, type SplitSignals } from '@mia/attacks';
 import { createModel, serializeClassifier, type ModelClassifier } from '@mia/models';
 import type { ArtifactEntry, ArtifactStore, WriteOutcome } from './artifact-store';
@@ -34,8 +34,11 @@ export function unitKey(config: ExperimentConfig, data: PreparedData, defense: P
   });
 }
 
-/** Signals of a trained unit on its members and non-members. */
-export interface UnitSignals { members: SplitSignals['members']; nonMembers: SplitSignals['nonMembers']; cache: 'hit' | 'miss'; seconds: number }
+/**
+ * Signals of a trained unit on its members and non-members, and (target of a partition with a
+ * validation slice, docs/protocol.md A11) its top-1 accuracy on that slice.
+ */
+export interface UnitSignals { members: SplitSignals['members']; nonMembers: SplitSignals['nonMembers']; cache: 'hit' | 'miss'; seconds: number; validationAccuracy?: number }
 
 /** A run's view of one unit: its role's index sets, labels and cache entry writer. @internal */
 export interface UnitScope {
@@ -48,8 +51,15 @@ export interface UnitScope {
   readonly onLog?: ((line: string) => void) | undefined;
   /** The logits `model` releases on the role's members and non-members. */
   logitsOf(model: ModelClassifier): UnitLogits;
-  /** Writes a unit's cache entry: the model and the logits it releases (`'existing'`: another process's copy was there first and is kept). */
-  write(key: string, model: ModelClassifier, logits: UnitLogits, label: string, seconds: number): Promise<WriteOutcome>;
+  /** The target's validation-slice indices (docs/protocol.md A11), when the partition has one. */
+  readonly validationIdx?: readonly number[] | undefined;
+  /**
+   * Writes a unit's cache entry: the model, the logits it releases and (target with a validation
+   * slice) the model's own logits on that slice (`'existing'`: another process's copy was there first and is kept).
+   */
+  write(key: string, model: ModelClassifier, logits: UnitLogits, label: string, seconds: number, validation?: Float32Array): Promise<WriteOutcome>;
+  /** The model's logits on {@link validationIdx}, or undefined without a validation slice. */
+  validationLogitsOf(model: ModelClassifier): Float32Array | undefined;
 }
 
 function unitScope(config: ExperimentConfig, data: PreparedData, role: 'target' | 'shadow', store: ArtifactStore, onLog?: (line: string) => void): UnitScope {
@@ -62,18 +72,37 @@ function unitScope(config: ExperimentConfig, data: PreparedData, role: 'target' 
     t.dispose();
     return values;
   };
+  const validationIdx = role === 'target' ? roles.validation : undefined;
+  const validationLogitsOf = (model: ModelClassifier) => (validationIdx === undefined ? undefined : logitsAt(model, validationIdx));
   return {
-    config, data, role, store, memberIdx, nonMemberIdx, onLog,
+    config, data, role, store, memberIdx, nonMemberIdx, onLog, validationIdx, validationLogitsOf,
     logitsOf: (model) => ({ members: logitsAt(model, memberIdx), nonMembers: logitsAt(model, nonMemberIdx) }),
-    write: async (key, model, logits, label, seconds) =>
-      store.write(key, { 'model.bin': await serializeClassifier(model), 'members.logits': toBytes(logits.members), 'non-members.logits': toBytes(logits.nonMembers) }, { kind: 'trained-model', label, role, seconds, config: config.name }),
+    write: async (key, model, logits, label, seconds, validation = validationLogitsOf(model)) => {
+      const files: Record<string, Uint8Array> = { 'model.bin': await serializeClassifier(model), 'members.logits': toBytes(logits.members), 'non-members.logits': toBytes(logits.nonMembers) };
+      if (validation !== undefined) files['validation.logits'] = toBytes(validation);
+      return store.write(key, files, { kind: 'trained-model', label, role, seconds, config: config.name });
+    },
   };
 }
 
-function signalsOf(scope: UnitScope, logits: UnitLogits, cache: 'hit' | 'miss', seconds: number): UnitSignals {
+/** Top-1 accuracy of row-major `logits` (`labels.length` rows) against `labels`. */
+export function top1Accuracy(logits: Float32Array, labels: Int32Array, numClasses: number): number {
+  if (logits.length !== labels.length * numClasses) throw new InvalidArgumentError(`top1Accuracy: logits must have ${labels.length}·${numClasses} values, got ${logits.length}`);
+  let correct = 0;
+  for (let i = 0; i < labels.length; i++) {
+    let best = 0;
+    for (let c = 1; c < numClasses; c++) if (logits[i * numClasses + c]! > logits[i * numClasses + best]!) best = c;
+    if (best === labels[i]) correct++;
+  }
+  return correct / Math.max(1, labels.length);
+}
+
+function signalsOf(scope: UnitScope, logits: UnitLogits, cache: 'hit' | 'miss', seconds: number, validation?: Float32Array): UnitSignals {
   const { dataset } = scope.data;
   const labels = (idx: readonly number[]) => Int32Array.from(idx, (i) => dataset.y[i]!);
-  return { members: signalsFromLogits(logits.members, labels(scope.memberIdx), dataset.numClasses), nonMembers: signalsFromLogits(logits.nonMembers, labels(scope.nonMemberIdx), dataset.numClasses), cache, seconds };
+  const signals: UnitSignals = { members: signalsFromLogits(logits.members, labels(scope.memberIdx), dataset.numClasses), nonMembers: signalsFromLogits(logits.nonMembers, labels(scope.nonMemberIdx), dataset.numClasses), cache, seconds };
+  if (validation !== undefined && scope.validationIdx !== undefined) signals.validationAccuracy = top1Accuracy(validation, labels(scope.validationIdx), dataset.numClasses);
+  return signals;
 }
 
 /**
@@ -88,7 +117,8 @@ export async function trainUnit(config: ExperimentConfig, data: PreparedData, de
   const fromEntry = (entry: ArtifactEntry, how: string): UnitSignals => {
     options.onLog?.(`cache hit  ${label} (${key.slice(0, 12)}${how})`);
     const logits = { members: toFloats(entry.files.get('members.logits')!), nonMembers: toFloats(entry.files.get('non-members.logits')!) };
-    return signalsOf(scope, logits, 'hit', Number(entry.manifest.meta.seconds ?? 0));
+    const validation = entry.files.get('validation.logits');
+    return signalsOf(scope, logits, 'hit', Number(entry.manifest.meta.seconds ?? 0), validation === undefined ? undefined : toFloats(validation));
   };
   const cached = await store.read(key, { onCorrupted: (problems) => options.onLog?.(`corrupted  ${label} (${key.slice(0, 12)}): ${problems.join('; ')}; retraining it`) });
   if (cached !== undefined) return fromEntry(cached, '');
@@ -130,13 +160,14 @@ async function trainAndCache(scope: UnitScope, defense: DefenseConfig, key: stri
     let logits = scope.logitsOf(model);
     if (definition.perturbLogits !== undefined) logits = await definition.perturbLogits({ ...ctx, model }, logits);
     const seconds = (Date.now() - started) / 1000;
-    if ((await scope.write(key, model, logits, label, seconds)) === 'existing') {
+    const validation = scope.validationLogitsOf(model);
+    if ((await scope.write(key, model, logits, label, seconds, validation)) === 'existing') {
       // Another process published this unit first (a store without claims): its copy is kept; use it.
       const winner = await store.read(key);
       if (winner !== undefined) return fromEntry(winner, ', published first by another process; this copy discarded');
     }
     options.onLog?.(`trained    ${label} in ${seconds.toFixed(1)} s (${key.slice(0, 12)})`);
-    return signalsOf(scope, logits, 'miss', seconds);
+    return signalsOf(scope, logits, 'miss', seconds, validation);
   } finally {
     model.dispose();
   }
