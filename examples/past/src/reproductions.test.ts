@@ -32,7 +32,7 @@ const expected: Record<string, ExpectedReproduction> = {
   'past-table1': {
     tables: ['Table 1: P1 score', 'Table 1 (behind P1): test accuracy', 'Table 1 (behind P1): highest attack advantage', 'Table 1 (behind P1): loss gap']
       .map((title) => ({ title, rows: ['PAST', 'w/o', 'w/o + tuning (λ=0)'], columns: datasets })),
-    claims: 3,
+    claims: 4,
   },
   'past-table2': {
     tables: ['Table 2: P1 score', 'Table 2 (behind P1): test accuracy', 'Table 2 (behind P1): highest attack advantage'].map((title) => ({ title, rows: ['PAST', 'w/o'], columns: bases })),
