@@ -13,50 +13,82 @@ export type CrlDataset = keyof typeof CRL_DATASETS;
 /** The paper's model row that runs at the reduced scales (ResNet18: in every table and in Fig. 7). */
 export const REDUCED_MODEL = 'ResNet18';
 
-interface ModelPlan {
+/** One piecewise-constant LR range: epochs `[start, end)` at `lr` (the CRLr config format). */
+type Range = readonly [start: number, end: number, lr: number];
+
+/** A training schedule of a (dataset, model) group. */
+export interface ModelPlan {
   readonly model: { readonly name: string; readonly options: Record<string, unknown> };
   readonly epochs: number;
   readonly batchSize: number;
+  /** The base LR (the first range's at paper scale). */
   readonly lr: number;
-  readonly milestones: readonly number[];
-  readonly gamma: number;
+  /** `{ type: 'piecewise' | 'multistep', … }` as the runner's `training.schedule`. */
+  readonly schedule: ExperimentConfig['training']['schedule'];
 }
 
-const plan = (name: string, options: Record<string, unknown>, epochs: number, batchSize: number, lr: number, milestones: number[], gamma = 0.1): ModelPlan =>
-  ({ model: { name, options }, epochs, batchSize, lr, milestones, gamma });
+const pw = (name: string, options: Record<string, unknown>, epochs: number, batchSize: number, ranges: readonly Range[]): ModelPlan => ({
+  model: { name, options }, epochs, batchSize, lr: ranges[0]![2],
+  schedule: { type: 'piecewise', ranges: ranges.map(([start, end, lr]) => ({ start, end, lr })) },
+});
 
 /**
- * Paper-scale training per (dataset, model), from CRLr `conf/train/*.yml` (docs/protocol.md §2.6): SGD,
- * momentum 0.9, wd 5e-4, batch 256 (32 for DenseNet121), the piecewise-constant LR as a multistep
- * schedule. Two are approximations: cifar10_vgg (0.05 → 0.01 → 0.005 → 0.001 at 50/80/100) becomes
- * ×0.2 at 50/80/100, and cifar100_resnet's one warm-up epoch at 0.01 is dropped.
+ * Paper-scale training per (dataset, model), exactly CRLr's `conf/train/*.yml` (docs/protocol.md
+ * §2.6): SGD, momentum 0.9, wd 5e-4, batch 256 (32 for DenseNet121), the piecewise-constant LR as
+ * written there (overlapping ranges: the last one wins, as in `cifar10_vgg`), and CRLr's CIFAR-style
+ * ResNet-18 (3×3 stem, no max-pool; docs/protocol.md §2.6 "Models").
  */
 export const PAPER_PLANS: Readonly<Record<CrlDataset, Readonly<Record<string, ModelPlan>>>> = {
   cifar10: {
-    VGG11: plan('vgg11-bn', {}, 120, 256, 0.05, [50, 80, 100], 0.2),
-    ResNet18: plan('resnet18', { stem: 'cifar' }, 100, 256, 0.01, [50, 80]),
-    DenseNet121: plan('densenet121', { stem: 'cifar' }, 50, 32, 0.1, [20, 40]),
+    VGG11: pw('vgg11-bn', {}, 120, 256, [[0, 50, 0.05], [50, 80, 0.01], [80, 110, 0.005], [100, 120, 0.001]]),
+    ResNet18: pw('resnet18', { stem: 'cifar' }, 100, 256, [[0, 1, 0.01], [1, 50, 0.01], [50, 80, 0.001], [80, 100, 1e-4]]),
+    DenseNet121: pw('densenet121', { stem: 'cifar' }, 50, 32, [[0, 20, 0.1], [20, 40, 0.01], [40, 50, 0.001]]),
   },
   cifar100: {
-    GoogLeNet: plan('googlenet', {}, 80, 256, 0.1, [40, 60]),
-    ResNet18: plan('resnet18', { stem: 'cifar' }, 100, 256, 0.1, [50, 80]),
-    DenseNet121: plan('densenet121', { stem: 'cifar' }, 100, 32, 0.1, [40, 70, 90]),
+    GoogLeNet: pw('googlenet', {}, 80, 256, [[0, 40, 0.1], [40, 60, 0.01], [60, 80, 0.001]]),
+    ResNet18: pw('resnet18', { stem: 'cifar' }, 100, 256, [[0, 1, 0.01], [1, 50, 0.1], [50, 80, 0.01], [80, 100, 0.001]]),
+    DenseNet121: pw('densenet121', { stem: 'cifar' }, 100, 32, [[0, 40, 0.1], [40, 70, 0.01], [70, 90, 0.001], [90, 100, 1e-4]]),
   },
   svhn: {
-    VGG11: plan('vgg11-bn', {}, 40, 256, 0.1, [10, 30]),
-    ResNet18: plan('resnet18', { stem: 'cifar' }, 40, 256, 0.1, [10, 30]),
+    VGG11: pw('vgg11-bn', {}, 40, 256, [[0, 10, 0.1], [10, 30, 0.01], [30, 40, 0.001]]),
+    ResNet18: pw('resnet18', { stem: 'cifar' }, 40, 256, [[0, 10, 0.1], [10, 30, 0.01], [30, 40, 0.001]]),
   },
 };
 
+/** Every size of a reduced scale in one place: the ResNet18 row's model and schedule, members per role, and α. */
+export interface ReducedPlan {
+  readonly plan: ModelPlan;
+  /** Examples per CCL5 role (target/shadow members and non-members, AdvReg's reference set). */
+  readonly maxPerRole: number;
+  /** RelaxLoss's and CRL's α_rce on CIFAR-10 at this scale. */
+  readonly alpha: number;
+  /** CRL's α_rcl at this scale. */
+  readonly alphaCenter: number;
+  /** Test accuracy and train accuracy the undefended (CE) target reached at this scale, for the docs. */
+  readonly reached?: string;
+}
+
+const multistep = (name: string, options: Record<string, unknown>, epochs: number, batchSize: number, lr: number, milestones: number[], gamma = 0.1): ModelPlan =>
+  ({ model: { name, options }, epochs, batchSize, lr, schedule: { type: 'multistep', milestones, gamma } });
+
 /**
- * Reduced scales: the ResNet18 row only, as `resnet-narrow` (the ResNet-18 topology with a CIFAR stem)
- * at width 4 (smoke) or 8 (cpu; ≈3.7 s per batch of 128 on this loaded 2-core machine, so a table of
- * 8 models fits the 60-minute budget), and `maxPerRole` examples per partition role.
+ * The reduced scales run the ResNet18 row only. `smoke`: `resnet-narrow` width 4 on 64 examples per
+ * role, 2 epochs (seconds; CI). `cpu`: see {@link CPU_PLAN}.
  */
-const REDUCED: Readonly<Record<'smoke' | 'cpu', { plan: ModelPlan; maxPerRole: number }>> = {
-  smoke: { plan: plan('resnet-narrow', { width: 4 }, 2, 32, 0.05, [1]), maxPerRole: 64 },
-  cpu: { plan: plan('resnet-narrow', { width: 8 }, 20, 100, 0.1, [10, 16]), maxPerRole: 250 },
+export const SMOKE_PLAN: ReducedPlan = { plan: multistep('resnet-narrow', { width: 4 }, 2, 32, 0.05, [1]), maxPerRole: 64, alpha: 1, alphaCenter: 0.1 };
+
+/**
+ * The cpu scale, sized on the native backend (oneDNN, 2 cores) so that Table 1a (CE, AdvReg,
+ * RelaxLoss, CRL: 4 targets + 4 adaptive shadows) runs in ≤ 25 min cold: TBD.
+ */
+export const CPU_PLAN: ReducedPlan = {
+  plan: multistep('resnet18', { stem: 'imagenet' }, 30, 128, 0.1, [15, 23]),
+  maxPerRole: 2000,
+  alpha: 1,
+  alphaCenter: 0.1,
 };
+
+const REDUCED: Readonly<Record<'smoke' | 'cpu', ReducedPlan>> = { smoke: SMOKE_PLAN, cpu: CPU_PLAN };
 
 /** Why a (dataset, model) group does not run at a scale, or undefined when it does. */
 export function skippedAt(scale: ReproductionScale, model: string): string | undefined {
@@ -73,8 +105,13 @@ export interface RelaxLevel {
   readonly alphaCenter: number;
 }
 
-/** The base relaxation level of a dataset (used by Table 1 and shared with Fig. 7, so those models are trained once). */
-export const baseLevel = (dataset: CrlDataset): RelaxLevel => ({ alpha: ALPHA[dataset], alphaCenter: 0.1 });
+/**
+ * The base relaxation level of a dataset at a scale (used by Table 1 and shared with Fig. 7, so those
+ * models are trained once): the paper-scale α per dataset; at the reduced scales CIFAR-10's α from
+ * the scale's plan (chosen on training signals, see {@link CPU_PLAN}).
+ */
+export const baseLevel = (dataset: CrlDataset, scale: ReproductionScale = 'paper'): RelaxLevel =>
+  scale === 'paper' || dataset !== 'cifar10' ? { alpha: ALPHA[dataset], alphaCenter: 0.1 } : { alpha: REDUCED[scale].alpha, alphaCenter: REDUCED[scale].alphaCenter };
 
 /**
  * CRL's parameters: the paper publishes none, so docs/protocol.md A18's grid: t = t_cl = 0.05, λ = 0.1,
@@ -90,8 +127,8 @@ export function table1Defenses(dataset: CrlDataset, scale: ReproductionScale): E
   const labelled: Record<Approach, { name: string; params: Record<string, unknown> }> = {
     CE: { name: 'none', params: {} },
     AdvReg: { name: 'advreg', params: { alpha: 1, ...warmup } },
-    RelaxLoss: { name: 'relaxloss', params: { alpha: ALPHA[dataset], upper: 1, variant: 'image' } },
-    CRL: { name: 'crl', params: crlParams(baseLevel(dataset)) },
+    RelaxLoss: { name: 'relaxloss', params: { alpha: baseLevel(dataset, scale).alpha, upper: 1, variant: 'image' } },
+    CRL: { name: 'crl', params: crlParams(baseLevel(dataset, scale)) },
   };
   return Object.entries(labelled).map(([label, d]) => ({ label, ...d }));
 }
@@ -103,7 +140,8 @@ export function planOf(dataset: CrlDataset, model: string, scale: ReproductionSc
     if (p === undefined) throw new Error(`planOf: no ${model} in the paper's ${dataset} table`);
     return { plan: p };
   }
-  return REDUCED[scale];
+  const r = REDUCED[scale];
+  return { plan: r.plan, maxPerRole: r.maxPerRole };
 }
 
 /**
@@ -123,7 +161,7 @@ export function groupConfig(dataset: CrlDataset, model: string, scale: Reproduct
     model: p.model,
     training: {
       epochs: p.epochs, batchSize: p.batchSize, optimizer: 'sgd', lr: p.lr, momentum: 0.9, weightDecay: 5e-4,
-      schedule: { type: 'multistep', milestones: [...p.milestones], gamma: p.gamma },
+      schedule: p.schedule,
     },
     defenses: defenses ?? table1Defenses(dataset, scale),
     attacks: ['nn-crl', 'entropy', 'modifiedEntropy'],

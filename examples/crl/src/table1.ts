@@ -1,6 +1,7 @@
 import type { Reproduction, ReproductionContext, ReproductionTable, TableCell } from '@mia/experiments/reproduce';
 import { CRL_DATASETS, REDUCED_MODEL, SHARED_NOTES, groupConfig, planOf, skippedAt, type CrlDataset } from './configs';
 import { measureGroup, type GroupMeasurement } from './measure-group';
+import { relaxationNote } from './relaxation-counts';
 import { APPROACHES, TABLE1_COLUMNS, TABLE1_PAPER, paperValue, type Approach } from './paper-values';
 import { TABLE1_CLAIMS, table1Claim, type MeasuredGroup } from './table1-claims';
 
@@ -76,6 +77,7 @@ export const crlTable1: Reproduction = {
     });
     const paperGroups = Object.entries(TABLE1_PAPER).flatMap(([d, models]) => Object.keys(models).map((m) => [d, m] as const));
     const claims = TABLE1_CLAIMS.map(([statement, test]) => table1Claim(statement, test, measured, paperGroups));
-    return { tables, claims, notes: [...SHARED_NOTES] };
+    const relaxation = groups.flatMap((g) => ('notRun' in g.measurement ? [] : [`${CRL_DATASETS[g.dataset].table} ${g.model}: ${relaxationNote(g.measurement.results, ['CRL'])}`]));
+    return { tables, claims, notes: [...SHARED_NOTES, ...relaxation] };
   },
 };

@@ -35,7 +35,14 @@ export function unitKey(config: ExperimentConfig, data: PreparedData, defense: P
 }
 
 /** Signals of a trained unit on its members and non-members. */
-export interface UnitSignals { members: SplitSignals['members']; nonMembers: SplitSignals['nonMembers']; cache: 'hit' | 'miss'; seconds: number }
+export interface UnitSignals {
+  members: SplitSignals['members'];
+  nonMembers: SplitSignals['nonMembers'];
+  cache: 'hit' | 'miss';
+  seconds: number;
+  /** What the defense recorded while training (`DefenseTrainContext.recordMetrics`), if anything. */
+  metrics?: Readonly<Record<string, unknown>>;
+}
 
 /** A run's view of one unit: its role's index sets, labels and cache entry writer. @internal */
 export interface UnitScope {
@@ -49,7 +56,7 @@ export interface UnitScope {
   /** The logits `model` releases on the role's members and non-members. */
   logitsOf(model: ModelClassifier): UnitLogits;
   /** Writes a unit's cache entry: the model and the logits it releases (`'existing'`: another process's copy was there first and is kept). */
-  write(key: string, model: ModelClassifier, logits: UnitLogits, label: string, seconds: number): Promise<WriteOutcome>;
+  write(key: string, model: ModelClassifier, logits: UnitLogits, label: string, seconds: number, metrics?: Readonly<Record<string, unknown>>): Promise<WriteOutcome>;
 }
 
 function unitScope(config: ExperimentConfig, data: PreparedData, role: 'target' | 'shadow', store: ArtifactStore, onLog?: (line: string) => void): UnitScope {
@@ -65,16 +72,27 @@ function unitScope(config: ExperimentConfig, data: PreparedData, role: 'target' 
   return {
     config, data, role, store, memberIdx, nonMemberIdx, onLog,
     logitsOf: (model) => ({ members: logitsAt(model, memberIdx), nonMembers: logitsAt(model, nonMemberIdx) }),
-    write: async (key, model, logits, label, seconds) =>
-      store.write(key, { 'model.bin': await serializeClassifier(model), 'members.logits': toBytes(logits.members), 'non-members.logits': toBytes(logits.nonMembers) }, { kind: 'trained-model', label, role, seconds, config: config.name }),
+    write: async (key, model, logits, label, seconds, metrics) => {
+      const meta: Record<string, unknown> = { kind: 'trained-model', label, role, seconds, config: config.name };
+      if (metrics !== undefined) meta.metrics = metrics;
+      return store.write(key, { 'model.bin': await serializeClassifier(model), 'members.logits': toBytes(logits.members), 'non-members.logits': toBytes(logits.nonMembers) }, meta);
+    },
   };
 }
 
-function signalsOf(scope: UnitScope, logits: UnitLogits, cache: 'hit' | 'miss', seconds: number): UnitSignals {
+function signalsOf(scope: UnitScope, logits: UnitLogits, cache: 'hit' | 'miss', seconds: number, metrics: Readonly<Record<string, unknown>> | undefined): UnitSignals {
   const { dataset } = scope.data;
   const labels = (idx: readonly number[]) => Int32Array.from(idx, (i) => dataset.y[i]!);
-  return { members: signalsFromLogits(logits.members, labels(scope.memberIdx), dataset.numClasses), nonMembers: signalsFromLogits(logits.nonMembers, labels(scope.nonMemberIdx), dataset.numClasses), cache, seconds };
+  const signals: UnitSignals = { members: signalsFromLogits(logits.members, labels(scope.memberIdx), dataset.numClasses), nonMembers: signalsFromLogits(logits.nonMembers, labels(scope.nonMemberIdx), dataset.numClasses), cache, seconds };
+  if (metrics !== undefined) signals.metrics = metrics;
+  return signals;
 }
+
+/** The training metrics stored in a unit's manifest, if any. */
+const metricsOf = (entry: ArtifactEntry): Readonly<Record<string, unknown>> | undefined => {
+  const m = entry.manifest.meta.metrics;
+  return typeof m === 'object' && m !== null ? (m as Record<string, unknown>) : undefined;
+};
 
 /**
  * Trains (or loads from the cache) one target or shadow model and returns its signals on its members
@@ -88,7 +106,7 @@ export async function trainUnit(config: ExperimentConfig, data: PreparedData, de
   const fromEntry = (entry: ArtifactEntry, how: string): UnitSignals => {
     options.onLog?.(`cache hit  ${label} (${key.slice(0, 12)}${how})`);
     const logits = { members: toFloats(entry.files.get('members.logits')!), nonMembers: toFloats(entry.files.get('non-members.logits')!) };
-    return signalsOf(scope, logits, 'hit', Number(entry.manifest.meta.seconds ?? 0));
+    return signalsOf(scope, logits, 'hit', Number(entry.manifest.meta.seconds ?? 0), metricsOf(entry));
   };
   const cached = await store.read(key, { onCorrupted: (problems) => options.onLog?.(`corrupted  ${label} (${key.slice(0, 12)}): ${problems.join('; ')}; retraining it`) });
   if (cached !== undefined) return fromEntry(cached, '');
@@ -109,6 +127,7 @@ async function trainAndCache(scope: UnitScope, defense: DefenseConfig, key: stri
   const defenseOptions = definition.schema.parse(defense.params, `defense ${defense.name}`);
   const modelOptions = { ...config.model.options, ...definition.modelOptions?.(defenseOptions), numClasses: data.dataset.numClasses, inputShape: [...data.dataset.inputShape] };
   let initCount = 0;
+  let metrics: Record<string, unknown> | undefined;
   let model = createModel(config.model.name, { ...modelOptions, seed: deriveSeed(seed, 'init') });
   try {
     const inferenceIdx = data.partition.roles[`${role}_inference`] ?? data.partition.roles.inference;
@@ -117,6 +136,10 @@ async function trainAndCache(scope: UnitScope, defense: DefenseConfig, key: stri
       training: config.training, options: defenseOptions, seed, label, signal: options.signal,
       createModel: () => createModel(config.model.name, { ...modelOptions, seed: deriveSeed(seed, 'init', initCount++) }),
       trainBase: (base) => trainBaseUnit(scope, ctx, base),
+      log: (line) => options.onLog?.(`${label}: ${line}`),
+      recordMetrics: (m) => {
+        metrics = { ...metrics, ...m };
+      },
     };
     const replacement = await definition.train(ctx);
     if (replacement !== undefined) {
@@ -130,13 +153,13 @@ async function trainAndCache(scope: UnitScope, defense: DefenseConfig, key: stri
     let logits = scope.logitsOf(model);
     if (definition.perturbLogits !== undefined) logits = await definition.perturbLogits({ ...ctx, model }, logits);
     const seconds = (Date.now() - started) / 1000;
-    if ((await scope.write(key, model, logits, label, seconds)) === 'existing') {
+    if ((await scope.write(key, model, logits, label, seconds, metrics)) === 'existing') {
       // Another process published this unit first (a store without claims): its copy is kept; use it.
       const winner = await store.read(key);
       if (winner !== undefined) return fromEntry(winner, ', published first by another process; this copy discarded');
     }
     options.onLog?.(`trained    ${label} in ${seconds.toFixed(1)} s (${key.slice(0, 12)})`);
-    return signalsOf(scope, logits, 'miss', seconds);
+    return signalsOf(scope, logits, 'miss', seconds, metrics);
   } finally {
     model.dispose();
   }
