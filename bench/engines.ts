@@ -1,5 +1,5 @@
-// Our engines, each timed in fresh child processes: the native kernels (all cores, one core, glibc
-// malloc kept) and the wasm path alone. A child prints its Row as JSON on its last line.
+// Our engines, each timed in fresh child processes: the native kernels (all cores with freed memory kept
+// mapped, the default; all cores with glibc's defaults; one core) and the wasm path alone. A child prints its Row as JSON on its last line.
 import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -22,17 +22,18 @@ export interface Engine {
   threads: number;
   /** Run on every core (else on the pinned core). */
   allCores: boolean;
-  mallocKept: boolean;
+  /** `returned`: `useNativeTraining({ keepFreedMemory: false })` (glibc's defaults) instead of the default. */
+  freedMemory?: 'returned';
 }
 
 const cores = availableParallelism();
 
 /** The engines `pnpm bench` times, by id. */
 export const engines: Engine[] = [
-  { id: 'native', label: `native, ${cores} threads`, backend: 'native', threads: cores, allCores: true, mallocKept: false },
-  { id: 'native-malloc', label: `native, ${cores} threads, malloc kept`, backend: 'native', threads: cores, allCores: true, mallocKept: true },
-  { id: 'native-1', label: 'native, 1 thread', backend: 'native', threads: 1, allCores: false, mallocKept: false },
-  { id: 'wasm', label: 'wasm (@mia/backend-wasm), 1 thread', backend: 'wasm', threads: 1, allCores: false, mallocKept: false },
+  { id: 'native', label: `native, ${cores} threads`, backend: 'native', threads: cores, allCores: true },
+  { id: 'native-glibc', label: `native, ${cores} threads, glibc malloc defaults`, backend: 'native', threads: cores, allCores: true, freedMemory: 'returned' },
+  { id: 'native-1', label: 'native, 1 thread', backend: 'native', threads: 1, allCores: false },
+  { id: 'wasm', label: 'wasm (@mia/backend-wasm), 1 thread', backend: 'wasm', threads: 1, allCores: false },
 ];
 
 export const engineById = (id: string): Engine => {
@@ -43,7 +44,7 @@ export const engineById = (id: string): Engine => {
 
 /** Sets up an engine in this process. */
 export async function setupEngine(engine: Engine): Promise<void> {
-  if (engine.backend === 'native') await useNativeTraining({ threads: engine.threads });
+  if (engine.backend === 'native') await useNativeTraining({ threads: engine.threads, keepFreedMemory: engine.freedMemory !== 'returned' });
   else await useWasmTraining();
   await tf.setBackend('wasm');
 }
@@ -77,7 +78,7 @@ export function runEngine(engine: Engine, model: string, batch: number, steps: n
   const args = [...process.execArgv, run, '--child', engine.id, model, String(steps), String(warmup), String(batch), String(microBatches)];
   const wrap = engine.allCores ? allCores() : [];
   const [cmd, ...rest] = [...wrap, process.execPath, ...args];
-  const env = { ...process.env, ...(engine.mallocKept ? MALLOC_KEPT : {}) };
+  const env = { ...process.env };
   const r = spawnSync(cmd!, rest, { encoding: 'utf8', timeout: 3_600_000, maxBuffer: 64 * 2 ** 20, env });
   const last = r.stdout.trim().split('\n').pop() ?? '';
   if (r.status === 0 && last.startsWith('{')) return { ...(JSON.parse(last) as Row), engine: label };

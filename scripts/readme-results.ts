@@ -5,10 +5,12 @@
 //   <!-- /results -->
 // is replaced by the tables, claims, runtime and backend of examples/<paper>/results/<name>-<scale>/reproduction.json,
 // which `pnpm mia reproduce <name> --scale <scale> --out examples/<paper>/results/<name>-<scale>` wrote.
+// The root README's block <!-- verdicts --> … <!-- /verdicts --> gets a table per paper of the claims'
+// verdicts counted from the same files (results computed before the testability gate are marked).
 // Usage: pnpm readme:results [--check]   (--check: exit 1 when a README is out of date or a result is missing)
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { claimsMarkdown, tableMarkdown, type ReproductionResult } from '@mia/experiments/reproduce';
+import { CLAIM_VERDICTS, claimsMarkdown, tableMarkdown, verdictCounts, type ReproductionResult } from '@mia/experiments/reproduce';
 
 const root = resolve(import.meta.dirname, '..');
 const check = process.argv.includes('--check');
@@ -65,6 +67,46 @@ for (const example of readdirSync(join(root, 'examples'))) {
       stale += 1;
     } else writeFileSync(readme, next);
   }
+}
+// The root README's verdict table: per paper, one row per produced reproduction and a total.
+function verdictTables(): string {
+  const header = ['Reproduction', 'claims', 'held', 'did not hold', 'within noise', 'not testable', 'not evaluated', 'partial'];
+  const out: string[] = [];
+  for (const example of readdirSync(join(root, 'examples')).sort()) {
+    const results = join(root, 'examples', example, 'results');
+    if (!existsSync(results)) continue;
+    const rows: string[][] = [];
+    const total = Object.fromEntries(CLAIM_VERDICTS.map((v) => [v, 0])) as Record<(typeof CLAIM_VERDICTS)[number], number>;
+    let claims = 0;
+    let ungated = 0;
+    for (const dir of readdirSync(results).sort()) {
+      const file = join(results, dir, 'reproduction.json');
+      if (!existsSync(file)) continue;
+      const r = JSON.parse(readFileSync(file, 'utf8')) as ReproductionResult;
+      const counts = verdictCounts(r);
+      claims += counts.claims;
+      for (const v of CLAIM_VERDICTS) total[v] += counts.verdicts[v];
+      if (!counts.gated) ungated += 1;
+      rows.push([`\`${r.name}\` (${r.scale})${counts.gated ? '' : ' †'}`, String(counts.claims), ...CLAIM_VERDICTS.map((v) => String(counts.verdicts[v]))]);
+    }
+    if (rows.length === 0) continue;
+    rows.push(['**total**', `**${claims}**`, ...CLAIM_VERDICTS.map((v) => `**${total[v]}**`)]);
+    out.push(`**${example}**`, '', `| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`), '');
+    if (ungated > 0) out.push(`† computed before the testability gate: strict inequalities on single seeds, no margins; "held" there is not a finding (${ungated} of ${rows.length - 1}).`, '');
+  }
+  return out.join('\n').trimEnd();
+}
+
+const rootReadme = join(root, 'README.md');
+const rootText = readFileSync(rootReadme, 'utf8');
+const VERDICTS = /<!-- verdicts -->\n[\s\S]*?<!-- \/verdicts -->/;
+if (!VERDICTS.test(rootText)) throw new Error(`${rootReadme}: no <!-- verdicts --> … <!-- /verdicts --> block`);
+const rootNext = rootText.replace(VERDICTS, () => `<!-- verdicts -->\n${verdictTables()}\n<!-- /verdicts -->`);
+if (rootNext !== rootText) {
+  if (check) {
+    console.error(`${rootReadme} is out of date: run pnpm readme:results`);
+    stale += 1;
+  } else writeFileSync(rootReadme, rootNext);
 }
 if (check && stale > 0) process.exit(1);
 console.log(stale > 0 ? `${stale} result block(s) without a produced result` : 'all result blocks up to date');

@@ -1,7 +1,7 @@
 import { InvalidDatasetError, deriveSeed } from '@mia/core';
 import { cclPlugin } from '@mia/defense-ccl';
 import { prepareData } from '@mia/experiments';
-import { claim, formatValue, type Claim, type Reproduction, type ReproductionScale, type ReproductionTable } from '@mia/experiments/reproduce';
+import { claim, compareEstimates, formatValue, type Claim, type Reproduction, type ReproductionScale, type ReproductionTable } from '@mia/experiments/reproduce';
 import { createModel } from '@mia/models';
 import { UNDEFENDED, baseConfig, cclBeta, type CclDataset } from './configs';
 import { lineFigure, type SeriesPoint } from './figures';
@@ -83,8 +83,14 @@ export const fig1: Reproduction = {
     });
     const epochs = config.training.epochs;
     const last = (label: string) => dynamics.get(label)!.at(-1)!;
-    const compare = (statement: string, a: string, b: string, pick: (s: EpochLossStats) => number, cmp: (x: number, y: number) => boolean): Claim =>
-      claim(statement, cmp(pick(last(a)), pick(last(b))), `epoch ${epochs}: ${a} ${formatValue(pick(last(a)), 'num')} vs ${b} ${formatValue(pick(last(b)), 'num')}`);
+    // SEs over the n members: the mean's sqrt(var/n); the variance's var·sqrt(2/(n−1)) (normal approximation,
+    // optimistic for heavy-tailed losses). Decided with a 2-SE margin (docs/protocol.md §5.1).
+    const n = data.partition.roles.target_train!.length;
+    const estimate = (s: EpochLossStats, which: 'mean' | 'variance') => ({ value: s[which], se: which === 'mean' ? Math.sqrt(s.variance / n) : s.variance * Math.sqrt(2 / Math.max(1, n - 1)) });
+    const compare = (statement: string, a: string, b: string, which: 'mean' | 'variance', direction: 'greater' | 'less'): Claim => {
+      const d = compareEstimates(estimate(last(a), which), estimate(last(b), which), { direction, format: 'num' });
+      return { statement, verdict: d.verdict, evidence: `epoch ${epochs}, ${which} of the members' loss: ${a} vs ${b} ${d.evidence}` };
+    };
     const points: SeriesPoint[] = [...dynamics].flatMap(([series, stats]) => stats.flatMap((s) => [
       { series, panel: 'mean of the members\' loss', x: s.epoch, y: s.mean },
       { series, panel: 'variance of the members\' loss', x: s.epoch, y: s.variance },
@@ -95,9 +101,9 @@ export const fig1: Reproduction = {
         statsTable('Fig. 1b: loss variance of the members', dynamics, (s) => s.variance, epochs, 'Population variance of the per-example cross-entropy on target_train after each epoch.'),
       ],
       claims: [
-        compare(statements[0]!, 'FL', 'CE', (s) => s.variance, (x, y) => x < y),
-        compare(statements[1]!, 'FL', 'CE', (s) => s.mean, (x, y) => x > y),
-        compare(statements[2]!, 'CCQL', 'CE', (s) => s.variance, (x, y) => x > y),
+        compare(statements[0]!, 'FL', 'CE', 'variance', 'less'),
+        compare(statements[1]!, 'FL', 'CE', 'mean', 'greater'),
+        compare(statements[2]!, 'CCQL', 'CE', 'variance', 'greater'),
       ],
       figures: [lineFigure('ccl-fig1', 'Fig. 1: mean and variance of the members\' loss per epoch', points, 'epoch')],
       notes,

@@ -3,9 +3,14 @@ import { isNotRun, type NotRun, type Reproduction, type ReproductionScale } from
 import { AUGMENTATION_ATTACKS, AUGMENTATION_NOT_APPLICABLE, CCL_ATTACKS, UNDEFENDED, attacksOf, baseConfig, isImageDataset, type CclDataset } from './configs';
 import { alphaGrid, alphaSweepDefenses, CE_LABEL } from './fig4';
 import { baselineGrids, settingLabel, type BaselineGrid } from './fig2-grids';
+import { regimeProblem } from '@mia/experiments/reproduce';
+import { CCL_REGIME } from './table1';
 import { fig2Claims, fig2TextTable, type Fig2Setting } from './fig2-claims';
 import { tradeoffFigure, type TradeoffPoint } from './figures';
 import { advantageOf, settingOf, settingsTable } from './settings-table';
+
+/** Classes of the Fig. 2 datasets (Texas/Purchase 100, CIFAR-10 10, CIFAR-100 100), for the regime's chance level. */
+const CLASSES: Record<string, number> = { cifar10: 10, cifar100: 100, purchase: 100, texas: 100 };
 
 /** Fig. 2's dataset: CIFAR-10/ResNet-34 in the paper; the Purchase stand-in at reduced scales. */
 export const fig2Dataset = (scale: ReproductionScale): CclDataset => (scale === 'paper' ? 'cifar10' : 'purchase');
@@ -74,7 +79,7 @@ export const fig2: Reproduction = {
       }))));
     return {
       tables: [table, fig2TextTable(settings)],
-      claims: fig2Claims(settings, dataset),
+      claims: fig2Claims(settings, dataset, isNotRun(vanilla) ? undefined : regimeProblem(vanilla, CLASSES[dataset] ?? 100, CCL_REGIME)),
       figures: [tradeoffFigure('ccl-fig2', `Fig. 2: privacy-utility curves on ${dataset}`, points, isNotRun(vanilla) ? undefined : vanilla.testAccuracy)],
       notes: [
         ...(scale === 'paper' ? [] : [`Reduced scale: Fig. 2 runs on ${dataset === 'purchase' ? 'the Purchase stand-in (purchaseLike, [256, 128] MLP)' : dataset} instead of CIFAR-10/ResNet-34, over a subset of each baseline's grid (App. E.2 grids at paper scale).`]),

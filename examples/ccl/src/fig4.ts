@@ -1,8 +1,8 @@
 import { type DefenseRow } from '@mia/experiments';
-import { byScale, claim, formatValue, isNotRun, type Claim, type Reproduction, type ReproductionScale, type ReproductionTable } from '@mia/experiments/reproduce';
+import { byScale, classesOf, collapseProblem, combineColumns, compareEstimates, isNotRun, notEvaluated, notTestable, rowMetrics, testabilityProblem, trendClaim as kendallTrend, type Claim, type ColumnDecision, type Reproduction, type ReproductionScale, type ReproductionTable } from '@mia/experiments/reproduce';
 import { UNDEFENDED, baseConfig, cclBeta, cclDefense, type CclDataset } from './configs';
 import { lineFigure, type SeriesPoint } from './figures';
-import { spearman } from './rank-correlation';
+import { CCL_REGIME } from './table1';
 import { settingOf } from './settings-table';
 
 /** The α grid of CCL App. E.1 (smoke: three points). */
@@ -21,12 +21,14 @@ export function alphaSweepDefenses(dataset: CclDataset, scale: ReproductionScale
   return [UNDEFENDED(CE_LABEL), ...(['CCQL', 'CCEL'] as const).flatMap((kind) => alphaGrid(scale).map((a) => cclDefense(kind, a, beta)))];
 }
 
-function trendClaim(statement: string, kind: string, alphas: readonly number[], values: ReadonlyArray<number | undefined>, sign: 1 | -1, format: 'pct' | 'num'): Claim {
-  const pairs = alphas.map((a, i) => [a, values[i]] as const).filter((p): p is readonly [number, number] => p[1] !== undefined);
-  if (pairs.length < 2) return claim(statement, undefined, `${kind}: fewer than two α settings ran`);
-  const rho = spearman(pairs.map((p) => p[0]), pairs.map((p) => p[1]));
-  const list = pairs.map(([a, v]) => `α=${a}: ${formatValue(v, format)}`).join(', ');
-  return claim(statement, Number.isNaN(rho) ? false : sign * rho > 0, `${kind}: Spearman ρ(α, value) = ${Number.isNaN(rho) ? 'NaN' : rho.toFixed(3)} (${list})`);
+/** A trend over the α grid (Kendall τ over the non-collapsed settings, docs/protocol.md §5.1), gated on the CE model's regime. */
+function trendClaim(statement: string, rows: ReadonlyArray<readonly [number, DefenseRow | undefined]>, metric: (r: DefenseRow) => number, direction: 'increasing' | 'decreasing', format: 'pct' | 'num', gate: string | undefined, collapsed: (r: DefenseRow) => string | undefined): Claim {
+  const points = rows.flatMap(([x, r]) => {
+    if (r === undefined) return [];
+    const why = collapsed(r);
+    return [{ x, y: metric(r), ...(why === undefined ? {} : { collapsed: why }) }];
+  });
+  return kendallTrend({ statement, points, direction, format, knob: 'α', ...(gate === undefined ? {} : { gate }) });
 }
 
 /**
@@ -72,23 +74,37 @@ export const fig4: Reproduction = {
     }
     const smallest = alphas[0]!;
     const largest = alphas[alphas.length - 1]!;
-    const accuracyClaim = (['CCQL', 'CCEL'] as const).map((kind) => {
-      const lo = get(kind, smallest);
-      const hi = get(kind, largest);
-      return isNotRun(lo) || isNotRun(hi) ? undefined : { kind, lo: lo.testAccuracy, hi: hi.testAccuracy };
+    const run = isNotRun(outcome) ? undefined : outcome;
+    const gate = run === undefined ? undefined : testabilityProblem({ results: run, undefended: CE_LABEL, compared: [CE_LABEL], regime: CCL_REGIME });
+    const collapsed = (r: DefenseRow) => (run === undefined ? undefined : collapseProblem(r, run, classesOf(run), CCL_REGIME));
+    const rowsOf = (kind: 'CCQL' | 'CCEL') => alphas.map((a) => {
+      const s = get(kind, a);
+      return [a, isNotRun(s) ? undefined : s] as const;
     });
+    const trend = (statement: string, kind: 'CCQL' | 'CCEL', metric: (r: DefenseRow) => number, direction: 'increasing' | 'decreasing', format: 'pct' | 'num'): Claim =>
+      run === undefined ? notEvaluated(statement, (outcome as { notRun: string }).notRun) : trendClaim(statement, rowsOf(kind), metric, direction, format, gate, collapsed);
+    const underfitStatement = `a small α underfits: test accuracy at α=${smallest} < at α=${largest}, for CCQL and CCEL`;
+    const underfit = (): Claim => {
+      if (run === undefined) return notEvaluated(underfitStatement, (outcome as { notRun: string }).notRun);
+      if (gate !== undefined) return notTestable(underfitStatement, gate);
+      return combineColumns(underfitStatement, (['CCQL', 'CCEL'] as const).map((kind): ColumnDecision => {
+        const lo = get(kind, smallest);
+        const hi = get(kind, largest);
+        if (isNotRun(lo) || isNotRun(hi)) return { column: kind, verdict: 'not evaluated', evidence: 'a setting did not run' };
+        const why = collapsed(hi);
+        if (why !== undefined) return { column: kind, verdict: 'not testable', evidence: `not testable at this scale: ${why}` };
+        const d = compareEstimates(rowMetrics.testAccuracy.estimate(lo, run), rowMetrics.testAccuracy.estimate(hi, run), { direction: 'less', format: 'pct' });
+        return { column: kind, verdict: d.verdict, evidence: d.evidence };
+      }));
+    };
     return {
       tables: [accuracy, advantage, variance],
       claims: [
-        trendClaim('CCQL: the members\' loss variance grows as α decreases (Spearman ρ(α, variance) < 0)', 'CCQL', alphas, series('CCQL', (r) => r.lossVariance), -1, 'num'),
-        trendClaim('CCEL: the members\' loss variance grows as α decreases (Spearman ρ(α, variance) < 0)', 'CCEL', alphas, series('CCEL', (r) => r.lossVariance), -1, 'num'),
-        trendClaim('CCQL: the highest attack advantage grows with α (Spearman ρ(α, advantage) > 0)', 'CCQL', alphas, series('CCQL', (r) => r.maxAdvantage), 1, 'pct'),
-        trendClaim('CCEL: the highest attack advantage grows with α (Spearman ρ(α, advantage) > 0)', 'CCEL', alphas, series('CCEL', (r) => r.maxAdvantage), 1, 'pct'),
-        claim(
-          `a small α underfits: test accuracy at α=${smallest} < at α=${largest}, for CCQL and CCEL`,
-          accuracyClaim.every((c) => c !== undefined) ? accuracyClaim.every((c) => c!.lo < c!.hi) : undefined,
-          accuracyClaim.map((c, i) => (c === undefined ? `${['CCQL', 'CCEL'][i]}: not run` : `${c.kind}: ${formatValue(c.lo, 'pct')} vs ${formatValue(c.hi, 'pct')}`)).join('; '),
-        ),
+        trend('CCQL: the members\' loss variance grows as α decreases (Kendall τ(α, variance) < 0, p < 0.05)', 'CCQL', (r) => r.lossVariance, 'decreasing', 'num'),
+        trend('CCEL: the members\' loss variance grows as α decreases (Kendall τ(α, variance) < 0, p < 0.05)', 'CCEL', (r) => r.lossVariance, 'decreasing', 'num'),
+        trend('CCQL: the highest attack advantage grows with α (Kendall τ(α, advantage) > 0, p < 0.05)', 'CCQL', (r) => r.maxAdvantage, 'increasing', 'pct'),
+        trend('CCEL: the highest attack advantage grows with α (Kendall τ(α, advantage) > 0, p < 0.05)', 'CCEL', (r) => r.maxAdvantage, 'increasing', 'pct'),
+        underfit(),
       ],
       figures: [lineFigure('ccl-fig4', 'Fig. 4: test accuracy, highest advantage and loss variance vs α', points, 'α')],
       notes: ctx.scale === 'paper' ? [] : [`Reduced scale: Fig. 4 runs on ${dataset === 'purchase' ? 'the Purchase stand-in (purchaseLike, [256, 128] MLP)' : dataset} instead of CIFAR-10/ResNet-34, with β = 1.`],

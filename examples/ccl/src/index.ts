@@ -10,7 +10,6 @@ export { fig2 } from './fig2';
 export { fig4 } from './fig4';
 export { baseConfig, cclDefense, cclBeta, CCL_ATTACKS, type CclDataset, type BaseConfigOptions } from './configs';
 export { memberLossDynamics, meanAndVariance, type LossVariant, type EpochLossStats, type MemberLossDynamicsOptions } from './member-loss-dynamics';
-export { spearman } from './rank-correlation';
 
 /**
  * The CCL paper's reproductions, registered by the repository's `pnpm mia`: Table 1, Fig. 4 (α

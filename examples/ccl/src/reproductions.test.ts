@@ -1,6 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { useWasmTraining } from '@mia/backend-wasm';
-import { DirectoryArtifactStore, type ExperimentResults } from '@mia/experiments';
+import { DirectoryArtifactStore, initDefaultBackend, type ExperimentResults } from '@mia/experiments';
 import { checkReproduction, runReproduction, type ReproductionResult } from '@mia/experiments/reproduce';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +12,9 @@ const dir = mkdtempSync(join(tmpdir(), 'mia-ccl-repro-'));
 const store = new DirectoryArtifactStore(join(dir, 'cache'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(async () => {
-  await useWasmTraining();
+  // The default backend of `mia` (native when its addon loads, else wasm), one thread per test fork.
+  const { name } = await initDefaultBackend({ prefer: ['native', 'wasm'], threads: 1 });
+  if (process.env['MIA_REQUIRE_NATIVE'] === '1') expect(name).toBe('native');
 });
 
 const byName = (name: string) => reproductions.find((r) => r.name === name)!;
@@ -54,7 +55,10 @@ describe('CCL reproductions at smoke scale', () => {
       'the highest attack advantage of CCQL < that of the undefended model on every dataset',
     ]);
     expect(evaluated(result)).toBe(true);
-    expect(result.claims[0]!.evidence).toMatch(/Texas: CCQL \d\.\d{3} vs w\/o \d\.\d{3}.*ImageNet: not run/);
+    // At smoke scale no undefended model is in CCL's regime: every column run is "not testable" with the reason,
+    // ImageNet and CIFAR-100 "not evaluated" (not run).
+    expect(result.claims.map((c) => c.verdict)).toEqual(['not testable', 'not testable', 'not testable']);
+    expect(result.claims[0]!.evidence).toMatch(/^Texas: not testable — not testable at this scale: undefended .*ImageNet: not evaluated — not run/);
     // The max advantage on CIFAR-10 includes the augmentation attacks; the tabular columns have none.
     const attacksOfRun = (dataset: string) => {
       for (const id of readdirSync(join(dir, 'ccl-table1', 'runs'))) {
@@ -77,7 +81,9 @@ describe('CCL reproductions at smoke scale', () => {
     // The CE row is one model shown in both columns.
     const ce = result.tables[2]!.rows.find((r) => r.label === 'CE (α=1)')!;
     expect(ce.cells[0]!.ours).toBe(ce.cells[1]!.ours);
-    expect(result.claims[0]!.evidence).toMatch(/^CCQL: Spearman ρ\(α, value\) = -?\d\.\d{3} \(α=0\.1: /);
+    // The CE model is far from CCL's regime at smoke scale: the trends are not testable, with the reason.
+    expect(result.claims.map((c) => c.verdict)).toEqual(Array(5).fill('not testable'));
+    expect(result.claims[0]!.evidence).toMatch(/^not testable at this scale: undefended train accuracy \d+\.\d % < 90\.0 %/);
     expect(result.figures!.map((f) => f.id)).toEqual(['ccl-fig4']);
   });
 
@@ -88,7 +94,7 @@ describe('CCL reproductions at smoke scale', () => {
     const columns = ['epoch 1', 'epoch 2', 'epoch 3'];
     expect(checkReproduction(result, { tables: ['Fig. 1a: mean loss of the members', 'Fig. 1b: loss variance of the members'].map((title) => ({ title, rows: ['CE', 'FL', 'CCQL'], columns })), claims: 3 })).toEqual([]);
     expect(evaluated(result)).toBe(true);
-    expect(result.claims[0]!.evidence).toMatch(/^epoch 3: FL \d\.\d{3} vs CE \d\.\d{3}$/);
+    expect(result.claims[0]!.evidence).toMatch(/^epoch 3, variance of the members' loss: FL vs CE \d\.\d{3} vs \d\.\d{3}, Δ = [+−]\d\.\d{3} ± \d\.\d{3} \(2 SE = \d\.\d{3}\)$/);
   });
 
   it('ccl-fig2: every defense setting of the seven baselines and CCL, the augmentation attacks "not applicable" on the tabular stand-in, three evaluated claims', async () => {

@@ -1,9 +1,10 @@
 import type { ExperimentConfig } from '@mia/experiments';
-import type { Reproduction, ReproductionContext, ReproductionFigure, ReproductionTable, TableCell } from '@mia/experiments/reproduce';
+import { classesOf, collapseProblem, type Reproduction, type ReproductionContext, type ReproductionFigure, type ReproductionTable, type TableCell } from '@mia/experiments/reproduce';
 import { CRL_DATASETS, REDUCED_MODEL, SHARED_NOTES, baseLevel, crlParams, groupConfig, planOf, type CrlDataset, type RelaxLevel } from './configs';
 import { ABLATIONS, fig7Claims, type Ablation, type AblationPoint } from './fig7-claims';
-import { measureGroup } from './measure-group';
+import { measureGroup, type GroupMeasurement } from './measure-group';
 import { relaxationNote } from './relaxation-counts';
+import { CRL_REGIME } from './table1';
 import { AUC_COLUMNS } from './paper-values';
 
 /** `components` of `crlPlugin` per ablation row of CRL Table 2. */
@@ -60,6 +61,14 @@ function figure(points: readonly AblationPoint[], title: string): ReproductionFi
   };
 }
 
+/** `{ collapsed }` when a point's model collapsed (docs/protocol.md §5.1, CRL's regime), else `{}`. */
+function collapsedOf(m: GroupMeasurement, label: string): { collapsed?: string } {
+  if ('notRun' in m) return {};
+  const row = m.results.rows.find((r) => r.label === label);
+  const why = row === undefined ? undefined : collapseProblem(row, m.results, classesOf(m.results), CRL_REGIME);
+  return why === undefined ? {} : { collapsed: why };
+}
+
 /**
  * CRL Fig. 7: the ablation of CRL's components (Table 2: ImpRelaxLoss = relaxed policy +
  * normalisation; Relaxed Center Loss = relaxed policy + centres, no normalisation; CRL = all),
@@ -79,7 +88,9 @@ export const crlFig7: Reproduction = {
     const m = await measureGroup(ctx, `fig7-${dataset}`, config, { labels });
     const points: AblationPoint[] = 'notRun' in m ? [] : ABLATIONS.flatMap((a) => LEVELS[ctx.scale].map((k) => ({
       approach: a, level: k, values: m.rows[labelOf(a, levelOf(dataset, k, ctx.scale))]!.values,
+      ...collapsedOf(m, labelOf(a, levelOf(dataset, k, ctx.scale))),
     })));
+    const sizes = 'notRun' in m ? { members: 1, nonMembers: 1 } : { members: m.results.partition.sizes.target_train ?? NaN, nonMembers: m.results.partition.sizes.target_test ?? NaN };
     const rows = labels.map((label) => ({
       label,
       cells: COLUMNS.map((column): TableCell => {
@@ -97,6 +108,6 @@ export const crlFig7: Reproduction = {
     const notes = [...SHARED_NOTES];
     if (!('notRun' in m)) notes.push(relaxationNote(m.results, labels));
     if (dataset !== 'cifar100') notes.push('Fig. 7 is on CIFAR-100 in the paper; CIFAR-100 is not bundled, so this reduced-scale run uses CIFAR-10 (pass --data-dir with the CIFAR-100 files to use it).');
-    return { tables: [table], claims: fig7Claims(points), figures: points.length === 0 ? [] : [figure(points, title)], notes };
+    return { tables: [table], claims: fig7Claims(points, sizes), figures: points.length === 0 ? [] : [figure(points, title)], notes };
   },
 };

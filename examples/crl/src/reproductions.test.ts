@@ -1,6 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { useWasmTraining } from '@mia/backend-wasm';
-import { DirectoryArtifactStore } from '@mia/experiments';
+import { DirectoryArtifactStore, initDefaultBackend } from '@mia/experiments';
 import { checkReproduction, type ReproductionResult } from '@mia/experiments/reproduce';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +12,9 @@ import { reproductions } from './index';
 const dir = mkdtempSync(join(tmpdir(), 'crl-repro-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(async () => {
-  await useWasmTraining();
+  // The default backend of `mia` (native when its addon loads, else wasm), one thread per test fork.
+  const { name } = await initDefaultBackend({ prefer: ['native', 'wasm'], threads: 1 });
+  if (process.env['MIA_REQUIRE_NATIVE'] === '1') expect(name).toBe('native');
 });
 
 const COLUMNS = ['Train Acc.', 'Test Acc.', 'NN-Based AUC', 'Entropy AUC', 'M-Entropy AUC', 'Grad-x ℓ2 AUC'];

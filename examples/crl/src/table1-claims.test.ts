@@ -27,4 +27,20 @@ describe('Table 1 claims', () => {
     // Paper Table 1a: CRL's AUCs are below AdvReg's on every attack for both models.
     expect(c.evidence).toContain("paper's own numbers: holds in 2/2 groups");
   });
+
+  it('with SEs decides beyond 2 SE only, marks groups out of regime not testable, and is partial over a subset of the paper\'s groups', () => {
+    const values = { CE: [0.7, 0.8], AdvReg: [0.6, 0.7], RelaxLoss: [0.65, 0.65], CRL: [0.69, 0.6] } as Record<Approach, [number, number]>;
+    const noisy: MeasuredGroup = { ...group(values), se: () => 0.05 };
+    const [s0, t0] = TABLE1_CLAIMS[1]!; // CRL's AUCs ≤ RelaxLoss's: 60.0 vs 65.0 with SE 5 points each → within noise
+    expect(table1Claim(s0, t0, [noisy], []).verdict).toBe('within noise');
+    const tight: MeasuredGroup = { ...group(values), se: () => 0.001 };
+    expect(table1Claim(s0, t0, [tight], []).verdict).toBe('holds');
+    const gated: MeasuredGroup = { ...tight, gate: 'undefended test accuracy 11.7 % < 3× chance (30.0 %)' };
+    const c = table1Claim(s0, t0, [gated], []);
+    expect(c.verdict).toBe('not testable');
+    expect(c.evidence).toContain('cifar10/ResNet18: not testable — not testable at this scale: undefended test accuracy 11.7 %');
+    const partial = table1Claim(s0, t0, [tight], [['cifar10', 'ResNet18'], ['svhn', 'ResNet18']]);
+    expect(partial.verdict).toBe('partial');
+    expect(partial.evidence).toMatch(/svhn\/ResNet18: not evaluated — not run here/);
+  });
 });

@@ -1,7 +1,8 @@
 import { type DefenseRow, type ExperimentConfig } from '@mia/experiments';
-import { byScale, claim, isNotRun, rowOf, type Reproduction, type ReproductionFigure, type ReproductionScale, type ReproductionTable, type RunOutcome, type TableCell } from '@mia/experiments/reproduce';
+import { attackMetric, byScale, combineColumns, compareEstimates, isNotRun, notEvaluated, notTestable, rowOf, testabilityProblem, type Claim, type ColumnDecision, type Reproduction, type ReproductionFigure, type ReproductionScale, type ReproductionTable, type RunOutcome, type TableCell } from '@mia/experiments/reproduce';
 import { ablationSetup, ATTACK_LABELS, AUGMENTATION_ATTACKS, attackNotRun, attacksOf, describeSetup, PAST_ATTACKS, pastDefense, pastExperiment, type DatasetSetup, type DefenseSpec } from './configs';
-import { attackAdvantage, gridRows, lowestAtAccuracy, pct } from './helpers';
+import { attackAdvantage, gridRows, lowestAtAccuracy } from './helpers';
+import { PAST_REGIME } from './table1';
 
 /** One swept defense of Fig. 3: its runner name, fixed params and the grid of its knob (docs/protocol.md §4.17). */
 interface Curve { readonly name: string; readonly params: Record<string, unknown>; readonly grid: Record<string, unknown[]> }
@@ -109,27 +110,36 @@ export const fig3: Reproduction = {
     const run = await ctx.run('fig3', fig3Config(setup, ctx.scale));
     const vanilla = isNotRun(run) ? undefined : rowOf(run, 'w/o');
     const table = lowestTable(run, setup, curves, vanilla);
-    const ran = attacksOf(setup).map((a) => ATTACK_LABELS[a]!);
-    const value = (label: string, column: string) => table.rows.find((r) => r.label === label)!.cells[table.columns.indexOf(column)]!.ours;
-    const parts: string[] = [];
-    let holds: boolean | undefined = isNotRun(run) ? undefined : true;
-    for (const column of ran) {
-      const p = value('PAST', column);
-      const others = Object.keys(curves).filter((l) => l !== 'PAST' && value(l, column) !== undefined);
-      const beaten = others.filter((l) => p === undefined || value(l, column)! < p);
-      if (holds !== undefined && (p === undefined || beaten.length > 0)) holds = false;
-      parts.push(`${column}: PAST ${p === undefined ? 'none' : pct(p)}${beaten.length > 0 ? ` vs lower ${beaten.map((l) => `${l} ${pct(value(l, column)!)}`).join(', ')}` : ' (lowest)'}`);
-    }
-    const pLoss = value('PAST', 'Loss');
-    const mLoss = value('Mixup+MMD', 'Loss');
+    const ran = attacksOf(setup);
+    const gate = isNotRun(run) ? undefined : testabilityProblem({ results: run, undefended: 'w/o', compared: ['w/o'], regime: PAST_REGIME });
+    const lowest = (label: string, attack: string) => (isNotRun(run) || vanilla === undefined ? undefined : lowestAtAccuracy(gridRows(run, label), vanilla.testAccuracy, (r) => attackAdvantage(r, attack)));
+    const estimate = (hit: { row: DefenseRow }, attack: string) => attackMetric(attack, 'advantage').estimate(hit.row, run as Exclude<RunOutcome, { notRun: string }>);
+    // Per attack: PAST's lowest advantage vs each baseline's, each with a 2-SE margin; a baseline with no setting at that accuracy is left out (named), PAST without one is "not evaluated".
+    const perAttack = (attack: string, baselines: readonly string[]): ColumnDecision => {
+      const column = ATTACK_LABELS[attack]!;
+      const p = lowest('PAST', attack);
+      if (p === undefined) return { column, verdict: 'not evaluated', evidence: 'PAST has no setting with test accuracy ≥ the undefended model' };
+      const parts = baselines.map((l) => ({ l, hit: lowest(l, attack) }));
+      const compared = parts.filter((x) => x.hit !== undefined).map((x) => ({ l: x.l, d: compareEstimates(estimate(p, attack), estimate(x.hit!, attack), { direction: 'less', format: 'pct' }) }));
+      const missing = parts.filter((x) => x.hit === undefined).map((x) => x.l);
+      if (compared.length === 0) return { column, verdict: 'not evaluated', evidence: `no baseline has a setting at that accuracy (${missing.join(', ')})` };
+      const verdict = compared.some((c) => c.d.verdict === 'does not hold') ? 'does not hold' : compared.every((c) => c.d.verdict === 'holds') ? 'holds' : 'within noise';
+      return { column, verdict, evidence: `PAST vs ${compared.map((c) => `${c.l}: ${c.d.verdict} (${c.d.evidence})`).join(', ')}${missing.length > 0 ? `; no setting at that accuracy: ${missing.join(', ')}` : ''}` };
+    };
+    const gated = (statement: string, decide: () => Claim): Claim => (isNotRun(run) ? notEvaluated(statement, run.notRun) : vanilla === undefined ? notEvaluated(statement, 'no undefended row') : gate !== undefined ? notTestable(statement, gate) : decide());
+    const allStatement = 'For every attack, PAST reaches the lowest advantage of all defenses among settings with test accuracy ≥ the undefended model';
+    const lossStatement = 'Loss attack, test accuracy ≥ undefended: PAST\'s lowest advantage < Mixup+MMD\'s (paper 5.2 % vs 14.8 %)';
+    const baselines = Object.keys(curves).filter((l) => l !== 'PAST');
+    const lossClaim = (): Claim => {
+      const d = perAttack('loss', ['Mixup+MMD']);
+      return { statement: lossStatement, verdict: d.verdict, evidence: d.evidence };
+    };
     return {
       tables: [table],
       figures: [curvesFigure(run, curves)],
       claims: [
-        claim('For every attack, PAST reaches the lowest advantage of all defenses among settings with test accuracy ≥ the undefended model', holds, parts.join('; ') || 'run not available'),
-        claim('Loss attack, test accuracy ≥ undefended: PAST\'s lowest advantage < Mixup+MMD\'s (paper 5.2 % vs 14.8 %)',
-          isNotRun(run) ? undefined : pLoss !== undefined && (mLoss === undefined || pLoss < mLoss),
-          `PAST ${pLoss === undefined ? 'no setting at that accuracy' : pct(pLoss)}, Mixup+MMD ${mLoss === undefined ? 'no setting at that accuracy' : pct(mLoss)}`),
+        gated(allStatement, () => combineColumns(allStatement, ran.map((a) => perAttack(a, baselines)))),
+        gated(lossStatement, lossClaim),
       ],
       notes: [
         describeSetup(setup, ctx.scale),

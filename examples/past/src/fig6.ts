@@ -1,7 +1,8 @@
 import { type DefenseRow, type ExperimentConfig } from '@mia/experiments';
-import { byScale, claim, isNotRun, rowOf, type Reproduction, type ReproductionFigure, type ReproductionScale, type RunOutcome } from '@mia/experiments/reproduce';
+import { averageAdvantageMetric, byScale, classesOf, collapseProblem, combineColumns, compareEstimates, isNotRun, notEvaluated, notTestable, rowOf, testabilityProblem, trendClaim, type Claim, type Reproduction, type ReproductionFigure, type ReproductionScale, type RunOutcome } from '@mia/experiments/reproduce';
 import { ablationSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup } from './configs';
-import { averageAdvantage, pct, rowMetricTable } from './helpers';
+import { averageAdvantage, rowMetricTable } from './helpers';
+import { PAST_REGIME } from './table1';
 
 /** α values of Fig. 6a (PASTr notebook grid, docs/protocol.md §2.1; α = 0 is plain ℓ1). */
 export function fig6Alphas(scale: ReproductionScale): number[] {
@@ -47,12 +48,41 @@ function lines(id: string, title: string, run: RunOutcome, labels: Record<string
   };
 }
 
-/** A claim comparing a metric at the last vs the first grid point. */
-function trend(run: RunOutcome, statement: string, first: string, last: string, metric: (r: DefenseRow) => number, holds: (last: number, first: number) => boolean) {
-  const a = isNotRun(run) ? undefined : rowOf(run, first);
-  const b = isNotRun(run) ? undefined : rowOf(run, last);
-  if (a === undefined || b === undefined) return claim(statement, undefined, isNotRun(run) ? run.notRun : 'rows missing');
-  return claim(statement, holds(metric(b), metric(a)), `${first}: ${metric(a).toFixed(3)}; ${last}: ${metric(b).toFixed(3)}`);
+/**
+ * A trend claim over a sweep's rows (docs/protocol.md §5.1): Kendall's τ of the metric against the
+ * knob over the non-collapsed points, gated on the undefended model's regime — never two end points.
+ */
+function trend(run: RunOutcome, statement: string, labels: Record<string, string>, knob: string, metric: (r: DefenseRow) => number, direction: 'increasing' | 'decreasing'): Claim {
+  if (isNotRun(run)) return notEvaluated(statement, run.notRun);
+  const gate = testabilityProblem({ results: run, undefended: 'w/o', compared: [], regime: PAST_REGIME });
+  const classes = classesOf(run);
+  const points = Object.entries(labels).flatMap(([x, label]) => {
+    const r = rowOf(run, label);
+    if (r === undefined) return [];
+    const collapsed = collapseProblem(r, run, classes, PAST_REGIME);
+    return [{ x: Number(x), y: metric(r), ...(collapsed === undefined ? {} : { collapsed }) }];
+  });
+  return trendClaim({ statement, points, direction, format: 'num', knob, ...(gate === undefined ? {} : { gate }) });
+}
+
+/** PAST's average advantage at every tuning-epoch setting vs the undefended model's, each with a 2-SE margin. */
+function belowUndefended(run: RunOutcome, statement: string, labels: Record<string, string>): Claim {
+  if (isNotRun(run)) return notEvaluated(statement, run.notRun);
+  const vanilla = rowOf(run, 'w/o');
+  if (vanilla === undefined) return notEvaluated(statement, 'no undefended row');
+  const gate = testabilityProblem({ results: run, undefended: 'w/o', compared: ['w/o'], regime: PAST_REGIME });
+  if (gate !== undefined) return notTestable(statement, gate);
+  const metric = averageAdvantageMetric();
+  const classes = classesOf(run);
+  return combineColumns(statement, Object.entries(labels).map(([epochs, label]) => {
+    const column = `${epochs} epochs`;
+    const r = rowOf(run, label);
+    if (r === undefined) return { column, verdict: 'not evaluated', evidence: `no row ${JSON.stringify(label)}` };
+    const collapsed = collapseProblem(r, run, classes, PAST_REGIME);
+    if (collapsed !== undefined) return { column, verdict: 'not testable', evidence: `not testable at this scale: ${collapsed}` };
+    const d = compareEstimates(metric.estimate(r, run), metric.estimate(vanilla, run), { direction: 'less', format: 'pct' });
+    return { column, verdict: d.verdict, evidence: `PAST vs w/o ${d.evidence}` };
+  }));
 }
 
 /**
@@ -77,22 +107,16 @@ export const fig6: Reproduction = {
     const epochLabels = Object.fromEntries(epochs.map((e) => [String(e), `PAST tuneEpochs=${e}`]));
     const tableA = rowMetricTable({ title: 'Fig. 6a: PAST over α', run: runA, rows: { 'w/o': 'w/o', ...Object.fromEntries(alphas.map((a) => [`α = ${a}`, `PAST alpha=${a}`])) }, columns: metrics, format: 'num', caption: `Test accuracy, average advantage (fractions) and loss gap; ${setupA.past.tuneEpochs} tuning epochs; α = 0 is plain ℓ1.` });
     const tableB = rowMetricTable({ title: 'Fig. 6b: PAST over tuning epochs', run: runB, rows: { 'w/o': 'w/o', ...Object.fromEntries(epochs.map((e) => [`${e} epochs`, `PAST tuneEpochs=${e}`])) }, columns: metrics, format: 'num', caption: `α = ${setupB.past.alpha}; each row is its own tuning run (the cosine schedule spans its epochs).` });
-    const [a0, aN] = [`PAST alpha=${alphas[0]}`, `PAST alpha=${alphas.at(-1)}`];
-    const [e0, eN] = [`PAST tuneEpochs=${epochs[0]}`, `PAST tuneEpochs=${epochs.at(-1)}`];
-    const vanilla = isNotRun(runB) ? undefined : rowOf(runB, 'w/o');
-    const epochRows = isNotRun(runB) ? [] : epochs.map((e) => rowOf(runB, `PAST tuneEpochs=${e}`)).filter((r): r is DefenseRow => r !== undefined);
     return {
       tables: [tableA, tableB],
       figures: [lines('past-fig6a', 'Fig. 6a: test accuracy and average advantage over α', runA, alphaLabels, 'alpha'), lines('past-fig6b', 'Fig. 6b: test accuracy and average advantage over tuning epochs', runB, epochLabels, 'tuning epochs')],
       claims: [
-        trend(runA, 'Fig. 6a: the average advantage decreases as α increases (largest α < smallest α)', a0, aN, averageAdvantage, (l, f) => l < f),
-        trend(runA, 'Fig. 6a: test accuracy decreases as α increases (largest α < smallest α)', a0, aN, (r) => r.testAccuracy, (l, f) => l < f),
-        trend(runA, 'Fig. 9a: the loss gap decreases as α increases (largest α < smallest α)', a0, aN, (r) => r.lossGap, (l, f) => l < f),
-        claim('Fig. 6b: at every number of tuning epochs PAST\'s average advantage is below the undefended model\'s',
-          vanilla === undefined || epochRows.length === 0 ? undefined : epochRows.every((r) => averageAdvantage(r) < averageAdvantage(vanilla)),
-          vanilla === undefined ? 'run not available' : `w/o ${pct(averageAdvantage(vanilla))}; ${epochRows.map((r) => `${r.label.split('=')[1]} epochs ${pct(averageAdvantage(r))}`).join(', ')}`),
-        trend(runB, 'Fig. 6b: test accuracy improves with more tuning epochs (most ≥ fewest)', e0, eN, (r) => r.testAccuracy, (l, f) => l >= f),
-        trend(runB, 'Fig. 9b: the loss gap after the most tuning epochs ≤ after the fewest', e0, eN, (r) => r.lossGap, (l, f) => l <= f),
+        trend(runA, 'Fig. 6a: the average advantage decreases as α increases (Kendall τ < 0, p < 0.05)', alphaLabels, 'α', averageAdvantage, 'decreasing'),
+        trend(runA, 'Fig. 6a: test accuracy decreases as α increases (Kendall τ < 0, p < 0.05)', alphaLabels, 'α', (r) => r.testAccuracy, 'decreasing'),
+        trend(runA, 'Fig. 9a: the loss gap decreases as α increases (Kendall τ < 0, p < 0.05)', alphaLabels, 'α', (r) => r.lossGap, 'decreasing'),
+        belowUndefended(runB, 'Fig. 6b: at every number of tuning epochs PAST\'s average advantage is below the undefended model\'s', epochLabels),
+        trend(runB, 'Fig. 6b: test accuracy improves with more tuning epochs (Kendall τ > 0, p < 0.05)', epochLabels, 'tuning epochs', (r) => r.testAccuracy, 'increasing'),
+        trend(runB, 'Fig. 9b: the loss gap decreases with more tuning epochs (Kendall τ < 0, p < 0.05)', epochLabels, 'tuning epochs', (r) => r.lossGap, 'decreasing'),
       ],
       notes: [
         `Fig. 6a: ${describeSetup(setupA, ctx.scale)}`,

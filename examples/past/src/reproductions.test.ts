@@ -1,6 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { useWasmTraining } from '@mia/backend-wasm';
-import { DirectoryArtifactStore } from '@mia/experiments';
+import { DirectoryArtifactStore, initDefaultBackend } from '@mia/experiments';
 import { checkReproduction, runReproduction, type ExpectedReproduction, type ReproductionResult } from '@mia/experiments/reproduce';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +16,9 @@ import { table2Config } from './table2';
 const dir = mkdtempSync(join(tmpdir(), 'mia-past-repro-'));
 const store = new DirectoryArtifactStore(join(dir, 'cache'));
 beforeAll(async () => {
-  await useWasmTraining();
+  // The default backend of `mia` (native when its addon loads, else wasm), one thread per test fork.
+  const { name } = await initDefaultBackend({ prefer: ['native', 'wasm'], threads: 1 });
+  if (process.env['MIA_REQUIRE_NATIVE'] === '1') expect(name).toBe('native');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

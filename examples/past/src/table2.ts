@@ -1,5 +1,6 @@
-import { type DefenseRow, type ExperimentConfig } from '@mia/experiments';
-import { claimForEveryColumn, isNotRun, rowOf, type Reproduction, type ReproductionTable, type RunOutcome, type TableCell } from '@mia/experiments/reproduce';
+import { type ExperimentConfig } from '@mia/experiments';
+import { claimForEveryColumn, isNotRun, rowMetrics, rowOf, testabilityProblem, type RowMetric, type Reproduction, type ReproductionTable, type RunOutcome, type TableCell } from '@mia/experiments/reproduce';
+import { PAST_REGIME } from './table1';
 import { ablationSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup, type DefenseSpec } from './configs';
 
 /** The base defenses of PAST's comparison (§4.1 "Defense baselines") and their runner form. */
@@ -28,7 +29,7 @@ export function table2Config(setup: DatasetSetup): ExperimentConfig {
   return pastExperiment('past-table2', setup, defenses);
 }
 
-function table(title: string, run: RunOutcome, setup: DatasetSetup, metric: (r: DefenseRow) => number, format: 'pct' | 'num', caption: string): ReproductionTable {
+function table(title: string, run: RunOutcome, setup: DatasetSetup, metric: RowMetric, format: 'pct' | 'num', caption: string): ReproductionTable {
   const bases = baseDefenses(setup);
   const columns = Object.keys(bases);
   const cell = (column: string, label: string): TableCell => {
@@ -36,7 +37,9 @@ function table(title: string, run: RunOutcome, setup: DatasetSetup, metric: (r: 
     if ('notRun' in base) return { notRun: base.notRun };
     if (isNotRun(run)) return { notRun: run.notRun };
     const row = rowOf(run, label);
-    return row === undefined ? { notRun: `not run: no defense ${JSON.stringify(label)}` } : { ours: metric(row) };
+    if (row === undefined) return { notRun: `not run: no defense ${JSON.stringify(label)}` };
+    const e = metric.estimate(row, run);
+    return { ours: e.value, ...(e.se === undefined ? {} : { se: e.se }), ...(e.seSource === undefined ? {} : { seSource: e.seSource }) };
   };
   return {
     title, columns, format, caption,
@@ -61,15 +64,17 @@ export const table2: Reproduction = {
   async run(ctx) {
     const setup = ablationSetup('cifar10', ctx.scale);
     const run = await ctx.run('table2', table2Config(setup));
-    const p1 = table('Table 2: P1 score', run, setup, (r) => r.p1, 'num', 'Rows: the base defense with PAST tuned on top ("PAST") and alone ("w/o"); higher is better.');
-    const acc = table('Table 2 (behind P1): test accuracy', run, setup, (r) => r.testAccuracy, 'pct', 'Top-1 accuracy on target_test (%).');
-    const adv = table('Table 2 (behind P1): highest attack advantage', run, setup, (r) => r.maxAdvantage, 'pct', 'Max advantage over the attacks (%); lower is better.');
+    const p1 = table('Table 2: P1 score', run, setup, rowMetrics.p1, 'num', 'Rows: the base defense with PAST tuned on top ("PAST") and alone ("w/o"); higher is better.');
+    const acc = table('Table 2 (behind P1): test accuracy', run, setup, rowMetrics.testAccuracy, 'pct', 'Top-1 accuracy on target_test (%).');
+    const adv = table('Table 2 (behind P1): highest attack advantage', run, setup, rowMetrics.maxAdvantage, 'pct', 'Max advantage over the attacks (%); lower is better.');
+    // Each column: the base defense alone is the model PAST tunes, so it must be in PAST's regime; neither may collapse.
+    const gate = (column: string) => isNotRun(run) ? undefined : testabilityProblem({ results: run, undefended: column, compared: [column, `PAST on ${column}`], regime: PAST_REGIME });
     return {
       tables: [p1, acc, adv],
       claims: [
-        claimForEveryColumn(p1, 'P1(PAST on top of a defense) > P1(the defense alone) for every base defense', 'PAST', 'w/o', (a, b) => a > b),
-        claimForEveryColumn(adv, 'PAST on top lowers the highest attack advantage of every base defense', 'PAST', 'w/o', (a, b) => a < b),
-        claimForEveryColumn(acc, 'PAST on top keeps test accuracy ≥ the base defense − 2 points', 'PAST', 'w/o', (a, b) => a >= b - 0.02),
+        claimForEveryColumn({ table: p1, statement: 'P1(PAST on top of a defense) > P1(the defense alone) for every base defense', rowA: 'PAST', rowB: 'w/o', direction: 'greater', gate }),
+        claimForEveryColumn({ table: adv, statement: 'PAST on top lowers the highest attack advantage of every base defense', rowA: 'PAST', rowB: 'w/o', direction: 'less', gate }),
+        claimForEveryColumn({ table: acc, statement: 'PAST on top keeps test accuracy ≥ the base defense − 2 points', rowA: 'PAST', rowB: 'w/o', direction: 'greater', offset: -0.02, gate }),
       ],
       notes: [
         describeSetup(setup, ctx.scale),

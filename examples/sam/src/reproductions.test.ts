@@ -2,8 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { useWasmTraining } from '@mia/backend-wasm';
-import { DirectoryArtifactStore } from '@mia/experiments';
+import { DirectoryArtifactStore, initDefaultBackend } from '@mia/experiments';
 import { checkReproduction, runReproduction, type ExpectedReproduction, type ReproductionResult } from '@mia/experiments/reproduce';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { columnConfig, DATASET_COLUMNS } from './configs';
@@ -13,7 +12,9 @@ const dir = mkdtempSync(join(tmpdir(), 'mia-sam-repro-'));
 const store = new DirectoryArtifactStore(join(dir, 'cache'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(async () => {
-  await useWasmTraining();
+  // The default backend of `mia` (native when its addon loads, else wasm), one thread per test fork.
+  const { name } = await initDefaultBackend({ prefer: ['native', 'wasm'], threads: 1 });
+  if (process.env['MIA_REQUIRE_NATIVE'] === '1') expect(name).toBe('native');
 });
 
 const rows = (names: readonly string[]) => DATASET_COLUMNS.flatMap((d) => names.map((n) => `${d} · ${n}`));
@@ -70,7 +71,12 @@ describe('SAM-privacy reproductions at smoke scale', () => {
     expect(row('Purchase-100 · MemGuard').cells.slice(0, 2).map((c) => c.ours)).toEqual(row('Purchase-100 · SGD').cells.slice(0, 2).map((c) => c.ours));
     const memGuardClaim = results.get('sam-table4')!.claims[3]!;
     expect(memGuardClaim.verdict).not.toBe('not evaluated');
-    expect(memGuardClaim.evidence).toMatch(/CIFAR-10: no such row; Purchase-100: single \d+\.\d+% vs SGD/);
+    // CIFAR-10 has no MemGuard row, so the claim is over the tabular columns only; at smoke scale SGD is out of
+    // SAM-privacy's regime there, so the columns are not testable (with the reason), or decided with a margin.
+    // CIFAR-100 is not available here: decided on a subset at most ("partial"), the columns listed.
+    expect(memGuardClaim.evidence).toMatch(/(^|; )Purchase-100: (not testable — not testable at this scale: undefended|(holds|does not hold|within noise) — single MemGuard vs SGD \d+\.\d vs \d+\.\d, Δ = [+−]\d+\.\d ± \d+\.\d)/);
+    expect(memGuardClaim.evidence).toMatch(/CIFAR-100: not evaluated — not run: dataset not available/);
+    expect(memGuardClaim.evidence).not.toMatch(/CIFAR-10:/);
   });
 
   it('tables 1–3 rest on the same evaluations (shared cache): Table 2 is the relative change of Table 1', () => {

@@ -1,5 +1,5 @@
-import { isNotRun, type NotRun, type Reproduction, type ReproductionTable } from '@mia/experiments/reproduce';
-import { claimOverColumns } from './column-claims';
+import { isNotRun, type Estimate, type NotRun, type Reproduction, type ReproductionTable } from '@mia/experiments/reproduce';
+import { attackAccuracyOf, claimOverColumns, relativeChange, testAccuracyOf } from './column-claims';
 import { DATASET_COLUMNS, type DatasetColumn } from './configs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';
 import { TABLE2 } from './paper-values';
@@ -19,6 +19,19 @@ function changes(c: ColumnEvaluation, algo: string): [number, number, number] {
   const [sgd, e] = [c.evaluations.SGD!, c.evaluations[algo]!];
   return [change(e.testAccuracy, sgd.testAccuracy), change(mean(e.bestSingle), mean(sgd.bestSingle)), change(mean(e.bestMulti), mean(sgd.bestMulti))];
 }
+
+/** Relative changes vs SGD (test, DSQ = best single-query, label-only = best multi-query) with delta-method SEs. */
+function relChanges(c: ColumnEvaluation, algo: string): [Estimate, Estimate, Estimate] {
+  const [sgd, e] = [c.evaluations.SGD!, c.evaluations[algo]!];
+  return [
+    relativeChange(testAccuracyOf(c, algo), testAccuracyOf(c, 'SGD')),
+    relativeChange(attackAccuracyOf(c, e.bestSingle), attackAccuracyOf(c, sgd.bestSingle)),
+    relativeChange(attackAccuracyOf(c, e.bestMulti), attackAccuracyOf(c, sgd.bestMulti)),
+  ];
+}
+
+/** Zero with no uncertainty (a change compared with no change). */
+const ZERO: Estimate = { value: 0, se: 0 };
 
 /** Table 2 from the evaluations: relative change of Table 1's means vs SGD (the paper's "% change"). */
 export function table2(columns: Readonly<Record<DatasetColumn, ColumnEvaluation | NotRun>>): ReproductionTable {
@@ -46,13 +59,18 @@ export const samTable2: Reproduction = {
     const columns = await evaluateColumns(ctx);
     const claims = [
       claimOverColumns('SAM increases test accuracy and DSQ attack accuracy vs SGD on every dataset (§5.2: "for all the datasets, we consistently find that SAM achieves increase in test accuracy but also displays increase in membership inference attack accuracy")', columns, (c) => {
-        const [t, d] = changes(c, 'SAM');
-        return { holds: t > 0 && d > 0, evidence: `test ${pct(t)}, DSQ ${pct(d)}` };
-      }),
+        const [t, d] = relChanges(c, 'SAM');
+        return { comparisons: [{ label: 'test change', a: t, b: ZERO, direction: 'greater' }, { label: 'DSQ change', a: d, b: ZERO, direction: 'greater' }] };
+      }, undefined, ['SAM']),
       claimOverColumns('SharpReg lowers DSQ and label-only attack accuracy vs SGD by more than it lowers test accuracy, on every dataset (Table 2)', columns, (c) => {
-        const [t, d, l] = changes(c, 'SharpReg');
-        return { holds: d < 0 && l < 0 && d < t && l < t, evidence: `test ${pct(t)}, DSQ ${pct(d)}, label-only ${pct(l)}` };
-      }),
+        const [t, d, l] = relChanges(c, 'SharpReg');
+        return {
+          comparisons: [
+            { label: 'DSQ change', a: d, b: ZERO, direction: 'less' }, { label: 'label-only change', a: l, b: ZERO, direction: 'less' },
+            { label: 'DSQ vs test change', a: d, b: t, direction: 'less' }, { label: 'label-only vs test change', a: l, b: t, direction: 'less' },
+          ],
+        };
+      }, undefined, ['SharpReg']),
     ];
     return { tables: [table2(columns)], claims, notes: evaluationNotes(ctx.scale) };
   },

@@ -1,5 +1,5 @@
 import { isNotRun, type NotRun, type Reproduction, type ReproductionTable } from '@mia/experiments/reproduce';
-import { claimOverColumns } from './column-claims';
+import { attackAccuracyOf, claimOverColumns } from './column-claims';
 import { DATASET_COLUMNS, type DatasetColumn } from './configs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';
 import { SINGLE_QUERY_ATTACKS } from './evaluate-model';
@@ -36,16 +36,15 @@ export const samTable3: Reproduction = {
   description: 'Per-attack accuracies behind Table 1\'s best single-query column (same models and splits; shared cache).',
   async run(ctx) {
     const columns = await evaluateColumns(ctx);
-    const per = (c: ColumnEvaluation, algo: string, attack: string) => mean(c.evaluations[algo]!.single[attack]!);
+    const per = (c: ColumnEvaluation, algo: string, attack: string) => attackAccuracyOf(c, c.evaluations[algo]!.single[attack]!);
     const claims = [
+      // "At least as accurate": SAM − SGD > −2 SE is "not below"; restated as SAM ≥ SGD with the margin (holds beyond 2 SE above, does not hold beyond 2 SE below).
       claimOverColumns('The modified-entropy attack on SAM is at least as accurate as on SGD, on every dataset (Table 3)', columns, (c) => ({
-        holds: per(c, 'SAM', 'Modified entropy') >= per(c, 'SGD', 'Modified entropy'),
-        evidence: `SAM ${pct(per(c, 'SAM', 'Modified entropy'))} vs SGD ${pct(per(c, 'SGD', 'Modified entropy'))}`,
-      })),
-      claimOverColumns('Every single-query attack is less accurate on SharpReg than on SAM, on every dataset (Table 3; NN on CIFAR-10 excepted, where the paper has ≈ 50 % for all three)', columns, (c, column) => {
-        const worse = SINGLE_QUERY_ATTACKS.filter((a) => !(a === 'NN' && column === 'CIFAR-10') && per(c, 'SharpReg', a) >= per(c, 'SAM', a));
-        return { holds: worse.length === 0, evidence: worse.length === 0 ? 'all lower' : `not lower: ${worse.map((a) => `${a} ${pct(per(c, 'SharpReg', a))} vs ${pct(per(c, 'SAM', a))}`).join(', ')}` };
-      }),
+        comparisons: [{ label: 'SAM vs SGD', a: per(c, 'SAM', 'Modified entropy'), b: per(c, 'SGD', 'Modified entropy'), direction: 'greater' }],
+      }), undefined, ['SAM']),
+      claimOverColumns('Every single-query attack is less accurate on SharpReg than on SAM, on every dataset (Table 3; NN on CIFAR-10 excepted, where the paper has ≈ 50 % for all three)', columns, (c, column) => ({
+        comparisons: SINGLE_QUERY_ATTACKS.filter((a) => !(a === 'NN' && column === 'CIFAR-10')).map((a) => ({ label: `${a} SharpReg vs SAM`, a: per(c, 'SharpReg', a), b: per(c, 'SAM', a), direction: 'less' as const })),
+      }), undefined, ['SAM', 'SharpReg']),
     ];
     return { tables: [table3(columns)], claims, notes: evaluationNotes(ctx.scale) };
   },

@@ -2,6 +2,7 @@
 // memory behind Float32Array views (the tfjs-wasm heap, in the package's use). Every entry point
 // checks its arguments before any pointer is used and turns C++ exceptions into JS errors.
 #include <napi.h>
+#include <malloc.h>
 #include <omp.h>
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -56,6 +57,19 @@ Napi::Value SetNumThreads(const Napi::CallbackInfo& info) {
 
 Napi::Value GetNumThreads(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), omp_get_max_threads()); }
 
+// glibc returns freed blocks above M_MMAP_THRESHOLD (and the heap top above M_TRIM_THRESHOLD) to the
+// kernel at once; oneDNN's reorder and scratch buffers are then page-faulted in again every step, which
+// is expensive on VMs. keepFreedMemory(true) raises both (mmap 32 MB as PyTorch users set through
+// MALLOC_MMAP_THRESHOLD_, trim 1 GB: mallopt takes an int); false restores glibc's defaults.
+Napi::Value KeepFreedMemory(const Napi::CallbackInfo& info) {
+  auto env = info.Env();
+  if (info.Length() < 1 || !info[0].IsBoolean()) throw Napi::TypeError::New(env, "keepFreedMemory: keep must be a boolean");
+  const bool keep = info[0].As<Napi::Boolean>().Value();
+  const int mmap = mallopt(M_MMAP_THRESHOLD, keep ? 32 * 1024 * 1024 : 128 * 1024);
+  const int trim = mallopt(M_TRIM_THRESHOLD, keep ? 1 << 30 : 128 * 1024);
+  return Napi::Boolean::New(env, mmap == 1 && trim == 1);
+}
+
 Napi::Value ClearCache(const Napi::CallbackInfo& info) {
   clearConvCache();
   releaseScratch();
@@ -69,6 +83,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("setNumThreads", Napi::Function::New(env, SetNumThreads));
   exports.Set("getNumThreads", Napi::Function::New(env, GetNumThreads));
   exports.Set("clearCache", Napi::Function::New(env, ClearCache));
+  exports.Set("keepFreedMemory", Napi::Function::New(env, KeepFreedMemory));
   exports.Set("setConvLayout", Napi::Function::New(env, SetConvLayout));
   exports.Set("conv2dForward", Napi::Function::New(env, Conv2dForward));
   exports.Set("conv2dBackwardData", Napi::Function::New(env, Conv2dBackwardData));

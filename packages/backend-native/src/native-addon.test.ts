@@ -141,6 +141,14 @@ describeNative('the addon rejects bad input with an error naming the function an
     expect(() => addon.batchNorm(f32(6), f32(3), f32(3), null, null, f32(6), 2, 3, NaN)).toThrow(/^batchNorm: eps: expected a finite number/);
   });
 
+  it('keepFreedMemory: glibc accepts raising and restoring its thresholds; a non-boolean → TypeError', () => {
+    expect(addon.keepFreedMemory(true)).toBe(true);
+    expect(addon.keepFreedMemory(false)).toBe(true);
+    expect(() => (addon.keepFreedMemory as (v: unknown) => boolean)('yes')).toThrow(/keepFreedMemory: keep must be a boolean/);
+    expect(() => (addon.keepFreedMemory as () => boolean)()).toThrow(TypeError);
+    addon.keepFreedMemory(true);
+  });
+
   it('keeps working after the bad calls: a correct call gives the right values', () => {
     expect.hasAssertions();
     // [[1, 2], [3, 4]] · [[5, 6], [7, 8]] = [[19, 22], [43, 50]] (hand calculation).

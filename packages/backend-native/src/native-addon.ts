@@ -33,6 +33,8 @@ export interface NativeAddon {
   setNumThreads(threads: number): void;
   getNumThreads(): number;
   clearCache(): void;
+  /** glibc's mmap/trim thresholds raised (true) or restored (false); returns whether glibc accepted them. */
+  keepFreedMemory(keep: boolean): boolean;
   setConvLayout(layout: 'nhwc' | 'blocked'): void;
   /** dims: [n, h, w, ci, kh, kw, co, oh, ow, sh, sw, padTop, padLeft, padBottom, padRight, dilH, dilW]. */
   conv2dForward(x: Float32Array, filter: Float32Array, bias: Float32Array | null, y: Float32Array, dims: number[], activation: NativeConvActivation): void;

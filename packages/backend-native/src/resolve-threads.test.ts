@@ -33,5 +33,6 @@ describe('resolveThreads', () => {
     expect.hasAssertions();
     await expect(useNativeTraining({ threads: 0 })).rejects.toThrow(/threads must be a positive integer, got 0/);
     await expect(useNativeTraining({ convLayout: 'tiled' as 'nhwc' })).rejects.toThrow(/options\.convLayout must be 'nhwc' or 'blocked', got "tiled"/);
+    await expect(useNativeTraining({ keepFreedMemory: 'no' as unknown as boolean })).rejects.toThrow(/options\.keepFreedMemory must be a boolean, got "no"/);
   });
 });

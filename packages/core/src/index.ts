@@ -41,6 +41,7 @@ export { predictLogits, predictOutputs, evaluate, type PredictOptions, type Eval
 export { encodeCheckpoint, decodeCheckpoint, writeCheckpointFile, readCheckpointFile, type CheckpointData } from './checkpoint';
 export { createProgressBar, type ProgressBar } from './progress-bar';
 export { batchNormTraining, BATCH_NORM_TRAINING, BATCH_NORM_TRAINING_GRAD, type BatchNormTrainingResult } from './batch-norm-training';
+export { useCpuTraining } from './cpu-filter-gradient';
 export { initBackend, chosenBackend, type BackendName, type InitBackendOptions, type InitBackendResult } from './init-backend';
 export { option, type OptionField, type OptionsOf, type FieldSettings, type NumberSettings, type Presence } from './options/option-fields';
 export { optionsSchema, formatOptionIssues, type OptionsSchema, type OptionIssue, type InferOptions } from './options/options-schema';

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { useCpuTraining } from './cpu-filter-gradient';
 import { BackendError } from './errors';
 
 /** Backends {@link initBackend} can choose, in its default order of preference. */
@@ -89,6 +90,7 @@ async function load(name: BackendName, options: InitBackendOptions): Promise<str
   }
   const target = name === 'cpu' ? 'cpu' : 'tensorflow';
   if (!(await tf.setBackend(target))) throw new Error(`tf.setBackend('${target}') returned false`);
+  if (target === 'cpu') useCpuTraining();
   return target;
 }
 

@@ -1,4 +1,4 @@
-import { chosenBackend, type BackendName } from '@mia/core';
+import { chosenBackend, initBackend, type BackendName, type InitBackendOptions, type InitBackendResult } from '@mia/core';
 import * as tf from '@tensorflow/tfjs-core';
 import { availableParallelism } from 'node:os';
 
@@ -8,6 +8,15 @@ export const backendLoaders = {
   wasm: () => import('@mia/backend-wasm'),
   cpu: () => import('@tensorflow/tfjs-backend-cpu'),
 } as const;
+
+/**
+ * Loads the backend `mia` trains on: `initBackend` (native, then wasm, then cpu, after tfjs-node(-gpu)
+ * when installed) with the backends imported from this package's own dependencies, so that code
+ * outside it (a reproduction's tests, a script) gets the same backend as the CLI.
+ */
+export function initDefaultBackend(options: Omit<InitBackendOptions, 'loaders'> = {}): Promise<InitBackendResult> {
+  return initBackend({ ...options, loaders: backendLoaders });
+}
 
 const NAMES: readonly BackendName[] = ['tensorflow-gpu', 'tensorflow', 'native', 'wasm', 'cpu'];
 

@@ -1,10 +1,8 @@
-import { readFile, readdir } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '@mia/core';
-import { buildScoreTable, parseNpy, parseScoreCsv, parseScoreJson, signalsFromScoreTable, signedStatistic, type ScoreTable, type StatisticName } from '@mia/attacks';
 import { loadDataset, type DatasetName } from '@mia/data';
-import { summarizeAttack } from '@mia/metrics';
 import { loadExperimentConfig } from './load-config';
 import { defaultModelStore } from './model-store';
 import { rerenderReports } from './report/report-command';
@@ -16,6 +14,7 @@ import { claimsMarkdown, tableMarkdown } from './reproduce/reproduction-report';
 import { getReproduction, reproductionNames } from './reproduce/registry';
 import { runReproduction } from './reproduce/run-reproduction';
 import { REPRODUCTION_SCALES, type ReproductionScale } from './reproduce/types';
+import { whatItMeans } from './report/what-it-means';
 
 const CONFIG_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'configs');
 const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
@@ -35,6 +34,8 @@ export async function runCommand(configPath: string, opts: { out?: string; dataD
 function printSummary(results: ExperimentResults): void {
   const lines = results.rows.map((r) => `  ${r.label.padEnd(24)} train ${pct(r.trainAccuracy).padStart(6)}  test ${pct(r.testAccuracy).padStart(6)}  max adv ${pct(r.maxAdvantage).padStart(6)}  P1 ${r.p1.toFixed(3)}  cache ${r.cache.target}/${r.cache.shadow}`);
   process.stdout.write(`${results.config.name} (${results.seconds.toFixed(1)} s, backend ${results.backend})\n${lines.join('\n')}\n`);
+  const meaning = whatItMeans(results);
+  if (meaning.length > 0) process.stdout.write(`\nwhat it means: ${meaning.join(' ')}\n\n`);
   for (const note of results.notes) process.stdout.write(`note: ${note}\n`);
   for (const warning of results.warnings ?? []) process.stderr.write(`warning: ${warning}\n`);
 }
@@ -72,83 +73,6 @@ export async function reproduceCommand(name: string | undefined, opts: { list?: 
 export async function reportCommand(dir: string): Promise<void> {
   const written = await rerenderReports(dir);
   process.stdout.write(`wrote ${written.join('\n      ')}\n`);
-}
-
-/** Options of `mia attack`. */
-export interface AttackScoresOptions {
-  readonly scores: string;
-  readonly json?: boolean;
-  /** `.npy` inputs: the labels and the 0/1 membership arrays. */
-  readonly labels?: string;
-  readonly members?: string;
-  /** What a `.npy` score array holds. @default logits for 2-D arrays, losses for 1-D */
-  readonly kind?: 'logits' | 'probabilities' | 'losses' | 'scores';
-}
-
-async function readNpy(path: string, what: string) {
-  const bytes = await readFile(path).catch((cause: unknown) => {
-    throw new InvalidArgumentError(`attack: cannot read ${what} ${path}`, { cause });
-  });
-  return parseNpy(bytes, path);
-}
-
-async function readScoreTable(opts: AttackScoresOptions): Promise<ScoreTable> {
-  const file = opts.scores;
-  if (file.endsWith('.npy')) {
-    if (opts.labels === undefined || opts.members === undefined) {
-      throw new InvalidArgumentError(`attack: --scores ${basename(file)} is a .npy array; also give --labels <labels.npy> and --members <membership.npy> (or export JSON/CSV, see docs/guides/audit-pytorch.md)`);
-    }
-    const values = await readNpy(file, '--scores');
-    const labels = await readNpy(opts.labels, '--labels');
-    const members = await readNpy(opts.members, '--members');
-    const kind = opts.kind ?? (values.shape.length === 2 ? 'logits' : 'losses');
-    if (!['logits', 'probabilities', 'losses', 'scores'].includes(kind)) throw new InvalidArgumentError(`attack: --kind must be logits, probabilities, losses or scores, got ${JSON.stringify(kind)}`);
-    return buildScoreTable(`attack(${basename(file)})`, {
-      labels: Array.from(labels.data), isMember: Array.from(members.data), [kind]: Array.from(values.data),
-      ...(values.shape.length === 2 ? { numClasses: values.shape[1]! } : {}),
-    });
-  }
-  const text = await readFile(file, 'utf8').catch((cause: unknown) => {
-    throw new InvalidArgumentError(`attack: cannot read --scores ${file}`, { cause });
-  });
-  return file.endsWith('.csv') ? parseScoreCsv(text, file) : parseScoreJson(text, file);
-}
-
-/** `mia attack --scores <file>`: threshold-free score-level audit (AUC, best advantage, TPR@FPR per statistic). */
-export async function attackScoresCommand(opts: AttackScoresOptions): Promise<void> {
-  const table = await readScoreTable(opts);
-  const signals = signalsFromScoreTable(table);
-  const candidates: Array<[string, () => Float64Array]> = [];
-  if (table.scores !== undefined) candidates.push(['scores', () => table.scores!]);
-  for (const name of ['loss', 'confidence', 'maxConfidence', 'entropy', 'modifiedEntropy', 'phi', 'correctness'] as StatisticName[]) {
-    candidates.push([name, () => signedStatistic(signals, name)]);
-  }
-  const rows: Array<Record<string, unknown>> = [];
-  for (const [name, scores] of candidates) {
-    let s: Float64Array;
-    try {
-      s = scores();
-    } catch {
-      continue; // the table lacks what this statistic needs (e.g. losses only)
-    }
-    const m = summarizeAttack(s, table.isMember);
-    rows.push({ attack: name, auc: m.auc, advantage: m.advantage, balancedAccuracy: m.balancedAccuracy, tprAtFpr: m.tprAtFpr.map((t) => ({ fpr: t.fpr, tpr: t.tpr, achievedFpr: t.achievedFpr })) });
-  }
-  if (opts.json === true) {
-    process.stdout.write(`${JSON.stringify({ file: opts.scores, members: m1(table), rows }, null, 2)}\n`);
-    return;
-  }
-  process.stdout.write(`score-level audit of ${opts.scores}: ${m1(table).members} members, ${m1(table).nonMembers} non-members (best-threshold numbers are optimistic: thresholds chosen on the same data)\n`);
-  process.stdout.write(`  ${'attack'.padEnd(16)} ${'AUC'.padStart(6)} ${'adv'.padStart(7)} ${'TPR@1%'.padStart(7)} ${'TPR@0.1%'.padStart(9)}\n`);
-  for (const r of rows) {
-    const t = r.tprAtFpr as Array<{ tpr: number }>;
-    process.stdout.write(`  ${String(r.attack).padEnd(16)} ${(r.auc as number).toFixed(3).padStart(6)} ${pct(r.advantage as number).padStart(7)} ${pct(t[0]!.tpr).padStart(7)} ${pct(t[1]!.tpr).padStart(9)}\n`);
-  }
-}
-
-function m1(table: ScoreTable) {
-  const members = table.isMember.reduce((a, b) => a + b, 0);
-  return { members, nonMembers: table.isMember.length - members };
 }
 
 /** `mia datasets fetch <name>`. */

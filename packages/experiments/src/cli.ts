@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { availableParallelism } from 'node:os';
-import { InvalidArgumentError, MiaError, initBackend, type BackendName } from '@mia/core';
-import { runCommand, reproduceCommand, reportCommand, cacheCommand, datasetsFetchCommand, attackScoresCommand, type AttackScoresOptions } from './cli-commands';
-import { asBackendName, backendLoaders } from './backend-choice';
+import { InvalidArgumentError, MiaError, type BackendName } from '@mia/core';
+import { attackScoresCommand, type AttackScoresOptions } from './cli-attack-scores';
+import { runCommand, reproduceCommand, reportCommand, cacheCommand, datasetsFetchCommand } from './cli-commands';
+import { asBackendName, initDefaultBackend } from './backend-choice';
 import { experimentJsonSchema } from './config-json-schema';
 import { exitOnInterrupt } from './exit-on-interrupt';
 import { parseWorkerOptions, type WorkerCommandOptions } from './queue/worker-options';
@@ -35,7 +36,7 @@ async function setup(): Promise<void> {
     process.env.MIA_NUM_THREADS = opts.threads; // worker threads read it too
   }
   const prefer = opts.backend === undefined ? undefined : [opts.backend as BackendName];
-  const result = await initBackend({ loaders: backendLoaders, prefer });
+  const result = await initDefaultBackend({ prefer });
   if (!program.opts<{ quiet?: boolean }>().quiet) {
     // tfjs-node(-gpu) are optional extras: name them; say once why native did not load (it is the default).
     const native = result.skipped.find((s) => s.name === 'native');

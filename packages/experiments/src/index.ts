@@ -3,6 +3,7 @@ export { experimentJsonSchema } from './config-json-schema';
 export { loadExperimentConfig } from './load-config';
 export { runExperiment, type RunExperimentOptions, type TrainUnitsRequest } from './runner';
 export { prepareData, type PreparedData } from './prepare-data';
+export { initDefaultBackend } from './backend-choice';
 export { registerDefense, getDefense, findDefense, defenseNames, importDefenseModules } from './defense-registry';
 export { defineDefense, type DefenseDefinition, type DefenseTrainContext, type DefenseRunFacts, type UnitLogits } from './defense-definition';
 export { optimizerFor, trainWithPlugins, copyWeights } from './train-helpers';
@@ -17,6 +18,6 @@ export { canonicalJson, contentHash } from './canonical-hash';
 export { writeReport } from './report/write-report';
 export { markdownReport } from './report/markdown-report';
 export { htmlReport } from './report/html-report';
-export type { ExperimentResults, DefenseRow, AttackRow } from './results';
+export type { ExperimentResults, DefenseRow, AttackRow, RowSe } from './results';
 // The job queue (bullmq, ioredis) and the paper-reproduction framework have their own entry points,
 // `@mia/experiments/queue` and `@mia/experiments/reproduce`, so importing this one loads neither.

@@ -1,4 +1,7 @@
 import type { ExperimentConfig } from './config';
+import type { RowSe } from './row-uncertainty';
+
+export type { RowSe } from './row-uncertainty';
 
 /** One attack's numbers on one defended target (docs/protocol.md §3.0, §5). */
 export interface AttackRow {
@@ -40,13 +43,22 @@ export interface DefenseRow {
   readonly trainSeconds: number;
   /** What the defense recorded while training each model (e.g. CRL's relaxation counts), when it recorded anything. */
   readonly trainingMetrics?: { readonly target: Readonly<Record<string, unknown>> | undefined; readonly shadow: Readonly<Record<string, unknown>> | undefined } | undefined;
+  /**
+   * Bootstrap standard errors of the row's numbers over the evaluation examples (docs/protocol.md §5);
+   * absent in results written before they were computed (the verdicts then use binomial approximations).
+   */
+  readonly se?: RowSe;
 }
 
 /** Everything a run measured, with what is needed to reproduce it (written as `results.json`). */
 export interface ExperimentResults {
   readonly format: 'mia-results-1';
   readonly config: ExperimentConfig;
-  readonly dataset: { readonly name: string; readonly source: 'real' | 'stand-in'; readonly description: string; readonly size: number };
+  readonly dataset: {
+    readonly name: string; readonly source: 'real' | 'stand-in'; readonly description: string; readonly size: number;
+    /** Number of classes (absent in older results). */
+    readonly classes?: number;
+  };
   readonly partition: { readonly preset: string; readonly sizes: Record<string, number>; readonly digest: string };
   readonly backend: string;
   readonly versions: Record<string, string>;

@@ -15,6 +15,7 @@ import { trainUnit, unitKey, type TrainUnitSpec } from './train-unit';
 import { checkedRunConfig } from './run-config';
 import { trainUnitsInWorkers } from './worker-pool';
 import { packageVersions } from './versions';
+import { rowUncertainty } from './row-uncertainty';
 
 /** Options of {@link runExperiment}. */
 export interface RunExperimentOptions {
@@ -126,11 +127,18 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     }));
     const testAccuracy = accuracyOf(target.nonMembers);
     const maxAdvantage = best === undefined ? 0 : Math.max(0, best.advantage);
+    const se = rowUncertainty({
+      membersCorrect: target.members.correct ?? new Uint8Array(target.members.size),
+      nonMembersCorrect: target.nonMembers.correct ?? new Uint8Array(target.nonMembers.size),
+      membersLoss: target.members.loss, nonMembersLoss: target.nonMembers.loss,
+      attacks: results.map((a) => (a.decisionBased && a.decisions !== undefined ? { name: a.name, scores: a.scores, decisions: a.decisions } : { name: a.name, scores: a.scores })),
+      best: best?.name ?? '', seed: deriveSeed(config.seed, 'bootstrap', defense.label ?? defense.name),
+    });
     rows.push({
       defense: defense.name, label: defense.label ?? defense.name, params: defense.params,
       trainAccuracy: accuracyOf(target.members), testAccuracy,
       lossGap: lossGap(target.members.loss, target.nonMembers.loss), lossVariance: lossVariance(target.members.loss),
-      attacks: attackRows, maxAdvantage, p1: p1Score(testAccuracy, maxAdvantage),
+      attacks: attackRows, maxAdvantage, p1: p1Score(testAccuracy, maxAdvantage), se,
       lossHistogram: sharedHistogram(target.members.loss, target.nonMembers.loss),
       cache: { target: target.cache, shadow: shadow?.cache ?? 'none' }, trainSeconds: target.seconds + (shadow?.seconds ?? 0),
       trainingMetrics: target.metrics === undefined && shadow?.metrics === undefined ? undefined : { target: target.metrics, shadow: shadow?.metrics },
@@ -144,7 +152,7 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
   if (config.scale !== 'paper') notes.push(`Reduced scale '${config.scale}': fewer examples, epochs and/or a smaller model than the paper; compare trends, not values.`);
   return {
     format: 'mia-results-1', config,
-    dataset: { name: data.dataset.name, source: data.dataset.source, description: data.dataset.description, size: data.dataset.size },
+    dataset: { name: data.dataset.name, source: data.dataset.source, description: data.dataset.description, size: data.dataset.size, classes: data.dataset.numClasses },
     partition: { preset: data.partition.preset, sizes: Object.fromEntries(Object.entries(data.partition.roles).map(([k, v]) => [k, v.length])), digest: data.digest },
     backend: activeBackend(), versions: packageVersions(), startedAt: new Date(started).toISOString(), seconds: (Date.now() - started) / 1000, rows, notes, warnings,
   };

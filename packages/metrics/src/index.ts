@@ -43,3 +43,7 @@ export type { GiniInput, GiniShiftedOptions } from './gini';
 export { sensitivityShareBelow, sensitivityTopShare } from './sensitivity-statistics';
 export type { SensitivityInput } from './sensitivity-statistics';
 export { lowerBound } from './score-blocks';
+export { stratifiedBootstrapSe, weightedScores, weightedMean } from './stratified-bootstrap';
+export type { StratifiedResample, StratifiedBootstrapOptions, WeightedScores } from './stratified-bootstrap';
+export { kendallTau } from './kendall-tau';
+export type { KendallTau } from './kendall-tau';

@@ -28,6 +28,7 @@ describe('@mia/metrics package', () => {
       'bootstrapAuc', 'bootstrapTprAtFpr', 'bootstrapRocStatistic', 'seededUniform', 'fitThreshold',
       'fitClassThresholds', 'evaluateClassThresholds', 'fitThresholdSel', 'selThresholdAttack', 'lossGap',
       'lossVariance', 'lowerBound', 'giniShifted', 'giniAbs', 'sensitivityShareBelow', 'sensitivityTopShare', 'MetricsError',
+      'stratifiedBootstrapSe', 'weightedScores', 'weightedMean', 'kendallTau',
     ];
     for (const name of names) expect(typeof (metrics as Record<string, unknown>)[name], name).toBe('function');
     expect(Object.keys(metrics).sort()).toEqual([...names].sort());

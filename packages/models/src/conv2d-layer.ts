@@ -1,5 +1,4 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { conv2dValidFastGrad } from './conv2d-fast-grad';
 import type { Layer } from './layer';
 import type { BiasInit, ParameterStore, WeightInit } from './parameter-store';
 
@@ -26,8 +25,8 @@ const pair = (v: number | readonly [number, number]): [number, number] => (typeo
 /**
  * A `Conv2d` on NHWC tensors with PyTorch's symmetric explicit padding (TF's `'same'` pads
  * asymmetrically at stride 2, PyTorch does not). Filter layout `[kh, kw, in, out]`.
- * Registers a `conv` parameter group named `name`. On the cpu backend the filter gradient avoids the
- * stock (very slow) kernel, see `conv2dValidFastGrad`.
+ * Registers a `conv` parameter group named `name`. (On the plain cpu backend, `useCpuTraining` from
+ * `@mia/core` makes its filter gradient fast; the backends own their speed work.)
  * @internal
  */
 export function conv2dLayer(store: ParameterStore, name: string, spec: Conv2dSpec): Layer {
@@ -50,13 +49,7 @@ export function conv2dLayer(store: ParameterStore, name: string, spec: Conv2dSpe
       ctx.flops.total += 2 * out.reduce((a, b) => a * b, 1) * fanIn;
       return tf.zeros(out);
     }
-    let y: tf.Tensor4D;
-    if (tf.getBackend() === 'cpu') {
-      const padded = pad === 'valid' ? x : tf.pad(x, pad);
-      y = conv2dValidFastGrad(padded as tf.Tensor4D, weight as tf.Tensor4D, stride);
-    } else {
-      y = tf.conv2d(x as tf.Tensor4D, weight as tf.Tensor4D, stride, pad);
-    }
+    const y = tf.conv2d(x as tf.Tensor4D, weight as tf.Tensor4D, stride, pad);
     return bias === undefined ? y : tf.add(y, bias);
   };
 }

@@ -55,6 +55,10 @@ export interface AttackResult {
   readonly roc: RocCurve;
   readonly numMembers: number;
   readonly numNonMembers: number;
+  /** The attack's score of every target example (members first, then non-members), for bootstrap uncertainty. */
+  readonly scores: Float64Array;
+  /** The attack's own member decision (1/0) of every target example in the same order, when it has a decision rule. */
+  readonly decisions?: Uint8Array;
 }
 
 /** Output of {@link runAttackSuite}. */
@@ -72,8 +76,10 @@ async function evaluateAttack(attack: ShadowAttack | ReferenceAttack, fit: unkno
   const summary = summarizeAttack(scores, isMember, { fprs });
   let accuracy = summary.balancedAccuracy;
   let decisionBased = false;
+  let decided: Uint8Array | undefined;
   if (attack.decide !== undefined) {
     const decisions = attack.decide(target);
+    decided = Uint8Array.from(decisions, (d) => (d ? 1 : 0));
     let tp = 0;
     let tn = 0;
     decisions.forEach((d, i) => (isMember[i] === 1 ? (tp += d) : (tn += 1 - d)));
@@ -95,6 +101,8 @@ async function evaluateAttack(attack: ShadowAttack | ReferenceAttack, fit: unkno
     roc: summary.roc,
     numMembers: summary.numMembers,
     numNonMembers: summary.numNonMembers,
+    scores: Float64Array.from(scores),
+    ...(decided === undefined ? {} : { decisions: decided }),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ExperimentResults } from '../results';
+import { whatItMeans } from './what-it-means';
 import { attackTable, mainTable, reproduceCommands, RESULTS_NOTE, TPR_AT_FPR_NOTE, type ReportOptions } from './markdown-report';
 import { lossHistogramSpec, privacyUtilitySpec, rocSpec } from './plots';
 import { renderSvg } from './render-svg';
@@ -27,6 +28,7 @@ export async function htmlReport(results: ExperimentResults, options: ReportOpti
   const warnings = (results.warnings ?? []).map((w) => `<p class="warning"><strong>Warning:</strong> ${escape(w)}</p>`);
   const perDefense = results.rows.map((r) => `<section class="attacks"><h3>${escape(r.label)}</h3>${tableHtml(attackTable(r))}</section>`);
   const versions = Object.entries(results.versions).map(([k, v]) => `${k} ${v}`).join(', ');
+  const meaning = whatItMeans(results);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(results.config.name)} — @mia report</title>
 <style>
@@ -38,6 +40,7 @@ figure{display:inline-block;margin:1rem;vertical-align:top}pre{background:#f6f6f
 </style></head><body>
 <h1>${escape(results.config.name)}</h1>
 <p>${escape(results.config.description)}</p>
+${meaning.length === 0 ? '' : `<section class="meaning" data-section="what-it-means"><h2>What it means</h2><p>${escape(meaning.join(' '))}</p></section>`}
 ${[...notes, ...warnings].join('\n')}
 <p>Dataset <strong>${escape(results.dataset.name)}</strong> (${results.dataset.source === 'real' ? 'real data' : 'STAND-IN'}), model ${escape(results.config.model.name)}, ${results.config.training.epochs} epochs, scale ${escape(results.config.scale)}, seed ${results.config.seed}, backend ${escape(results.backend)}.</p>
 <h2>Results</h2>

@@ -1,4 +1,5 @@
 import type { ExperimentResults } from '../results';
+import { whatItMeans } from './what-it-means';
 
 const pct = (v: number) => (Number.isFinite(v) ? (100 * v).toFixed(1) : 'n/a');
 const num = (v: number, d = 3) => (Number.isFinite(v) ? v.toFixed(d) : 'n/a');
@@ -9,6 +10,9 @@ function paperValue(results: ExperimentResults, label: string, column: string): 
   return v === undefined ? '—' : String(v);
 }
 
+/** A value with its bootstrap SE when known: "60.0 ± 1.2". */
+const withSe = (value: string, se: number | undefined, format: (v: number) => string) => (se === undefined || !Number.isFinite(se) ? value : `${value} ± ${format(se)}`);
+
 /** Rows of the main table: one per defense, attack advantages as columns (table cells are strings). */
 export function mainTable(results: ExperimentResults): { header: string[]; rows: string[][] } {
   const attacks = results.config.attacks.filter((a) => results.rows.some((r) => r.attacks.some((x) => x.attack === a)));
@@ -16,12 +20,12 @@ export function mainTable(results: ExperimentResults): { header: string[]; rows:
   const rows = results.rows.map((r) => [
     r.label,
     pct(r.trainAccuracy),
-    pct(r.testAccuracy),
+    withSe(pct(r.testAccuracy), r.se?.testAccuracy, pct),
     num(r.lossGap),
     num(r.lossVariance),
     ...attacks.map((a) => pct(r.attacks.find((x) => x.attack === a)?.advantage ?? Number.NaN)),
-    pct(r.maxAdvantage),
-    num(r.p1),
+    withSe(pct(r.maxAdvantage), r.se?.maxAdvantage, pct),
+    withSe(num(r.p1), r.se?.p1, num),
     paperValue(results, r.label, 'p1'),
     paperValue(results, r.label, 'testAccuracy'),
   ]);
@@ -34,7 +38,7 @@ export const TPR_AT_FPR_NOTE =
 
 /** The advantage/P1 explanation under the main table. */
 export const RESULTS_NOTE =
-  'Advantage = TPR − FPR of each attack\'s decision rule (threshold fitted on the shadow model) on the target\'s members vs non-members, so it can be negative; attack scores are "higher = member"; P1 as in docs/protocol.md §5. "paper" columns are the published values where the config gives them.';
+  'Advantage = TPR − FPR of each attack\'s decision rule (threshold fitted on the shadow model) on the target\'s members vs non-members, so it can be negative; attack scores are "higher = member"; P1 as in docs/protocol.md §5; "± x" is the bootstrap standard error over the evaluation examples (docs/protocol.md §5.1). "paper" columns are the published values where the config gives them.';
 
 /** One defense's attack table: balanced accuracy, advantage, AUC and TPR at each FPR with the achieved FPR. */
 export function attackTable(row: ExperimentResults['rows'][number]): { header: string[]; rows: string[][] } {
@@ -65,6 +69,7 @@ export interface ReportOptions {
 /** `report.md`: the tables, the notes (stand-in data, reduced scale), the warnings and how to reproduce the run. */
 export function markdownReport(results: ExperimentResults, options: ReportOptions = {}): string {
   const { header, rows } = mainTable(results);
+  const meaning = whatItMeans(results);
   const attackTables = results.rows.map((r) => {
     const t = attackTable(r);
     return `### ${r.label}\n\n${table(t.header, t.rows)}`;
@@ -74,6 +79,7 @@ export function markdownReport(results: ExperimentResults, options: ReportOption
     '',
     results.config.description,
     '',
+    ...(meaning.length === 0 ? [] : ['## What it means', '', meaning.join(' '), '']),
     ...results.notes.map((n) => `> **Note:** ${n}`),
     ...(results.warnings ?? []).map((w) => `> **Warning:** ${w}`),
     '',

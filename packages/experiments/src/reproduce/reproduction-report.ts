@@ -27,7 +27,10 @@ export function tableMarkdown(table: ReproductionTable): string {
 
 /** The claims section as Markdown. */
 export function claimsMarkdown(result: Pick<ReproductionResult, 'claims'>): string {
-  const mark = { holds: '✅ holds', 'does not hold': '❌ does not hold', 'not evaluated': '— not evaluated' } as const;
+  const mark = {
+    holds: '✅ holds', 'does not hold': '❌ does not hold', 'within noise': '〰️ within noise', 'not testable': '⚪ not testable',
+    'not evaluated': '— not evaluated', partial: '◐ partial',
+  } as const;
   return result.claims.map((c) => `- **${mark[c.verdict]}** — ${c.statement}\n  ${c.evidence}`).join('\n');
 }
 
@@ -47,6 +50,10 @@ export function reproductionMarkdown(result: ReproductionResult): string {
     '',
     ...result.tables.map(tableMarkdown),
     '## Claims',
+    '',
+    result.verdictRules === 2
+      ? 'A comparison holds (or does not) only beyond 2 standard errors of the difference; otherwise it is within noise. A claim is not testable when the undefended model is not in the paper\'s regime or a compared model collapsed (docs/protocol.md §5.1 of the repository).'
+      : 'These verdicts were computed before the testability gate: strict inequalities on single seeds, no margins.',
     '',
     claimsMarkdown(result),
     '',
@@ -73,7 +80,7 @@ export async function reproductionHtml(result: ReproductionResult): Promise<stri
 <html lang="en"><head><meta charset="utf-8"><title>${escape(result.title)} — @mia reproduction</title>
 <style>body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1100px;color:#222}
 table{border-collapse:collapse;margin:1rem 0;font-size:.9rem}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:right}
-.not-run{color:#999}.note{background:#fff4d6;padding:.5rem;border-left:4px solid #e0a800}.holds{color:#0a0}.does-not-hold{color:#c00}
+.not-run{color:#999}.note{background:#fff4d6;padding:.5rem;border-left:4px solid #e0a800}.holds{color:#0a0}.does-not-hold{color:#c00}.within-noise{color:#a60}.not-testable,.not-evaluated{color:#777}.partial{color:#06c}
 figure{display:inline-block;margin:1rem;vertical-align:top}</style></head><body>
 <h1>${escape(result.title)}</h1>
 <p>Reproduction <code>${escape(result.name)}</code> of ${escape(result.source)}, scale <code>${result.scale}</code>, backend ${escape(result.backend)}, ${result.seconds.toFixed(0)} s.</p>

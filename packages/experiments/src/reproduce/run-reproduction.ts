@@ -97,7 +97,7 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
     backend: activeBackend(), versions: packageVersions(), startedAt: new Date(started).toISOString(),
     seconds: (Date.now() - started) / 1000, runs,
     tables: output.tables, claims: output.claims, ...(output.figures === undefined ? {} : { figures: output.figures }),
-    notes: [...notes, ...(output.notes ?? [])],
+    notes: [...notes, ...(output.notes ?? [])], verdictRules: 2,
   };
   await writeReproductionReport(result, options.out);
   return result;

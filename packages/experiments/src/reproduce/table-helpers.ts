@@ -1,5 +1,7 @@
 import type { DefenseRow, ExperimentResults } from '../results';
+import type { RowMetric } from './row-metrics';
 import { isNotRun, type CellFormat, type Claim, type ReproductionTable, type RunOutcome, type TableCell } from './types';
+import { formatNumber } from './verdicts';
 
 /** Paper values of a table: `paper[rowLabel][column]`, either a number or `[mean, std]`. */
 export type PaperValues = Readonly<Record<string, Readonly<Record<string, number | readonly [number, number]>>>>;
@@ -11,8 +13,8 @@ export interface MetricTableOptions {
   readonly runs: Readonly<Record<string, RunOutcome>>;
   /** Row label → the defense label of the row in every run (defaults to the row label). */
   readonly rows: readonly string[] | Readonly<Record<string, string>>;
-  /** The number of a row in a run. */
-  readonly metric: (row: DefenseRow, results: ExperimentResults) => number;
+  /** The number of a row in a run; a {@link RowMetric} also gives each cell its standard error. */
+  readonly metric: ((row: DefenseRow, results: ExperimentResults) => number) | RowMetric;
   readonly format: CellFormat;
   readonly paper?: PaperValues;
   readonly caption?: string;
@@ -47,21 +49,24 @@ export function metricTable(options: MetricTableOptions): ReproductionTable {
       if (isNotRun(outcome)) return { ...paper, notRun: outcome.notRun };
       const row = rowOf(outcome, defenseLabel);
       if (row === undefined) return { ...paper, notRun: `not run: no defense labelled ${JSON.stringify(defenseLabel)} in this run` };
-      return { ...paper, ours: options.metric(row, outcome) };
+      const metric = options.metric;
+      if (typeof metric === 'function') return { ...paper, ours: metric(row, outcome) };
+      const e = metric.estimate(row, outcome);
+      return { ...paper, ours: e.value, ...(e.se === undefined ? {} : { se: e.se }), ...(e.seSource === undefined ? {} : { seSource: e.seSource }) };
     }),
   }));
   return { title: options.title, columns, rows, format: options.format, ...(options.caption === undefined ? {} : { caption: options.caption }) };
 }
 
 /** Formats a number as the table does (percent with one decimal, or three decimals). */
-export function formatValue(value: number, format: CellFormat): string {
-  if (!Number.isFinite(value)) return 'n/a';
-  if (format === 'pct') return (100 * value).toFixed(1);
-  if (format === 'int') return String(Math.round(value));
-  return Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(3);
-}
+export const formatValue = formatNumber;
 
-/** A claim from a boolean test; `undefined` means it could not be evaluated (say why in `evidence`). */
+/**
+ * A claim from a boolean test with no margin; `undefined` means it could not be evaluated (say why in
+ * `evidence`). Only for claims that are exact by construction (a count, a structural property); a
+ * comparison of measured numbers goes through {@link claimForEveryColumn}, `compareRows` or `trendClaim`
+ * (docs/protocol.md §5.1).
+ */
 export function claim(statement: string, holds: boolean | undefined, evidence: string): Claim {
   return { statement, verdict: holds === undefined ? 'not evaluated' : holds ? 'holds' : 'does not hold', evidence };
 }
@@ -70,32 +75,4 @@ export function claim(statement: string, holds: boolean | undefined, evidence: s
 export function cellOf(table: ReproductionTable, row: string, column: string): TableCell | undefined {
   const c = table.columns.indexOf(column);
   return c < 0 ? undefined : table.rows.find((r) => r.label === row)?.cells[c];
-}
-
-/**
- * A claim that `compare(a, b)` holds in every column where both rows were measured, e.g.
- * "P1(CCQL) > P1(undefended) on every dataset". Not evaluated when no column has both.
- */
-export function claimForEveryColumn(
-  table: ReproductionTable,
-  statement: string,
-  rowA: string,
-  rowB: string,
-  compare: (a: number, b: number) => boolean,
-): Claim {
-  const parts: string[] = [];
-  const verdicts: boolean[] = [];
-  for (const column of table.columns) {
-    const a = cellOf(table, rowA, column)?.ours;
-    const b = cellOf(table, rowB, column)?.ours;
-    if (a === undefined || b === undefined) {
-      parts.push(`${column}: not run`);
-      continue;
-    }
-    const ok = compare(a, b);
-    verdicts.push(ok);
-    parts.push(`${column}: ${rowA} ${formatValue(a, table.format)} vs ${rowB} ${formatValue(b, table.format)} (${ok ? 'holds' : 'fails'})`);
-  }
-  const holds = verdicts.length === 0 ? undefined : verdicts.every(Boolean);
-  return claim(statement, holds, verdicts.length === 0 ? `no column has both rows measured (${parts.join('; ')})` : parts.join('; '));
 }

@@ -36,6 +36,9 @@ export interface TableCell {
   readonly std?: number;
   readonly paper?: number;
   readonly paperStd?: number;
+  /** Standard error of `ours` (bootstrap over examples, binomial approximation, or over seeds; see `seSource`). */
+  readonly se?: number;
+  readonly seSource?: 'bootstrap' | 'binomial' | 'seeds';
   /** Set when `ours` is missing: why (e.g. "not run: dataset not available"). */
   readonly notRun?: string;
 }
@@ -50,8 +53,16 @@ export interface ReproductionTable {
   readonly caption?: string;
 }
 
-/** The verdict on one headline claim of a paper, evaluated on our numbers. */
-export type ClaimVerdict = 'holds' | 'does not hold' | 'not evaluated';
+/**
+ * The verdict on one headline claim of a paper, evaluated on our numbers (docs/protocol.md §5):
+ * decided beyond 2 SE ('holds' / 'does not hold'), 'within noise', 'not testable' (the models are
+ * not in the paper's regime or collapsed), 'not evaluated' (a run, row or comparator missing) or
+ * 'partial' (an "every column" claim decided on a strict subset of its columns).
+ */
+export type ClaimVerdict = 'holds' | 'does not hold' | 'within noise' | 'not testable' | 'not evaluated' | 'partial';
+
+/** Every verdict, in the order reports count them. */
+export const CLAIM_VERDICTS: readonly ClaimVerdict[] = ['holds', 'does not hold', 'within noise', 'not testable', 'not evaluated', 'partial'];
 
 /** A paper's claim stated as a checkable inequality, with the verdict and the numbers behind it. */
 export interface Claim {
@@ -143,4 +154,9 @@ export interface ReproductionResult extends ReproductionOutput {
   /** Per run id: its dataset, scale and time, or why it did not run. */
   readonly runs: Record<string, { readonly dataset: string; readonly source: 'real' | 'stand-in'; readonly seconds: number } | NotRun>;
   readonly notes: readonly string[];
+  /**
+   * Version of the verdict rules the claims were decided with: 2 = margins and testability gate
+   * (docs/protocol.md §5). Absent in results computed before the testability gate.
+   */
+  readonly verdictRules?: 2;
 }

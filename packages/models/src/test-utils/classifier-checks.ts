@@ -1,11 +1,13 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
+import { useCpuTraining } from '@mia/core';
 import { expect } from 'vitest';
 import type { ModelClassifier } from '../model-classifier';
 
-/** Selects the cpu backend (tests only). */
+/** Selects the cpu backend with its fast filter gradient (tests only). */
 export async function useCpu(): Promise<void> {
   await tf.setBackend('cpu');
+  useCpuTraining();
 }
 
 /**

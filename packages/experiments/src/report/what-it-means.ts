@@ -1,0 +1,57 @@
+import type { DefenseRow, ExperimentResults } from '../results';
+
+const pct = (v: number) => (100 * v).toFixed(1);
+
+/** The SE of a row's metric: the bootstrap one when the run stored it, else the binomial `sqrt(p(1−p)/n)`. */
+function seOf(row: DefenseRow, metric: 'testAccuracy' | 'maxAdvantage', n: number): number {
+  const stored = row.se?.[metric];
+  if (stored !== undefined && Number.isFinite(stored)) return stored;
+  const p = Math.min(1, Math.max(0, row[metric]));
+  return Math.sqrt((p * (1 - p)) / Math.max(1, n));
+}
+
+/** "clearly", "within noise" — a difference judged by the 2-SE rule of docs/protocol.md §5.1. */
+function judged(delta: number, se: number): 'clearly' | 'within noise' {
+  return Math.abs(delta) > 2 * se ? 'clearly' : 'within noise';
+}
+
+/** One defense against the undefended row, in one sentence. */
+function defenseSentence(base: DefenseRow, row: DefenseRow, n: number): string {
+  const dAdv = row.maxAdvantage - base.maxAdvantage;
+  const dAcc = row.testAccuracy - base.testAccuracy;
+  const seAdv = Math.hypot(seOf(row, 'maxAdvantage', n), seOf(base, 'maxAdvantage', n));
+  const seAcc = Math.hypot(seOf(row, 'testAccuracy', n), seOf(base, 'testAccuracy', n));
+  const privacy =
+    judged(dAdv, seAdv) === 'within noise'
+      ? `leaves the highest attack advantage unchanged within noise (${pct(row.maxAdvantage)} %, Δ ${dAdv >= 0 ? '+' : ''}${pct(dAdv)} ± ${pct(seAdv)} points)`
+      : `${dAdv < 0 ? 'lowers' : 'raises'} the highest attack advantage from ${pct(base.maxAdvantage)} % to ${pct(row.maxAdvantage)} % (Δ ${dAdv >= 0 ? '+' : ''}${pct(dAdv)} ± ${pct(seAdv)} points)`;
+  const utility =
+    judged(dAcc, seAcc) === 'within noise'
+      ? `at the same test accuracy within noise (${pct(row.testAccuracy)} % vs ${pct(base.testAccuracy)} %)`
+      : `while test accuracy ${dAcc < 0 ? 'drops' : 'rises'} from ${pct(base.testAccuracy)} % to ${pct(row.testAccuracy)} % (Δ ${dAcc >= 0 ? '+' : ''}${pct(dAcc)} ± ${pct(seAcc)} points)`;
+  return `${row.label} ${privacy} ${utility}.`;
+}
+
+/**
+ * What a run's result means, in one sentence per defense: each defense's highest attack advantage
+ * and test accuracy against the undefended row's, with the difference judged by the 2-SE rule
+ * (docs/protocol.md §5.1), after a note when the undefended model is not in a regime where a
+ * membership-inference defense can show anything (test accuracy ≤ 3× chance, or no generalization
+ * gap). Empty when the run has no undefended row (`defense: none`) or nothing to compare it to.
+ */
+export function whatItMeans(results: ExperimentResults): string[] {
+  const base = results.rows.find((r) => r.defense === 'none');
+  const others = results.rows.filter((r) => r !== base);
+  if (base === undefined || others.length === 0) return [];
+  const n = Math.min(...Object.entries(results.partition.sizes).filter(([k]) => k.startsWith('target_')).map(([, v]) => v));
+  const classes = results.dataset.classes;
+  const chance = classes === undefined || classes <= 0 ? undefined : 1 / classes;
+  const regime: string[] = [];
+  if (chance !== undefined && base.testAccuracy <= 3 * chance) regime.push(`its test accuracy ${pct(base.testAccuracy)} % is at most 3× chance (${pct(chance)} %)`);
+  if (base.trainAccuracy - base.testAccuracy <= 0) regime.push('it does not generalize worse than it fits (no train–test gap)');
+  const lead =
+    regime.length > 0
+      ? `The undefended model is not in the regime a membership-inference defense is meant for (${regime.join('; ')}), so these comparisons say little:`
+      : `The undefended model is overfit (train ${pct(base.trainAccuracy)} %, test ${pct(base.testAccuracy)} %) and leaks membership (highest attack advantage ${pct(base.maxAdvantage)} %).`;
+  return [lead, ...others.map((row) => defenseSentence(base, row, Number.isFinite(n) ? n : 1))];
+}

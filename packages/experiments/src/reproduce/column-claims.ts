@@ -1,0 +1,106 @@
+import type { ExperimentResults } from '../results';
+import type { RowMetric } from './row-metrics';
+import { testabilityProblem, missingRows, type Regime } from './testability';
+import { cellOf } from './table-helpers';
+import { isNotRun, type CellFormat, type Claim, type ReproductionTable, type RunOutcome, type TableCell } from './types';
+import { combineColumns, compareEstimates, notEvaluated, notTestable, type ColumnDecision, type Direction, type Estimate } from './verdicts';
+
+/** Why a column of a claim cannot be tested (regime, collapse), or undefined when it can. */
+export type ColumnGate = (column: string) => string | undefined;
+
+/** Options of {@link claimForEveryColumn}. */
+export interface EveryColumnOptions {
+  readonly table: ReproductionTable;
+  readonly statement: string;
+  readonly rowA: string;
+  readonly rowB: string;
+  /** 'greater': the claim is A − B > offset; 'less': A − B < offset. */
+  readonly direction: Direction;
+  /** @default 0 */
+  readonly offset?: number;
+  /** Per-column testability (e.g. {@link regimeGate}); without one every measured column is testable. */
+  readonly gate?: ColumnGate;
+  /** The columns the claim is about. @default every column of the table */
+  readonly columns?: readonly string[];
+}
+
+const estimateOf = (cell: TableCell): Estimate => ({ value: cell.ours!, ...(cell.se === undefined ? {} : { se: cell.se }), ...(cell.seSource === undefined ? {} : { seSource: cell.seSource }) });
+
+/**
+ * A claim that A vs B goes the claimed way in every column of a table (e.g. "P1(PAST) > P1(w/o) on
+ * every dataset"), decided per column with a 2-SE margin on the cells' SEs and combined by
+ * {@link combineColumns} (docs/protocol.md §5.1): a column without both values is "not evaluated",
+ * one that fails its gate "not testable"; a strict subset decided → "partial".
+ */
+export function claimForEveryColumn(options: EveryColumnOptions): Claim {
+  const { table, rowA, rowB } = options;
+  const decisions = (options.columns ?? table.columns).map((column): ColumnDecision => {
+    const a = cellOf(table, rowA, column);
+    const b = cellOf(table, rowB, column);
+    if (a?.ours === undefined || b?.ours === undefined) {
+      const why = a?.ours === undefined ? (a?.notRun ?? `no row ${JSON.stringify(rowA)}`) : (b?.notRun ?? `no row ${JSON.stringify(rowB)}`);
+      return { column, verdict: 'not evaluated', evidence: why };
+    }
+    const problem = options.gate?.(column);
+    if (problem !== undefined) return { column, verdict: 'not testable', evidence: `not testable at this scale: ${problem}` };
+    const decision = compareEstimates(estimateOf(a), estimateOf(b), { direction: options.direction, format: table.format, ...(options.offset === undefined ? {} : { offset: options.offset }) });
+    return { column, verdict: decision.verdict, evidence: `${rowA} vs ${rowB} ${decision.evidence}` };
+  });
+  return combineColumns(options.statement, decisions);
+}
+
+/** Options of {@link regimeGate}. */
+export interface RegimeGateOptions {
+  /** Column → the run behind it. */
+  readonly runs: Readonly<Record<string, RunOutcome>>;
+  /** Label of the undefended row of each run (undefined: skip the regime check, check only collapse). */
+  readonly undefended: string | undefined;
+  /** Labels of the compared rows in each run (per column when they differ, e.g. PAST Table 2). */
+  readonly compared: readonly string[] | ((column: string) => readonly string[]);
+  readonly regime: Regime;
+  /** Number of classes when older results do not record it. */
+  readonly classes?: number;
+}
+
+/** A {@link ColumnGate} checking each column's run with {@link testabilityProblem}. */
+export function regimeGate(options: RegimeGateOptions): ColumnGate {
+  return (column) => {
+    const run = options.runs[column];
+    if (run === undefined || isNotRun(run)) return undefined;
+    const compared = typeof options.compared === 'function' ? options.compared(column) : options.compared;
+    return testabilityProblem({ results: run, undefended: options.undefended, compared, regime: options.regime, ...(options.classes === undefined ? {} : { classes: options.classes }) });
+  };
+}
+
+/** Options of {@link compareRows}. */
+export interface CompareRowsOptions {
+  readonly statement: string;
+  readonly run: RunOutcome;
+  /** Labels of the two rows compared: the claim is metric(A) − metric(B) beyond `offset` in `direction`. */
+  readonly rowA: string;
+  readonly rowB: string;
+  readonly metric: RowMetric;
+  readonly direction: Direction;
+  readonly offset?: number;
+  readonly format: CellFormat;
+  readonly regime: Regime;
+  /** Label of the undefended row whose regime gates the claim. */
+  readonly undefended: string | undefined;
+  readonly classes?: number;
+}
+
+/** A claim comparing two rows of one run with a 2-SE margin, gated by the regime (docs/protocol.md §5.1). */
+export function compareRows(o: CompareRowsOptions): Claim {
+  if (isNotRun(o.run)) return notEvaluated(o.statement, o.run.notRun);
+  const results: ExperimentResults = o.run;
+  const missing = missingRows(results, [o.rowA, o.rowB, ...(o.undefended === undefined ? [] : [o.undefended])]);
+  if (missing.length > 0) return notEvaluated(o.statement, `no row ${missing.map((m) => JSON.stringify(m)).join(', ')} in this run`);
+  const problem = testabilityProblem({ results, undefended: o.undefended, compared: [o.rowA, o.rowB], regime: o.regime, ...(o.classes === undefined ? {} : { classes: o.classes }) });
+  if (problem !== undefined) return notTestable(o.statement, problem);
+  const row = (label: string) => results.rows.find((r) => r.label === label)!;
+  const a = o.metric.estimate(row(o.rowA), results);
+  const b = o.metric.estimate(row(o.rowB), results);
+  if (!Number.isFinite(a.value) || !Number.isFinite(b.value)) return notEvaluated(o.statement, `${o.metric.name} not measured for ${o.rowA} or ${o.rowB}`);
+  const d = compareEstimates(a, b, { direction: o.direction, format: o.format, ...(o.offset === undefined ? {} : { offset: o.offset }) });
+  return { statement: o.statement, verdict: d.verdict, evidence: `${o.metric.name}: ${o.rowA} vs ${o.rowB} ${d.evidence}` };
+}
