@@ -36,7 +36,7 @@ function section(dir: string, name: string, scale: string): string {
     if (!existsSync(file)) continue;
     const rows = (JSON.parse(readFileSync(file, 'utf8')) as { rows: Array<{ cache: Record<string, string>; trainSeconds: number }> }).rows;
     for (const row of rows) {
-      models += Object.keys(row.cache).length;
+      models += Object.values(row.cache).filter((c) => c !== 'none').length;
       trained += Object.values(row.cache).filter((c) => c === 'miss').length;
       trainSeconds += row.trainSeconds;
     }

@@ -13,50 +13,97 @@ export type CrlDataset = keyof typeof CRL_DATASETS;
 /** The paper's model row that runs at the reduced scales (ResNet18: in every table and in Fig. 7). */
 export const REDUCED_MODEL = 'ResNet18';
 
-interface ModelPlan {
+/** One piecewise-constant LR range: epochs `[start, end)` at `lr` (the CRLr config format). */
+type Range = readonly [start: number, end: number, lr: number];
+
+/** A training schedule of a (dataset, model) group. */
+export interface ModelPlan {
   readonly model: { readonly name: string; readonly options: Record<string, unknown> };
   readonly epochs: number;
   readonly batchSize: number;
+  /** The base LR (the first range's at paper scale). */
   readonly lr: number;
-  readonly milestones: readonly number[];
-  readonly gamma: number;
+  /** `{ type: 'piecewise' | 'multistep', … }` as the runner's `training.schedule`. */
+  readonly schedule: ExperimentConfig['training']['schedule'];
 }
 
-const plan = (name: string, options: Record<string, unknown>, epochs: number, batchSize: number, lr: number, milestones: number[], gamma = 0.1): ModelPlan =>
-  ({ model: { name, options }, epochs, batchSize, lr, milestones, gamma });
+const pw = (name: string, options: Record<string, unknown>, epochs: number, batchSize: number, ranges: readonly Range[]): ModelPlan => ({
+  model: { name, options }, epochs, batchSize, lr: ranges[0]![2],
+  schedule: { type: 'piecewise', ranges: ranges.map(([start, end, lr]) => ({ start, end, lr })) },
+});
 
 /**
- * Paper-scale training per (dataset, model), from CRLr `conf/train/*.yml` (docs/protocol.md §2.6): SGD,
- * momentum 0.9, wd 5e-4, batch 256 (32 for DenseNet121), the piecewise-constant LR as a multistep
- * schedule. Two are approximations: cifar10_vgg (0.05 → 0.01 → 0.005 → 0.001 at 50/80/100) becomes
- * ×0.2 at 50/80/100, and cifar100_resnet's one warm-up epoch at 0.01 is dropped.
+ * Paper-scale training per (dataset, model), exactly CRLr's `conf/train/*.yml` (docs/protocol.md
+ * §2.6): SGD, momentum 0.9, wd 5e-4, batch 256 (32 for DenseNet121), the piecewise-constant LR as
+ * written there (overlapping ranges: the last one wins, as in `cifar10_vgg`), and CRLr's CIFAR-style
+ * ResNet-18 (3×3 stem, no max-pool; docs/protocol.md §2.6 "Models").
  */
 export const PAPER_PLANS: Readonly<Record<CrlDataset, Readonly<Record<string, ModelPlan>>>> = {
   cifar10: {
-    VGG11: plan('vgg11-bn', {}, 120, 256, 0.05, [50, 80, 100], 0.2),
-    ResNet18: plan('resnet18', { stem: 'cifar' }, 100, 256, 0.01, [50, 80]),
-    DenseNet121: plan('densenet121', { stem: 'cifar' }, 50, 32, 0.1, [20, 40]),
+    VGG11: pw('vgg11-bn', {}, 120, 256, [[0, 50, 0.05], [50, 80, 0.01], [80, 110, 0.005], [100, 120, 0.001]]),
+    ResNet18: pw('resnet18', { stem: 'cifar' }, 100, 256, [[0, 1, 0.01], [1, 50, 0.01], [50, 80, 0.001], [80, 100, 1e-4]]),
+    DenseNet121: pw('densenet121', { stem: 'cifar' }, 50, 32, [[0, 20, 0.1], [20, 40, 0.01], [40, 50, 0.001]]),
   },
   cifar100: {
-    GoogLeNet: plan('googlenet', {}, 80, 256, 0.1, [40, 60]),
-    ResNet18: plan('resnet18', { stem: 'cifar' }, 100, 256, 0.1, [50, 80]),
-    DenseNet121: plan('densenet121', { stem: 'cifar' }, 100, 32, 0.1, [40, 70, 90]),
+    GoogLeNet: pw('googlenet', {}, 80, 256, [[0, 40, 0.1], [40, 60, 0.01], [60, 80, 0.001]]),
+    ResNet18: pw('resnet18', { stem: 'cifar' }, 100, 256, [[0, 1, 0.01], [1, 50, 0.1], [50, 80, 0.01], [80, 100, 0.001]]),
+    DenseNet121: pw('densenet121', { stem: 'cifar' }, 100, 32, [[0, 40, 0.1], [40, 70, 0.01], [70, 90, 0.001], [90, 100, 1e-4]]),
   },
   svhn: {
-    VGG11: plan('vgg11-bn', {}, 40, 256, 0.1, [10, 30]),
-    ResNet18: plan('resnet18', { stem: 'cifar' }, 40, 256, 0.1, [10, 30]),
+    VGG11: pw('vgg11-bn', {}, 40, 256, [[0, 10, 0.1], [10, 30, 0.01], [30, 40, 0.001]]),
+    ResNet18: pw('resnet18', { stem: 'cifar' }, 40, 256, [[0, 10, 0.1], [10, 30, 0.01], [30, 40, 0.001]]),
   },
 };
 
+/** Every size of a reduced scale in one place: the ResNet18 row's model and schedule, members per role, and α. */
+export interface ReducedPlan {
+  readonly plan: ModelPlan;
+  /** Examples per CCL5 role (target/shadow members and non-members, AdvReg's reference set). */
+  readonly maxPerRole: number;
+  /** RelaxLoss's and CRL's α_rce on CIFAR-10 at this scale. */
+  readonly alpha: number;
+  /** CRL's α_rcl at this scale. */
+  readonly alphaCenter: number;
+}
+
+const multistep = (name: string, options: Record<string, unknown>, epochs: number, batchSize: number, lr: number, milestones: number[], gamma = 0.1): ModelPlan =>
+  ({ model: { name, options }, epochs, batchSize, lr, schedule: { type: 'multistep', milestones, gamma } });
+
 /**
- * Reduced scales: the ResNet18 row only, as `resnet-narrow` (the ResNet-18 topology with a CIFAR stem)
- * at width 4 (smoke) or 8 (cpu; ≈3.7 s per batch of 128 on this loaded 2-core machine, so a table of
- * 8 models fits the 60-minute budget), and `maxPerRole` examples per partition role.
+ * The reduced scales run the ResNet18 row only. `smoke`: `resnet-narrow` width 4 on 64 examples per
+ * role, 2 epochs (seconds; CI). `cpu`: see {@link CPU_PLAN}.
  */
-const REDUCED: Readonly<Record<'smoke' | 'cpu', { plan: ModelPlan; maxPerRole: number }>> = {
-  smoke: { plan: plan('resnet-narrow', { width: 4 }, 2, 32, 0.05, [1]), maxPerRole: 64 },
-  cpu: { plan: plan('resnet-narrow', { width: 8 }, 20, 100, 0.1, [10, 16]), maxPerRole: 250 },
+export const SMOKE_PLAN: ReducedPlan = { plan: multistep('resnet-narrow', { width: 4 }, 2, 32, 0.05, [1]), maxPerRole: 64, alpha: 1, alphaCenter: 0.1 };
+
+/**
+ * The cpu scale: the ResNet18 row as a **ResNet-18 with torchvision's stem** (7×7/2 conv + max-pool,
+ * the stem the cheaper of the two on 32×32 inputs) at **width 32** (stages 32-64-128-256, 2.8 M
+ * parameters, features d = 256): the full-width model costs ≈ 2.2× small-cnn per step on the native
+ * backend, too much for 8 models (4 targets + 4 adaptive shadows) in the 25-minute budget of Table
+ * 1a, so the width is halved and documented. 1,500 members and 1,500 non-members per model (CCL5),
+ * 20 epochs of batch 128, SGD lr 0.1 ×0.1 at epochs 10 and 15, so the undefended model overfits.
+ * Measured (CE target, shared machine at load 12–18): 2,000 members × 20 epochs reached 96.9 % train /
+ * 42.9 % test in 582 s (≈ 350 s of CPU), extrapolating to ≈ 30 min for the table on an idle machine;
+ * 2,000 × 16 epochs (×0.1 at 8, 12) only 85.2 % train / 42.9 % test (under the 90 % gate). Hence 1,500
+ * members × 20 epochs (the same 20 passes per example, ≈ 23 min estimated; not yet verified).
+ *
+ * α (chosen on training signals, never on evaluation data; docs/protocol.md A18): α_rce = 1, RelaxLoss's
+ * CIFAR-10 value, reached by the normalised training CE once the model fits its members. α_rcl = 40:
+ * on a training batch of the initialised model the centre distance is 89.5, and since the features are
+ * non-negative (ReLU, then average pooling) while the N(0, 1) centres are not, it cannot fall below
+ * ‖c̃⁻‖²/2 ≈ 19.6 (the normalised centres' negative part); the paper's α_rcl = 0.1 therefore never
+ * fires (it did not in 20 epochs: issue 20), while 40 ≈ twice that floor relaxes the centre loss once the
+ * features have moved most of the way to their centres. The crl defense logs per epoch how often each
+ * branch fired (`crlRelaxation` in the result rows).
+ */
+export const CPU_PLAN: ReducedPlan = {
+  plan: multistep('resnet18', { stem: 'imagenet', width: 32 }, 20, 128, 0.1, [10, 15]),
+  maxPerRole: 1500,
+  alpha: 1,
+  alphaCenter: 40,
 };
+
+const REDUCED: Readonly<Record<'smoke' | 'cpu', ReducedPlan>> = { smoke: SMOKE_PLAN, cpu: CPU_PLAN };
 
 /** Why a (dataset, model) group does not run at a scale, or undefined when it does. */
 export function skippedAt(scale: ReproductionScale, model: string): string | undefined {
@@ -73,8 +120,14 @@ export interface RelaxLevel {
   readonly alphaCenter: number;
 }
 
-/** The base relaxation level of a dataset (used by Table 1 and shared with Fig. 7, so those models are trained once). */
-export const baseLevel = (dataset: CrlDataset): RelaxLevel => ({ alpha: ALPHA[dataset], alphaCenter: 0.1 });
+/**
+ * The base relaxation level of a dataset at a scale (used by Table 1 and shared with Fig. 7, so those
+ * models are trained once): the paper-scale α per dataset; at the reduced scales CIFAR-10's α from
+ * the scale's plan and its α_rcl for every dataset (chosen on training signals, see {@link CPU_PLAN}).
+ */
+export const baseLevel = (dataset: CrlDataset, scale: ReproductionScale = 'paper'): RelaxLevel =>
+  scale === 'paper' ? { alpha: ALPHA[dataset], alphaCenter: 0.1 }
+    : { alpha: dataset === 'cifar10' ? REDUCED[scale].alpha : ALPHA[dataset], alphaCenter: REDUCED[scale].alphaCenter };
 
 /**
  * CRL's parameters: the paper publishes none, so docs/protocol.md A18's grid: t = t_cl = 0.05, λ = 0.1,
@@ -90,8 +143,8 @@ export function table1Defenses(dataset: CrlDataset, scale: ReproductionScale): E
   const labelled: Record<Approach, { name: string; params: Record<string, unknown> }> = {
     CE: { name: 'none', params: {} },
     AdvReg: { name: 'advreg', params: { alpha: 1, ...warmup } },
-    RelaxLoss: { name: 'relaxloss', params: { alpha: ALPHA[dataset], upper: 1, variant: 'image' } },
-    CRL: { name: 'crl', params: crlParams(baseLevel(dataset)) },
+    RelaxLoss: { name: 'relaxloss', params: { alpha: baseLevel(dataset, scale).alpha, upper: 1, variant: 'image' } },
+    CRL: { name: 'crl', params: crlParams(baseLevel(dataset, scale)) },
   };
   return Object.entries(labelled).map(([label, d]) => ({ label, ...d }));
 }
@@ -103,7 +156,8 @@ export function planOf(dataset: CrlDataset, model: string, scale: ReproductionSc
     if (p === undefined) throw new Error(`planOf: no ${model} in the paper's ${dataset} table`);
     return { plan: p };
   }
-  return REDUCED[scale];
+  const r = REDUCED[scale];
+  return { plan: r.plan, maxPerRole: r.maxPerRole };
 }
 
 /**
@@ -123,7 +177,7 @@ export function groupConfig(dataset: CrlDataset, model: string, scale: Reproduct
     model: p.model,
     training: {
       epochs: p.epochs, batchSize: p.batchSize, optimizer: 'sgd', lr: p.lr, momentum: 0.9, weightDecay: 5e-4,
-      schedule: { type: 'multistep', milestones: [...p.milestones], gamma: p.gamma },
+      schedule: p.schedule,
     },
     defenses: defenses ?? table1Defenses(dataset, scale),
     attacks: ['nn-crl', 'entropy', 'modifiedEntropy'],
@@ -135,6 +189,6 @@ export const SHARED_NOTES: readonly string[] = [
   'NN-Based = NN-CRL (softmax ⊕ one-hot, MLP 128-64-64-2, docs/protocol.md §3.2) trained on ONE adaptive shadow model; the paper pools k = 5 shadow models.',
   'Partition: CCL5 (equal target-train, target-test, inference, shadow-train, shadow-test slices); the paper splits 50/50 target/shadow then 50/50 train/test (15 000 members on CIFAR) and carves AdvReg\'s reference set from the training half.',
   'Entropy, M-Entropy and Grad-x ℓ2 AUCs are computed on the target members vs non-members directly (no threshold), as the paper states; Grad-x score = −‖∇ₓ CE‖₂ in eval mode.',
-  'CRL hyperparameters are unpublished: α_rce = RelaxLoss\'s α, α_rcl = 0.1, t = t_cl = 0.05, λ = 0.1, lr_c = 0.001 (docs/protocol.md A18). AdvReg: MLHospital variant, α = 1.',
+  'CRL hyperparameters are unpublished: α_rce = RelaxLoss\'s α, α_rcl = 0.1 at paper scale (40 at cpu scale, where 0.1 lies below the centre distance\'s floor: see examples/crl/src/configs.ts), t = t_cl = 0.05, λ = 0.1, lr_c = 0.001 (docs/protocol.md A18). AdvReg: MLHospital variant, α = 1.',
   'Inputs are scaled to [0, 1] (the paper normalises CIFAR by channel mean/std and augments CIFAR-100 with crop+flip; neither is a runner option).',
 ];

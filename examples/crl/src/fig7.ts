@@ -3,6 +3,7 @@ import { classesOf, collapseProblem, type Reproduction, type ReproductionContext
 import { CRL_DATASETS, REDUCED_MODEL, SHARED_NOTES, baseLevel, crlParams, groupConfig, planOf, type CrlDataset, type RelaxLevel } from './configs';
 import { ABLATIONS, fig7Claims, type Ablation, type AblationPoint } from './fig7-claims';
 import { measureGroup, type GroupMeasurement } from './measure-group';
+import { relaxationNote } from './relaxation-counts';
 import { CRL_REGIME } from './table1';
 import { AUC_COLUMNS } from './paper-values';
 
@@ -16,8 +17,8 @@ const COMPONENTS: Readonly<Record<Ablation, 'impRelaxLoss' | 'relaxedCenterLoss'
 /** Multipliers of the base (α_rce, α_rcl): larger = more relaxation = more privacy (CRL paper §5.3, arXiv:2404.17674). */
 const LEVELS = { smoke: [1, 2], cpu: [1, 2], paper: [0.5, 1, 1.5, 2] } as const;
 
-const levelOf = (dataset: CrlDataset, k: number): RelaxLevel => {
-  const b = baseLevel(dataset);
+const levelOf = (dataset: CrlDataset, k: number, scale: ReproductionContext['scale']): RelaxLevel => {
+  const b = baseLevel(dataset, scale);
   return { alpha: b.alpha * k, alphaCenter: b.alphaCenter * k };
 };
 const labelOf = (a: Ablation, level: RelaxLevel) => `${a} α_rce=${level.alpha} α_rcl=${level.alphaCenter}`;
@@ -25,7 +26,7 @@ const labelOf = (a: Ablation, level: RelaxLevel) => `${a} α_rce=${level.alpha} 
 /** The ablation's defenses: every approach at every level (level 1 of CRL = Table 1's CRL, trained once). */
 export function fig7Defenses(dataset: CrlDataset, scale: ReproductionContext['scale']): ExperimentConfig['defenses'] {
   return ABLATIONS.flatMap((a) => LEVELS[scale].map((k) => {
-    const level = levelOf(dataset, k);
+    const level = levelOf(dataset, k, scale);
     return { name: 'crl', label: labelOf(a, level), params: crlParams(level, COMPONENTS[a]) };
   }));
 }
@@ -83,11 +84,11 @@ export const crlFig7: Reproduction = {
   async run(ctx) {
     const dataset = fig7Dataset(ctx);
     const config = groupConfig(dataset, REDUCED_MODEL, ctx.scale, fig7Defenses(dataset, ctx.scale));
-    const labels = ABLATIONS.flatMap((a) => LEVELS[ctx.scale].map((k) => labelOf(a, levelOf(dataset, k))));
+    const labels = ABLATIONS.flatMap((a) => LEVELS[ctx.scale].map((k) => labelOf(a, levelOf(dataset, k, ctx.scale))));
     const m = await measureGroup(ctx, `fig7-${dataset}`, config, { labels });
     const points: AblationPoint[] = 'notRun' in m ? [] : ABLATIONS.flatMap((a) => LEVELS[ctx.scale].map((k) => ({
-      approach: a, level: k, values: m.rows[labelOf(a, levelOf(dataset, k))]!.values,
-      ...collapsedOf(m, labelOf(a, levelOf(dataset, k))),
+      approach: a, level: k, values: m.rows[labelOf(a, levelOf(dataset, k, ctx.scale))]!.values,
+      ...collapsedOf(m, labelOf(a, levelOf(dataset, k, ctx.scale))),
     })));
     const sizes = 'notRun' in m ? { members: 1, nonMembers: 1 } : { members: m.results.partition.sizes.target_train ?? NaN, nonMembers: m.results.partition.sizes.target_test ?? NaN };
     const rows = labels.map((label) => ({
@@ -105,6 +106,7 @@ export const crlFig7: Reproduction = {
       caption: `ResNet18 on ${CRL_DATASETS[dataset].label} (${plan.model.name} ${JSON.stringify(plan.model.options)}, ${maxPerRole ?? 'all'} members, ${plan.epochs} epochs). The paper gives Fig. 7 as a plot only: no paper values to print. Test accuracy ↑, AUC ↓.`,
     };
     const notes = [...SHARED_NOTES];
+    if (!('notRun' in m)) notes.push(relaxationNote(m.results, labels));
     if (dataset !== 'cifar100') notes.push('Fig. 7 is on CIFAR-100 in the paper; CIFAR-100 is not bundled, so this reduced-scale run uses CIFAR-10 (pass --data-dir with the CIFAR-100 files to use it).');
     return { tables: [table], claims: fig7Claims(points, sizes), figures: points.length === 0 ? [] : [figure(points, title)], notes };
   },

@@ -13,3 +13,4 @@ export { measureGroup, type GroupMeasurement, type MeasuredRow, type MeasureGrou
 export { TABLE1_PAPER, TABLE1_COLUMNS, AUC_COLUMNS, APPROACHES, paperValue, type Approach, type Table1Column } from './paper-values';
 export { TABLE1_CLAIMS, table1Claim, type MeasuredGroup, type CellGetter } from './table1-claims';
 export { fig7Claims, ABLATIONS, type Ablation, type AblationPoint } from './fig7-claims';
+export { relaxationOf, relaxationFired, relaxationNote, type RelaxationSummary } from './relaxation-counts';

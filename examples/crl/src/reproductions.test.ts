@@ -108,7 +108,10 @@ describe('paper-scale configs', () => {
       expect(c.defenses.map((d) => d.name)).toEqual(['none', 'advreg', 'relaxloss', 'crl']);
       expect(c.attacks).toEqual(['nn-crl', 'entropy', 'modifiedEntropy']);
     }
-    expect(groupConfig('cifar100', 'ResNet18', 'paper').training.schedule).toEqual({ type: 'multistep', milestones: [50, 80], gamma: 0.1 });
+    expect(groupConfig('cifar100', 'ResNet18', 'paper').training.schedule).toEqual({
+      type: 'piecewise', ranges: [{ start: 0, end: 1, lr: 0.01 }, { start: 1, end: 50, lr: 0.1 }, { start: 50, end: 80, lr: 0.01 }, { start: 80, end: 100, lr: 0.001 }],
+    });
+    expect(groupConfig('cifar100', 'ResNet18', 'paper').model.options).toEqual({ stem: 'cifar' });
   });
 
   it('run Fig. 7 on CIFAR-100 ResNet18 with the three ablations at four levels', () => {

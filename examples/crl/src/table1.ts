@@ -1,6 +1,7 @@
 import { hanleyMcNeilSe, regime, rowMetrics, testabilityProblem, type Reproduction, type ReproductionContext, type ReproductionTable, type TableCell } from '@mia/experiments/reproduce';
 import { CRL_DATASETS, REDUCED_MODEL, SHARED_NOTES, groupConfig, planOf, skippedAt, type CrlDataset } from './configs';
 import { measureGroup, type GroupMeasurement } from './measure-group';
+import { relaxationNote } from './relaxation-counts';
 import { APPROACHES, TABLE1_COLUMNS, TABLE1_PAPER, paperValue, type Approach } from './paper-values';
 import { TABLE1_CLAIMS, table1Claim, type MeasuredGroup } from './table1-claims';
 
@@ -95,6 +96,7 @@ export const crlTable1: Reproduction = {
     });
     const paperGroups = Object.entries(TABLE1_PAPER).flatMap(([d, models]) => Object.keys(models).map((m) => [d, m] as const));
     const claims = TABLE1_CLAIMS.map(([statement, test]) => table1Claim(statement, test, measured, paperGroups));
-    return { tables, claims, notes: [...SHARED_NOTES, `Claims are gated on ${CRL_REGIME.why}; AUC SEs use Hanley–McNeil on the evaluation set sizes.`] };
+    const relaxation = groups.flatMap((g) => ('notRun' in g.measurement ? [] : [`${CRL_DATASETS[g.dataset].table} ${g.model}: ${relaxationNote(g.measurement.results, ['CRL'])}`]));
+    return { tables, claims, notes: [...SHARED_NOTES, `Claims are gated on ${CRL_REGIME.why}; AUC SEs use Hanley–McNeil on the evaluation set sizes.`, ...relaxation] };
   },
 };

@@ -1,12 +1,13 @@
 import { computeSignals } from '@mia/attacks';
 import { subsetData } from '@mia/core';
+import { CPU_PLAN } from './configs';
 import { contentHash, trainWithPlugins, type ExperimentConfig } from '@mia/experiments';
 import { type LoadedUnit, type ReproductionContext } from '@mia/experiments/reproduce';
 import { createModel } from '@mia/models';
 import { estimateInfluence } from '@mia/sam';
 
 /** Subset models of the influence estimator per scale (Feldman & Zhang used thousands). */
-export const INFLUENCE_MODELS = { smoke: 4, cpu: 24, paper: 2000 } as const;
+export const INFLUENCE_MODELS = { smoke: 4, cpu: CPU_PLAN.influenceModels, paper: 2000 } as const;
 
 const bytesOf = (a: Float64Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 const floatsOf = (b: Uint8Array) => new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));

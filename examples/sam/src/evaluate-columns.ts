@@ -28,7 +28,7 @@ async function evaluateCached(ctx: ReproductionContext, config: ExperimentConfig
     const defense = config.defenses.find((d) => (d.label ?? d.name) === label)!;
     const perturbed = getDefense(defense.name).perturbLogits !== undefined;
     const releasedHash = perturbed ? createHash('sha256').update(new Uint8Array(loaded.released.members.buffer)).update(new Uint8Array(loaded.released.nonMembers.buffer)).digest('hex') : undefined;
-    const key = contentHash({ kind: 'sam-privacy-evaluation-2', modelHash, data: loaded.data.digest, options, ...(releasedHash === undefined ? {} : { releasedHash }) });
+    const key = contentHash({ kind: 'sam-privacy-evaluation-3', modelHash, data: loaded.data.digest, options, ...(releasedHash === undefined ? {} : { releasedHash }) });
     let pending = memo.get(key);
     if (pending === undefined) {
       pending = (async () => {

@@ -1,4 +1,5 @@
 import type { ReproductionScale } from '@mia/experiments/reproduce';
+import { CPU_PLAN } from './configs';
 
 /** How the SharpReg-protocol attacks of one model are run (per scale). */
 export interface EvaluationOptions {
@@ -25,7 +26,7 @@ export interface EvaluationOptions {
  */
 export function evaluationOptions(scale: ReproductionScale): EvaluationOptions {
   if (scale === 'paper') return { splits: 5, nnEpochs: 150, augmentationNnEpochs: 5, cropPadding: 4, multiQueryExamples: Number.MAX_SAFE_INTEGER, flips: Array.from({ length: 30 }, (_, i) => i + 1), flipRepeats: 100 };
-  if (scale === 'cpu') return { splits: 5, nnEpochs: 10, augmentationNnEpochs: 5, cropPadding: 1, multiQueryExamples: 150, flips: [1, 2, 4, 8, 16, 32], flipRepeats: 10 };
+  if (scale === 'cpu') return CPU_PLAN.evaluation;
   return { splits: 2, nnEpochs: 1, augmentationNnEpochs: 1, cropPadding: 0, multiQueryExamples: 20, flips: [1, 8], flipRepeats: 2 };
 }
 

@@ -8,7 +8,9 @@ const split = (pm: number[], pn: number[], labelsM: number[], labelsN: number[])
   members: signalsFromLosses(pm.map((p) => -Math.log(p)), labelsM, 2),
   nonMembers: signalsFromLosses(pn.map((p) => -Math.log(p)), labelsN, 2),
 });
-const classWise = split([0.9, 0.9, 0.5, 0.5], [0.8, 0.8, 0.4, 0.4], [0, 0, 1, 1], [0, 0, 1, 1]);
+// Ten examples per class and side: per-class thresholds need ≥ 10 (MIN_CLASS_EXAMPLES of @mia/attacks).
+const ten = (values: number[]) => values.flatMap((v) => Array.from({ length: 10 }, () => v));
+const classWise = split(ten([0.9, 0.5]), ten([0.8, 0.4]), ten([0, 1]), ten([0, 1]));
 // Here class 1 has no member in the known data: per-class falls back, and the global threshold is as good.
 const globalOnly = split([0.9, 0.95], [0.4, 0.5], [0, 1], [0, 1]);
 
@@ -16,7 +18,8 @@ describe('globalOrClassAttack', () => {
   it('keeps per-class thresholds when they classify the known split better', async () => {
     const attack = globalOrClassAttack('confidence', 'Confidence');
     await attack.prepare(classWise);
-    expect([...attack.decide!(classWise.members), ...attack.decide!(classWise.nonMembers)]).toEqual([1, 1, 1, 1, 0, 0, 0, 0]);
+    expect([...attack.decide!(classWise.members), ...attack.decide!(classWise.nonMembers)]).toEqual([...ten([1, 1]), ...ten([0, 0])]);
+    expect(attack.report!(classWise.members, new Uint8Array(20).fill(1))).toEqual({ classesOnGlobalThreshold: 0 });
     expect(attack.name).toBe('Confidence');
   });
 

@@ -35,6 +35,8 @@ export function globalOrClassAttack(statistic: Statistic, name: string): ShadowA
     },
     score: (target) => fitted().score(target),
     decide: (target) => fitted().decide!(target),
+    // The chosen attack's extras: with per-class thresholds, how many classes used the global one (< 10 known examples).
+    report: (target, isMember) => fitted().report?.(target, isMember) ?? {},
     dispose() {},
   };
 }

@@ -1,7 +1,7 @@
 import { type ExperimentConfig } from '@mia/experiments';
 import { isNotRun, notEvaluated, testabilityProblem, trendClaim, type Claim, type NotRun, type Reproduction, type ReproductionScale, type ReproductionTable } from '@mia/experiments/reproduce';
 import { SAM_REGIME, attackAccuracyOf, claimOverColumns, testAccuracyOf } from './column-claims';
-import { DATASET_COLUMNS, SAM_RHO, SHARPREG_PARAMS, type DatasetColumn } from './configs';
+import { CPU_PLAN, DATASET_COLUMNS, SAM_RHO, SHARPREG_PARAMS, type DatasetColumn } from './configs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';
 import { TABLE4 } from './paper-values';
 import { cellOf, mean, notRunCell, pct } from './table-cells';
@@ -40,7 +40,7 @@ export function table4RunnerDefenses(column: DatasetColumn, scale: ReproductionS
     ? { variant: 'sel', alpha: ADVREG_ALPHA[column] }
     : { variant: 'mlhospital', alpha: ADVREG_ALPHA[column], warmupEpochs: scale === 'smoke' ? 1 : 3 };
   // SELENA (§4.14): K = 25 sub-models, each member excluded from L = 10, at paper scale; fewer below it.
-  const selena = scale === 'paper' ? { numModels: 25, numExcluded: 10 } : scale === 'cpu' ? { numModels: 5, numExcluded: 2 } : { numModels: 3, numExcluded: 1 };
+  const selena = scale === 'paper' ? { numModels: 25, numExcluded: 10 } : scale === 'cpu' ? CPU_PLAN.selena : { numModels: 3, numExcluded: 1 };
   // MemGuard (§4.15): the paper has no CIFAR-10 row; the defender's attack model is trained for 100 epochs (smoke: 5).
   const memGuard = column === 'CIFAR-10' ? [] : [{ name: 'memguard', label: 'MemGuard', params: scale === 'smoke' ? { attackEpochs: 5, maxIterations: 30 } : {} }];
   return [
@@ -131,7 +131,7 @@ export const samTable4: Reproduction = {
       tables: [table4(columns)], claims,
       notes: [...evaluationNotes(ctx.scale), 'The paper\'s MemGuard claim also says the best multi-query (label-only) attack is not lowered; MemGuard keeps every argmax, so that half cannot fail and is dropped from the claim.',
         'MemGuard: the undefended model with its released logits perturbed against the defender\'s own attack model (trained on its members vs the reference set); the single-query attacks see the perturbed logits, the multi-query (label-only) attacks the model (docs/protocol.md §4.15).',
-        ctx.scale === 'paper' ? 'SELENA: K = 25 sub-models, L = 10 (docs/protocol.md §4.14).' : `SELENA: K = ${ctx.scale === 'cpu' ? 5 : 3} sub-models, L = ${ctx.scale === 'cpu' ? 2 : 1} at reduced scale (the paper: K = 25, L = 10; docs/protocol.md §4.14).`,
+        ctx.scale === 'paper' ? 'SELENA: K = 25 sub-models, L = 10 (docs/protocol.md §4.14).' : `SELENA: K = ${ctx.scale === 'cpu' ? CPU_PLAN.selena.numModels : 3} sub-models, L = ${ctx.scale === 'cpu' ? CPU_PLAN.selena.numExcluded : 1} at reduced scale (the paper: K = 25, L = 10; docs/protocol.md §4.14).`,
         ctx.scale === 'paper' ? 'AdvReg: SEL variant (docs/protocol.md §4.7).' : 'AdvReg: MLHospital schedule (docs/protocol.md §4.7) at reduced scale, not the SEL variant the paper used.'],
     };
   },

@@ -15,7 +15,7 @@ export { signalsFromScoreTable } from './parsers/signals-from-score-table';
 
 export type { MembershipAttack, ShadowAttack, ReferenceAttack } from './attacks/attack';
 export { signedStatistic, type Statistic, type StatisticName } from './attacks/signed-statistic';
-export { metricAttack, type MetricAttack, type MetricAttackOptions, type ThresholdMode } from './attacks/metric-attack';
+export { metricAttack, MIN_CLASS_EXAMPLES, type MetricAttack, type MetricAttackOptions, type ThresholdMode } from './attacks/metric-attack';
 export { attackFeatures, type AttackFeatures, type AttackFeatureKind } from './attacks/attack-features';
 export { createAttackNetwork, type AttackNetworkSpec, type DenseLayerSpec } from './attacks/attack-network';
 export { nnAttack, type NnAttackOptions } from './attacks/nn-attack';

@@ -1,8 +1,9 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError } from '@mia/core';
 import { resolveCrlOptions, type CrlOptions, type ResolvedCrlOptions } from './crl-options';
-import { impRelaxLoss } from './imp-relax-loss';
-import { relaxedCenterLoss } from './relaxed-center-loss';
+import { impRelaxLossTerms } from './imp-relax-loss';
+import { relaxedCenterLossTerms } from './relaxed-center-loss';
+import type { RelaxationCounter } from './relaxation-counter';
 
 /** The tensors one CRL loss evaluation needs. */
 export interface CrlBatch {
@@ -32,19 +33,23 @@ export function crlLoss(batch: CrlBatch, options: CrlOptions & { readonly epoch:
   return crlObjective('crlLoss', batch, resolveCrlOptions('crlLoss', options), options.epoch);
 }
 
-/** {@link crlLoss} with resolved options. @internal */
-export function crlObjective(fn: string, batch: CrlBatch, o: ResolvedCrlOptions, epoch: number): tf.Scalar {
+/** {@link crlLoss} with resolved options; `counter` (if given) observes the branch values. @internal */
+export function crlObjective(fn: string, batch: CrlBatch, o: ResolvedCrlOptions, epoch: number, counter?: RelaxationCounter): tf.Scalar {
   if (o.useCenters && batch.centers === undefined) throw new InvalidArgumentError(`${fn}: centers must be given for components '${o.components}', got undefined`);
   return tf.tidy(() => {
-    const rce = impRelaxLoss(batch.logits, batch.labels, { alpha: o.alpha, upper: o.upper, t: o.t, epoch, parityOffset: o.parityOffset });
-    if (!o.useCenters) return rce;
-    const rcl = relaxedCenterLoss(batch.features, batch.logits, batch.labels, batch.centers!, {
+    const rce = impRelaxLossTerms(batch.logits, batch.labels, { alpha: o.alpha, upper: o.upper, t: o.t, epoch, parityOffset: o.parityOffset });
+    if (!o.useCenters) {
+      counter?.observe(rce.value, undefined);
+      return rce.loss;
+    }
+    const rcl = relaxedCenterLossTerms(batch.features, batch.logits, batch.labels, batch.centers!, {
       alpha: o.alphaCenter,
       upper: o.upperCenter,
       t: o.tCenter,
       epoch,
       parityOffset: o.parityOffset,
     });
-    return tf.add(rce, tf.mul(rcl, o.lambda)) as tf.Scalar;
+    counter?.observe(rce.value, rcl.value);
+    return tf.add(rce.loss, tf.mul(rcl.loss, o.lambda)) as tf.Scalar;
   });
 }

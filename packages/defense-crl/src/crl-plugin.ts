@@ -4,6 +4,7 @@ import { createClassCenters } from './class-centers';
 import { crlObjective } from './crl-loss';
 import { resolveCrlOptions, type CrlOptions } from './crl-options';
 import { checkAboveLogitFloor } from './logit-normalization-floor';
+import { createRelaxationCounter, formatRelaxationEpoch, type RelaxationEpochCounts } from './relaxation-counter';
 
 /** Options of {@link crlPlugin}. */
 export interface CrlPluginOptions extends CrlOptions {
@@ -17,12 +18,16 @@ export interface CrlPluginOptions extends CrlOptions {
   readonly centerOptimizer?: Optimizer;
   /** Seed of the centres' N(0, 1) initialisation. @default 0 */
   readonly seed?: number;
+  /** Receives one line per epoch with how often each relaxed branch fired ({@link formatRelaxationEpoch}). */
+  readonly onLog?: (line: string) => void;
 }
 
 /** A CRL plugin; it owns the centres and their optimizer (free them with `dispose()`). */
 export interface CrlPlugin extends TrainingPlugin {
   /** The learnable class centres `[C, d]`, or `undefined` for `components: 'impRelaxLoss'`. */
   readonly centers: tf.Variable | undefined;
+  /** Per finished epoch, how often each relaxed branch fired (docs/protocol.md §4.3); readable after `dispose()`. */
+  readonly relaxation: readonly RelaxationEpochCounts[];
   dispose(): void;
 }
 
@@ -32,6 +37,8 @@ export interface CrlPlugin extends TrainingPlugin {
  * centres as plugin `variables` stepped **only** by their own optimizer (SGD lr_c = 0.001,
  * momentum 0.9, wd 5e-4, no schedule) on the same backward pass, so their gradient is
  * `λ·∂L_rcl/∂c`. Epoch parity uses `train`'s 0-based epoch plus `parityOffset` (default 1).
+ * Per epoch it counts the batches on which each relaxed branch fired (`relaxation`, `onLog`),
+ * accumulated on the device and read once at the epoch's end.
  *
  * @throws InvalidArgumentError on bad options, including `alpha` at or below the
  *   logit-normalisation floor for (t, C) (the message gives the floor, docs/protocol.md A18).
@@ -46,9 +53,12 @@ export function crlPlugin(options: CrlPluginOptions): CrlPlugin {
   checkAboveLogitFloor(fn, o.alpha, o.t, options.numClasses);
   const centers = o.useCenters ? createClassCenters(options.numClasses, options.featureDim, { seed: options.seed ?? 0 }) : undefined;
   const optimizer = options.centerOptimizer ?? sgd({ lr: options.lrCenters ?? 0.001, momentum: 0.9, weightDecay: 5e-4 });
+  const counter = createRelaxationCounter(o.alpha, o.alphaCenter, o.useCenters, o.parityOffset);
+  const relaxation: RelaxationEpochCounts[] = [];
   return {
     name: `crl(${o.components})`,
     centers,
+    relaxation,
     variables: centers === undefined ? [] : [centers],
     optimizer,
     onTrainStart(info) {
@@ -62,9 +72,15 @@ export function crlPlugin(options: CrlPluginOptions): CrlPlugin {
       if (ctx.features.shape[1] !== options.featureDim) {
         throw new ShapeMismatchError(`${fn}: model features must be [B, ${options.featureDim}] (featureDim), got [${ctx.features.shape.join(', ')}]`);
       }
-      return crlObjective(fn, { logits: ctx.logits, features: ctx.features, labels: ctx.labels, centers: centers as tf.Tensor2D | undefined }, o, ctx.epoch);
+      return crlObjective(fn, { logits: ctx.logits, features: ctx.features, labels: ctx.labels, centers: centers as tf.Tensor2D | undefined }, o, ctx.epoch, counter);
+    },
+    onEpochEnd(info) {
+      const counts = counter.endEpoch(info.epoch);
+      relaxation.push(counts);
+      options.onLog?.(formatRelaxationEpoch(counts));
     },
     dispose() {
+      counter.dispose();
       centers?.dispose();
       optimizer.dispose();
     },

@@ -36,6 +36,11 @@ export interface ImpRelaxLossOptions {
  * @see CRL Eq. 5–9, Algorithm 1; docs/protocol.md §4.3, §6 items 33–34, A18, A21.
  */
 export function impRelaxLoss(logits: tf.Tensor2D, labels: tf.Tensor1D, options: ImpRelaxLossOptions): tf.Scalar {
+  return tf.tidy(() => impRelaxLossTerms(logits, labels, options).loss);
+}
+
+/** {@link impRelaxLoss} plus the batch CE `ℓ` its branches test (for the relaxation counter). @internal */
+export function impRelaxLossTerms(logits: tf.Tensor2D, labels: tf.Tensor1D, options: ImpRelaxLossOptions): { loss: tf.Scalar; value: tf.Scalar } {
   const fn = 'impRelaxLoss';
   const { alpha } = options;
   const upper = options.upper ?? 1;
@@ -52,11 +57,11 @@ export function impRelaxLoss(logits: tf.Tensor2D, labels: tf.Tensor1D, options: 
   return tf.tidy(() => {
     const oneHot = tf.oneHot(tf.cast(labels, 'int32'), numClasses);
     const logProbs = tf.logSoftmax(normalizeRows(logits, t));
-    const ce = tf.neg(tf.mean(tf.sum(tf.mul(oneHot, logProbs), 1)));
-    if (even) return tf.abs(tf.sub(ce, alpha)) as tf.Scalar;
+    const ce = tf.neg(tf.mean(tf.sum(tf.mul(oneHot, logProbs), 1))) as tf.Scalar;
+    if (even) return { loss: tf.abs(tf.sub(ce, alpha)) as tf.Scalar, value: ce };
     const py = tf.clipByValue(tf.sum(tf.mul(oneHot, tf.softmax(logits)), 1, true), 0, upper);
     const soft = tf.add(tf.mul(oneHot, py), tf.mul(tf.sub(1, oneHot), tf.div(tf.sub(1, py), numClasses - 1)));
     const softCe = tf.neg(tf.mean(tf.sum(tf.mul(soft, logProbs), 1)));
-    return select(ce as tf.Scalar, alpha, softCe as tf.Scalar);
+    return { loss: select(ce, alpha, softCe as tf.Scalar), value: ce };
   });
 }

@@ -6,3 +6,4 @@ export { relaxedCenterLoss, type RelaxedCenterLossOptions } from './relaxed-cent
 export { createClassCenters, type ClassCentersOptions } from './class-centers';
 export { normalizeRows, NORM_EPSILON } from './normalize-rows';
 export { logitNormalizationFloor, checkAboveLogitFloor } from './logit-normalization-floor';
+export { summarizeRelaxation, formatRelaxationEpoch, type RelaxationEpochCounts, type RelaxationSummary } from './relaxation-counter';

@@ -36,6 +36,11 @@ export interface RelaxedCenterLossOptions {
  * @see CRL Algorithm 1 lines 7–18; docs/protocol.md §4.3, A19.
  */
 export function relaxedCenterLoss(features: tf.Tensor2D, logits: tf.Tensor2D, labels: tf.Tensor1D, centers: tf.Tensor2D, options: RelaxedCenterLossOptions): tf.Scalar {
+  return tf.tidy(() => relaxedCenterLossTerms(features, logits, labels, centers, options).loss);
+}
+
+/** {@link relaxedCenterLoss} plus the distance `dist` its branches test (for the relaxation counter). @internal */
+export function relaxedCenterLossTerms(features: tf.Tensor2D, logits: tf.Tensor2D, labels: tf.Tensor1D, centers: tf.Tensor2D, options: RelaxedCenterLossOptions): { loss: tf.Scalar; value: tf.Scalar } {
   const fn = 'relaxedCenterLoss';
   const upper = options.upper ?? 1;
   const t = options.t ?? 1;
@@ -54,11 +59,11 @@ export function relaxedCenterLoss(features: tf.Tensor2D, logits: tf.Tensor2D, la
     const f = normalizeRows(features, t);
     const c = tf.gather(normalizeRows(centers, t), tf.cast(labels, 'int32'));
     const sq = tf.sum(tf.square(tf.sub(f, c)), 1);
-    const dist = tf.div(tf.sum(sq), 2 * b!);
-    if (even) return tf.abs(tf.sub(dist, options.alpha)) as tf.Scalar;
+    const dist = tf.div(tf.sum(sq), 2 * b!) as tf.Scalar;
+    if (even) return { loss: tf.abs(tf.sub(dist, options.alpha)) as tf.Scalar, value: dist };
     const oneHot = tf.oneHot(tf.cast(labels, 'int32'), numClasses!);
     const pi = tf.clipByValue(tf.sum(tf.mul(oneHot, tf.softmax(logits)), 1), 0, upper);
     const relaxed = tf.div(tf.sum(tf.add(tf.mul(pi, sq), tf.mul(tf.sub(1, pi), tf.sum(tf.square(f), 1)))), 2 * b!);
-    return select(dist as tf.Scalar, options.alpha, relaxed as tf.Scalar);
+    return { loss: select(dist, options.alpha, relaxed as tf.Scalar), value: dist };
   });
 }

@@ -1,6 +1,6 @@
 import { describeValue, InvalidArgumentError, option, optionsSchema, type LabeledData, type OptionField } from '@mia/core';
 import { cclOptionsSchema, cclPlugin } from '@mia/defense-ccl';
-import { crlOptionsSchema, crlPlugin } from '@mia/defense-crl';
+import { crlOptionsSchema, crlPlugin, summarizeRelaxation } from '@mia/defense-crl';
 import { samOptionsSchema, samPlugin, sharpRegOptionsSchema, sharpRegPlugin, type SharpRegPluginOptions } from '@mia/sam';
 import {
   advRegOptionsSchema, confidencePenaltyOptionsSchema, confidencePenaltyPlugin, l1OptionsSchema, l1Plugin, labelSmoothingOptionsSchema, labelSmoothingPlugin,
@@ -30,7 +30,12 @@ export const BUILTIN_DEFENSES: readonly DefenseDefinition<never>[] = [
   defineDefense({ name: 'ccl', description: 'convex-concave loss (CCL, docs/protocol.md §4.2)', schema: cclOptionsSchema, train: (ctx) => trainWithPlugins(ctx, [cclPlugin(ctx.options)]) }),
   defineDefense({
     name: 'crl', description: 'center-based relaxed learning (CRL, docs/protocol.md §4.3)', schema: optionsSchema({ ...crlOptionsSchema.fields, lrCenters }),
-    train: (ctx) => trainWithPlugins(ctx, [crlPlugin({ ...ctx.options, numClasses: ctx.model.numClasses, featureDim: ctx.model.featureDim, seed: ctx.seed })]),
+    async train(ctx) {
+      const plugin = crlPlugin({ ...ctx.options, numClasses: ctx.model.numClasses, featureDim: ctx.model.featureDim, seed: ctx.seed, onLog: ctx.log });
+      await trainWithPlugins(ctx, [plugin]);
+      // How often each relaxed branch fired (docs/protocol.md §4.3): a reproduction reads it from the result row.
+      ctx.recordMetrics?.({ crlRelaxation: { summary: summarizeRelaxation(plugin.relaxation), epochs: plugin.relaxation } });
+    },
   }),
   pastDefense,
   defineDefense({ name: 'relaxloss', description: 'RelaxLoss (docs/protocol.md §4.5)', schema: relaxLossOptionsSchema, train: (ctx) => trainWithPlugins(ctx, [relaxLossPlugin(ctx.options)]) }),

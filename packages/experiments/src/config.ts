@@ -16,6 +16,11 @@ export const trainingSchema = z.strictObject({
       z.strictObject({ type: z.literal('constant') }),
       z.strictObject({ type: z.literal('cosine') }),
       z.strictObject({ type: z.literal('multistep'), milestones: z.array(z.number().int().positive()), gamma: z.number().positive().default(0.1) }),
+      // Absolute LR per epoch range [start, end), the last matching range winning (the CRL configs, docs/protocol.md §2.6).
+      z.strictObject({
+        type: z.literal('piecewise'),
+        ranges: z.array(z.strictObject({ start: z.number().int().nonnegative(), end: z.number().int().positive(), lr: z.number().positive() })).min(1),
+      }),
     ])
     .default({ type: 'constant' }),
   microBatchSize: z.number().int().positive().optional(),
@@ -57,7 +62,8 @@ export const experimentSchema = z.strictObject({
   model: z.strictObject({ name: z.string().min(1), options: z.record(z.string(), z.unknown()).default({}) }),
   training: trainingSchema,
   defenses: z.array(defenseSchema).min(1),
-  attacks: z.array(z.string().min(1)).min(1).default(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh']),
+  /** Runner attacks; `[]` trains the targets only (no shadow models), for reproductions that attack the targets themselves. */
+  attacks: z.array(z.string().min(1)).default(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh']),
   /** Queries of the augmentation attacks `rotation` ([−r, 0, r] degrees) and `translation` (|i| + |j| = d), docs/protocol.md §3.3. */
   augmentation: z
     .strictObject({ rotationDegrees: z.number().positive().default(4), translationDistance: z.number().int().positive().default(1) })

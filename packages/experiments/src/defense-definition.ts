@@ -24,6 +24,14 @@ export interface DefenseTrainContext<O = Record<string, unknown>> {
    * unit when the store has it and caching it otherwise (PAST's phase 1).
    */
   readonly trainBase: (base: { readonly name: string; readonly params: Readonly<Record<string, unknown>> }) => Promise<void>;
+  /** Writes a line to the run's log (e.g. per-epoch training diagnostics). */
+  readonly log?: (line: string) => void;
+  /**
+   * Records training metrics of this model (JSON values, e.g. CRL's relaxation counts); they are
+   * stored with the cached unit and reported in the result row's `trainingMetrics`. Later calls
+   * merge over earlier keys.
+   */
+  readonly recordMetrics?: (metrics: Readonly<Record<string, unknown>>) => void;
 }
 
 /** The member and non-member logits of a trained unit, row-major `[n, C]`. */

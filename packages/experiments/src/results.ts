@@ -34,15 +34,17 @@ export interface DefenseRow {
   /** Population variance of the members' per-example loss (CCL's "loss variance"). */
   readonly lossVariance: number;
   readonly attacks: readonly AttackRow[];
-  /** Max advantage over the attacks run (docs/protocol.md A31). */
+  /** Max advantage over the attacks run (docs/protocol.md A31); 0 in a run without attacks. */
   readonly maxAdvantage: number;
   /** P1 score of test accuracy and max advantage (docs/protocol.md §5). */
   readonly p1: number;
   /** Loss histograms of members and non-members (for the report's plots). */
   readonly lossHistogram: { readonly edges: readonly number[]; readonly members: readonly number[]; readonly nonMembers: readonly number[] };
-  /** Whether the target and shadow models came from the cache. */
-  readonly cache: { readonly target: 'hit' | 'miss'; readonly shadow: 'hit' | 'miss' };
+  /** Whether the target and shadow models came from the cache (`'none'`: a run without attacks trains no shadow). */
+  readonly cache: { readonly target: 'hit' | 'miss'; readonly shadow: 'hit' | 'miss' | 'none' };
   readonly trainSeconds: number;
+  /** What the defense recorded while training each model (e.g. CRL's relaxation counts), when it recorded anything. */
+  readonly trainingMetrics?: { readonly target: Readonly<Record<string, unknown>> | undefined; readonly shadow: Readonly<Record<string, unknown>> | undefined } | undefined;
   /**
    * Bootstrap standard errors of the row's numbers over the evaluation examples (docs/protocol.md §5);
    * absent in results written before they were computed (the verdicts then use binomial approximations).

@@ -74,6 +74,30 @@ describe('runExperiment', () => {
     ]);
   });
 
+  it('trains no shadow without attacks, and stores what a defense records (CRL relaxation counts) with the unit', async () => {
+    const store = new DirectoryArtifactStore(join(dir, 'no-attacks'));
+    const crl = parseExperimentConfig({
+      ...config, dataset: { name: 'purchaseLike', size: 1000 }, training: { epochs: 2, batchSize: 50, lr: 0.1 }, attacks: [],
+      defenses: [{ name: 'crl', label: 'CRL', params: { alpha: 10, t: 0.05, alphaCenter: 1000, tCenter: 0.05, lambda: 0.1 } }],
+    });
+    const logs: string[] = [];
+    const first = await runExperiment(crl, { store, onLog: (l) => logs.push(l) });
+    expect(await store.list()).toHaveLength(1);
+    const row = first.rows[0]!;
+    expect(row.cache).toEqual({ target: 'miss', shadow: 'none' });
+    expect([row.attacks, row.maxAdvantage]).toEqual([[], 0]);
+    // α_rce = 10 > ln 100 = 4.6 (3 ascent steps cannot climb that far) and α_rcl = 1000 above any distance (normalised vectors have norm < 1/t = 20, so dist < 800): both branches fire on every batch (3 per epoch).
+    const relaxation = row.trainingMetrics!.target!.crlRelaxation as { summary: unknown; epochs: unknown[] };
+    expect(relaxation.summary).toEqual({ batches: 6, rceAscent: 3, rceSoft: 3, rclAscent: 3, rclSoft: 3 });
+    expect(relaxation.epochs).toHaveLength(2);
+    expect(row.trainingMetrics!.shadow).toBeUndefined();
+    expect(logs.filter((l) => l.startsWith('CRL/target: crl epoch'))).toHaveLength(2);
+    // A cache hit reads the same metrics back from the unit's manifest.
+    const second = await runExperiment(crl, { store });
+    expect(second.rows[0]!.cache.target).toBe('hit');
+    expect(second.rows[0]!.trainingMetrics).toEqual(row.trainingMetrics);
+  });
+
   it('rejects an unknown defense and a bad config field with errors naming them', async () => {
     expect(() => parseExperimentConfig({ ...config, training: { ...config.training, epochs: 0 } })).toThrow(/training.epochs: .*\(got 0\)/);
     expect(() => parseExperimentConfig({ name: 'x' })).toThrow(/dataset: /);

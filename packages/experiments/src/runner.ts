@@ -75,12 +75,14 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     options.onLog?.(`warning: ${warning}`);
   };
   warn(examplesPerClassWarning(data));
+  // No attacks (a reproduction that attacks the targets itself): no shadow models to train.
+  const roles = config.attacks.length === 0 ? (['target'] as const) : (['target', 'shadow'] as const);
   const trainedByWorkers = new Set<string>();
   if (workers > 0 || options.trainUnits !== undefined) {
     if (options.trainUnits === undefined && !(store instanceof DirectoryArtifactStore)) throw new Error('runExperiment: worker threads need a DirectoryArtifactStore (a shared directory)');
     const missing: TrainUnitSpec[] = [];
     for (const [defenseIndex, defense] of config.defenses.entries()) {
-      for (const role of ['target', 'shadow'] as const) {
+      for (const role of roles) {
         if ((await store.read(unitKey(config, data, defense, role))) === undefined) missing.push({ defenseIndex, role });
       }
     }
@@ -91,46 +93,46 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
   const rows: DefenseRow[] = [];
   for (const defense of config.defenses) {
     const target = await trainUnit(config, data, defense, 'target', store, options);
-    const shadow = await trainUnit(config, data, defense, 'shadow', store, options);
+    const shadow = roles.length === 1 ? undefined : await trainUnit(config, data, defense, 'shadow', store, options);
     // Units the worker pool trained in this run come back from the cache; report them as trained.
     if (trainedByWorkers.has(`${config.defenses.indexOf(defense)}:target`)) target.cache = 'miss';
-    if (trainedByWorkers.has(`${config.defenses.indexOf(defense)}:shadow`)) shadow.cache = 'miss';
+    if (shadow !== undefined && trainedByWorkers.has(`${config.defenses.indexOf(defense)}:shadow`)) shadow.cache = 'miss';
     warn(divergenceWarning(`${defense.label ?? defense.name} target`, target.members, config.training.lr));
-    warn(divergenceWarning(`${defense.label ?? defense.name} shadow`, shadow.members, config.training.lr));
+    if (shadow !== undefined) warn(divergenceWarning(`${defense.label ?? defense.name} shadow`, shadow.members, config.training.lr));
     const attackSeed = deriveSeed(config.seed, 'attack');
     const attacks = createAttacks(config.attacks.filter((a) => !isAugmentationAttack(a)), { seed: attackSeed, nnEpochs: config.scale === 'smoke' ? 5 : undefined });
-    const suite = attacks.length === 0 ? undefined : await runAttackSuite({ target: { members: target.members, nonMembers: target.nonMembers }, shadow: { members: shadow.members, nonMembers: shadow.nonMembers }, attacks }).finally(() => {
+    const suite = attacks.length === 0 || shadow === undefined ? undefined : await runAttackSuite({ target: { members: target.members, nonMembers: target.nonMembers }, shadow: { members: shadow.members, nonMembers: shadow.nonMembers }, attacks }).finally(() => {
       for (const a of attacks) a.dispose?.();
     });
     const results = [...(suite?.attacks ?? [])];
     // Augmentation attacks (docs/protocol.md §3.3): their own suite on signals with the attack's queries.
-    for (const name of config.attacks.filter(isAugmentationAttack)) {
+    for (const name of shadow === undefined ? [] : config.attacks.filter(isAugmentationAttack)) {
       const tq = await unitQuerySignals(config, data, defense, 'target', name, store, options.onLog);
       const sq = await unitQuerySignals(config, data, defense, 'shadow', name, store, options.onLog);
       const augmentation = createAttacks([name], { seed: attackSeed });
       const augmented = await runAttackSuite({
         target: { members: { ...target.members, queries: tq.members }, nonMembers: { ...target.nonMembers, queries: tq.nonMembers } },
-        shadow: { members: { ...shadow.members, queries: sq.members }, nonMembers: { ...shadow.nonMembers, queries: sq.nonMembers } },
+        shadow: { members: { ...shadow!.members, queries: sq.members }, nonMembers: { ...shadow!.nonMembers, queries: sq.nonMembers } },
         attacks: augmentation,
       }).finally(() => {
         for (const a of augmentation) a.dispose?.();
       });
       results.push(...augmented.attacks);
     }
-    const best = results.reduce((a, b) => (b.advantage > a.advantage ? b : a));
+    const best = results.length === 0 ? undefined : results.reduce((a, b) => (b.advantage > a.advantage ? b : a));
     const attackRows: AttackRow[] = results.map((a) => ({
       attack: a.name, accuracy: a.accuracy, advantage: a.advantage, auc: a.auc,
       tprAtFpr: a.tprAtFpr.map((t) => ({ fpr: t.fpr, tpr: t.tpr, achievedFpr: t.achievedFpr })),
       roc: thinRoc(a.roc.fpr, a.roc.tpr),
     }));
     const testAccuracy = accuracyOf(target.nonMembers);
-    const maxAdvantage = Math.max(0, best.advantage);
+    const maxAdvantage = best === undefined ? 0 : Math.max(0, best.advantage);
     const se = rowUncertainty({
       membersCorrect: target.members.correct ?? new Uint8Array(target.members.size),
       nonMembersCorrect: target.nonMembers.correct ?? new Uint8Array(target.nonMembers.size),
       membersLoss: target.members.loss, nonMembersLoss: target.nonMembers.loss,
       attacks: results.map((a) => (a.decisionBased && a.decisions !== undefined ? { name: a.name, scores: a.scores, decisions: a.decisions } : { name: a.name, scores: a.scores })),
-      best: best.name, seed: deriveSeed(config.seed, 'bootstrap', defense.label ?? defense.name),
+      best: best?.name ?? '', seed: deriveSeed(config.seed, 'bootstrap', defense.label ?? defense.name),
     });
     rows.push({
       defense: defense.name, label: defense.label ?? defense.name, params: defense.params,
@@ -139,9 +141,12 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
       lossGap: lossGap(target.members.loss, target.nonMembers.loss), lossVariance: lossVariance(target.members.loss),
       attacks: attackRows, maxAdvantage, p1: p1Score(testAccuracy, maxAdvantage), se,
       lossHistogram: sharedHistogram(target.members.loss, target.nonMembers.loss),
-      cache: { target: target.cache, shadow: shadow.cache }, trainSeconds: target.seconds + shadow.seconds,
+      cache: { target: target.cache, shadow: shadow?.cache ?? 'none' }, trainSeconds: target.seconds + (shadow?.seconds ?? 0),
+      trainingMetrics: target.metrics === undefined && shadow?.metrics === undefined ? undefined : { target: target.metrics, shadow: shadow?.metrics },
     });
-    options.onLog?.(`attacked   ${defense.label ?? defense.name}: test acc ${(100 * testAccuracy).toFixed(1)}%, max advantage ${(100 * maxAdvantage).toFixed(1)}% (${best.name})`);
+    options.onLog?.(best === undefined
+      ? `trained    ${defense.label ?? defense.name}: test acc ${(100 * testAccuracy).toFixed(1)}% (no attacks in this run)`
+      : `attacked   ${defense.label ?? defense.name}: test acc ${(100 * testAccuracy).toFixed(1)}%, max advantage ${(100 * maxAdvantage).toFixed(1)}% (${best.name})`);
   }
   const notes: string[] = [];
   if (data.dataset.source === 'stand-in') notes.push(`${data.dataset.name} is a synthetic stand-in (${data.dataset.description}); numbers are not comparable to the paper's real-data values.`);

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { adam, constantLr, cosine, InvalidArgumentError, multiStep, sgd, train, type Classifier, type LrSchedule, type Optimizer, type TrainingPlugin } from '@mia/core';
+import { adam, constantLr, cosine, InvalidArgumentError, multiStep, piecewise, sgd, train, type Classifier, type LrSchedule, type Optimizer, type TrainingPlugin } from '@mia/core';
 import type { TrainingConfig } from './config';
 import type { DefenseTrainContext } from './defense-definition';
 
@@ -24,7 +24,9 @@ export function optimizerFor(training: TrainingConfig): { optimizer: Optimizer; 
     ? adam({ lr: training.lr, weightDecay: training.weightDecay })
     : sgd({ lr: training.lr, momentum: training.momentum, nesterov: training.nesterov, weightDecay: training.weightDecay });
   const s = training.schedule;
-  const schedule = s.type === 'cosine' ? cosine(training.epochs) : s.type === 'multistep' ? multiStep(s.milestones, s.gamma) : constantLr;
+  const schedule = s.type === 'cosine' ? cosine(training.epochs)
+    : s.type === 'multistep' ? multiStep(s.milestones, s.gamma)
+      : s.type === 'piecewise' ? piecewise(s.ranges) : constantLr;
   return { optimizer, schedule };
 }
 

@@ -35,10 +35,27 @@ export function unitKey(config: ExperimentConfig, data: PreparedData, defense: P
 }
 
 /**
- * Signals of a trained unit on its members and non-members, and (target of a partition with a
- * validation slice, docs/protocol.md A11) its top-1 accuracy on that slice.
+ * Signals of a trained unit on its members and non-members, (target of a partition with a
+ * validation slice, docs/protocol.md A11) its top-1 accuracy on that slice, and what the defense
+ * recorded while training.
  */
-export interface UnitSignals { members: SplitSignals['members']; nonMembers: SplitSignals['nonMembers']; cache: 'hit' | 'miss'; seconds: number; validationAccuracy?: number }
+export interface UnitSignals {
+  members: SplitSignals['members'];
+  nonMembers: SplitSignals['nonMembers'];
+  cache: 'hit' | 'miss';
+  seconds: number;
+  validationAccuracy?: number;
+  /** What the defense recorded while training (`DefenseTrainContext.recordMetrics`), if anything. */
+  metrics?: Readonly<Record<string, unknown>>;
+}
+
+/** What a unit's cache entry holds besides the model and its logits. */
+export interface UnitExtras {
+  /** The target's own logits on the validation slice (docs/protocol.md A11). */
+  readonly validation?: Float32Array | undefined;
+  /** What the defense recorded while training. */
+  readonly metrics?: Readonly<Record<string, unknown>> | undefined;
+}
 
 /** A run's view of one unit: its role's index sets, labels and cache entry writer. @internal */
 export interface UnitScope {
@@ -54,10 +71,11 @@ export interface UnitScope {
   /** The target's validation-slice indices (docs/protocol.md A11), when the partition has one. */
   readonly validationIdx?: readonly number[] | undefined;
   /**
-   * Writes a unit's cache entry: the model, the logits it releases and (target with a validation
-   * slice) the model's own logits on that slice (`'existing'`: another process's copy was there first and is kept).
+   * Writes a unit's cache entry: the model, the logits it releases, (target with a validation slice)
+   * the model's own logits on that slice and what the defense recorded while training
+   * (`'existing'`: another process's copy was there first and is kept).
    */
-  write(key: string, model: ModelClassifier, logits: UnitLogits, label: string, seconds: number, validation?: Float32Array): Promise<WriteOutcome>;
+  write(key: string, model: ModelClassifier, logits: UnitLogits, label: string, seconds: number, extra?: UnitExtras): Promise<WriteOutcome>;
   /** The model's logits on {@link validationIdx}, or undefined without a validation slice. */
   validationLogitsOf(model: ModelClassifier): Float32Array | undefined;
 }
@@ -77,10 +95,12 @@ function unitScope(config: ExperimentConfig, data: PreparedData, role: 'target' 
   return {
     config, data, role, store, memberIdx, nonMemberIdx, onLog, validationIdx, validationLogitsOf,
     logitsOf: (model) => ({ members: logitsAt(model, memberIdx), nonMembers: logitsAt(model, nonMemberIdx) }),
-    write: async (key, model, logits, label, seconds, validation = validationLogitsOf(model)) => {
+    write: async (key, model, logits, label, seconds, extra = { validation: validationLogitsOf(model) }) => {
       const files: Record<string, Uint8Array> = { 'model.bin': await serializeClassifier(model), 'members.logits': toBytes(logits.members), 'non-members.logits': toBytes(logits.nonMembers) };
-      if (validation !== undefined) files['validation.logits'] = toBytes(validation);
-      return store.write(key, files, { kind: 'trained-model', label, role, seconds, config: config.name });
+      if (extra.validation !== undefined) files['validation.logits'] = toBytes(extra.validation);
+      const meta: Record<string, unknown> = { kind: 'trained-model', label, role, seconds, config: config.name };
+      if (extra.metrics !== undefined) meta.metrics = extra.metrics;
+      return store.write(key, files, meta);
     },
   };
 }
@@ -97,13 +117,20 @@ export function top1Accuracy(logits: Float32Array, labels: Int32Array, numClasse
   return correct / Math.max(1, labels.length);
 }
 
-function signalsOf(scope: UnitScope, logits: UnitLogits, cache: 'hit' | 'miss', seconds: number, validation?: Float32Array): UnitSignals {
+function signalsOf(scope: UnitScope, logits: UnitLogits, cache: 'hit' | 'miss', seconds: number, extra: UnitExtras = {}): UnitSignals {
   const { dataset } = scope.data;
   const labels = (idx: readonly number[]) => Int32Array.from(idx, (i) => dataset.y[i]!);
   const signals: UnitSignals = { members: signalsFromLogits(logits.members, labels(scope.memberIdx), dataset.numClasses), nonMembers: signalsFromLogits(logits.nonMembers, labels(scope.nonMemberIdx), dataset.numClasses), cache, seconds };
-  if (validation !== undefined && scope.validationIdx !== undefined) signals.validationAccuracy = top1Accuracy(validation, labels(scope.validationIdx), dataset.numClasses);
+  if (extra.validation !== undefined && scope.validationIdx !== undefined) signals.validationAccuracy = top1Accuracy(extra.validation, labels(scope.validationIdx), dataset.numClasses);
+  if (extra.metrics !== undefined) signals.metrics = extra.metrics;
   return signals;
 }
+
+/** The training metrics stored in a unit's manifest, if any. */
+const metricsOf = (entry: ArtifactEntry): Readonly<Record<string, unknown>> | undefined => {
+  const m = entry.manifest.meta.metrics;
+  return typeof m === 'object' && m !== null ? (m as Record<string, unknown>) : undefined;
+};
 
 /**
  * Trains (or loads from the cache) one target or shadow model and returns its signals on its members
@@ -118,7 +145,7 @@ export async function trainUnit(config: ExperimentConfig, data: PreparedData, de
     options.onLog?.(`cache hit  ${label} (${key.slice(0, 12)}${how})`);
     const logits = { members: toFloats(entry.files.get('members.logits')!), nonMembers: toFloats(entry.files.get('non-members.logits')!) };
     const validation = entry.files.get('validation.logits');
-    return signalsOf(scope, logits, 'hit', Number(entry.manifest.meta.seconds ?? 0), validation === undefined ? undefined : toFloats(validation));
+    return signalsOf(scope, logits, 'hit', Number(entry.manifest.meta.seconds ?? 0), { validation: validation === undefined ? undefined : toFloats(validation), metrics: metricsOf(entry) });
   };
   const cached = await store.read(key, { onCorrupted: (problems) => options.onLog?.(`corrupted  ${label} (${key.slice(0, 12)}): ${problems.join('; ')}; retraining it`) });
   if (cached !== undefined) return fromEntry(cached, '');
@@ -139,6 +166,7 @@ async function trainAndCache(scope: UnitScope, defense: DefenseConfig, key: stri
   const defenseOptions = definition.schema.parse(defense.params, `defense ${defense.name}`);
   const modelOptions = { ...config.model.options, ...definition.modelOptions?.(defenseOptions), numClasses: data.dataset.numClasses, inputShape: [...data.dataset.inputShape] };
   let initCount = 0;
+  let metrics: Record<string, unknown> | undefined;
   let model = createModel(config.model.name, { ...modelOptions, seed: deriveSeed(seed, 'init') });
   try {
     const inferenceIdx = data.partition.roles[`${role}_inference`] ?? data.partition.roles.inference;
@@ -147,6 +175,10 @@ async function trainAndCache(scope: UnitScope, defense: DefenseConfig, key: stri
       training: config.training, options: defenseOptions, seed, label, signal: options.signal,
       createModel: () => createModel(config.model.name, { ...modelOptions, seed: deriveSeed(seed, 'init', initCount++) }),
       trainBase: (base) => trainBaseUnit(scope, ctx, base),
+      log: (line) => options.onLog?.(`${label}: ${line}`),
+      recordMetrics: (m) => {
+        metrics = { ...metrics, ...m };
+      },
     };
     const replacement = await definition.train(ctx);
     if (replacement !== undefined) {
@@ -160,14 +192,14 @@ async function trainAndCache(scope: UnitScope, defense: DefenseConfig, key: stri
     let logits = scope.logitsOf(model);
     if (definition.perturbLogits !== undefined) logits = await definition.perturbLogits({ ...ctx, model }, logits);
     const seconds = (Date.now() - started) / 1000;
-    const validation = scope.validationLogitsOf(model);
-    if ((await scope.write(key, model, logits, label, seconds, validation)) === 'existing') {
+    const extra: UnitExtras = { validation: scope.validationLogitsOf(model), metrics };
+    if ((await scope.write(key, model, logits, label, seconds, extra)) === 'existing') {
       // Another process published this unit first (a store without claims): its copy is kept; use it.
       const winner = await store.read(key);
       if (winner !== undefined) return fromEntry(winner, ', published first by another process; this copy discarded');
     }
     options.onLog?.(`trained    ${label} in ${seconds.toFixed(1)} s (${key.slice(0, 12)})`);
-    return signalsOf(scope, logits, 'miss', seconds, validation);
+    return signalsOf(scope, logits, 'miss', seconds, extra);
   } finally {
     model.dispose();
   }

@@ -41,7 +41,7 @@ describe('metricAttack, Song & Mittal per-class thresholds', () => {
 
   for (const statistic of [...lowerIsMember, ...higherIsMember]) {
     it(`${statistic}: thresholds and target accuracy`, async () => {
-      const attack = metricAttack(statistic);
+      const attack = metricAttack(statistic, { minClassExamples: 1 });
       await attack.prepare(shadow);
       // Signed score: −low for loss-like statistics, 1 − low for the confidences.
       const expected = (low: number) => (lowerIsMember.includes(statistic) ? -low : 1 - low);
@@ -72,10 +72,42 @@ describe('metricAttack, Song & Mittal per-class thresholds', () => {
   });
 
   it('falls back to the global threshold for a class missing from the shadow non-members (A5)', async () => {
-    const attack = metricAttack('loss');
+    const attack = metricAttack('loss', { minClassExamples: 1 });
     await attack.prepare({ members: fixture([0.1, 0.3], [0, 1]), nonMembers: fixture([0.9, 0.8], [0, 0]) });
     expect(attack.fallbackClasses).toEqual([1]);
     expect(attack.thresholds![1]).toBe(attack.globalThreshold);
+  });
+});
+
+describe('metricAttack, small classes', () => {
+  // Class 0: 12 members at low = 0.1 and 12 non-members at 0.9 (per-class threshold −0.1).
+  // Class 1 (rare, 3 + 3): members at 0.95, non-members at 0.97 — alone it gets threshold −0.95.
+  // Global (all 30): −0.1 → ½(12/15 + 15/15) = 0.9 (best; −0.95 → ½(1 + 3/15) = 0.6), and SEL's raw
+  // count agrees (−0.1 → 12 + 15 = 27 vs −0.95 → 15 + 3).
+  const rep = (v: number, n: number) => Array.from({ length: n }, () => v);
+  const rare: SplitSignals = {
+    members: fixture([...rep(0.1, 12), ...rep(0.95, 3)], [...rep(0, 12), ...rep(1, 3)]),
+    nonMembers: fixture([...rep(0.9, 12), ...rep(0.97, 3)], [...rep(0, 12), ...rep(1, 3)]),
+  };
+  for (const mode of ['song-mittal', 'sel'] as const) {
+    it(`${mode}: a class with fewer than 10 shadow examples per side uses the global threshold, and says so`, async () => {
+      const attack = metricAttack('loss', { mode });
+      await attack.prepare(rare);
+      expect(attack.fallbackClasses).toEqual([1]);
+      expect(attack.globalThreshold).toBeCloseTo(-0.1, 12);
+      expect(attack.thresholds![1]).toBe(attack.globalThreshold);
+      expect(attack.thresholds![0]).toBeCloseTo(-0.1, 12);
+      expect(attack.report!(targetAll, Uint8Array.from([1, 1, 1, 0, 0])).classesOnGlobalThreshold).toBe(1);
+      // With the minimum lowered to 3 the rare class keeps its own fit (−0.95).
+      const own = metricAttack('loss', { mode, minClassExamples: 3 });
+      await own.prepare(rare);
+      expect(own.fallbackClasses).toEqual([]);
+      expect(own.thresholds![1]).toBeCloseTo(-0.95, 12);
+      expect(own.report!(targetAll, Uint8Array.from([1, 1, 1, 0, 0])).classesOnGlobalThreshold).toBe(0);
+    });
+  }
+  it('rejects a minClassExamples that is not a positive integer', () => {
+    expect(() => metricAttack('loss', { minClassExamples: 0 })).toThrow(/metricAttack: minClassExamples must be a positive integer, got 0/);
   });
 });
 
@@ -84,7 +116,7 @@ describe('metricAttack, SEL variant', () => {
   // −.9 → 3; −.5 → 3 + 1 = 4 (best); −.4 → 2 + 1; −.2 → 2 + 2 = 4 (tie, not taken); −.1 → 3.
   // So SEL picks thr_0 = −0.5 where Song & Mittal picks −0.2.
   it('uses raw counts and the smallest maximiser', async () => {
-    const attack = metricAttack('loss', { mode: 'sel' });
+    const attack = metricAttack('loss', { mode: 'sel', minClassExamples: 1 });
     await attack.prepare(shadow);
     expect(attack.thresholds![0]).toBeCloseTo(-0.5, 12);
     // class 1: −1 → 1 + 0; −.3 → 1 + 1 = 2 (best)

@@ -21,7 +21,18 @@ export interface MetricAttackOptions {
    * @default 'none' for correctness, else 'song-mittal'
    */
   readonly mode?: ThresholdMode;
+  /**
+   * Per-class modes (`'song-mittal'`, `'sel'`): a class with fewer than this many shadow members
+   * **or** shadow non-members uses the global threshold (a per-class threshold fitted on a handful
+   * of examples is noise); such classes are listed in `fallbackClasses` and counted in the
+   * `report()` extra `classesOnGlobalThreshold`. 1 keeps only the reference's missing-class rule.
+   * @default 10
+   */
+  readonly minClassExamples?: number;
 }
+
+/** Default of {@link MetricAttackOptions.minClassExamples}. */
+export const MIN_CLASS_EXAMPLES = 10;
 
 /** A fitted threshold attack; `thresholds[c]` applies to class c. */
 export interface MetricAttack extends ShadowAttack {
@@ -49,6 +60,8 @@ export function metricAttack(statistic: Statistic, options: MetricAttackOptions 
   if (!['song-mittal', 'global', 'sel', 'none'].includes(mode)) {
     throw new InvalidArgumentError(`metricAttack: mode must be 'song-mittal', 'global', 'sel' or 'none', got ${JSON.stringify(mode)}`);
   }
+  const minClass = options.minClassExamples ?? MIN_CLASS_EXAMPLES;
+  if (!Number.isInteger(minClass) || minClass < 1) throw new InvalidArgumentError(`metricAttack: minClassExamples must be a positive integer, got ${minClass}`);
   let thresholds: Float64Array | undefined;
   let globalThreshold: number | undefined;
   let fallbackClasses: number[] = [];
@@ -81,6 +94,7 @@ export function metricAttack(statistic: Statistic, options: MetricAttackOptions 
         const fit = selThresholdAttack(known, known, { numClasses });
         ({ classThresholds: thresholds, globalThreshold, fallbackClasses } = fit);
       }
+      if (mode === 'song-mittal' || mode === 'sel') fallbackClasses = fallBackRareClasses(thresholds!, globalThreshold!, fallbackClasses, shadow, minClass);
     },
     score(target) {
       return signedStatistic(target, statistic);
@@ -91,7 +105,8 @@ export function metricAttack(statistic: Statistic, options: MetricAttackOptions 
       return Uint8Array.from(scores, (s, i) => (s >= t[target.labels[i]!]! ? 1 : 0));
     },
     report(target, isMember): Record<string, number> {
-      if (mode !== 'sel' || known === undefined) return {};
+      const perClass: Record<string, number> = mode === 'song-mittal' || mode === 'sel' ? { classesOnGlobalThreshold: fallbackClasses.length } : {};
+      if (mode !== 'sel' || known === undefined) return perClass;
       const scores = signedStatistic(target, statistic);
       const pick = (bit: number) => {
         const idx = [...isMember.keys()].filter((i) => isMember[i] === bit);
@@ -100,8 +115,27 @@ export function metricAttack(statistic: Statistic, options: MetricAttackOptions 
       const m = pick(1);
       const n = pick(0);
       const r = selThresholdAttack(known, { memberScores: m.scores, memberLabels: m.labels, nonMemberScores: n.scores, nonMemberLabels: n.labels }, { numClasses });
-      return { selAccuracyOptimistic: r.accuracy, selGlobalAccuracy: r.globalAccuracy, selClassAccuracy: r.classAccuracy };
+      return { ...perClass, selAccuracyOptimistic: r.accuracy, selGlobalAccuracy: r.globalAccuracy, selClassAccuracy: r.classAccuracy };
     },
     dispose() {},
   };
+}
+
+/** Sets the global threshold for every class with fewer than `min` shadow members or non-members; returns all fallback classes, sorted. */
+function fallBackRareClasses(thresholds: Float64Array, global: number, already: readonly number[], shadow: SplitSignals, min: number): number[] {
+  const count = (s: ModelSignals) => {
+    const n = new Int32Array(thresholds.length);
+    for (const y of s.labels) n[y]!++;
+    return n;
+  };
+  const members = count(shadow.members);
+  const nonMembers = count(shadow.nonMembers);
+  const out = new Set(already);
+  for (let c = 0; c < thresholds.length; c++) {
+    if (members[c]! < min || nonMembers[c]! < min) {
+      thresholds[c] = global;
+      out.add(c);
+    }
+  }
+  return [...out].sort((a, b) => a - b);
 }
