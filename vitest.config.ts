@@ -4,7 +4,12 @@ import { defineConfig } from 'vitest/config';
 // export condition, so no test waits for a build (docs/decisions/0002-tests-on-source.md).
 const conditions = ['@mia/source', 'module', 'node', 'import', 'default'];
 
-interface TaskLike { type: string; mode?: string; result?: { state?: string }; tasks?: TaskLike[] }
+interface TaskLike {
+  type: string;
+  mode?: string;
+  result?: { state?: string };
+  tasks?: TaskLike[];
+}
 
 /** Prints the plain closing line `N passed, N failed, N skipped` that CI logs are read for. */
 const plainSummary = {

@@ -93,5 +93,9 @@ export function medianProcess(rows: Row[]): Row {
   if (timed.length === 1) return mid;
   const all = timed.map((r) => r.timing!.msStep.toFixed(1)).join(' / ');
   const note = `median of ${timed.length} fresh processes (${all} ms)${mid.note ? `; ${mid.note}` : ''}`;
-  return { ...mid, timing: { ...mid.timing!, minMs: Math.min(...timed.map((r) => r.timing!.minMs)), minCpuMs: Math.min(...timed.map((r) => r.timing!.minCpuMs)) }, note };
+  return {
+    ...mid,
+    timing: { ...mid.timing!, minMs: Math.min(...timed.map((r) => r.timing!.minMs)), minCpuMs: Math.min(...timed.map((r) => r.timing!.minCpuMs)) },
+    note,
+  };
 }

@@ -34,7 +34,17 @@ interface Options {
 const USAGE = '--memory | --models a,b --steps N --quick --profile [--engine native|native-1|wasm] --rounds N --out name --no-pin --stock';
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { models: ['purchase', 'smallcnn', 'resnet18'], steps: 10, quick: false, profile: false, engine: 'native', out: undefined, rounds: undefined, pin: true, stock: false };
+  const opts: Options = {
+    models: ['purchase', 'smallcnn', 'resnet18'],
+    steps: 10,
+    quick: false,
+    profile: false,
+    engine: 'native',
+    out: undefined,
+    rounds: undefined,
+    pin: true,
+    stock: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string => {
@@ -65,7 +75,12 @@ async function runInProcess(model: BenchModel, engine: string, steps: number, wa
   try {
     return { model: model.name, batch: model.batch, engine, timing: timeTraining(model, steps, warmup) };
   } catch (error) {
-    return { model: model.name, batch: model.batch, engine, note: `fails: ${(error as Error).name}: ${(error as Error).message.split('\n')[0]!.slice(0, 160)}` };
+    return {
+      model: model.name,
+      batch: model.batch,
+      engine,
+      note: `fails: ${(error as Error).name}: ${(error as Error).message.split('\n')[0]!.slice(0, 160)}`,
+    };
   }
 }
 
@@ -140,7 +155,14 @@ export async function main(argv: string[]): Promise<void> {
     }
   }
   const header = native === undefined ? describeNative() : `Native kernels unavailable (${native}): native rows skipped.`;
-  const table = render(rows, { steps: opts.steps, quick: opts.quick, simd: info.simd, command: `pnpm bench ${argv.join(' ')}`.trim(), pinning, native: header });
+  const table = render(rows, {
+    steps: opts.steps,
+    quick: opts.quick,
+    simd: info.simd,
+    command: `pnpm bench ${argv.join(' ')}`.trim(),
+    pinning,
+    native: header,
+  });
   process.stdout.write(`\n${table}\n`);
   const dir = new URL('./results/', import.meta.url);
   mkdirSync(dir, { recursive: true });

@@ -33,7 +33,10 @@ export interface MemoryResult {
 
 /** Child: one step of `name` at `batch`; prints a MemoryResult as JSON. */
 export async function childMemory(name: string, optionsJson: string, batch: number): Promise<void> {
-  const { name: backend } = await initBackend({ prefer: ['native', 'wasm'], loaders: { native: () => import('@mia/backend-native'), wasm: () => import('@mia/backend-wasm') } });
+  const { name: backend } = await initBackend({
+    prefer: ['native', 'wasm'],
+    loaders: { native: () => import('@mia/backend-native'), wasm: () => import('@mia/backend-wasm') },
+  });
   const options = JSON.parse(optionsJson) as Record<string, unknown>;
   const label = `${name}${options['stem'] ? ` (${String(options['stem'])} stem)` : ''}`;
   const heap = (): number => (tf.backend() as unknown as { wasm: { HEAPU8: Uint8Array } }).wasm.HEAPU8.buffer.byteLength / 2 ** 20;
@@ -41,7 +44,13 @@ export async function childMemory(name: string, optionsJson: string, batch: numb
   try {
     const model = createModel(name, { numClasses: 10, inputShape: [32, 32, 3], seed: 1, ...options });
     const x = tf.randomNormal([batch, 32, 32, 3], 0, 1, 'float32', 2);
-    const y = tf.oneHot(tf.tensor1d(Array.from({ length: batch }, (_, i) => i % 10), 'int32'), 10);
+    const y = tf.oneHot(
+      tf.tensor1d(
+        Array.from({ length: batch }, (_, i) => i % 10),
+        'int32',
+      ),
+      10,
+    );
     const optimizer = sgd({ lr: 0.01, momentum: 0.9 });
     const t0 = performance.now();
     const vars = model.trainableVariables as tf.Variable[];
@@ -60,7 +69,10 @@ export async function childMemory(name: string, optionsJson: string, batch: numb
 /** Runs every model × batch in fresh processes; a batch is skipped once a smaller one failed. */
 export function memoryTable(log: (line: string) => void): string {
   const run = fileURLToPath(new URL('./run.ts', import.meta.url));
-  const lines = ['| model (CIFAR-10 input) | ' + MEMORY_BATCHES.map((b) => `batch ${b}`).join(' | ') + ' |', '|---|' + MEMORY_BATCHES.map(() => '---|').join('')];
+  const lines = [
+    '| model (CIFAR-10 input) | ' + MEMORY_BATCHES.map((b) => `batch ${b}`).join(' | ') + ' |',
+    '|---|' + MEMORY_BATCHES.map(() => '---|').join(''),
+  ];
   for (const m of MEMORY_MODELS) {
     const cells: string[] = [];
     let failed = false;
@@ -70,13 +82,26 @@ export function memoryTable(log: (line: string) => void): string {
         cells.push('(not tried)');
         continue;
       }
-      const r = spawnSync(process.execPath, [...process.execArgv, run, '--child-memory', m.name, JSON.stringify(m.options), String(batch)], { encoding: 'utf8', timeout: 3_600_000, maxBuffer: 64 * 2 ** 20 });
+      const r = spawnSync(process.execPath, [...process.execArgv, run, '--child-memory', m.name, JSON.stringify(m.options), String(batch)], {
+        encoding: 'utf8',
+        timeout: 3_600_000,
+        maxBuffer: 64 * 2 ** 20,
+      });
       const last = r.stdout.trim().split('\n').pop() ?? '';
-      const res: MemoryResult = r.status === 0 && last.startsWith('{')
-        ? (JSON.parse(last) as MemoryResult)
-        : { model: m.name, batch, backend: '?', ok: false, error: `process died (exit ${r.status ?? r.signal}): ${(r.stderr.trim().split('\n').pop() ?? '').slice(0, 160)}` };
+      const res: MemoryResult =
+        r.status === 0 && last.startsWith('{')
+          ? (JSON.parse(last) as MemoryResult)
+          : {
+              model: m.name,
+              batch,
+              backend: '?',
+              ok: false,
+              error: `process died (exit ${r.status ?? r.signal}): ${(r.stderr.trim().split('\n').pop() ?? '').slice(0, 160)}`,
+            };
       label = res.model;
-      log(`${res.model} b${batch} (${res.backend}): ${res.ok ? `trains, heap ${res.heapMb?.toFixed(0)} MB, ${res.seconds?.toFixed(1)} s/step` : `fails: ${res.error}`}`);
+      log(
+        `${res.model} b${batch} (${res.backend}): ${res.ok ? `trains, heap ${res.heapMb?.toFixed(0)} MB, ${res.seconds?.toFixed(1)} s/step` : `fails: ${res.error}`}`,
+      );
       cells.push(res.ok ? `trains (heap ${res.heapMb?.toFixed(0)} MB, ${res.seconds?.toFixed(1)} s/step)` : `fails: ${res.error ?? ''}`);
       failed = !res.ok;
     }

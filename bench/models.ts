@@ -66,7 +66,12 @@ function dense(p: Params, name: string, x: tf.Tensor2D): tf.Tensor2D {
 }
 
 function conv(p: Params, name: string, x: tf.Tensor4D, stride: number, pad: number): tf.Tensor4D {
-  const explicit: [[number, number], [number, number], [number, number], [number, number]] = [[0, 0], [pad, pad], [pad, pad], [0, 0]];
+  const explicit: [[number, number], [number, number], [number, number], [number, number]] = [
+    [0, 0],
+    [pad, pad],
+    [pad, pad],
+    [0, 0],
+  ];
   const y = tf.conv2d(x, get(p, `${name}.w`) as tf.Tensor4D, stride, pad === 0 ? 'valid' : explicit);
   const bias = p.get(`${name}.b`);
   return bias === undefined ? y : tf.add(y, bias);
@@ -78,7 +83,13 @@ export function purchaseMlp(batch = 128): BenchModel {
   const b = new Builder(batch);
   for (let i = 0; i + 1 < widths.length; i++) b.dense(`l${i}`, widths[i]!, widths[i + 1]!);
   return {
-    name: 'purchase', batch, inputShape: [600], numClasses: 100, shapes: b.shapes, forwardFlops: b.flops, inputLayerFlops: b.inputLayerFlops,
+    name: 'purchase',
+    batch,
+    inputShape: [600],
+    numClasses: 100,
+    shapes: b.shapes,
+    forwardFlops: b.flops,
+    inputLayerFlops: b.inputLayerFlops,
     forward(p, x) {
       let h = x as tf.Tensor2D;
       for (let i = 0; i + 1 < widths.length; i++) {
@@ -93,7 +104,12 @@ export function purchaseMlp(batch = 128): BenchModel {
 /** SmallCNN: conv32-conv32-pool-conv64-pool-conv128-GAP-fc10, BN + ReLU after every conv (3×3, pad 1, bias). */
 export function smallCnn(batch = 128): BenchModel {
   const b = new Builder(batch);
-  const convs: [string, number, number, number][] = [['c1', 3, 32, 32], ['c2', 32, 32, 32], ['c3', 32, 64, 16], ['c4', 64, 128, 8]];
+  const convs: [string, number, number, number][] = [
+    ['c1', 3, 32, 32],
+    ['c2', 32, 32, 32],
+    ['c3', 32, 64, 16],
+    ['c4', 64, 128, 8],
+  ];
   for (const [name, cin, cout, hw] of convs) {
     b.conv(name, cin, cout, 3, hw, true);
     b.bn(`${name}.bn`, cout);
@@ -101,7 +117,13 @@ export function smallCnn(batch = 128): BenchModel {
   b.dense('fc', 128, 10);
   const cbr = (p: Params, name: string, x: tf.Tensor4D): tf.Tensor4D => tf.relu(batchNorm(p, `${name}.bn`, conv(p, name, x, 1, 1)));
   return {
-    name: 'smallcnn', batch, inputShape: [32, 32, 3], numClasses: 10, shapes: b.shapes, forwardFlops: b.flops, inputLayerFlops: b.inputLayerFlops,
+    name: 'smallcnn',
+    batch,
+    inputShape: [32, 32, 3],
+    numClasses: 10,
+    shapes: b.shapes,
+    forwardFlops: b.flops,
+    inputLayerFlops: b.inputLayerFlops,
     forward(p, x) {
       let h = cbr(p, 'c2', cbr(p, 'c1', x as tf.Tensor4D));
       h = cbr(p, 'c3', tf.maxPool(h, 2, 2, 'valid'));
@@ -119,7 +141,12 @@ export function resnet18(batch = 64): BenchModel {
   const blocks: { name: string; cin: number; cout: number; stride: number; hw: number }[] = [];
   let cin = 64;
   let hw = 32;
-  for (const [width, stride] of [[64, 1], [128, 2], [256, 2], [512, 2]] as const) {
+  for (const [width, stride] of [
+    [64, 1],
+    [128, 2],
+    [256, 2],
+    [512, 2],
+  ] as const) {
     for (let i = 0; i < 2; i++) {
       const s = i === 0 ? stride : 1;
       hw /= s;
@@ -138,7 +165,13 @@ export function resnet18(batch = 64): BenchModel {
   }
   b.dense('fc', 512, 10);
   return {
-    name: 'resnet18', batch, inputShape: [32, 32, 3], numClasses: 10, shapes: b.shapes, forwardFlops: b.flops, inputLayerFlops: b.inputLayerFlops,
+    name: 'resnet18',
+    batch,
+    inputShape: [32, 32, 3],
+    numClasses: 10,
+    shapes: b.shapes,
+    forwardFlops: b.flops,
+    inputLayerFlops: b.inputLayerFlops,
     forward(p, x) {
       let h = tf.relu(batchNorm(p, 'stem.bn', conv(p, 'stem', x as tf.Tensor4D, 1, 1)));
       for (const blk of blocks) {

@@ -48,7 +48,9 @@ export function render(rows: Row[], opts: RenderOptions): string {
     'FLOPs per wall second. "native ÷ this" = the native engine (all cores) divided by this engine, by wall time: < 1 means native is faster.',
     '"malloc kept" = `MALLOC_MMAP_THRESHOLD_=33554432 MALLOC_TRIM_THRESHOLD_=68719476736`: glibc keeps freed memory mapped instead of',
     'returning it each step (first-touch page faults are expensive on this VM; PyTorch gains 1.5–3×, the wasm heap never returns memory anyway).',
-    `Load average at the end of the run: ${loadavg().map((l) => l.toFixed(1)).join(', ')} on ${cpus().length} cores; above the core count, timings are inflated and noisy.`,
+    `Load average at the end of the run: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', ')} on ${cpus().length} cores; above the core count, timings are inflated and noisy.`,
     opts.pinning,
     '',
     '| model | batch | engine | ms/step | CPU ms/step | fastest ms | images/s | GFLOP/s | no leak | native ÷ this | note |',
@@ -92,15 +94,22 @@ function targetLines(rows: Row[]): string[] {
       .filter((r) => r.model === model && r.batch === batch && r.torch !== undefined && r.engine.includes('2 threads'))
       .sort((a, b) => a.torch!.msStep - b.torch!.msStep)[0];
     if (mine === undefined || torch?.torch === undefined) {
-      if (rows.some((r) => r.model === model)) out.push(`| ${model} | ${batch} | ${fmt(mine?.msStep)} | ${torch === undefined ? 'not measured' : fmt(torch.torch?.msStep)} | n/a | n/a | n/a | |`);
+      if (rows.some((r) => r.model === model))
+        out.push(`| ${model} | ${batch} | ${fmt(mine?.msStep)} | ${torch === undefined ? 'not measured' : fmt(torch.torch?.msStep)} | n/a | n/a | n/a | |`);
       continue;
     }
     const ratio = mine.msStep / torch.torch.msStep;
     const which = torch.engine.includes('malloc kept') ? 'malloc kept' : 'plain';
     const fastest = mine.minMs / torch.torch.minMs;
-    out.push(`| ${model} | ${batch} | ${fmt(mine.msStep)} | ${fmt(torch.torch.msStep)} (${which}) | ${ratio.toFixed(2)}× | ${yes(ratio <= TARGET)} | ${yes(ratio <= MOONSHOT)} | ${fastest.toFixed(2)}× |`);
+    out.push(
+      `| ${model} | ${batch} | ${fmt(mine.msStep)} | ${fmt(torch.torch.msStep)} (${which}) | ${ratio.toFixed(2)}× | ${yes(ratio <= TARGET)} | ${yes(ratio <= MOONSHOT)} | ${fastest.toFixed(2)}× |`,
+    );
   }
   const onePass = rows.filter((r) => r.model === 'resnet18' && r.batch === 128);
-  for (const r of onePass) out.push('', `ResNet-18 at batch 128 in one pass, ${r.engine}: ${r.timing ? `trains (${fmt(r.timing.msStep)} ms/step, heap ${fmt(r.timing.heapMb, 0)} MB)` : `fails (${r.note ?? ''})`}.`);
+  for (const r of onePass)
+    out.push(
+      '',
+      `ResNet-18 at batch 128 in one pass, ${r.engine}: ${r.timing ? `trains (${fmt(r.timing.msStep)} ms/step, heap ${fmt(r.timing.heapMb, 0)} MB)` : `fails (${r.note ?? ''})`}.`,
+    );
   return out;
 }

@@ -61,7 +61,11 @@ export function timeTraining(model: BenchModel, steps: number, warmup: number, m
   for (const [name, shape] of model.shapes) {
     const fanIn = shape.length === 1 ? 1 : shape.slice(0, -1).reduce((a, b) => a * b, 1);
     const init = tf.tidy(() =>
-      name.endsWith('.gamma') ? tf.ones(shape) : name.endsWith('.beta') || name.endsWith('.b') ? tf.zeros(shape) : tf.randomUniform(shape, -1 / Math.sqrt(fanIn), 1 / Math.sqrt(fanIn), 'float32', index),
+      name.endsWith('.gamma')
+        ? tf.ones(shape)
+        : name.endsWith('.beta') || name.endsWith('.b')
+          ? tf.zeros(shape)
+          : tf.randomUniform(shape, -1 / Math.sqrt(fanIn), 1 / Math.sqrt(fanIn), 'float32', index),
     );
     params.set(name, tf.variable(init, true, `bench_${model.name}_${index}`));
     const zeros = tf.zerosLike(init);
@@ -83,10 +87,7 @@ export function timeTraining(model: BenchModel, steps: number, warmup: number, m
     let sum: Map<string, tf.Tensor> | undefined;
     let lossSum = 0;
     for (const slice of slices) {
-      const { value, grads } = tf.variableGrads(
-        () => tf.losses.softmaxCrossEntropy(slice.labels, model.forward(params, slice.x)) as tf.Scalar,
-        varList,
-      );
+      const { value, grads } = tf.variableGrads(() => tf.losses.softmaxCrossEntropy(slice.labels, model.forward(params, slice.x)) as tf.Scalar, varList);
       lossSum += value.dataSync()[0]!;
       value.dispose();
       if (sum === undefined) sum = new Map(Object.entries(grads));

@@ -43,7 +43,11 @@ function defaultFiles() {
 /** GitHub's heading anchor: the text (links and HTML removed), lower case, punctuation other than `-` and `_` dropped, spaces to `-`. */
 function slug(heading) {
   const text = heading.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '');
-  return text.trim().toLowerCase().replace(/[^\p{L}\p{N}\p{M} _-]/gu, '').replace(/ /g, '-');
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\p{M} _-]/gu, '')
+    .replace(/ /g, '-');
 }
 
 /** Lines of a Markdown text with fenced code blocks (and inline code spans unless `keepInline`) blanked out; line numbers are kept. */
@@ -52,7 +56,10 @@ function withoutCode(text, keepInline = false) {
   let fence = null;
   return lines.map((line) => {
     const m = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-    if (fence === null && m) { fence = m[1]; return ''; }
+    if (fence === null && m) {
+      fence = m[1];
+      return '';
+    }
     if (fence !== null) {
       if (new RegExp(`^ {0,3}${fence[0]}{${fence.length},}\\s*$`).test(line)) fence = null;
       return '';

@@ -68,7 +68,10 @@ export async function testUserProject({ root, project, tarballs, tfjsVersion, ru
     return r;
   };
   writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'my-tfjs-project', private: true, type: 'module' }, null, 2)}\n`);
-  must('npm install of every tarball and @tensorflow/tfjs', run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, `@tensorflow/tfjs@${tfjsVersion}`], project, env));
+  must(
+    'npm install of every tarball and @tensorflow/tfjs',
+    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, `@tensorflow/tfjs@${tfjsVersion}`], project, env),
+  );
   writeFileSync(join(project, 'readme-snippet.mjs'), `${readmeSnippet(root)}\n`);
   must('the README snippet', run(process.execPath, ['readme-snippet.mjs'], project, env));
   notes.push('README snippet ran');
@@ -106,7 +109,12 @@ export async function testUserProject({ root, project, tarballs, tfjsVersion, ru
   }
   const port = await freePort();
   const redis = start('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], project, env);
-  const worker = start('npx', ['--no-install', 'mia', 'worker', '--queue', `redis://127.0.0.1:${port}`, '--artifacts', join(project, 'cache', 'models')], project, cacheEnv);
+  const worker = start(
+    'npx',
+    ['--no-install', 'mia', 'worker', '--queue', `redis://127.0.0.1:${port}`, '--artifacts', join(project, 'cache', 'models')],
+    project,
+    cacheEnv,
+  );
   try {
     await until('redis-server', () => /Ready to accept connections/.test(redis.out.text), 20_000, redis.out);
     writeFileSync(join(project, 'sweep.yaml'), tiny('my-sweep', 2, ', grid: { alpha: [0.3, 0.7] }'));
@@ -117,7 +125,8 @@ export async function testUserProject({ root, project, tarballs, tfjsVersion, ru
     process.kill(-worker.proc.pid, 'SIGTERM');
     const end = await Promise.race([worker.done, new Promise((r) => setTimeout(() => r({ code: 'timeout' }), 60_000))]);
     // npx itself dies of the group's SIGTERM; the worker under it must have stopped gracefully.
-    if (end.code === 'timeout' || !/^worker stopped$/m.test(worker.out.text)) throw new Error(`mia worker did not stop cleanly on SIGTERM (${end.code ?? end.signal})\n${worker.out.text}`);
+    if (end.code === 'timeout' || !/^worker stopped$/m.test(worker.out.text))
+      throw new Error(`mia worker did not stop cleanly on SIGTERM (${end.code ?? end.signal})\n${worker.out.text}`);
     notes.push('mia worker: trained a queue sweep');
   } finally {
     for (const p of [worker.proc, redis.proc]) if (p.exitCode === null && p.signalCode === null) process.kill(-p.pid, 'SIGKILL');

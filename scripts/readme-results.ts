@@ -41,9 +41,12 @@ function section(dir: string, name: string, scale: string): string {
       trainSeconds += row.trainSeconds;
     }
   }
-  const cache = models === 0 ? '' : trained === models
-    ? `; all ${models} models trained in this run`
-    : `; ${trained} of ${models} models trained in this run, the others read from the cache — training all ${models} took ${(trainSeconds / 60).toFixed(1)} min when they were trained`;
+  const cache =
+    models === 0
+      ? ''
+      : trained === models
+        ? `; all ${models} models trained in this run`
+        : `; ${trained} of ${models} models trained in this run, the others read from the cache — training all ${models} took ${(trainSeconds / 60).toFixed(1)} min when they were trained`;
   return [
     `Produced by \`pnpm mia reproduce ${r.name} --scale ${r.scale}\` on ${r.startedAt.slice(0, 10)}: **${minutes} min** wall (backend ${r.backend}${cache}).`,
     '',
@@ -91,8 +94,19 @@ function verdictTables(): string {
     }
     if (rows.length === 0) continue;
     rows.push(['**total**', `**${claims}**`, ...CLAIM_VERDICTS.map((v) => `**${total[v]}**`)]);
-    out.push(`**${example}**`, '', `| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`), '');
-    if (ungated > 0) out.push(`† computed before the testability gate: strict inequalities on single seeds, no margins; "held" there is not a finding (${ungated} of ${rows.length - 1}).`, '');
+    out.push(
+      `**${example}**`,
+      '',
+      `| ${header.join(' | ')} |`,
+      `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`,
+      ...rows.map((r) => `| ${r.join(' | ')} |`),
+      '',
+    );
+    if (ungated > 0)
+      out.push(
+        `† computed before the testability gate: strict inequalities on single seeds, no margins; "held" there is not a finding (${ungated} of ${rows.length - 1}).`,
+        '',
+      );
   }
   return out.join('\n').trimEnd();
 }

@@ -18,7 +18,10 @@ const fail = (message) => {
   process.exit(1);
 };
 
-const packages = readdirSync(join(root, 'packages')).map((dir) => ({ dir, json: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) }));
+const packages = readdirSync(join(root, 'packages')).map((dir) => ({
+  dir,
+  json: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')),
+}));
 const publicPackages = packages.filter((p) => p.json.private !== true);
 for (const p of publicPackages) {
   if (!existsSync(join(root, 'packages', p.dir, 'dist'))) fail(`${p.json.name} has no dist/: run \`pnpm build\` first`);
@@ -54,8 +57,14 @@ try {
   const expected = publicPackages.map((p) => `${p.json.name}@${p.json.version}`);
   const missing = expected.filter((e) => !published.includes(e));
   const unexpected = published.filter((e) => !expected.includes(e));
-  if (missing.length > 0 || unexpected.length > 0) fail(`dry run published [${published.join(', ')}]; missing [${missing.join(', ')}], unexpected [${unexpected.join(', ')}]`);
-  const sizes = new Map([...publish.output.matchAll(/npm notice name: (\S+)[\s\S]*?npm notice package size: ([^\n]+)[\s\S]*?npm notice total files: (\d+)/g)].map((m) => [m[1], `${m[2]}, ${m[3]} files`]));
+  if (missing.length > 0 || unexpected.length > 0)
+    fail(`dry run published [${published.join(', ')}]; missing [${missing.join(', ')}], unexpected [${unexpected.join(', ')}]`);
+  const sizes = new Map(
+    [...publish.output.matchAll(/npm notice name: (\S+)[\s\S]*?npm notice package size: ([^\n]+)[\s\S]*?npm notice total files: (\d+)/g)].map((m) => [
+      m[1],
+      `${m[2]}, ${m[3]} files`,
+    ]),
+  );
   for (const p of publicPackages) console.log(`  ${p.json.name}@${p.json.version}  ${sizes.get(p.json.name) ?? ''}`);
   console.log(`release:dry-run: ${published.length} packages would be published; nothing was (dry run, dead registry, no credentials)`);
 } finally {

@@ -77,7 +77,10 @@ const [m, n] = [mean(attack.score(members)), mean(attack.score(nonMembers))];
 assert(Number.isFinite(m) && m > n, 'members score higher than non-members, got ' + m + ' vs ' + n);
 console.log('mean score members', m.toFixed(3), 'non-members', n.toFixed(3));
 `,
-  '@mia/defense-past': trainWith(`import { pastPlugin } from '@mia/defense-past';`, `pastPlugin({ lambda: 0.1, alpha: 0.5, nonMembers: syntheticClassification({ size: 32, numFeatures: 8, numClasses: 3, seed: 2 }) })`),
+  '@mia/defense-past': trainWith(
+    `import { pastPlugin } from '@mia/defense-past';`,
+    `pastPlugin({ lambda: 0.1, alpha: 0.5, nonMembers: syntheticClassification({ size: 32, numFeatures: 8, numClasses: 3, seed: 2 }) })`,
+  ),
   '@mia/defense-crl': trainWith(`import { crlPlugin } from '@mia/defense-crl';`, `crlPlugin({ numClasses: 3, featureDim: model.featureDim })`),
   '@mia/sam': trainWith(`import { samPlugin } from '@mia/sam';`, `samPlugin({ rho: 0.05 })`),
   '@mia/defense-baselines': trainWith(`import { relaxLossPlugin } from '@mia/defense-baselines';`, `relaxLossPlugin({ alpha: 0.5 })`),
@@ -131,7 +134,12 @@ function fail(message, output = '') {
 
 function run(cmd, args, cwd, env = process.env) {
   const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 << 20 });
-  return { ok: r.status === 0 && r.error === undefined, status: r.status, stdout: r.stdout ?? '', output: `${r.error ? `${r.error}\n` : ''}${r.stdout ?? ''}${r.stderr ?? ''}` };
+  return {
+    ok: r.status === 0 && r.error === undefined,
+    status: r.status,
+    stdout: r.stdout ?? '',
+    output: `${r.error ? `${r.error}\n` : ''}${r.stdout ?? ''}${r.stderr ?? ''}`,
+  };
 }
 
 /** The size in bytes of a directory tree (symlinks counted as links). */
@@ -150,7 +158,9 @@ function countPackages(nodeModules) {
   let count = 0;
   for (const entry of readdirSync(nodeModules, { withFileTypes: true })) {
     if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
-    const dirs = entry.name.startsWith('@') ? readdirSync(join(nodeModules, entry.name)).map((n) => join(nodeModules, entry.name, n)) : [join(nodeModules, entry.name)];
+    const dirs = entry.name.startsWith('@')
+      ? readdirSync(join(nodeModules, entry.name)).map((n) => join(nodeModules, entry.name, n))
+      : [join(nodeModules, entry.name)];
     for (const dir of dirs) {
       if (!existsSync(join(dir, 'package.json'))) continue;
       count += 1 + countPackages(join(dir, 'node_modules'));
@@ -199,7 +209,11 @@ console.log(`test:packaging: ${selected.length} public packages, scratch dir ${w
 const needed = new Set(userProject ? packages.keys() : selected.flatMap((n) => [...closure(n)]));
 let tarballs;
 try {
-  tarballs = packPackages(packages, [...packages.keys()].filter((n) => needed.has(n)), tarDir);
+  tarballs = packPackages(
+    packages,
+    [...packages.keys()].filter((n) => needed.has(n)),
+    tarDir,
+  );
 } catch (error) {
   fail(error.message);
 }
@@ -240,21 +254,28 @@ for (const name of selected) {
     seconds: (Date.now() - t0) / 1000,
   };
   rows.push(row);
-  console.log(`ok  ${name.padEnd(24)} tarball ${kb(row.tarball).padStart(9)}  node_modules ${mb(row.nodeModules).padStart(8)}  ${String(row.installed).padStart(3)} packages  ${row.seconds.toFixed(1)} s  | ${notes.join(' | ')}`);
+  console.log(
+    `ok  ${name.padEnd(24)} tarball ${kb(row.tarball).padStart(9)}  node_modules ${mb(row.nodeModules).padStart(8)}  ${String(row.installed).padStart(3)} packages  ${row.seconds.toFixed(1)} s  | ${notes.join(' | ')}`,
+  );
   rmSync(project, { recursive: true, force: true });
 }
 
 // 4. A user's project: every tarball and a plain @tensorflow/tfjs; the README snippet and the mia bin.
 if (userProject) {
   const t0 = Date.now();
-  const tfjsVersion = readJson(join(root, 'examples', 'browser-ccl', 'package.json')).dependencies?.['@tensorflow/tfjs'] ?? rootDevDeps['@tensorflow/tfjs-core'];
+  const tfjsVersion =
+    readJson(join(root, 'examples', 'browser-ccl', 'package.json')).dependencies?.['@tensorflow/tfjs'] ?? rootDevDeps['@tensorflow/tfjs-core'];
   try {
     const notes = await testUserProject({ root, project: join(work, 'scratch-user-project'), tarballs: [...tarballs.values()], tfjsVersion, run, env: npmEnv });
-    console.log(`ok  ${'user project'.padEnd(24)} ${tarballs.size} tarballs + @tensorflow/tfjs@${tfjsVersion}  ${((Date.now() - t0) / 1000).toFixed(1)} s  | ${notes.join(' | ')}`);
+    console.log(
+      `ok  ${'user project'.padEnd(24)} ${tarballs.size} tarballs + @tensorflow/tfjs@${tfjsVersion}  ${((Date.now() - t0) / 1000).toFixed(1)} s  | ${notes.join(' | ')}`,
+    );
   } catch (error) {
     fail(`user project (${join(work, 'scratch-user-project')}): ${error.message}`);
   }
 }
 
 rmSync(work, { recursive: true, force: true });
-console.log(`\ntest:packaging: ${rows.length}/${selected.length} packages${userProject ? ' and the user project' : ''} passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `\ntest:packaging: ${rows.length}/${selected.length} packages${userProject ? ' and the user project' : ''} passed in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);

@@ -24,17 +24,22 @@ describe('scripts/check-links.mjs', () => {
   it('reports each broken relative link and anchor with file:line, and lists external links', () => {
     mkdirSync(join(dir, 'sub'));
     writeFileSync(join(dir, 'sub', 'b.md'), '# Title\n\n## Read the `metrics` (TPR@FPR)!\n\n## Read the `metrics` (TPR@FPR)!\n\n<a id="custom"></a>\n');
-    writeFileSync(join(dir, 'a.md'), [
-      '# A', // 1
-      '[ok](sub/b.md) [ok dir](sub/) [ok anchor](sub/b.md#read-the-metrics-tprfpr) [repeat](sub/b.md#read-the-metrics-tprfpr-1)', // 2
-      '[id](sub/b.md#custom) [self](#a) ![img](sub/b.md)', // 3
-      '[missing](sub/nope.md)', // 4
-      '[bad anchor](sub/b.md#nope) [bad self](#b)', // 5
-      '```md', '[in code](not/checked.md)', '```', // 6-8
-      '`[inline](not/checked.md)` [web](https://example.org/x?y=1#z) <https://example.com>', // 9
-      '[ref]: ../../../outside.md', // 10
-      '[malformed](https://exa mple.org) [nodomain](http://intranet/x)', // 11
-    ].join('\n'));
+    writeFileSync(
+      join(dir, 'a.md'),
+      [
+        '# A', // 1
+        '[ok](sub/b.md) [ok dir](sub/) [ok anchor](sub/b.md#read-the-metrics-tprfpr) [repeat](sub/b.md#read-the-metrics-tprfpr-1)', // 2
+        '[id](sub/b.md#custom) [self](#a) ![img](sub/b.md)', // 3
+        '[missing](sub/nope.md)', // 4
+        '[bad anchor](sub/b.md#nope) [bad self](#b)', // 5
+        '```md',
+        '[in code](not/checked.md)',
+        '```', // 6-8
+        '`[inline](not/checked.md)` [web](https://example.org/x?y=1#z) <https://example.com>', // 9
+        '[ref]: ../../../outside.md', // 10
+        '[malformed](https://exa mple.org) [nodomain](http://intranet/x)', // 11
+      ].join('\n'),
+    );
     const r = checkLinks(join(dir, 'a.md'));
     expect(r.status).toBe(1);
     expect(r.stderr.trim().split('\n')).toEqual([

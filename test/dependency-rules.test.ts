@@ -5,7 +5,14 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = join(__dirname, '..');
-interface Pkg { dir: string; name: string; private: boolean; deps: string[]; peers: string[]; devDeps: string[] }
+interface Pkg {
+  dir: string;
+  name: string;
+  private: boolean;
+  deps: string[];
+  peers: string[];
+  devDeps: string[];
+}
 
 function readPackages(folder: string): Pkg[] {
   const base = join(root, folder);
@@ -14,7 +21,14 @@ function readPackages(folder: string): Pkg[] {
     .filter((d) => existsSync(join(base, d, 'package.json')))
     .map((d) => {
       const pj = JSON.parse(readFileSync(join(base, d, 'package.json'), 'utf8'));
-      return { dir: join(base, d), name: pj.name, private: pj.private === true, deps: Object.keys(pj.dependencies ?? {}), peers: Object.keys(pj.peerDependencies ?? {}), devDeps: Object.keys(pj.devDependencies ?? {}) };
+      return {
+        dir: join(base, d),
+        name: pj.name,
+        private: pj.private === true,
+        deps: Object.keys(pj.dependencies ?? {}),
+        peers: Object.keys(pj.peerDependencies ?? {}),
+        devDeps: Object.keys(pj.devDependencies ?? {}),
+      };
     });
 }
 
@@ -30,7 +44,9 @@ function sourceFiles(dir: string): string[] {
 /** Static import/export-from specifiers and literal dynamic imports. */
 function importsOf(file: string): string[] {
   // Comments may mention packages ("loads @mia/backend-wasm from …"); only code counts.
-  const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
+  const text = readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|[^:])\/\/.*$/gm, '$1');
   const out: string[] = [];
   for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]/g)) out.push(m[1]!);
   for (const m of text.matchAll(/(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g)) out.push(m[1]!);
@@ -101,7 +117,8 @@ describe('package dependency rules', () => {
           const target = spec.split('/').slice(0, 2).join('/');
           if (target === p.name) continue;
           if (!p.deps.includes(target) && !p.peers.includes(target)) offenders.push(`${relative(root, file)} imports undeclared ${target}`);
-          if (DEFENSES.includes(p.name) && (DEFENSES.includes(target) || target === '@mia/attacks')) offenders.push(`${relative(root, file)}: defense imports ${target}`);
+          if (DEFENSES.includes(p.name) && (DEFENSES.includes(target) || target === '@mia/attacks'))
+            offenders.push(`${relative(root, file)}: defense imports ${target}`);
           if (p.name === '@mia/attacks' && target === '@mia/models') offenders.push(`${relative(root, file)}: attacks import models`);
         }
       }

@@ -21,7 +21,10 @@ const host = join(root, 'examples', 'browser-ccl');
 const files = [
   'README.md',
   'packages/core/README.md',
-  ...readdirSync(join(root, 'docs', 'guides')).filter((f) => f.endsWith('.md')).sort().map((f) => join('docs', 'guides', f)),
+  ...readdirSync(join(root, 'docs', 'guides'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => join('docs', 'guides', f)),
 ];
 const run = promisify(execFile);
 const work = mkdtempSync(join(host, '.guide-run-'));
@@ -30,7 +33,11 @@ writeGuideFixtures(work);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** One script: a block, or a block and the `<!-- continues -->` blocks after it (run once, together). */
-interface Script { readonly file: string; readonly lines: number[]; code: string }
+interface Script {
+  readonly file: string;
+  readonly lines: number[];
+  code: string;
+}
 const scripts: Script[] = [];
 const notRun: string[] = [];
 const unmarked: string[] = [];
@@ -39,7 +46,8 @@ for (const file of files) {
   for (const block of markdownCodeBlocks(readFileSync(join(root, file), 'utf8'), file)) {
     const where = `${file}:${block.line}`;
     if (block.notRun !== undefined) notRun.push(`${where} (${block.lang || 'no language'}): ${block.notRun}`);
-    else if (!RUNNABLE.has(block.lang)) unmarked.push(`${where}: a \`\`\`${block.lang || '(no language)'} block; mark it <!-- not-run: reason --> or make it ts/js`);
+    else if (!RUNNABLE.has(block.lang))
+      unmarked.push(`${where}: a \`\`\`${block.lang || '(no language)'} block; mark it <!-- not-run: reason --> or make it ts/js`);
     else if (block.continues && current !== undefined) {
       current.lines.push(block.line);
       current.code += `\n${block.code}`;

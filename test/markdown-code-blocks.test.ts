@@ -4,10 +4,25 @@ import { markdownCodeBlocks } from './markdown-code-blocks';
 describe('markdownCodeBlocks', () => {
   it('finds fenced blocks with their language, line and markers', () => {
     const md = [
-      '# T', '', '```ts', 'const a = 1;', '```', '', // block at line 3
-      '<!-- not-run: shell commands -->', '', '```bash', 'pnpm test', '```', // line 9
-      '<!-- continues -->', '~~~~js', 'console.log(a);', '```', '~~~~', // line 13, inner ``` kept
-      '```', 'plain', '```', // line 17, no language
+      '# T',
+      '',
+      '```ts',
+      'const a = 1;',
+      '```',
+      '', // block at line 3
+      '<!-- not-run: shell commands -->',
+      '',
+      '```bash',
+      'pnpm test',
+      '```', // line 9
+      '<!-- continues -->',
+      '~~~~js',
+      'console.log(a);',
+      '```',
+      '~~~~', // line 13, inner ``` kept
+      '```',
+      'plain',
+      '```', // line 17, no language
     ].join('\n');
     expect(markdownCodeBlocks(md, 'x.md')).toEqual([
       { line: 3, lang: 'ts', code: 'const a = 1;', continues: false },

@@ -45,7 +45,10 @@ export function markdownCodeBlocks(text: string, source: string): CodeBlock[] {
       throw new Error(`markdownCodeBlocks: ${source}:${before + 1}: a not-run marker needs a reason, like <!-- not-run: shell commands -->, got ${marker}`);
     }
     const notRun = NOT_RUN.exec(marker)?.[1];
-    const code = lines.slice(i + 1, end).map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length))).join('\n');
+    const code = lines
+      .slice(i + 1, end)
+      .map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length)))
+      .join('\n');
     blocks.push({ line: i + 1, lang: open[3]!.toLowerCase(), code, ...(notRun === undefined ? {} : { notRun }), continues: CONTINUES.test(marker) });
     i = end;
   }

@@ -9,11 +9,18 @@ import { afterAll, describe, expect, it } from 'vitest';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const scratch = mkdtempSync(join(tmpdir(), 'mia-packaging-setup-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-const manifests = readdirSync(join(root, 'packages')).map((dir) => ({ dir, json: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as { name: string; bin?: Record<string, string> } }));
+const manifests = readdirSync(join(root, 'packages')).map((dir) => ({
+  dir,
+  json: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as { name: string; bin?: Record<string, string> },
+}));
 
 describe('packaging setup', () => {
   it('building one package builds the packages it depends on first (turbo build dependsOn ^build)', () => {
-    const r = spawnSync(join(root, 'node_modules', '.bin', 'turbo'), ['run', 'build', '--filter=@mia/defense-ccl', '--dry=json'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(join(root, 'node_modules', '.bin', 'turbo'), ['run', 'build', '--filter=@mia/defense-ccl', '--dry=json'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status, r.stderr).toBe(0);
     const tasks = (JSON.parse(r.stdout) as { tasks: Array<{ taskId: string; dependencies: string[] }> }).tasks;
     expect(tasks.map((t) => t.taskId).sort()).toEqual(['@mia/core#build', '@mia/defense-ccl#build']);
@@ -33,6 +40,8 @@ describe('packaging setup', () => {
     cpSync(join(root, 'packages', 'experiments', 'bin', 'mia.js'), join(scratch, 'bin', 'mia.js'));
     const r = spawnSync(process.execPath, [join(scratch, 'bin', 'mia.js'), '--help'], { encoding: 'utf8' });
     expect(r.status).toBe(1);
-    expect(r.stderr).toBe('mia: @mia/experiments is not built (dist/cli.js is missing). In the repository, run `pnpm build`, or use `pnpm mia …`, which runs the sources.\n');
+    expect(r.stderr).toBe(
+      'mia: @mia/experiments is not built (dist/cli.js is missing). In the repository, run `pnpm build`, or use `pnpm mia …`, which runs the sources.\n',
+    );
   });
 });

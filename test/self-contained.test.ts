@@ -22,7 +22,15 @@ describe('the repository stands alone', () => {
   it('README, docs, packages, examples (sources, scripts, results), bench and scripts point only inside the repository', () => {
     const files = selfContainedFiles(root);
     // The scan covers what the rule is about, not an empty or partial list.
-    for (const f of ['README.md', 'docs/protocol.md', 'docs/protocol/4-defenses.md', 'packages/core/README.md', 'packages/core/src/index.ts', 'bench/README.md', 'scripts/check-links.mjs']) {
+    for (const f of [
+      'README.md',
+      'docs/protocol.md',
+      'docs/protocol/4-defenses.md',
+      'packages/core/README.md',
+      'packages/core/src/index.ts',
+      'bench/README.md',
+      'scripts/check-links.mjs',
+    ]) {
       expect(files).toContain(join(root, f));
     }
     expect(files.some((f) => f.includes(`${join('examples', 'ccl', 'results')}`) && f.endsWith('report.html'))).toBe(true);
@@ -66,7 +74,9 @@ describe('the self-contained checker (test/self-contained.ts)', () => {
       '[gone](sub/nope.md)', // 3
       '[ref]: ../../../../elsewhere/file.md', // 4
       '<a href="sub/missing.html">x</a> <img src="sub/here.md">', // 5
-      '```md', '[in code](../../../../../nowhere.md)', '```', // 6-8
+      '```md',
+      '[in code](../../../../../nowhere.md)',
+      '```', // 6-8
       '`[inline](gone.md)`', // 9
     ].join('\n');
     expect(problems('a.md', text)).toEqual([
@@ -83,11 +93,7 @@ describe('the self-contained checker (test/self-contained.ts)', () => {
 
   it('flags citations of sections and ambiguities the algorithm reference does not define', () => {
     const text = 'docs/protocol.md §4.1, §4.99 and docs/protocol.md A11\n@see docs/protocol.md §9 A40; docs/protocol.md §1.8 A1';
-    expect(problems('c.ts', text)).toEqual([
-      '1: docs/protocol.md has no §4.99',
-      '2: docs/protocol.md has no §9',
-      '2: docs/protocol.md has no A40',
-    ]);
+    expect(problems('c.ts', text)).toEqual(['1: docs/protocol.md has no §4.99', '2: docs/protocol.md has no §9', '2: docs/protocol.md has no A40']);
   });
 
   it('accepts the in-repository forms: docs/protocol.md §N, lower-case file names, arXiv ids', () => {

@@ -59,7 +59,12 @@ export function selfContainedFiles(root: string): string[] {
 export function protocolIndex(root: string): ProtocolIndex {
   const files = [join(root, 'docs', 'protocol.md')];
   const dir = join(root, 'docs', 'protocol');
-  if (existsSync(dir)) files.push(...readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => join(dir, f)));
+  if (existsSync(dir))
+    files.push(
+      ...readdirSync(dir)
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => join(dir, f)),
+    );
   const sections = new Set<string>();
   const ambiguities = new Set<string>();
   for (const file of files.filter((f) => existsSync(f))) {
@@ -77,7 +82,10 @@ function linkTargets(text: string, file: string): Array<{ line: number; target: 
   text.split(/\r?\n/).forEach((raw, i) => {
     if (file.endsWith('.md')) {
       const m = /^ {0,3}(`{3,}|~{3,})/.exec(raw);
-      if (fence === null && m) { fence = m[1]!; return; }
+      if (fence === null && m) {
+        fence = m[1]!;
+        return;
+      }
       if (fence !== null) {
         if (raw.trim().startsWith(fence)) fence = null;
         return;

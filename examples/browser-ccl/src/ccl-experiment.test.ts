@@ -5,7 +5,9 @@ import { runCclExperiment } from './ccl-experiment';
 // The page's experiment in Node (cpu backend), at a reduced scale, so it is tested even where no
 // Chromium is installed. browser.test.ts runs it at full scale in the page.
 describe('runCclExperiment (Node, cpu)', () => {
-  beforeAll(async () => { await tf.setBackend('cpu'); });
+  beforeAll(async () => {
+    await tf.setBackend('cpu');
+  });
 
   it('trains, attacks, reports consistent numbers, is deterministic and leaks no tensor', async () => {
     await runCclExperiment({ members: 8, epochs: 1 }); // warm-up: backend and layers state

@@ -94,9 +94,17 @@ export async function runCclExperiment(options: CclExperimentOptions = {}): Prom
     const isMember = scores.map((_, i) => (i < members ? 1 : 0));
     const attack = summarizeAttack(scores, isMember);
     return {
-      backend: tf.getBackend(), members, epochs, epochLosses,
-      trainAccuracy: train.accuracy, testAccuracy: test.accuracy,
-      scores, isMember, auc: attack.auc, advantage: attack.advantage, balancedAccuracy: attack.balancedAccuracy,
+      backend: tf.getBackend(),
+      members,
+      epochs,
+      epochLosses,
+      trainAccuracy: train.accuracy,
+      testAccuracy: test.accuracy,
+      scores,
+      isMember,
+      auc: attack.auc,
+      advantage: attack.advantage,
+      balancedAccuracy: attack.balancedAccuracy,
     };
   } finally {
     model.dispose();

@@ -38,8 +38,12 @@ async function main(): Promise<void> {
     await tf.setBackend(params.get('backend') ?? 'cpu');
     await tf.ready();
     const result = await runCclExperiment({
-      members: int('members'), epochs: int('epochs'), seed: int('seed'),
-      onEpoch: (epoch) => { status.textContent = `training, epoch ${epoch + 1}…`; },
+      members: int('members'),
+      epochs: int('epochs'),
+      seed: int('seed'),
+      onEpoch: (epoch) => {
+        status.textContent = `training, epoch ${epoch + 1}…`;
+      },
     });
     show(result);
     status.textContent = 'done';

@@ -12,7 +12,8 @@ describe('syntheticBlobs', () => {
     const firstOfClass = new Map<number, number[]>();
     for (let i = 0; i < 50; i += 1) {
       const seen = firstOfClass.get(d.labels[i]!);
-      if (seen) expect(rowOf(i)).toEqual(seen); else firstOfClass.set(d.labels[i]!, rowOf(i));
+      if (seen) expect(rowOf(i)).toEqual(seen);
+      else firstOfClass.set(d.labels[i]!, rowOf(i));
     }
   });
 

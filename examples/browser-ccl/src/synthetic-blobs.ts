@@ -45,7 +45,11 @@ function mulberry32(seed: number): () => number {
  */
 export function syntheticBlobs(options: SyntheticBlobsOptions = {}): Blobs {
   const { size = 240, numFeatures = 16, numClasses = 4, noise = 1.5, seed = 0 } = options;
-  for (const [name, v] of [['size', size], ['numFeatures', numFeatures], ['numClasses', numClasses]] as const) {
+  for (const [name, v] of [
+    ['size', size],
+    ['numFeatures', numFeatures],
+    ['numClasses', numClasses],
+  ] as const) {
     if (!Number.isInteger(v) || v < 1) throw new RangeError(`syntheticBlobs: ${name} must be a positive integer, got ${v}`);
   }
   if (!Number.isFinite(noise) || noise < 0) throw new RangeError(`syntheticBlobs: noise must be a finite number ≥ 0, got ${noise}`);

@@ -49,7 +49,10 @@ export interface RunSummary {
 /** Result of {@link runCclExample}. */
 export interface CclExampleResult {
   readonly dataset: { readonly name: string; readonly source: string; readonly trainSize: number; readonly testSize: number };
-  readonly settings: Required<Omit<CclExampleOptions, 'hidden' | 'onEpoch' | 'dataOverrides'>> & { readonly hidden: readonly number[]; readonly dataOverrides: StandInOptions['overrides'] };
+  readonly settings: Required<Omit<CclExampleOptions, 'hidden' | 'onEpoch' | 'dataOverrides'>> & {
+    readonly hidden: readonly number[];
+    readonly dataOverrides: StandInOptions['overrides'];
+  };
   readonly runs: readonly [RunSummary, RunSummary];
 }
 
@@ -93,7 +96,10 @@ export async function runCclExample(options: CclExampleOptions = {}): Promise<Cc
 
   const runOne = async (kind: 'ce' | 'ccl'): Promise<RunSummary> => {
     const model = plainMlp(data.numFeatures, data.numClasses, settings.hidden, settings.seed);
-    const loss = kind === 'ce' ? (yTrue: tf.Tensor, yPred: tf.Tensor) => tf.losses.softmaxCrossEntropy(yTrue, yPred) : cclLoss({ alpha: settings.alpha, concave: settings.concave });
+    const loss =
+      kind === 'ce'
+        ? (yTrue: tf.Tensor, yPred: tf.Tensor) => tf.losses.softmaxCrossEntropy(yTrue, yPred)
+        : cclLoss({ alpha: settings.alpha, concave: settings.concave });
     const optimizer = tf.train.momentum(0.05, 0.9);
     model.compile({ optimizer, loss });
     await model.fit(xTrain, yTrainOneHot, {
@@ -110,7 +116,14 @@ export async function runCclExample(options: CclExampleOptions = {}): Promise<Cc
     const mean = trainCe.reduce((a, b) => a + b, 0) / n;
     const variance = trainCe.reduce((a, b) => a + (b - mean) ** 2, 0) / n;
     const scores = [...Array.from(trainCe, (v) => -v), ...Array.from(testCe, (v) => -v)];
-    return { loss: kind, trainAccuracy, testAccuracy, trainLossMean: mean, trainLossVariance: variance, lossAttackAdvantage: attackAdvantage(scores, isMember) };
+    return {
+      loss: kind,
+      trainAccuracy,
+      testAccuracy,
+      trainLossMean: mean,
+      trainLossVariance: variance,
+      lossAttackAdvantage: attackAdvantage(scores, isMember),
+    };
   };
   try {
     const ce = await runOne('ce');
@@ -123,7 +136,14 @@ export async function runCclExample(options: CclExampleOptions = {}): Promise<Cc
 
 function formatTable(result: CclExampleResult): string {
   const rows = result.runs.map((r) =>
-    [r.loss.padEnd(4), (100 * r.trainAccuracy).toFixed(1).padStart(9), (100 * r.testAccuracy).toFixed(1).padStart(8), r.trainLossMean.toFixed(4).padStart(10), r.trainLossVariance.toFixed(4).padStart(10), (100 * r.lossAttackAdvantage).toFixed(1).padStart(12)].join(' '),
+    [
+      r.loss.padEnd(4),
+      (100 * r.trainAccuracy).toFixed(1).padStart(9),
+      (100 * r.testAccuracy).toFixed(1).padStart(8),
+      r.trainLossMean.toFixed(4).padStart(10),
+      r.trainLossVariance.toFixed(4).padStart(10),
+      (100 * r.lossAttackAdvantage).toFixed(1).padStart(12),
+    ].join(' '),
   );
   const [ce, ccl] = result.runs;
   const summary = `CCL vs CE: train-loss variance ×${(ccl.trainLossVariance / ce.trainLossVariance).toFixed(2)}, loss-attack advantage ${(100 * (ccl.lossAttackAdvantage - ce.lossAttackAdvantage)).toFixed(1)} points, test accuracy ${(100 * (ccl.testAccuracy - ce.testAccuracy)).toFixed(1)} points`;

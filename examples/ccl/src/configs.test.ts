@@ -6,7 +6,7 @@ import { baselineGrids } from './fig2-grids';
 import { alphaGrid, alphaSweepDefenses } from './fig4';
 import { EARLY_STOP_CONTROL, table1Defenses } from './table1';
 
-describe('paper-scale configs are the paper\'s (CCL §5.1, App. E; docs/protocol.md §2.2, §4.17)', () => {
+describe("paper-scale configs are the paper's (CCL §5.1, App. E; docs/protocol.md §2.2, §4.17)", () => {
   it('Table 1: Texas100/Purchase100 MLPs 120 epochs ×0.1 at 50/100; CIFAR-10 ResNet-34 and CIFAR-100 DenseNet-121 300 epochs ×0.1 at 150/225; SGD 0.1, momentum 0.9, wd 5e-4, batch 128', () => {
     const expected = {
       texas: ['texas100', 'mlp', 120, [50, 100], 1],
@@ -21,7 +21,15 @@ describe('paper-scale configs are the paper\'s (CCL §5.1, App. E; docs/protocol
       expect(c.model.name).toBe(model);
       // torchvision's ImageNet stem, as CCLr builds the CIFAR models (docs/protocol.md §2.2, §6 item 6; DenseNet-121's default).
       expect(c.model.options).toEqual(model === 'resnet34' ? { stem: 'imagenet' } : {});
-      expect(c.training).toMatchObject({ epochs, batchSize: 128, optimizer: 'sgd', lr: 0.1, momentum: 0.9, weightDecay: 5e-4, schedule: { type: 'multistep', milestones, gamma: 0.1 } });
+      expect(c.training).toMatchObject({
+        epochs,
+        batchSize: 128,
+        optimizer: 'sgd',
+        lr: 0.1,
+        momentum: 0.9,
+        weightDecay: 5e-4,
+        schedule: { type: 'multistep', milestones, gamma: 0.1 },
+      });
       expect(c.defenses.map((d) => [d.label, d.params])).toEqual([
         ['w/o', {}],
         ['CCQL', { alpha: 0.5, concave: 'quadratic', scale: beta }],
@@ -33,7 +41,7 @@ describe('paper-scale configs are the paper\'s (CCL §5.1, App. E; docs/protocol
     }
   });
 
-  it('Fig. 2 and Fig. 4: the α grid {0.1, …, 0.9} and the seven baselines\' App. E.2 grids; early stopping at 25, 50, …, 275 of 300 epochs', () => {
+  it("Fig. 2 and Fig. 4: the α grid {0.1, …, 0.9} and the seven baselines' App. E.2 grids; early stopping at 25, 50, …, 275 of 300 epochs", () => {
     expect(alphaGrid('paper')).toEqual([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]);
     expect(alphaSweepDefenses('cifar10', 'paper')).toHaveLength(19);
     const grids = Object.fromEntries(baselineGrids('paper', 'cifar10', 300).map((g) => [g.family, g.values]));
@@ -50,7 +58,7 @@ describe('paper-scale configs are the paper\'s (CCL §5.1, App. E; docs/protocol
     expect(relax.defense!(0.8, 'x').params).toEqual({ alpha: 0.8, upper: 0.3, variant: 'tabular' });
   });
 
-  it('reduced scales keep the milestones at the paper\'s fractions, use β = 1 and the stand-ins unless --data-dir is given; CCL5 on request', () => {
+  it("reduced scales keep the milestones at the paper's fractions, use β = 1 and the stand-ins unless --data-dir is given; CCL5 on request", () => {
     const c = baseConfig('t', 'purchase', 'cpu', [cclDefense('CCQL', 0.5, cclBeta('purchase', 'cpu'))]);
     expect(c.dataset.name).toBe('purchaseLike');
     expect(c.training.schedule).toEqual({ type: 'multistep', milestones: [8, 17], gamma: 0.1 });
@@ -58,13 +66,22 @@ describe('paper-scale configs are the paper\'s (CCL §5.1, App. E; docs/protocol
     expect(baseConfig('t', 'texas', 'cpu', [cclDefense('CCEL', 0.5, 1)], { dataDir: '/data' }).dataset).toEqual({ name: 'texas100' });
     expect(baseConfig('t', 'cifar10', 'cpu', [cclDefense('CCEL', 0.5, 1)], { preset: 'CCL5' }).partition.preset).toBe('CCL5');
     // Early-stopping checkpoints keep the full run's schedule; a longer run moves the milestones with it.
-    expect(baseConfig('t', 'purchase', 'cpu', [cclDefense('CCEL', 0.5, 1)], { epochs: 5 }).training).toMatchObject({ epochs: 5, schedule: { milestones: [8, 17] } });
-    expect(baseConfig('t', 'cifar10', 'cpu', [cclDefense('CCEL', 0.5, 1)], { run: { epochs: 15, batchSize: 32 } }).training).toMatchObject({ epochs: 15, batchSize: 32, schedule: { milestones: [8, 11] } });
-    expect(() => baseConfig('bad name!', 'texas', 'cpu', [cclDefense('CCEL', 0.5, 1)])).toThrow(/bad name!: invalid experiment config:\n {2}name: letters, digits/);
+    expect(baseConfig('t', 'purchase', 'cpu', [cclDefense('CCEL', 0.5, 1)], { epochs: 5 }).training).toMatchObject({
+      epochs: 5,
+      schedule: { milestones: [8, 17] },
+    });
+    expect(baseConfig('t', 'cifar10', 'cpu', [cclDefense('CCEL', 0.5, 1)], { run: { epochs: 15, batchSize: 32 } }).training).toMatchObject({
+      epochs: 15,
+      batchSize: 32,
+      schedule: { milestones: [8, 11] },
+    });
+    expect(() => baseConfig('bad name!', 'texas', 'cpu', [cclDefense('CCEL', 0.5, 1)])).toThrow(
+      /bad name!: invalid experiment config:\n {2}name: letters, digits/,
+    );
   });
 });
 
-describe('cpu plan (issue 20: Table 1 in the paper\'s regime with an early-stopping control)', () => {
+describe("cpu plan (issue 20: Table 1 in the paper's regime with an early-stopping control)", () => {
   const ROLE_SIZE: Readonly<Record<string, number>> = { cifar10: 60_000 / 4, cifar100: 60_000 / 4 };
 
   it('Table 1 uses CPU_PLAN.table1 (thousands of members, a validation slice beside the capped target_test); the figures keep CPU_PLAN.figures', () => {
@@ -79,7 +96,10 @@ describe('cpu plan (issue 20: Table 1 in the paper\'s regime with an early-stopp
       const c = baseConfig('t', dataset, 'cpu', table1Defenses(dataset, 'cpu'), { use: 'table1' });
       expect(c.partition).toEqual({ preset: 'CCL4', maxPerRole: plan.maxPerRole, validation: plan.validation });
       expect(c.training.epochs).toBe(plan.epochs);
-      expect(baseConfig('t', dataset, 'cpu', [cclDefense('CCEL', 0.5, 1)]).partition).toEqual({ preset: 'CCL4', maxPerRole: CPU_PLAN.figures[dataset].maxPerRole });
+      expect(baseConfig('t', dataset, 'cpu', [cclDefense('CCEL', 0.5, 1)]).partition).toEqual({
+        preset: 'CCL4',
+        maxPerRole: CPU_PLAN.figures[dataset].maxPerRole,
+      });
     }
   });
 

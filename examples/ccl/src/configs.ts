@@ -23,7 +23,8 @@ export const isImageDataset = (dataset: CclDataset): boolean => dataset === 'cif
 export const attacksOf = (dataset: CclDataset): string[] => (isImageDataset(dataset) ? [...CCL_ATTACKS, ...AUGMENTATION_ATTACKS] : [...CCL_ATTACKS]);
 
 /** Why the augmentation attacks have no value on a tabular dataset. */
-export const AUGMENTATION_NOT_APPLICABLE = 'not applicable: the augmentation attacks (docs/protocol.md §3.3) query rotated/translated images, and this dataset is tabular';
+export const AUGMENTATION_NOT_APPLICABLE =
+  'not applicable: the augmentation attacks (docs/protocol.md §3.3) query rotated/translated images, and this dataset is tabular';
 
 /**
  * The paper's per-dataset setup (CCL §5.1, App. E.1; docs/protocol.md §2.2). The CIFAR models have
@@ -42,10 +43,48 @@ const PAPER = {
  * `smoke`: a few hundred examples, 1–3 epochs.
  */
 const SMOKE: Record<CclDataset, ReducedSetup> = {
-  texas: { dataset: 'texasLike', size: 800, maxPerRole: 150, validation: 40, model: { name: 'mlp', options: { hidden: [32] } }, epochs: 3, batchSize: 50, lr: 0.1, earlyStopEpoch: 2 },
-  purchase: { dataset: 'purchaseLike', size: 800, maxPerRole: 150, validation: 40, model: { name: 'mlp', options: { hidden: [32] } }, epochs: 3, batchSize: 50, lr: 0.1, earlyStopEpoch: 2 },
-  cifar10: { dataset: 'cifar10', maxPerRole: 40, validation: 40, model: { name: 'small-cnn', options: {} }, epochs: 1, batchSize: 40, lr: 0.05, earlyStopEpoch: 1 },
-  cifar100: { dataset: 'cifar100', maxPerRole: 40, validation: 40, model: { name: 'small-cnn', options: {} }, epochs: 1, batchSize: 40, lr: 0.05, earlyStopEpoch: 1 },
+  texas: {
+    dataset: 'texasLike',
+    size: 800,
+    maxPerRole: 150,
+    validation: 40,
+    model: { name: 'mlp', options: { hidden: [32] } },
+    epochs: 3,
+    batchSize: 50,
+    lr: 0.1,
+    earlyStopEpoch: 2,
+  },
+  purchase: {
+    dataset: 'purchaseLike',
+    size: 800,
+    maxPerRole: 150,
+    validation: 40,
+    model: { name: 'mlp', options: { hidden: [32] } },
+    epochs: 3,
+    batchSize: 50,
+    lr: 0.1,
+    earlyStopEpoch: 2,
+  },
+  cifar10: {
+    dataset: 'cifar10',
+    maxPerRole: 40,
+    validation: 40,
+    model: { name: 'small-cnn', options: {} },
+    epochs: 1,
+    batchSize: 40,
+    lr: 0.05,
+    earlyStopEpoch: 1,
+  },
+  cifar100: {
+    dataset: 'cifar100',
+    maxPerRole: 40,
+    validation: 40,
+    model: { name: 'small-cnn', options: {} },
+    epochs: 1,
+    batchSize: 40,
+    lr: 0.05,
+    earlyStopEpoch: 1,
+  },
 };
 
 /** The reduced-scale setup of a dataset for Table 1 or for the figures. */
@@ -77,20 +116,40 @@ export interface BaseConfigOptions {
  * milestones); at reduced scales the sizes of {@link REDUCED} with the milestones at the same fractions.
  * @see docs/protocol.md §1.3, §2.2, §7 (CCL preset)
  */
-export function baseConfig(name: string, dataset: CclDataset, scale: ReproductionScale, defenses: readonly DefenseConfig[], options: BaseConfigOptions = {}): ExperimentConfig {
+export function baseConfig(
+  name: string,
+  dataset: CclDataset,
+  scale: ReproductionScale,
+  defenses: readonly DefenseConfig[],
+  options: BaseConfigOptions = {},
+): ExperimentConfig {
   const paper = PAPER[dataset];
   const preset = options.preset ?? 'CCL4';
   const attacks = options.attacks ?? attacksOf(dataset);
   const augmentation = { rotationDegrees: 4, translationDistance: 1 };
   if (scale === 'paper') {
-    return parseExperimentConfig({
-      name, scale, seed: 0,
-      dataset: { name: paper.dataset },
-      partition: { preset },
-      model: { name: paper.model, options: { ...paper.options, ...options.modelOptions } },
-      training: { epochs: options.epochs ?? paper.epochs, batchSize: 128, lr: 0.1, momentum: 0.9, weightDecay: 5e-4, schedule: { type: 'multistep', milestones: [...paper.milestones], gamma: 0.1 } },
-      defenses, attacks, augmentation,
-    }, name);
+    return parseExperimentConfig(
+      {
+        name,
+        scale,
+        seed: 0,
+        dataset: { name: paper.dataset },
+        partition: { preset },
+        model: { name: paper.model, options: { ...paper.options, ...options.modelOptions } },
+        training: {
+          epochs: options.epochs ?? paper.epochs,
+          batchSize: 128,
+          lr: 0.1,
+          momentum: 0.9,
+          weightDecay: 5e-4,
+          schedule: { type: 'multistep', milestones: [...paper.milestones], gamma: 0.1 },
+        },
+        defenses,
+        attacks,
+        augmentation,
+      },
+      name,
+    );
   }
   const r = reducedSetup(scale, dataset, options.use);
   const real = options.dataDir !== undefined && (dataset === 'texas' || dataset === 'purchase');
@@ -98,14 +157,28 @@ export function baseConfig(name: string, dataset: CclDataset, scale: Reproductio
   const epochs = options.epochs ?? runEpochs;
   // Milestones at the paper's fractions of the full run (50/120, 100/120), computed from the full run's length.
   const milestones = paper.milestones.map((m) => Math.max(1, Math.round((m / paper.epochs) * runEpochs)));
-  return parseExperimentConfig({
-    name, scale, seed: 0,
-    dataset: real ? { name: paper.dataset } : { name: r.dataset, ...(r.size === undefined ? {} : { size: r.size }) },
-    partition: { preset, maxPerRole: r.maxPerRole, validation: r.validation },
-    model: { name: r.model.name, options: { ...r.model.options, ...options.modelOptions } },
-    training: { epochs, batchSize: options.run?.batchSize ?? r.batchSize, lr: r.lr, momentum: 0.9, weightDecay: 5e-4, schedule: { type: 'multistep', milestones, gamma: 0.1 } },
-    defenses, attacks, augmentation,
-  }, name);
+  return parseExperimentConfig(
+    {
+      name,
+      scale,
+      seed: 0,
+      dataset: real ? { name: paper.dataset } : { name: r.dataset, ...(r.size === undefined ? {} : { size: r.size }) },
+      partition: { preset, maxPerRole: r.maxPerRole, validation: r.validation },
+      model: { name: r.model.name, options: { ...r.model.options, ...options.modelOptions } },
+      training: {
+        epochs,
+        batchSize: options.run?.batchSize ?? r.batchSize,
+        lr: r.lr,
+        momentum: 0.9,
+        weightDecay: 5e-4,
+        schedule: { type: 'multistep', milestones, gamma: 0.1 },
+      },
+      defenses,
+      attacks,
+      augmentation,
+    },
+    name,
+  );
 }
 
 /**

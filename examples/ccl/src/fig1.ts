@@ -1,7 +1,15 @@
 import { InvalidDatasetError, deriveSeed } from '@mia/core';
 import { cclPlugin } from '@mia/defense-ccl';
 import { prepareData } from '@mia/experiments';
-import { claim, compareEstimates, formatValue, type Claim, type Reproduction, type ReproductionScale, type ReproductionTable } from '@mia/experiments/reproduce';
+import {
+  claim,
+  compareEstimates,
+  formatValue,
+  type Claim,
+  type Reproduction,
+  type ReproductionScale,
+  type ReproductionTable,
+} from '@mia/experiments/reproduce';
 import { createModel } from '@mia/models';
 import { UNDEFENDED, baseConfig, cclBeta, type CclDataset } from './configs';
 import { lineFigure, type SeriesPoint } from './figures';
@@ -26,10 +34,19 @@ function shownEpochs(epochs: number, n = 8): number[] {
   return [...new Set(Array.from({ length: n }, (_, i) => Math.round(((i + 1) * epochs) / n)))];
 }
 
-function statsTable(title: string, dynamics: Map<string, EpochLossStats[]>, pick: (s: EpochLossStats) => number, epochs: number, caption: string): ReproductionTable {
+function statsTable(
+  title: string,
+  dynamics: Map<string, EpochLossStats[]>,
+  pick: (s: EpochLossStats) => number,
+  epochs: number,
+  caption: string,
+): ReproductionTable {
   const shown = shownEpochs(epochs);
   return {
-    title, caption, format: 'num', columns: shown.map((e) => `epoch ${e}`),
+    title,
+    caption,
+    format: 'num',
+    columns: shown.map((e) => `epoch ${e}`),
     rows: [...dynamics].map(([label, stats]) => ({
       label,
       cells: shown.map((e) => {
@@ -48,17 +65,24 @@ function statsTable(title: string, dynamics: Map<string, EpochLossStats[]>, pick
 export const fig1: Reproduction = {
   name: 'ccl-fig1',
   paper: 'CCL (Liu et al., ICML 2024)',
-  title: 'CCL Fig. 1: mean and variance of the members\' loss per epoch, CE vs focal loss vs CCQL',
+  title: "CCL Fig. 1: mean and variance of the members' loss per epoch, CE vs focal loss vs CCQL",
   source: 'CCL (arXiv:2402.05453), Figure 1',
   async run(ctx) {
     const dataset = fig1Dataset(ctx.scale);
     // At cpu scale Table 1's 6-epoch CIFAR-10 run barely leaves chance level; the dynamics need a longer run.
     const run = ctx.scale === 'cpu' ? { run: { epochs: 10, batchSize: 32 } } : {};
-    const config = baseConfig(`ccl-fig1-${dataset}-${ctx.scale}`, dataset, ctx.scale, [UNDEFENDED()], { ...run, ...(ctx.dataDir === undefined ? {} : { dataDir: ctx.dataDir }) });
+    const config = baseConfig(`ccl-fig1-${dataset}-${ctx.scale}`, dataset, ctx.scale, [UNDEFENDED()], {
+      ...run,
+      ...(ctx.dataDir === undefined ? {} : { dataDir: ctx.dataDir }),
+    });
     const notes = [
-      'The models are trained by this reproduction\'s own loop (every epoch is measured), not taken from the runner\'s cache.',
-      'Focal loss is (1 − p_y)^γ·CE with γ = 2 (Lin et al.); the paper\'s text writes log(1 − p_y), a typo.',
-      ...(ctx.scale === 'paper' ? [] : [`Reduced scale: ${dataset === 'cifar10' ? 'CIFAR-10 subset with small-cnn instead of ResNet-34' : 'the Purchase stand-in with a tiny MLP'}, ${config.training.epochs} epochs, β = 1.`]),
+      "The models are trained by this reproduction's own loop (every epoch is measured), not taken from the runner's cache.",
+      "Focal loss is (1 − p_y)^γ·CE with γ = 2 (Lin et al.); the paper's text writes log(1 − p_y), a typo.",
+      ...(ctx.scale === 'paper'
+        ? []
+        : [
+            `Reduced scale: ${dataset === 'cifar10' ? 'CIFAR-10 subset with small-cnn instead of ResNet-34' : 'the Purchase stand-in with a tiny MLP'}, ${config.training.epochs} epochs, β = 1.`,
+          ]),
     ];
     const statements = [
       'focal loss gives a smaller member loss variance than CE at the last epoch',
@@ -71,14 +95,31 @@ export const fig1: Reproduction = {
     } catch (error) {
       if (!InvalidDatasetError.isInstance(error)) throw error;
       const reason = `not run: dataset not available (${(error as Error).message})`;
-      const empty = (title: string): ReproductionTable => ({ title, format: 'num', columns: ['epoch 1'], rows: ['CE', 'FL', 'CCQL'].map((label) => ({ label, cells: [{ notRun: reason }] })) });
-      return { tables: [empty('Fig. 1a: mean loss of the members'), empty('Fig. 1b: loss variance of the members')], claims: statements.map((s) => claim(s, undefined, reason)), notes };
+      const empty = (title: string): ReproductionTable => ({
+        title,
+        format: 'num',
+        columns: ['epoch 1'],
+        rows: ['CE', 'FL', 'CCQL'].map((label) => ({ label, cells: [{ notRun: reason }] })),
+      });
+      return {
+        tables: [empty('Fig. 1a: mean loss of the members'), empty('Fig. 1b: loss variance of the members')],
+        claims: statements.map((s) => claim(s, undefined, reason)),
+        notes,
+      };
     }
     const seed = deriveSeed(config.seed, 'target');
     ctx.log(`[fig1] training CE, FL and CCQL on ${dataset} (${data.partition.roles.target_train!.length} members, ${config.training.epochs} epochs)`);
     const dynamics = await memberLossDynamics(data.dataset, data.partition.roles.target_train!, {
-      createModel: () => createModel(config.model.name, { ...config.model.options, numClasses: data.dataset.numClasses, inputShape: [...data.dataset.inputShape], seed: deriveSeed(seed, 'init') }),
-      training: config.training, variants: fig1Variants(cclBeta(dataset, ctx.scale)), seed,
+      createModel: () =>
+        createModel(config.model.name, {
+          ...config.model.options,
+          numClasses: data.dataset.numClasses,
+          inputShape: [...data.dataset.inputShape],
+          seed: deriveSeed(seed, 'init'),
+        }),
+      training: config.training,
+      variants: fig1Variants(cclBeta(dataset, ctx.scale)),
+      seed,
       ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
     });
     const epochs = config.training.epochs;
@@ -86,26 +127,37 @@ export const fig1: Reproduction = {
     // SEs over the n members: the mean's sqrt(var/n); the variance's var·sqrt(2/(n−1)) (normal approximation,
     // optimistic for heavy-tailed losses). Decided with a 2-SE margin (docs/protocol.md §5.1).
     const n = data.partition.roles.target_train!.length;
-    const estimate = (s: EpochLossStats, which: 'mean' | 'variance') => ({ value: s[which], se: which === 'mean' ? Math.sqrt(s.variance / n) : s.variance * Math.sqrt(2 / Math.max(1, n - 1)) });
+    const estimate = (s: EpochLossStats, which: 'mean' | 'variance') => ({
+      value: s[which],
+      se: which === 'mean' ? Math.sqrt(s.variance / n) : s.variance * Math.sqrt(2 / Math.max(1, n - 1)),
+    });
     const compare = (statement: string, a: string, b: string, which: 'mean' | 'variance', direction: 'greater' | 'less'): Claim => {
       const d = compareEstimates(estimate(last(a), which), estimate(last(b), which), { direction, format: 'num' });
       return { statement, verdict: d.verdict, evidence: `epoch ${epochs}, ${which} of the members' loss: ${a} vs ${b} ${d.evidence}` };
     };
-    const points: SeriesPoint[] = [...dynamics].flatMap(([series, stats]) => stats.flatMap((s) => [
-      { series, panel: 'mean of the members\' loss', x: s.epoch, y: s.mean },
-      { series, panel: 'variance of the members\' loss', x: s.epoch, y: s.variance },
-    ]));
+    const points: SeriesPoint[] = [...dynamics].flatMap(([series, stats]) =>
+      stats.flatMap((s) => [
+        { series, panel: "mean of the members' loss", x: s.epoch, y: s.mean },
+        { series, panel: "variance of the members' loss", x: s.epoch, y: s.variance },
+      ]),
+    );
     return {
       tables: [
         statsTable('Fig. 1a: mean loss of the members', dynamics, (s) => s.mean, epochs, 'Mean per-example cross-entropy on target_train after each epoch.'),
-        statsTable('Fig. 1b: loss variance of the members', dynamics, (s) => s.variance, epochs, 'Population variance of the per-example cross-entropy on target_train after each epoch.'),
+        statsTable(
+          'Fig. 1b: loss variance of the members',
+          dynamics,
+          (s) => s.variance,
+          epochs,
+          'Population variance of the per-example cross-entropy on target_train after each epoch.',
+        ),
       ],
       claims: [
         compare(statements[0]!, 'FL', 'CE', 'variance', 'less'),
         compare(statements[1]!, 'FL', 'CE', 'mean', 'greater'),
         compare(statements[2]!, 'CCQL', 'CE', 'variance', 'greater'),
       ],
-      figures: [lineFigure('ccl-fig1', 'Fig. 1: mean and variance of the members\' loss per epoch', points, 'epoch')],
+      figures: [lineFigure('ccl-fig1', "Fig. 1: mean and variance of the members' loss per epoch", points, 'epoch')],
       notes,
     };
   },

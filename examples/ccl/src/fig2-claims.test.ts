@@ -5,7 +5,12 @@ import { fig2Claims, fig2TextTable, type Fig2Setting } from './fig2-claims';
 // A hand-made DefenseRow: only the fields the claims read matter.
 function row(testAccuracy: number, loss: number, others = loss): DefenseRow {
   const attacks = ['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh'].map((attack) => ({
-    attack, accuracy: 0, advantage: attack === 'loss' ? loss : others, auc: 0, tprAtFpr: [], roc: { fpr: [], tpr: [] },
+    attack,
+    accuracy: 0,
+    advantage: attack === 'loss' ? loss : others,
+    auc: 0,
+    tprAtFpr: [],
+    roc: { fpr: [], tpr: [] },
   }));
   return { testAccuracy, attacks, maxAdvantage: Math.max(loss, others) } as unknown as DefenseRow;
 }
@@ -14,11 +19,11 @@ const s = (family: string, label: string, r: DefenseRow | { notRun: string }): F
 describe('fig2Claims', () => {
   it('hold when a CCL setting is the least attackable right of the undefended accuracy and dominates every baseline point', () => {
     const settings = [
-      s('w/o', 'w/o', row(0.60, 0.40)),
-      s('CCQL', 'CCQL α=0.5', row(0.62, 0.10)),
-      s('CCEL', 'CCEL α=0.5', row(0.70, 0.30)),
+      s('w/o', 'w/o', row(0.6, 0.4)),
+      s('CCQL', 'CCQL α=0.5', row(0.62, 0.1)),
+      s('CCEL', 'CCEL α=0.5', row(0.7, 0.3)),
       s('Dropout', 'Dropout p=0.5', row(0.61, 0.25)),
-      s('RelaxLoss', 'RelaxLoss α=1', row(0.55, 0.20)),
+      s('RelaxLoss', 'RelaxLoss α=1', row(0.55, 0.2)),
       s('AdvReg', 'AdvReg α=1', { notRun: 'not run: x' }),
       s('w/o (CCL5)', 'w/o (CCL5)', row(0.9, 0.0)),
     ];
@@ -29,15 +34,14 @@ describe('fig2Claims', () => {
     expect(c2!.evidence).toBe('CCQL CCQL α=0.5 10.0% vs Dropout Dropout p=0.5 25.0%');
     expect(c3!.verdict).toBe('holds');
     expect(c3!.evidence).toBe('2 of 2 baseline settings dominated');
-    expect(fig2TextTable(settings).rows.map((r) => r.cells[0])).toEqual([{ paper: 0.184, ours: 0.1 }, { paper: 0.2967, ours: 0.25 }]);
+    expect(fig2TextTable(settings).rows.map((r) => r.cells[0])).toEqual([
+      { paper: 0.184, ours: 0.1 },
+      { paper: 0.2967, ours: 0.25 },
+    ]);
   });
 
   it('do not hold when a baseline is less attackable at equal accuracy, and say which point is not dominated', () => {
-    const settings = [
-      s('w/o', 'w/o', row(0.60, 0.40)),
-      s('CCQL', 'CCQL α=0.5', row(0.58, 0.10)),
-      s('Label smoothing', 'Label smoothing ε=0.3', row(0.65, 0.20)),
-    ];
+    const settings = [s('w/o', 'w/o', row(0.6, 0.4)), s('CCQL', 'CCQL α=0.5', row(0.58, 0.1)), s('Label smoothing', 'Label smoothing ε=0.3', row(0.65, 0.2))];
     const [c1, c2, c3] = fig2Claims(settings, 'purchaseLike');
     expect(c1!.verdict).toBe('does not hold');
     expect(c1!.evidence).toContain('loss: lowest Label smoothing ε=0.3 20.0% (fails)');

@@ -20,7 +20,12 @@ const measured = (settings: readonly Fig2Setting[]): Measured[] => settings.filt
 const pct = (v: number) => `${formatValue(v, 'pct')}%`;
 
 /** The setting of `families` with the lowest `metric` among those with test accuracy ≥ `minAccuracy`. */
-function lowestAt(settings: readonly Measured[], families: (f: string) => boolean, minAccuracy: number, metric: (r: DefenseRow) => number | undefined): { s: Measured; v: number } | undefined {
+function lowestAt(
+  settings: readonly Measured[],
+  families: (f: string) => boolean,
+  minAccuracy: number,
+  metric: (r: DefenseRow) => number | undefined,
+): { s: Measured; v: number } | undefined {
   let best: { s: Measured; v: number } | undefined;
   for (const s of settings) {
     if (!families(s.family) || s.row.testAccuracy < minAccuracy) continue;
@@ -40,13 +45,23 @@ export function fig2TextTable(settings: readonly Fig2Setting[]): ReproductionTab
   const vanilla = all.find((s) => s.family === 'w/o');
   const cell = (family: string, paper: number) => {
     if (vanilla === undefined) return { paper, notRun: 'not run: the undefended model did not run' };
-    const best = lowestAt(all, (f) => f === family, vanilla.row.testAccuracy, (r) => advantageOf(r, 'loss'));
-    return best === undefined ? { paper, notRun: `not run: no ${family} setting reached the undefended test accuracy (${pct(vanilla.row.testAccuracy)})` } : { paper, ours: best.v };
+    const best = lowestAt(
+      all,
+      (f) => f === family,
+      vanilla.row.testAccuracy,
+      (r) => advantageOf(r, 'loss'),
+    );
+    return best === undefined
+      ? { paper, notRun: `not run: no ${family} setting reached the undefended test accuracy (${pct(vanilla.row.testAccuracy)})` }
+      : { paper, ours: best.v };
   };
   return {
     title: 'Fig. 2 (text): lowest loss-attack advantage at test accuracy ≥ undefended',
     columns: ['loss advantage'],
-    rows: [{ label: 'CCQL', cells: [cell('CCQL', 0.184)] }, { label: 'Dropout', cells: [cell('Dropout', 0.2967)] }],
+    rows: [
+      { label: 'CCQL', cells: [cell('CCQL', 0.184)] },
+      { label: 'Dropout', cells: [cell('Dropout', 0.2967)] },
+    ],
     format: 'pct',
     caption: 'Paper (CIFAR-10, ResNet-34): CCQL 18.40% vs Dropout 29.67%.',
   };
@@ -75,16 +90,29 @@ export function fig2Claims(settings: readonly Fig2Setting[], dataset: string, ga
     const best = lowestAt(all, (f) => !REFERENCES.has(f), acc, metric);
     const ok = best !== undefined && CCL_FAMILIES.has(best.s.family);
     verdicts.push(ok);
-    parts.push(`${attack}: ${best === undefined ? 'no defense reached the undefended accuracy' : `lowest ${best.s.label} ${pct(best.v)}`} (${ok ? 'holds' : 'fails'})`);
+    parts.push(
+      `${attack}: ${best === undefined ? 'no defense reached the undefended accuracy' : `lowest ${best.s.label} ${pct(best.v)}`} (${ok ? 'holds' : 'fails'})`,
+    );
   }
   const c1 = claim(statement1, verdicts.every(Boolean), `undefended test accuracy ${pct(acc)}; ${parts.join('; ')}`);
-  const q = lowestAt(all, (f) => f === 'CCQL', acc, (r) => advantageOf(r, 'loss'));
-  const d = lowestAt(all, (f) => f === 'Dropout', acc, (r) => advantageOf(r, 'loss'));
-  const c2 = q === undefined
-    ? claim(statement2, false, `no CCQL setting reached the undefended test accuracy ${pct(acc)}`)
-    : d === undefined
-      ? notEvaluated(statement2, `CCQL ${q.s.label} ${pct(q.v)}, but no Dropout setting reached the undefended accuracy ${pct(acc)}: no comparator`)
-      : claim(statement2, q.v < d.v, `CCQL ${q.s.label} ${pct(q.v)} vs Dropout ${d.s.label} ${pct(d.v)}`);
+  const q = lowestAt(
+    all,
+    (f) => f === 'CCQL',
+    acc,
+    (r) => advantageOf(r, 'loss'),
+  );
+  const d = lowestAt(
+    all,
+    (f) => f === 'Dropout',
+    acc,
+    (r) => advantageOf(r, 'loss'),
+  );
+  const c2 =
+    q === undefined
+      ? claim(statement2, false, `no CCQL setting reached the undefended test accuracy ${pct(acc)}`)
+      : d === undefined
+        ? notEvaluated(statement2, `CCQL ${q.s.label} ${pct(q.v)}, but no Dropout setting reached the undefended accuracy ${pct(acc)}: no comparator`)
+        : claim(statement2, q.v < d.v, `CCQL ${q.s.label} ${pct(q.v)} vs Dropout ${d.s.label} ${pct(d.v)}`);
   const ccl = all.filter((s) => CCL_FAMILIES.has(s.family));
   const baselines = all.filter((s) => !CCL_FAMILIES.has(s.family) && !REFERENCES.has(s.family));
   const undominated = baselines.filter((b) => !ccl.some((c) => c.row.testAccuracy >= b.row.testAccuracy && c.row.maxAdvantage <= b.row.maxAdvantage));
@@ -92,7 +120,9 @@ export function fig2Claims(settings: readonly Fig2Setting[], dataset: string, ga
     statement3,
     ccl.length === 0 || baselines.length === 0 ? undefined : undominated.length === 0,
     `${baselines.length - undominated.length} of ${baselines.length} baseline settings dominated` +
-      (undominated.length === 0 ? '' : `; not dominated: ${undominated.map((b) => `${b.label} (acc ${pct(b.row.testAccuracy)}, adv ${pct(b.row.maxAdvantage)})`).join(', ')}`),
+      (undominated.length === 0
+        ? ''
+        : `; not dominated: ${undominated.map((b) => `${b.label} (acc ${pct(b.row.testAccuracy)}, adv ${pct(b.row.maxAdvantage)})`).join(', ')}`),
   );
   return [c1, c2, c3];
 }

@@ -28,31 +28,51 @@ export function baselineGrids(scale: ReproductionScale, dataset: CclDataset, epo
   const checkpoints = (ks: readonly number[]) => [...new Set(ks.map((k) => Math.max(1, Math.round((k / 12) * epochs))))];
   return [
     {
-      family: 'RelaxLoss', knob: 'α', via: 'defense',
+      family: 'RelaxLoss',
+      knob: 'α',
+      via: 'defense',
       values: byScale(scale, { smoke: [0.2, 1.6], cpu: [0.04, 0.2, 0.8, 1.6], paper: [0.01, 0.04, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2] }),
       defense: (alpha, label) => ({ name: 'relaxloss', label, params: { alpha, upper, variant: tabular ? 'tabular' : 'image' } }),
     },
     {
-      family: 'Mixup+MMD', knob: 'λ', via: 'reference-defense',
+      family: 'Mixup+MMD',
+      knob: 'λ',
+      via: 'reference-defense',
       values: byScale(scale, { smoke: [0.1, 2], cpu: [0.01, 0.1, 1, 8], paper: [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 4, 8] }),
       defense: (lambdaMmd, label) => ({ name: 'mixup-mmd', label, params: { lambdaMmd } }),
     },
     {
-      family: 'AdvReg', knob: 'α', via: 'reference-defense',
+      family: 'AdvReg',
+      knob: 'α',
+      via: 'reference-defense',
       values: byScale(scale, { smoke: [0.8, 1.8], cpu: [0.8, 1.2, 1.8], paper: [0.8, 1.0, 1.2, 1.4, 1.6, 1.8] }),
       defense: (alpha, label) => ({ name: 'advreg', label, params: { alpha } }),
     },
-    { family: 'Dropout', knob: 'p', via: 'dropout', values: byScale(scale, { smoke: [0.1, 0.5], cpu: [0.05, 0.3, 0.5, 0.9], paper: [0.01, 0.02, 0.05, 0.1, 0.3, 0.5, 0.7, 0.9] }) },
     {
-      family: 'Label smoothing', knob: 'ε', via: 'defense',
+      family: 'Dropout',
+      knob: 'p',
+      via: 'dropout',
+      values: byScale(scale, { smoke: [0.1, 0.5], cpu: [0.05, 0.3, 0.5, 0.9], paper: [0.01, 0.02, 0.05, 0.1, 0.3, 0.5, 0.7, 0.9] }),
+    },
+    {
+      family: 'Label smoothing',
+      knob: 'ε',
+      via: 'defense',
       values: byScale(scale, { smoke: [0.1, 0.5], cpu: [0.1, 0.3, 0.6, 0.9], paper: [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] }),
       defense: (epsilon, label) => ({ name: 'label-smoothing', label, params: { epsilon } }),
     },
     {
-      family: 'Confidence penalty', knob: 'β', via: 'defense',
+      family: 'Confidence penalty',
+      knob: 'β',
+      via: 'defense',
       values: byScale(scale, { smoke: [0.1, 2], cpu: [0.1, 0.5, 2, 8], paper: [0.1, 0.3, 0.5, 1, 2, 4, 8] }),
       defense: (beta, label) => ({ name: 'confidence-penalty', label, params: { beta } }),
     },
-    { family: 'Early stopping', knob: 'epoch', via: 'epochs', values: checkpoints(byScale(scale, { smoke: [4, 8], cpu: [1, 3, 6, 9], paper: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] })) },
+    {
+      family: 'Early stopping',
+      knob: 'epoch',
+      via: 'epochs',
+      values: checkpoints(byScale(scale, { smoke: [4, 8], cpu: [1, 3, 6, 9], paper: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] })),
+    },
   ];
 }

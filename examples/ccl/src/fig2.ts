@@ -34,10 +34,20 @@ export const fig2: Reproduction = {
     const extra = ctx.dataDir === undefined ? {} : { dataDir: ctx.dataDir };
     const probe = baseConfig('probe', dataset, scale, [UNDEFENDED()], extra);
     const grids = baselineGrids(scale, dataset, probe.training.epochs);
-    const defensesOf = (via: BaselineGrid['via']): DefenseConfig[] => grids.filter((g) => g.via === via).flatMap((g) => g.values.map((v) => g.defense!(v, settingLabel(g, v))));
+    const defensesOf = (via: BaselineGrid['via']): DefenseConfig[] =>
+      grids.filter((g) => g.via === via).flatMap((g) => g.values.map((v) => g.defense!(v, settingLabel(g, v))));
     // The CCL sweep is the same config as Fig. 4 plus the CCL4 baselines: shared models come from the cache.
-    const main = await ctx.run('main', baseConfig(`ccl-alpha-${dataset}-${scale}`, dataset, scale, [...alphaSweepDefenses(dataset, scale), ...defensesOf('defense')], extra));
-    const reference = await ctx.run('reference', baseConfig(`ccl-fig2-reference-${dataset}-${scale}`, dataset, scale, [UNDEFENDED('w/o (CCL5)'), ...defensesOf('reference-defense')], { ...extra, preset: 'CCL5' }));
+    const main = await ctx.run(
+      'main',
+      baseConfig(`ccl-alpha-${dataset}-${scale}`, dataset, scale, [...alphaSweepDefenses(dataset, scale), ...defensesOf('defense')], extra),
+    );
+    const reference = await ctx.run(
+      'reference',
+      baseConfig(`ccl-fig2-reference-${dataset}-${scale}`, dataset, scale, [UNDEFENDED('w/o (CCL5)'), ...defensesOf('reference-defense')], {
+        ...extra,
+        preset: 'CCL5',
+      }),
+    );
     const settings: Fig2Setting[] = [{ family: 'w/o', label: 'w/o', strength: 0, row: settingOf(main, CE_LABEL) }];
     for (const kind of ['CCQL', 'CCEL'] as const) {
       for (const a of alphaGrid(scale)) settings.push({ family: kind, label: `${kind} α=${a}`, strength: a, row: settingOf(main, `${kind} α=${a}`) });
@@ -51,7 +61,10 @@ export const fig2: Reproduction = {
         else {
           const id = grid.via === 'dropout' ? `dropout-${value}` : `early-stop-${value}`;
           const options = grid.via === 'dropout' ? { modelOptions: { dropout: value } } : { epochs: value };
-          row = settingOf(await ctx.run(id, baseConfig(`ccl-fig2-${id}-${dataset}-${scale}`, dataset, scale, [UNDEFENDED(label)], { ...extra, ...options })), label);
+          row = settingOf(
+            await ctx.run(id, baseConfig(`ccl-fig2-${id}-${dataset}-${scale}`, dataset, scale, [UNDEFENDED(label)], { ...extra, ...options })),
+            label,
+          );
         }
         settings.push({ family: grid.family, label, strength: value, row });
       }
@@ -63,28 +76,43 @@ export const fig2: Reproduction = {
       columns: [
         { name: 'test acc', value: (r) => r.testAccuracy },
         ...CCL_ATTACKS.map((attack) => ({ name: attack, value: (r: DefenseRow) => advantageOf(r, attack) })),
-        ...AUGMENTATION_ATTACKS.map((attack) => (isImageDataset(dataset) ? { name: attack, value: (r: DefenseRow) => advantageOf(r, attack) } : { name: attack, notRun: `${AUGMENTATION_NOT_APPLICABLE} (${dataset})` })),
+        ...AUGMENTATION_ATTACKS.map((attack) =>
+          isImageDataset(dataset)
+            ? { name: attack, value: (r: DefenseRow) => advantageOf(r, attack) }
+            : { name: attack, notRun: `${AUGMENTATION_NOT_APPLICABLE} (${dataset})` },
+        ),
         { name: 'max adv', value: (r) => r.maxAdvantage },
       ],
       format: 'pct',
-      caption: 'Test accuracy (higher is better) and the advantage of each attack (lower is better), per setting of each defense\'s knob.',
+      caption: "Test accuracy (higher is better) and the advantage of each attack (lower is better), per setting of each defense's knob.",
     });
     const vanilla = settings[0]!.row;
-    const points: TradeoffPoint[] = settings.flatMap((s) => (isNotRun(s.row) || s.family === 'w/o (CCL5)'
-      ? []
-      : [...attacksOf(dataset), 'max'].map((attack) => ({
-        defense: s.family, setting: s.label, strength: s.strength, attack,
-        testAccuracy: (s.row as DefenseRow).testAccuracy,
-        advantage: attack === 'max' ? (s.row as DefenseRow).maxAdvantage : advantageOf(s.row as DefenseRow, attack) ?? Number.NaN,
-      }))));
+    const points: TradeoffPoint[] = settings.flatMap((s) =>
+      isNotRun(s.row) || s.family === 'w/o (CCL5)'
+        ? []
+        : [...attacksOf(dataset), 'max'].map((attack) => ({
+            defense: s.family,
+            setting: s.label,
+            strength: s.strength,
+            attack,
+            testAccuracy: (s.row as DefenseRow).testAccuracy,
+            advantage: attack === 'max' ? (s.row as DefenseRow).maxAdvantage : (advantageOf(s.row as DefenseRow, attack) ?? Number.NaN),
+          })),
+    );
     return {
       tables: [table, fig2TextTable(settings)],
       claims: fig2Claims(settings, dataset, isNotRun(vanilla) ? undefined : regimeProblem(vanilla, CLASSES[dataset] ?? 100, CCL_REGIME)),
       figures: [tradeoffFigure('ccl-fig2', `Fig. 2: privacy-utility curves on ${dataset}`, points, isNotRun(vanilla) ? undefined : vanilla.testAccuracy)],
       notes: [
-        ...(scale === 'paper' ? [] : [`Reduced scale: Fig. 2 runs on ${dataset === 'purchase' ? 'the Purchase stand-in (purchaseLike, [256, 128] MLP)' : dataset} instead of CIFAR-10/ResNet-34, over a subset of each baseline's grid (App. E.2 grids at paper scale).`]),
+        ...(scale === 'paper'
+          ? []
+          : [
+              `Reduced scale: Fig. 2 runs on ${dataset === 'purchase' ? 'the Purchase stand-in (purchaseLike, [256, 128] MLP)' : dataset} instead of CIFAR-10/ResNet-34, over a subset of each baseline's grid (App. E.2 grids at paper scale).`,
+            ]),
         'AdvReg and Mixup+MMD use the CCL5 split (its reference set generates the adversary loss); their undefended reference is the "w/o (CCL5)" row. Every other setting uses CCL4.',
-        isImageDataset(dataset) ? 'Augmentation attacks: rotation ±4°, translation d = 1 (CCLr\'s defaults, docs/protocol.md §3.3).' : `The augmentation attacks (rotation, translation) query images; on the tabular ${dataset} data they do not apply.`,
+        isImageDataset(dataset)
+          ? "Augmentation attacks: rotation ±4°, translation d = 1 (CCLr's defaults, docs/protocol.md §3.3)."
+          : `The augmentation attacks (rotation, translation) query images; on the tabular ${dataset} data they do not apply.`,
       ],
     };
   },

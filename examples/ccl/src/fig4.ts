@@ -1,5 +1,22 @@
 import { type DefenseRow } from '@mia/experiments';
-import { byScale, classesOf, collapseProblem, combineColumns, compareEstimates, isNotRun, notEvaluated, notTestable, rowMetrics, testabilityProblem, trendClaim as kendallTrend, type Claim, type ColumnDecision, type Reproduction, type ReproductionScale, type ReproductionTable } from '@mia/experiments/reproduce';
+import {
+  byScale,
+  classesOf,
+  collapseProblem,
+  combineColumns,
+  compareEstimates,
+  isNotRun,
+  notEvaluated,
+  notTestable,
+  rowMetrics,
+  testabilityProblem,
+  trendClaim as kendallTrend,
+  type Claim,
+  type ColumnDecision,
+  type Reproduction,
+  type ReproductionScale,
+  type ReproductionTable,
+} from '@mia/experiments/reproduce';
 import { UNDEFENDED, baseConfig, cclBeta, cclDefense, type CclDataset } from './configs';
 import { lineFigure, type SeriesPoint } from './figures';
 import { CCL_REGIME } from './table1';
@@ -22,7 +39,15 @@ export function alphaSweepDefenses(dataset: CclDataset, scale: ReproductionScale
 }
 
 /** A trend over the α grid (Kendall τ over the non-collapsed settings, docs/protocol.md §5.1), gated on the CE model's regime. */
-function trendClaim(statement: string, rows: ReadonlyArray<readonly [number, DefenseRow | undefined]>, metric: (r: DefenseRow) => number, direction: 'increasing' | 'decreasing', format: 'pct' | 'num', gate: string | undefined, collapsed: (r: DefenseRow) => string | undefined): Claim {
+function trendClaim(
+  statement: string,
+  rows: ReadonlyArray<readonly [number, DefenseRow | undefined]>,
+  metric: (r: DefenseRow) => number,
+  direction: 'increasing' | 'decreasing',
+  format: 'pct' | 'num',
+  gate: string | undefined,
+  collapsed: (r: DefenseRow) => string | undefined,
+): Claim {
   const points = rows.flatMap(([x, r]) => {
     if (r === undefined) return [];
     const why = collapsed(r);
@@ -43,14 +68,23 @@ export const fig4: Reproduction = {
   source: 'CCL (arXiv:2402.05453), Figure 4',
   async run(ctx) {
     const dataset = fig4Dataset(ctx.scale);
-    const config = baseConfig(`ccl-alpha-${dataset}-${ctx.scale}`, dataset, ctx.scale, alphaSweepDefenses(dataset, ctx.scale), ctx.dataDir === undefined ? {} : { dataDir: ctx.dataDir });
+    const config = baseConfig(
+      `ccl-alpha-${dataset}-${ctx.scale}`,
+      dataset,
+      ctx.scale,
+      alphaSweepDefenses(dataset, ctx.scale),
+      ctx.dataDir === undefined ? {} : { dataDir: ctx.dataDir },
+    );
     const outcome = await ctx.run(`alpha-${dataset}`, config);
     const alphas = alphaGrid(ctx.scale);
     const get = (kind: string, a: number) => settingOf(outcome, a === 1 ? CE_LABEL : `${kind} α=${a}`);
     // Rows are the α values plus cross-entropy (α = 1); the columns read the CCQL or CCEL setting of that α.
     const rowAlphas = [...alphas, 1];
     const table = (title: string, metric: (r: DefenseRow) => number, format: 'pct' | 'num', caption: string): ReproductionTable => ({
-      title, columns: ['CCQL', 'CCEL'], format, caption,
+      title,
+      columns: ['CCQL', 'CCEL'],
+      format,
+      caption,
       rows: rowAlphas.map((a) => ({
         label: a === 1 ? CE_LABEL : `α=${a}`,
         cells: (['CCQL', 'CCEL'] as const).map((kind) => {
@@ -61,15 +95,27 @@ export const fig4: Reproduction = {
     });
     const accuracy = table('Fig. 4a: test accuracy vs α', (r) => r.testAccuracy, 'pct', 'Higher is better. The last row is cross-entropy (α = 1).');
     const advantage = table('Fig. 4b: highest attack advantage vs α', (r) => r.maxAdvantage, 'pct', 'Lower is better.');
-    const variance = table('Fig. 4c: loss variance of the members vs α', (r) => r.lossVariance, 'num', 'Population variance of the per-example cross-entropy on target_train.');
-    const series = (kind: 'CCQL' | 'CCEL', metric: (r: DefenseRow) => number) => alphas.map((a) => {
-      const s = get(kind, a);
-      return isNotRun(s) ? undefined : metric(s);
-    });
+    const variance = table(
+      'Fig. 4c: loss variance of the members vs α',
+      (r) => r.lossVariance,
+      'num',
+      'Population variance of the per-example cross-entropy on target_train.',
+    );
+    const series = (kind: 'CCQL' | 'CCEL', metric: (r: DefenseRow) => number) =>
+      alphas.map((a) => {
+        const s = get(kind, a);
+        return isNotRun(s) ? undefined : metric(s);
+      });
     const points: SeriesPoint[] = [];
     for (const kind of ['CCQL', 'CCEL'] as const) {
-      for (const [panel, metric] of [['test accuracy', (r: DefenseRow) => r.testAccuracy], ['highest advantage', (r: DefenseRow) => r.maxAdvantage], ['loss variance', (r: DefenseRow) => r.lossVariance]] as const) {
-        series(kind, metric).forEach((y, i) => { if (y !== undefined) points.push({ series: kind, panel, x: alphas[i]!, y }); });
+      for (const [panel, metric] of [
+        ['test accuracy', (r: DefenseRow) => r.testAccuracy],
+        ['highest advantage', (r: DefenseRow) => r.maxAdvantage],
+        ['loss variance', (r: DefenseRow) => r.lossVariance],
+      ] as const) {
+        series(kind, metric).forEach((y, i) => {
+          if (y !== undefined) points.push({ series: kind, panel, x: alphas[i]!, y });
+        });
       }
     }
     const smallest = alphas[0]!;
@@ -77,37 +123,69 @@ export const fig4: Reproduction = {
     const run = isNotRun(outcome) ? undefined : outcome;
     const gate = run === undefined ? undefined : testabilityProblem({ results: run, undefended: CE_LABEL, compared: [CE_LABEL], regime: CCL_REGIME });
     const collapsed = (r: DefenseRow) => (run === undefined ? undefined : collapseProblem(r, run, classesOf(run), CCL_REGIME));
-    const rowsOf = (kind: 'CCQL' | 'CCEL') => alphas.map((a) => {
-      const s = get(kind, a);
-      return [a, isNotRun(s) ? undefined : s] as const;
-    });
-    const trend = (statement: string, kind: 'CCQL' | 'CCEL', metric: (r: DefenseRow) => number, direction: 'increasing' | 'decreasing', format: 'pct' | 'num'): Claim =>
-      run === undefined ? notEvaluated(statement, (outcome as { notRun: string }).notRun) : trendClaim(statement, rowsOf(kind), metric, direction, format, gate, collapsed);
+    const rowsOf = (kind: 'CCQL' | 'CCEL') =>
+      alphas.map((a) => {
+        const s = get(kind, a);
+        return [a, isNotRun(s) ? undefined : s] as const;
+      });
+    const trend = (
+      statement: string,
+      kind: 'CCQL' | 'CCEL',
+      metric: (r: DefenseRow) => number,
+      direction: 'increasing' | 'decreasing',
+      format: 'pct' | 'num',
+    ): Claim =>
+      run === undefined
+        ? notEvaluated(statement, (outcome as { notRun: string }).notRun)
+        : trendClaim(statement, rowsOf(kind), metric, direction, format, gate, collapsed);
     const underfitStatement = `a small α underfits: test accuracy at α=${smallest} < at α=${largest}, for CCQL and CCEL`;
     const underfit = (): Claim => {
       if (run === undefined) return notEvaluated(underfitStatement, (outcome as { notRun: string }).notRun);
       if (gate !== undefined) return notTestable(underfitStatement, gate);
-      return combineColumns(underfitStatement, (['CCQL', 'CCEL'] as const).map((kind): ColumnDecision => {
-        const lo = get(kind, smallest);
-        const hi = get(kind, largest);
-        if (isNotRun(lo) || isNotRun(hi)) return { column: kind, verdict: 'not evaluated', evidence: 'a setting did not run' };
-        const why = collapsed(hi);
-        if (why !== undefined) return { column: kind, verdict: 'not testable', evidence: `not testable at this scale: ${why}` };
-        const d = compareEstimates(rowMetrics.testAccuracy.estimate(lo, run), rowMetrics.testAccuracy.estimate(hi, run), { direction: 'less', format: 'pct' });
-        return { column: kind, verdict: d.verdict, evidence: d.evidence };
-      }));
+      return combineColumns(
+        underfitStatement,
+        (['CCQL', 'CCEL'] as const).map((kind): ColumnDecision => {
+          const lo = get(kind, smallest);
+          const hi = get(kind, largest);
+          if (isNotRun(lo) || isNotRun(hi)) return { column: kind, verdict: 'not evaluated', evidence: 'a setting did not run' };
+          const why = collapsed(hi);
+          if (why !== undefined) return { column: kind, verdict: 'not testable', evidence: `not testable at this scale: ${why}` };
+          const d = compareEstimates(rowMetrics.testAccuracy.estimate(lo, run), rowMetrics.testAccuracy.estimate(hi, run), {
+            direction: 'less',
+            format: 'pct',
+          });
+          return { column: kind, verdict: d.verdict, evidence: d.evidence };
+        }),
+      );
     };
     return {
       tables: [accuracy, advantage, variance],
       claims: [
-        trend('CCQL: the members\' loss variance grows as α decreases (Kendall τ(α, variance) < 0, p < 0.05)', 'CCQL', (r) => r.lossVariance, 'decreasing', 'num'),
-        trend('CCEL: the members\' loss variance grows as α decreases (Kendall τ(α, variance) < 0, p < 0.05)', 'CCEL', (r) => r.lossVariance, 'decreasing', 'num'),
+        trend(
+          "CCQL: the members' loss variance grows as α decreases (Kendall τ(α, variance) < 0, p < 0.05)",
+          'CCQL',
+          (r) => r.lossVariance,
+          'decreasing',
+          'num',
+        ),
+        trend(
+          "CCEL: the members' loss variance grows as α decreases (Kendall τ(α, variance) < 0, p < 0.05)",
+          'CCEL',
+          (r) => r.lossVariance,
+          'decreasing',
+          'num',
+        ),
         trend('CCQL: the highest attack advantage grows with α (Kendall τ(α, advantage) > 0, p < 0.05)', 'CCQL', (r) => r.maxAdvantage, 'increasing', 'pct'),
         trend('CCEL: the highest attack advantage grows with α (Kendall τ(α, advantage) > 0, p < 0.05)', 'CCEL', (r) => r.maxAdvantage, 'increasing', 'pct'),
         underfit(),
       ],
       figures: [lineFigure('ccl-fig4', 'Fig. 4: test accuracy, highest advantage and loss variance vs α', points, 'α')],
-      notes: ctx.scale === 'paper' ? [] : [`Reduced scale: Fig. 4 runs on ${dataset === 'purchase' ? 'the Purchase stand-in (purchaseLike, [256, 128] MLP)' : dataset} instead of CIFAR-10/ResNet-34, with β = 1.`],
+      notes:
+        ctx.scale === 'paper'
+          ? []
+          : [
+              `Reduced scale: Fig. 4 runs on ${dataset === 'purchase' ? 'the Purchase stand-in (purchaseLike, [256, 128] MLP)' : dataset} instead of CIFAR-10/ResNet-34, with β = 1.`,
+            ],
     };
   },
 };

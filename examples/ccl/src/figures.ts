@@ -18,14 +18,16 @@ export interface TradeoffPoint {
 export function tradeoffFigure(id: string, title: string, points: readonly TradeoffPoint[], vanillaAccuracy: number | undefined): ReproductionFigure {
   const data = points.map((p) => ({ ...p, vanilla: vanillaAccuracy ?? null }));
   return {
-    id, title,
+    id,
+    title,
     spec: {
       $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
       data: { values: data },
       facet: { field: 'attack', type: 'nominal', title: 'attack' },
       columns: 3,
       spec: {
-        width: 220, height: 170,
+        width: 220,
+        height: 170,
         layer: [
           {
             mark: { type: 'line', point: true },
@@ -56,7 +58,8 @@ export interface SeriesPoint {
 /** Line charts, one panel per `panel`, one line per `series` (CCL Fig. 1, Fig. 4). */
 export function lineFigure(id: string, title: string, points: readonly SeriesPoint[], xTitle: string): ReproductionFigure {
   return {
-    id, title,
+    id,
+    title,
     spec: {
       $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
       data: { values: points.map((p) => ({ ...p })) },
@@ -64,7 +67,8 @@ export function lineFigure(id: string, title: string, points: readonly SeriesPoi
       columns: 3,
       resolve: { scale: { y: 'independent' } },
       spec: {
-        width: 220, height: 170,
+        width: 220,
+        height: 170,
         mark: { type: 'line', point: true },
         encoding: {
           x: { field: 'x', type: 'quantitative', title: xTitle },

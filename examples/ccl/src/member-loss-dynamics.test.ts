@@ -9,12 +9,17 @@ import { meanAndVariance, memberLossDynamics, type MemberLossDynamicsOptions } f
 const data = syntheticClassification({ size: 96, numFeatures: 8, numClasses: 3, seed: 5 });
 const members = Array.from({ length: 48 }, (_, i) => i);
 const training = parseExperimentConfig({
-  name: 't', dataset: { name: 'purchaseLike' }, partition: {}, model: { name: 'mlp' },
-  training: { epochs: 3, batchSize: 16, lr: 0.1 }, defenses: [{ name: 'none' }],
+  name: 't',
+  dataset: { name: 'purchaseLike' },
+  partition: {},
+  model: { name: 'mlp' },
+  training: { epochs: 3, batchSize: 16, lr: 0.1 },
+  defenses: [{ name: 'none' }],
 }).training;
 const options: MemberLossDynamicsOptions = {
   createModel: () => tinyMlp({ inputDim: 8, hidden: [16], numClasses: 3, seed: 1 }),
-  training, seed: 2,
+  training,
+  seed: 2,
   variants: [{ label: 'CE' }, { label: 'CCQL', plugin: () => cclPlugin({ alpha: 0.5, concave: 'quadratic' }) }],
 };
 
@@ -50,6 +55,8 @@ describe('memberLossDynamics', () => {
 
   it('rejects empty members and repeated labels with clear errors', async () => {
     await expect(memberLossDynamics(data, [], options)).rejects.toThrow(/memberLossDynamics: members must not be empty, got 0 indices/);
-    await expect(memberLossDynamics(data, members, { ...options, variants: [{ label: 'CE' }, { label: 'CE' }] })).rejects.toThrow(/variant labels must be distinct, got \["CE","CE"\]/);
+    await expect(memberLossDynamics(data, members, { ...options, variants: [{ label: 'CE' }, { label: 'CE' }] })).rejects.toThrow(
+      /variant labels must be distinct, got \["CE","CE"\]/,
+    );
   });
 });

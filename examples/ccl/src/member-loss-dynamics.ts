@@ -1,5 +1,14 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, crossEntropyPerExample, predictLogits, subsetData, train, type Classifier, type LabeledData, type TrainingPlugin } from '@mia/core';
+import {
+  InvalidArgumentError,
+  crossEntropyPerExample,
+  predictLogits,
+  subsetData,
+  train,
+  type Classifier,
+  type LabeledData,
+  type TrainingPlugin,
+} from '@mia/core';
 import { optimizerFor, type TrainingConfig } from '@mia/experiments';
 
 /** One training loss of {@link memberLossDynamics}: a label and the plugin that sets its objective (none = cross-entropy). */
@@ -39,7 +48,10 @@ export function meanAndVariance(values: ArrayLike<number>): { mean: number; vari
 
 function memberLoss(model: Classifier, data: LabeledData, members: readonly number[]): { mean: number; variance: number } {
   const logits = predictLogits(model, data, { indices: members });
-  const labels = tf.tensor1d(Int32Array.from(members, (i) => data.y[i]!), 'int32');
+  const labels = tf.tensor1d(
+    Int32Array.from(members, (i) => data.y[i]!),
+    'int32',
+  );
   const ce = crossEntropyPerExample(logits, labels);
   const values = ce.dataSync();
   tf.dispose([logits, labels, ce]);
@@ -54,24 +66,37 @@ function memberLoss(model: Classifier, data: LabeledData, members: readonly numb
  * @throws InvalidArgumentError when `members` is empty or a label repeats.
  * @see CCL (arXiv:2402.05453) Fig. 1, §3.1; docs/protocol.md §5 (loss variance)
  */
-export async function memberLossDynamics(data: LabeledData, members: readonly number[], options: MemberLossDynamicsOptions): Promise<Map<string, EpochLossStats[]>> {
+export async function memberLossDynamics(
+  data: LabeledData,
+  members: readonly number[],
+  options: MemberLossDynamicsOptions,
+): Promise<Map<string, EpochLossStats[]>> {
   if (members.length === 0) throw new InvalidArgumentError('memberLossDynamics: members must not be empty, got 0 indices');
   const labels = options.variants.map((v) => v.label);
-  if (new Set(labels).size !== labels.length) throw new InvalidArgumentError(`memberLossDynamics: variant labels must be distinct, got ${JSON.stringify(labels)}`);
+  if (new Set(labels).size !== labels.length)
+    throw new InvalidArgumentError(`memberLossDynamics: variant labels must be distinct, got ${JSON.stringify(labels)}`);
   const out = new Map<string, EpochLossStats[]>();
   const trainSet = subsetData(data, members);
   for (const variant of options.variants) {
     const stats: EpochLossStats[] = [];
     const recorder: TrainingPlugin = {
       name: 'member-loss-recorder',
-      onEpochEnd: (info) => { stats.push({ epoch: info.epoch + 1, ...memberLoss(info.model, data, members) }); },
+      onEpochEnd: (info) => {
+        stats.push({ epoch: info.epoch + 1, ...memberLoss(info.model, data, members) });
+      },
     };
     const model = options.createModel();
     const { optimizer, schedule } = optimizerFor(options.training);
     const plugins = [...(variant.plugin === undefined ? [] : [variant.plugin()]), recorder];
     try {
       await train(model, trainSet, {
-        epochs: options.training.epochs, batchSize: options.training.batchSize, optimizer, schedule, plugins, seed: options.seed, label: variant.label,
+        epochs: options.training.epochs,
+        batchSize: options.training.batchSize,
+        optimizer,
+        schedule,
+        plugins,
+        seed: options.seed,
+        label: variant.label,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
     } finally {

@@ -24,10 +24,28 @@ const T1_ROWS = ['CCQL', 'CCEL', 'w/o', 'w/o (early stop)'];
 const ALPHA_ROWS = ['α=0.1', 'α=0.5', 'α=0.9', 'CE (α=1)'];
 const ATTACK_COLUMNS = ['test acc', 'correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh', 'rotation', 'translation', 'max adv'];
 const FIG2_ROWS = [
-  'w/o', 'CCQL α=0.1', 'CCQL α=0.5', 'CCQL α=0.9', 'CCEL α=0.1', 'CCEL α=0.5', 'CCEL α=0.9',
-  'RelaxLoss α=0.2', 'RelaxLoss α=1.6', 'Mixup+MMD λ=0.1', 'Mixup+MMD λ=2', 'AdvReg α=0.8', 'AdvReg α=1.8',
-  'Dropout p=0.1', 'Dropout p=0.5', 'Label smoothing ε=0.1', 'Label smoothing ε=0.5', 'Confidence penalty β=0.1', 'Confidence penalty β=2',
-  'Early stopping epoch=1', 'Early stopping epoch=2', 'w/o (CCL5)',
+  'w/o',
+  'CCQL α=0.1',
+  'CCQL α=0.5',
+  'CCQL α=0.9',
+  'CCEL α=0.1',
+  'CCEL α=0.5',
+  'CCEL α=0.9',
+  'RelaxLoss α=0.2',
+  'RelaxLoss α=1.6',
+  'Mixup+MMD λ=0.1',
+  'Mixup+MMD λ=2',
+  'AdvReg α=0.8',
+  'AdvReg α=1.8',
+  'Dropout p=0.1',
+  'Dropout p=0.5',
+  'Label smoothing ε=0.1',
+  'Label smoothing ε=0.5',
+  'Confidence penalty β=0.1',
+  'Confidence penalty β=2',
+  'Early stopping epoch=1',
+  'Early stopping epoch=2',
+  'w/o (CCL5)',
 ];
 
 const evaluated = (r: ReproductionResult) => r.claims.every((c) => c.verdict !== 'not evaluated');
@@ -41,11 +59,17 @@ describe('CCL reproductions at smoke scale', () => {
     const before = tf.memory().numTensors;
     const result = await run('ccl-table1');
     expect(tf.memory().numTensors).toBe(before);
-    const tables = ['Table 1: P1 score', 'Table 1 (support): test accuracy', 'Table 1 (support): highest attack advantage', 'Table 1 (support): loss variance of the members', 'Table 1 (support): validation accuracy'];
+    const tables = [
+      'Table 1: P1 score',
+      'Table 1 (support): test accuracy',
+      'Table 1 (support): highest attack advantage',
+      'Table 1 (support): loss variance of the members',
+      'Table 1 (support): validation accuracy',
+    ];
     expect(checkReproduction(result, { tables: tables.map((title) => ({ title, rows: T1_ROWS, columns: DATASETS })), claims: 4 })).toEqual([]);
     const p1 = result.tables[0]!;
     const ccql = p1.rows.find((r) => r.label === 'CCQL')!;
-    expect(ccql.cells.map((c) => c.paper)).toEqual([0.607, 0.868, 0.610, 0.769, 0.487]);
+    expect(ccql.cells.map((c) => c.paper)).toEqual([0.607, 0.868, 0.61, 0.769, 0.487]);
     expect(ccql.cells[2]!.notRun).toMatch(/ImageNet .* out of scope/);
     expect(ccql.cells[4]!.notRun).toMatch(/not run: dataset not available .*cifar100/);
     for (const i of [0, 1, 3]) expect(ccql.cells[i]!.ours).toBeGreaterThan(0);
@@ -95,20 +119,29 @@ describe('CCL reproductions at smoke scale', () => {
     const result = await run('ccl-fig1');
     expect(tf.memory().numTensors).toBe(before);
     const columns = ['epoch 1', 'epoch 2', 'epoch 3'];
-    expect(checkReproduction(result, { tables: ['Fig. 1a: mean loss of the members', 'Fig. 1b: loss variance of the members'].map((title) => ({ title, rows: ['CE', 'FL', 'CCQL'], columns })), claims: 3 })).toEqual([]);
+    expect(
+      checkReproduction(result, {
+        tables: ['Fig. 1a: mean loss of the members', 'Fig. 1b: loss variance of the members'].map((title) => ({ title, rows: ['CE', 'FL', 'CCQL'], columns })),
+        claims: 3,
+      }),
+    ).toEqual([]);
     expect(evaluated(result)).toBe(true);
-    expect(result.claims[0]!.evidence).toMatch(/^epoch 3, variance of the members' loss: FL vs CE \d\.\d{3} vs \d\.\d{3}, Δ = [+−]\d\.\d{3} ± \d\.\d{3} \(2 SE = \d\.\d{3}\)$/);
+    expect(result.claims[0]!.evidence).toMatch(
+      /^epoch 3, variance of the members' loss: FL vs CE \d\.\d{3} vs \d\.\d{3}, Δ = [+−]\d\.\d{3} ± \d\.\d{3} \(2 SE = \d\.\d{3}\)$/,
+    );
   });
 
   it('ccl-fig2: every defense setting of the seven baselines and CCL, the augmentation attacks "not applicable" on the tabular stand-in, three evaluated claims', async () => {
     const result = await run('ccl-fig2');
-    expect(checkReproduction(result, {
-      tables: [
-        { title: 'Fig. 2: test accuracy and attack advantage per defense setting', rows: FIG2_ROWS, columns: ATTACK_COLUMNS },
-        { title: 'Fig. 2 (text): lowest loss-attack advantage at test accuracy ≥ undefended', rows: ['CCQL', 'Dropout'], columns: ['loss advantage'] },
-      ],
-      claims: 3,
-    })).toEqual([]);
+    expect(
+      checkReproduction(result, {
+        tables: [
+          { title: 'Fig. 2: test accuracy and attack advantage per defense setting', rows: FIG2_ROWS, columns: ATTACK_COLUMNS },
+          { title: 'Fig. 2 (text): lowest loss-attack advantage at test accuracy ≥ undefended', rows: ['CCQL', 'Dropout'], columns: ['loss advantage'] },
+        ],
+        claims: 3,
+      }),
+    ).toEqual([]);
     expect(evaluated(result)).toBe(true);
     const table = result.tables[0]!;
     expect(table.rows.map((r) => r.label)).toEqual(FIG2_ROWS);

@@ -45,7 +45,13 @@ export function settingsTable(options: {
       return value === undefined ? { ...paper, notRun: `not run: no ${column.name} for this setting` } : { ...paper, ours: value };
     }),
   }));
-  return { title: options.title, columns: options.columns.map((c) => c.name), rows, format: options.format, ...(options.caption === undefined ? {} : { caption: options.caption }) };
+  return {
+    title: options.title,
+    columns: options.columns.map((c) => c.name),
+    rows,
+    format: options.format,
+    ...(options.caption === undefined ? {} : { caption: options.caption }),
+  };
 }
 
 /** The advantage of one attack in a row, or undefined when that attack was not run. */

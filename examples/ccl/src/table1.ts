@@ -1,16 +1,30 @@
-import { cellOf, claimForEveryColumn, metricTable, regime, regimeGate, rowMetrics, type Reproduction, type ReproductionScale, type RunOutcome } from '@mia/experiments/reproduce';
+import {
+  cellOf,
+  claimForEveryColumn,
+  metricTable,
+  regime,
+  regimeGate,
+  rowMetrics,
+  type Reproduction,
+  type ReproductionScale,
+  type RunOutcome,
+} from '@mia/experiments/reproduce';
 import type { DefenseConfig } from '@mia/experiments';
 import { IMAGENET_NOT_RUN, UNDEFENDED, baseConfig, cclBeta, cclDefense, reducedSetup, type CclDataset } from './configs';
 
 /** CCL Table 1's columns, in the paper's order, with the dataset each runs on. */
 const COLUMNS: ReadonlyArray<readonly [string, CclDataset | 'imagenet']> = [
-  ['Texas', 'texas'], ['Purchase', 'purchase'], ['ImageNet', 'imagenet'], ['CIFAR-10', 'cifar10'], ['CIFAR-100', 'cifar100'],
+  ['Texas', 'texas'],
+  ['Purchase', 'purchase'],
+  ['ImageNet', 'imagenet'],
+  ['CIFAR-10', 'cifar10'],
+  ['CIFAR-100', 'cifar100'],
 ];
 
 /** CCL Table 1 (P1 with α = 0.5 and the max advantage over attacks), transcribed from CCL (arXiv:2402.05453). */
 export const TABLE1_PAPER = {
-  CCQL: { Texas: 0.607, Purchase: 0.868, ImageNet: 0.610, 'CIFAR-10': 0.769, 'CIFAR-100': 0.487 },
-  CCEL: { Texas: 0.608, Purchase: 0.864, ImageNet: 0.609, 'CIFAR-10': 0.797, 'CIFAR-100': 0.480 },
+  CCQL: { Texas: 0.607, Purchase: 0.868, ImageNet: 0.61, 'CIFAR-10': 0.769, 'CIFAR-100': 0.487 },
+  CCEL: { Texas: 0.608, Purchase: 0.864, ImageNet: 0.609, 'CIFAR-10': 0.797, 'CIFAR-100': 0.48 },
   'w/o': { Texas: 0.551, Purchase: 0.858, ImageNet: 0.598, 'CIFAR-10': 0.741, 'CIFAR-100': 0.273 },
 } as const;
 
@@ -18,7 +32,9 @@ export const TABLE1_PAPER = {
  * CCL's regime (docs/protocol.md §5.1 defaults): the paper's undefended models fit their training
  * sets (≈ 100 %) and overfit, which is what CCL's loss-variance argument (§4) needs.
  */
-export const CCL_REGIME = regime({ why: 'CCL defends overfitted models (§4: members at near-zero loss, train ≈ 100 %, a clear gap) — the docs/protocol.md §5.1 defaults' });
+export const CCL_REGIME = regime({
+  why: 'CCL defends overfitted models (§4: members at near-zero loss, train ≈ 100 %, a clear gap) — the docs/protocol.md §5.1 defaults',
+});
 
 /** The label of the matched control: the undefended model stopped early at about CCQL's validation accuracy. */
 export const EARLY_STOP_CONTROL = 'w/o (early stop)';
@@ -43,10 +59,12 @@ export function table1Defenses(dataset: CclDataset, scale: ReproductionScale): D
 
 /** One phrase per run dataset: members, epochs, early-stopping epoch. */
 function describePlan(scale: 'smoke' | 'cpu'): string {
-  return (['texas', 'purchase', 'cifar10', 'cifar100'] as const).map((d) => {
-    const r = reducedSetup(scale, d, 'table1');
-    return `${d} ${r.dataset} ${r.maxPerRole} per role + ${r.validation ?? 0} validation, ${r.model.name}, ${r.epochs} epochs (early stop at ${r.earlyStopEpoch ?? '—'})`;
-  }).join('; ');
+  return (['texas', 'purchase', 'cifar10', 'cifar100'] as const)
+    .map((d) => {
+      const r = reducedSetup(scale, d, 'table1');
+      return `${d} ${r.dataset} ${r.maxPerRole} per role + ${r.validation ?? 0} validation, ${r.model.name}, ${r.epochs} epochs (early stop at ${r.earlyStopEpoch ?? '—'})`;
+    })
+    .join('; ');
 }
 
 /**
@@ -68,40 +86,115 @@ export const table1: Reproduction = {
         runs[column] = IMAGENET_NOT_RUN;
         continue;
       }
-      const config = baseConfig(`ccl-table1-${dataset}-${ctx.scale}`, dataset, ctx.scale, table1Defenses(dataset, ctx.scale), { dataDir: ctx.dataDir, use: 'table1' });
+      const config = baseConfig(`ccl-table1-${dataset}-${ctx.scale}`, dataset, ctx.scale, table1Defenses(dataset, ctx.scale), {
+        dataDir: ctx.dataDir,
+        use: 'table1',
+      });
       runs[column] = await ctx.run(dataset, config);
     }
-    const p1 = metricTable({ title: 'Table 1: P1 score', runs, rows: [...TABLE1_ROWS], metric: rowMetrics.p1, format: 'num', paper: TABLE1_PAPER, caption: 'Higher is better. Adv = max over correctness, loss, confidence, entropy, m-entropy and NN-MLH.' });
-    const accuracy = metricTable({ title: 'Table 1 (support): test accuracy', runs, rows: [...TABLE1_ROWS], metric: rowMetrics.testAccuracy, format: 'pct', caption: 'The paper gives no per-dataset accuracies for Table 1.' });
-    const advantage = metricTable({ title: 'Table 1 (support): highest attack advantage', runs, rows: [...TABLE1_ROWS], metric: rowMetrics.maxAdvantage, format: 'pct', caption: 'Lower is better.' });
-    const validation = metricTable({ title: 'Table 1 (support): validation accuracy', runs, rows: [...TABLE1_ROWS], metric: (r) => r.validationAccuracy ?? Number.NaN, format: 'pct', caption: `Top-1 accuracy on the validation slice (cut from target_test, never attacked; docs/protocol.md A11): "${EARLY_STOP_CONTROL}" is the undefended run stopped at the epoch whose validation accuracy was closest to CCQL's.` });
-    const variance = metricTable({ title: 'Table 1 (support): loss variance of the members', runs, rows: [...TABLE1_ROWS], metric: (r) => r.lossVariance, format: 'num', caption: 'Population variance of the per-example cross-entropy on target_train (CCL Fig. 4c quantity).' });
+    const p1 = metricTable({
+      title: 'Table 1: P1 score',
+      runs,
+      rows: [...TABLE1_ROWS],
+      metric: rowMetrics.p1,
+      format: 'num',
+      paper: TABLE1_PAPER,
+      caption: 'Higher is better. Adv = max over correctness, loss, confidence, entropy, m-entropy and NN-MLH.',
+    });
+    const accuracy = metricTable({
+      title: 'Table 1 (support): test accuracy',
+      runs,
+      rows: [...TABLE1_ROWS],
+      metric: rowMetrics.testAccuracy,
+      format: 'pct',
+      caption: 'The paper gives no per-dataset accuracies for Table 1.',
+    });
+    const advantage = metricTable({
+      title: 'Table 1 (support): highest attack advantage',
+      runs,
+      rows: [...TABLE1_ROWS],
+      metric: rowMetrics.maxAdvantage,
+      format: 'pct',
+      caption: 'Lower is better.',
+    });
+    const validation = metricTable({
+      title: 'Table 1 (support): validation accuracy',
+      runs,
+      rows: [...TABLE1_ROWS],
+      metric: (r) => r.validationAccuracy ?? Number.NaN,
+      format: 'pct',
+      caption: `Top-1 accuracy on the validation slice (cut from target_test, never attacked; docs/protocol.md A11): "${EARLY_STOP_CONTROL}" is the undefended run stopped at the epoch whose validation accuracy was closest to CCQL's.`,
+    });
+    const variance = metricTable({
+      title: 'Table 1 (support): loss variance of the members',
+      runs,
+      rows: [...TABLE1_ROWS],
+      metric: (r) => r.lossVariance,
+      format: 'num',
+      caption: 'Population variance of the per-example cross-entropy on target_train (CCL Fig. 4c quantity).',
+    });
     // Flag columns whose undefended model stayed near chance: their P1 comparison says little.
     const weak = COLUMNS.flatMap(([column]) => {
       const acc = cellOf(accuracy, 'w/o', column)?.ours;
       const chance = column === 'CIFAR-10' ? 0.1 : 0.01;
-      return acc !== undefined && acc < 1.5 * chance ? [`${column}: the undefended model's test accuracy is ${(100 * acc).toFixed(1)}% (chance ${100 * chance}%), so this column's models are barely trained at this scale and its P1 comparison says little.`] : [];
+      return acc !== undefined && acc < 1.5 * chance
+        ? [
+            `${column}: the undefended model's test accuracy is ${(100 * acc).toFixed(1)}% (chance ${100 * chance}%), so this column's models are barely trained at this scale and its P1 comparison says little.`,
+          ]
+        : [];
     });
     const gate = (defense: string) => regimeGate({ runs, undefended: 'w/o', compared: [defense, 'w/o'], regime: CCL_REGIME });
     return {
       tables: [p1, accuracy, advantage, variance, ...(ctx.scale === 'paper' ? [] : [validation])],
       claims: [
-        claimForEveryColumn({ table: p1, statement: 'P1(CCQL) > P1(undefended) on every dataset', rowA: 'CCQL', rowB: 'w/o', direction: 'greater', gate: gate('CCQL') }),
-        claimForEveryColumn({ table: p1, statement: 'P1(CCEL) > P1(undefended) on every dataset', rowA: 'CCEL', rowB: 'w/o', direction: 'greater', gate: gate('CCEL') }),
-        claimForEveryColumn({ table: advantage, statement: 'the highest attack advantage of CCQL < that of the undefended model on every dataset', rowA: 'CCQL', rowB: 'w/o', direction: 'less', gate: gate('CCQL') }),
+        claimForEveryColumn({
+          table: p1,
+          statement: 'P1(CCQL) > P1(undefended) on every dataset',
+          rowA: 'CCQL',
+          rowB: 'w/o',
+          direction: 'greater',
+          gate: gate('CCQL'),
+        }),
+        claimForEveryColumn({
+          table: p1,
+          statement: 'P1(CCEL) > P1(undefended) on every dataset',
+          rowA: 'CCEL',
+          rowB: 'w/o',
+          direction: 'greater',
+          gate: gate('CCEL'),
+        }),
+        claimForEveryColumn({
+          table: advantage,
+          statement: 'the highest attack advantage of CCQL < that of the undefended model on every dataset',
+          rowA: 'CCQL',
+          rowB: 'w/o',
+          direction: 'less',
+          gate: gate('CCQL'),
+        }),
         // Matched control (not in the paper, reduced scales only): CCQL must beat plain early stopping at matched validation accuracy.
         ...(ctx.scale === 'paper'
           ? []
-          : [claimForEveryColumn({ table: p1, statement: `P1(CCQL) > P1(${EARLY_STOP_CONTROL}) on every dataset (better than stopping early at matched accuracy)`, rowA: 'CCQL', rowB: EARLY_STOP_CONTROL, direction: 'greater', gate: regimeGate({ runs, undefended: 'w/o', compared: ['CCQL', EARLY_STOP_CONTROL], regime: CCL_REGIME }) })]),
+          : [
+              claimForEveryColumn({
+                table: p1,
+                statement: `P1(CCQL) > P1(${EARLY_STOP_CONTROL}) on every dataset (better than stopping early at matched accuracy)`,
+                rowA: 'CCQL',
+                rowB: EARLY_STOP_CONTROL,
+                direction: 'greater',
+                gate: regimeGate({ runs, undefended: 'w/o', compared: ['CCQL', EARLY_STOP_CONTROL], regime: CCL_REGIME }),
+              }),
+            ]),
       ],
       notes: [
         ...weak,
         `Claims are gated on ${CCL_REGIME.why}.`,
         `ImageNet: ${IMAGENET_NOT_RUN.notRun}.`,
-        ...(ctx.scale === 'paper' ? [] : [
-          `Reduced scale: Texas and Purchase are the seeded stand-ins texasLike/purchaseLike (unless --data-dir points at the real files) with the paper's MLP; CIFAR-10 uses small-cnn on a subset instead of ResNet-34; β = 1 everywhere (the paper uses 0.01 on CIFAR-10 and 0.05 on CIFAR-100 with 300 epochs). Sizes: ${describePlan(ctx.scale)}.`,
-          `"${EARLY_STOP_CONTROL}" is a matched control the paper does not have: the undefended run stopped at the epoch whose validation accuracy was closest to CCQL's (chosen on the validation slice, never on the evaluation data; docs/protocol.md A11, §4.11).`,
-        ]),
+        ...(ctx.scale === 'paper'
+          ? []
+          : [
+              `Reduced scale: Texas and Purchase are the seeded stand-ins texasLike/purchaseLike (unless --data-dir points at the real files) with the paper's MLP; CIFAR-10 uses small-cnn on a subset instead of ResNet-34; β = 1 everywhere (the paper uses 0.01 on CIFAR-10 and 0.05 on CIFAR-100 with 300 epochs). Sizes: ${describePlan(ctx.scale)}.`,
+              `"${EARLY_STOP_CONTROL}" is a matched control the paper does not have: the undefended run stopped at the epoch whose validation accuracy was closest to CCQL's (chosen on the validation slice, never on the evaluation data; docs/protocol.md A11, §4.11).`,
+            ]),
         'The max advantage is over the metric attacks and NN-MLH, plus the rotation (±4°) and translation (d = 1) augmentation attacks on the image datasets (docs/protocol.md §3.3).',
       ],
     };

@@ -28,7 +28,10 @@ export interface ModelPlan {
 }
 
 const pw = (name: string, options: Record<string, unknown>, epochs: number, batchSize: number, ranges: readonly Range[]): ModelPlan => ({
-  model: { name, options }, epochs, batchSize, lr: ranges[0]![2],
+  model: { name, options },
+  epochs,
+  batchSize,
+  lr: ranges[0]![2],
   schedule: { type: 'piecewise', ranges: ranges.map(([start, end, lr]) => ({ start, end, lr })) },
 });
 
@@ -40,18 +43,54 @@ const pw = (name: string, options: Record<string, unknown>, epochs: number, batc
  */
 export const PAPER_PLANS: Readonly<Record<CrlDataset, Readonly<Record<string, ModelPlan>>>> = {
   cifar10: {
-    VGG11: pw('vgg11-bn', {}, 120, 256, [[0, 50, 0.05], [50, 80, 0.01], [80, 110, 0.005], [100, 120, 0.001]]),
-    ResNet18: pw('resnet18', { stem: 'cifar' }, 100, 256, [[0, 1, 0.01], [1, 50, 0.01], [50, 80, 0.001], [80, 100, 1e-4]]),
-    DenseNet121: pw('densenet121', { stem: 'cifar' }, 50, 32, [[0, 20, 0.1], [20, 40, 0.01], [40, 50, 0.001]]),
+    VGG11: pw('vgg11-bn', {}, 120, 256, [
+      [0, 50, 0.05],
+      [50, 80, 0.01],
+      [80, 110, 0.005],
+      [100, 120, 0.001],
+    ]),
+    ResNet18: pw('resnet18', { stem: 'cifar' }, 100, 256, [
+      [0, 1, 0.01],
+      [1, 50, 0.01],
+      [50, 80, 0.001],
+      [80, 100, 1e-4],
+    ]),
+    DenseNet121: pw('densenet121', { stem: 'cifar' }, 50, 32, [
+      [0, 20, 0.1],
+      [20, 40, 0.01],
+      [40, 50, 0.001],
+    ]),
   },
   cifar100: {
-    GoogLeNet: pw('googlenet', {}, 80, 256, [[0, 40, 0.1], [40, 60, 0.01], [60, 80, 0.001]]),
-    ResNet18: pw('resnet18', { stem: 'cifar' }, 100, 256, [[0, 1, 0.01], [1, 50, 0.1], [50, 80, 0.01], [80, 100, 0.001]]),
-    DenseNet121: pw('densenet121', { stem: 'cifar' }, 100, 32, [[0, 40, 0.1], [40, 70, 0.01], [70, 90, 0.001], [90, 100, 1e-4]]),
+    GoogLeNet: pw('googlenet', {}, 80, 256, [
+      [0, 40, 0.1],
+      [40, 60, 0.01],
+      [60, 80, 0.001],
+    ]),
+    ResNet18: pw('resnet18', { stem: 'cifar' }, 100, 256, [
+      [0, 1, 0.01],
+      [1, 50, 0.1],
+      [50, 80, 0.01],
+      [80, 100, 0.001],
+    ]),
+    DenseNet121: pw('densenet121', { stem: 'cifar' }, 100, 32, [
+      [0, 40, 0.1],
+      [40, 70, 0.01],
+      [70, 90, 0.001],
+      [90, 100, 1e-4],
+    ]),
   },
   svhn: {
-    VGG11: pw('vgg11-bn', {}, 40, 256, [[0, 10, 0.1], [10, 30, 0.01], [30, 40, 0.001]]),
-    ResNet18: pw('resnet18', { stem: 'cifar' }, 40, 256, [[0, 10, 0.1], [10, 30, 0.01], [30, 40, 0.001]]),
+    VGG11: pw('vgg11-bn', {}, 40, 256, [
+      [0, 10, 0.1],
+      [10, 30, 0.01],
+      [30, 40, 0.001],
+    ]),
+    ResNet18: pw('resnet18', { stem: 'cifar' }, 40, 256, [
+      [0, 10, 0.1],
+      [10, 30, 0.01],
+      [30, 40, 0.001],
+    ]),
   },
 };
 
@@ -66,8 +105,15 @@ export interface ReducedPlan {
   readonly alphaCenter: number;
 }
 
-const multistep = (name: string, options: Record<string, unknown>, epochs: number, batchSize: number, lr: number, milestones: number[], gamma = 0.1): ModelPlan =>
-  ({ model: { name, options }, epochs, batchSize, lr, schedule: { type: 'multistep', milestones, gamma } });
+const multistep = (
+  name: string,
+  options: Record<string, unknown>,
+  epochs: number,
+  batchSize: number,
+  lr: number,
+  milestones: number[],
+  gamma = 0.1,
+): ModelPlan => ({ model: { name, options }, epochs, batchSize, lr, schedule: { type: 'multistep', milestones, gamma } });
 
 /**
  * The reduced scales run the ResNet18 row only. `smoke`: `resnet-narrow` width 4 on 64 examples per
@@ -126,15 +172,22 @@ export interface RelaxLevel {
  * the scale's plan and its α_rcl for every dataset (chosen on training signals, see {@link CPU_PLAN}).
  */
 export const baseLevel = (dataset: CrlDataset, scale: ReproductionScale = 'paper'): RelaxLevel =>
-  scale === 'paper' ? { alpha: ALPHA[dataset], alphaCenter: 0.1 }
+  scale === 'paper'
+    ? { alpha: ALPHA[dataset], alphaCenter: 0.1 }
     : { alpha: dataset === 'cifar10' ? REDUCED[scale].alpha : ALPHA[dataset], alphaCenter: REDUCED[scale].alphaCenter };
 
 /**
  * CRL's parameters: the paper publishes none, so docs/protocol.md A18's grid: t = t_cl = 0.05, λ = 0.1,
  * upper = upper_cl = 1 (defaults), lr_c = 0.001 (the paper's).
  */
-export const crlParams = (level: RelaxLevel, components: 'crl' | 'impRelaxLoss' | 'relaxedCenterLoss' = 'crl') =>
-  ({ alpha: level.alpha, alphaCenter: level.alphaCenter, t: 0.05, tCenter: 0.05, lambda: 0.1, components });
+export const crlParams = (level: RelaxLevel, components: 'crl' | 'impRelaxLoss' | 'relaxedCenterLoss' = 'crl') => ({
+  alpha: level.alpha,
+  alphaCenter: level.alphaCenter,
+  t: 0.05,
+  tCenter: 0.05,
+  lambda: 0.1,
+  components,
+});
 
 /** The four approaches of Table 1 as runner defenses (docs/protocol.md §4.3, §4.5, §4.7). */
 export function table1Defenses(dataset: CrlDataset, scale: ReproductionScale): ExperimentConfig['defenses'] {
@@ -168,27 +221,35 @@ export function planOf(dataset: CrlDataset, model: string, scale: ReproductionSc
  */
 export function groupConfig(dataset: CrlDataset, model: string, scale: ReproductionScale, defenses?: ExperimentConfig['defenses']): ExperimentConfig {
   const { plan: p, maxPerRole } = planOf(dataset, model, scale);
-  return parseExperimentConfig({
-    name: `crl-${dataset}-${model.toLowerCase()}-${scale}`,
-    scale,
-    seed: 0,
-    dataset: { name: dataset },
-    partition: { preset: 'CCL5', ...(maxPerRole === undefined ? {} : { maxPerRole }) },
-    model: p.model,
-    training: {
-      epochs: p.epochs, batchSize: p.batchSize, optimizer: 'sgd', lr: p.lr, momentum: 0.9, weightDecay: 5e-4,
-      schedule: p.schedule,
+  return parseExperimentConfig(
+    {
+      name: `crl-${dataset}-${model.toLowerCase()}-${scale}`,
+      scale,
+      seed: 0,
+      dataset: { name: dataset },
+      partition: { preset: 'CCL5', ...(maxPerRole === undefined ? {} : { maxPerRole }) },
+      model: p.model,
+      training: {
+        epochs: p.epochs,
+        batchSize: p.batchSize,
+        optimizer: 'sgd',
+        lr: p.lr,
+        momentum: 0.9,
+        weightDecay: 5e-4,
+        schedule: p.schedule,
+      },
+      defenses: defenses ?? table1Defenses(dataset, scale),
+      attacks: ['nn-crl', 'entropy', 'modifiedEntropy'],
     },
-    defenses: defenses ?? table1Defenses(dataset, scale),
-    attacks: ['nn-crl', 'entropy', 'modifiedEntropy'],
-  }, `crl ${dataset}/${model}`);
+    `crl ${dataset}/${model}`,
+  );
 }
 
 /** Deviations from the paper every CRL reproduction shares (for the report's notes). */
 export const SHARED_NOTES: readonly string[] = [
   'NN-Based = NN-CRL (softmax ⊕ one-hot, MLP 128-64-64-2, docs/protocol.md §3.2) trained on ONE adaptive shadow model; the paper pools k = 5 shadow models.',
-  'Partition: CCL5 (equal target-train, target-test, inference, shadow-train, shadow-test slices); the paper splits 50/50 target/shadow then 50/50 train/test (15 000 members on CIFAR) and carves AdvReg\'s reference set from the training half.',
+  "Partition: CCL5 (equal target-train, target-test, inference, shadow-train, shadow-test slices); the paper splits 50/50 target/shadow then 50/50 train/test (15 000 members on CIFAR) and carves AdvReg's reference set from the training half.",
   'Entropy, M-Entropy and Grad-x ℓ2 AUCs are computed on the target members vs non-members directly (no threshold), as the paper states; Grad-x score = −‖∇ₓ CE‖₂ in eval mode.',
-  'CRL hyperparameters are unpublished: α_rce = RelaxLoss\'s α, α_rcl = 0.1 at paper scale (40 at cpu scale, where 0.1 lies below the centre distance\'s floor: see examples/crl/src/configs.ts), t = t_cl = 0.05, λ = 0.1, lr_c = 0.001 (docs/protocol.md A18). AdvReg: MLHospital variant, α = 1.',
+  "CRL hyperparameters are unpublished: α_rce = RelaxLoss's α, α_rcl = 0.1 at paper scale (40 at cpu scale, where 0.1 lies below the centre distance's floor: see examples/crl/src/configs.ts), t = t_cl = 0.05, λ = 0.1, lr_c = 0.001 (docs/protocol.md A18). AdvReg: MLHospital variant, α = 1.",
   'Inputs are scaled to [0, 1] (the paper normalises CIFAR by channel mean/std and augments CIFAR-100 with crop+flip; neither is a runner option).',
 ];

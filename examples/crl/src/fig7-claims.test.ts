@@ -2,16 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { fig7Claims, type Ablation, type AblationPoint } from './fig7-claims';
 
 const point = (approach: Ablation, level: number, acc: number, aucs: number): AblationPoint => ({
-  approach, level,
+  approach,
+  level,
   values: { 'Test Acc.': acc, 'Train Acc.': 1, 'NN-Based AUC': aucs, 'Entropy AUC': aucs, 'M-Entropy AUC': aucs, 'Grad-x ℓ2 AUC': aucs },
 });
 
 describe('fig7Claims', () => {
-  it('evaluates the paper\'s ablation statements on hand-made points', () => {
+  it("evaluates the paper's ablation statements on hand-made points", () => {
     const points = [
-      point('ImpRelaxLoss', 1, 0.6, 0.7), point('ImpRelaxLoss', 2, 0.55, 0.62),
-      point('Relaxed Center Loss', 1, 0.72, 0.75), point('Relaxed Center Loss', 2, 0.5, 0.6),
-      point('CRL', 1, 0.7, 0.65), point('CRL', 2, 0.6, 0.55),
+      point('ImpRelaxLoss', 1, 0.6, 0.7),
+      point('ImpRelaxLoss', 2, 0.55, 0.62),
+      point('Relaxed Center Loss', 1, 0.72, 0.75),
+      point('Relaxed Center Loss', 2, 0.5, 0.6),
+      point('CRL', 1, 0.7, 0.65),
+      point('CRL', 2, 0.6, 0.55),
     ];
     const c = fig7Claims(points, { members: 10000, nonMembers: 10000 });
     expect(c.map((x) => x.verdict)).toEqual(['holds', 'holds', 'holds', 'holds', 'holds']);
@@ -23,7 +27,11 @@ describe('fig7Claims', () => {
   });
 
   it('leaves collapsed points out and is not testable when every point of an approach collapsed', () => {
-    const points = [point('ImpRelaxLoss', 1, 0.6, 0.7), point('Relaxed Center Loss', 1, 0.72, 0.75), { ...point('CRL', 1, 0.01, 0.5), collapsed: 'CRL collapsed' }];
+    const points = [
+      point('ImpRelaxLoss', 1, 0.6, 0.7),
+      point('Relaxed Center Loss', 1, 0.72, 0.75),
+      { ...point('CRL', 1, 0.01, 0.5), collapsed: 'CRL collapsed' },
+    ];
     const c = fig7Claims(points, { members: 10000, nonMembers: 10000 });
     expect(c.map((x) => x.verdict)).toEqual(Array(5).fill('not testable'));
     expect(c[0]!.evidence).toMatch(/every point of an approach collapsed \(CRL level 1: CRL collapsed\)/);

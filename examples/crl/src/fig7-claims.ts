@@ -59,7 +59,11 @@ function removedComponentClaim(statement: string, points: readonly AblationPoint
 /** a > every b beyond 2 SE → holds; below any beyond 2 SE → does not hold; else within noise. */
 function accuracyAbove(statement: string, a: [string, number], others: ReadonlyArray<[string, number]>, n: AblationSizes): Claim {
   const ds = others.map(([label, v]) => ({ label, d: compareEstimates(accuracy(a[1], n), accuracy(v, n), { direction: 'greater', format: 'pct' }) }));
-  const verdict: ClaimVerdict = ds.some((x) => x.d.verdict === 'does not hold') ? 'does not hold' : ds.every((x) => x.d.verdict === 'holds') ? 'holds' : 'within noise';
+  const verdict: ClaimVerdict = ds.some((x) => x.d.verdict === 'does not hold')
+    ? 'does not hold'
+    : ds.every((x) => x.d.verdict === 'holds')
+      ? 'holds'
+      : 'within noise';
   return { statement, verdict, evidence: ds.map((x) => `${a[0]} vs ${x.label}: ${x.d.evidence}`).join('; ') };
 }
 
@@ -78,7 +82,12 @@ export function fig7Claims(all: readonly AblationPoint[], n: AblationSizes): Cla
     "Normalisation lets the model resist MIAs at higher test accuracy (paper: ≈6 points): at the privacy level both reach (mean AUC), CRL's best test accuracy > Relaxed center loss's",
   ];
   if (all.length === 0) return statements.map((s) => claim(s, undefined, 'Fig. 7 was not run here (dataset not available)'));
-  if (ABLATIONS.some((a) => of(points, a).length === 0)) return statements.map((s) => ({ statement: s, verdict: 'not testable', evidence: `not testable at this scale: every point of an approach collapsed (${dropped.join('; ')})` }));
+  if (ABLATIONS.some((a) => of(points, a).length === 0))
+    return statements.map((s) => ({
+      statement: s,
+      verdict: 'not testable',
+      evidence: `not testable at this scale: every point of an approach collapsed (${dropped.join('; ')})`,
+    }));
   const best = Object.fromEntries(ABLATIONS.map((a) => [a, bestAcc(of(points, a))])) as Record<Ablation, number>;
   const bestLine = ABLATIONS.map((a) => `${a} ${pct(best[a])}`).join(', ');
   const rcl = best['Relaxed Center Loss'];
@@ -92,7 +101,18 @@ export function fig7Claims(all: readonly AblationPoint[], n: AblationSizes): Cla
   const left = dropped.length === 0 ? '' : ` (left out: ${dropped.join('; ')})`;
   const withLine = (c: Claim, prefix: string): Claim => ({ ...c, evidence: `${prefix}${c.evidence}${left}` });
   return [
-    withLine(accuracyAbove(statements[0]!, ['Relaxed Center Loss', rcl], [['ImpRelaxLoss', best.ImpRelaxLoss], ['CRL', best.CRL]], n), `best test accuracy: ${bestLine}; `),
+    withLine(
+      accuracyAbove(
+        statements[0]!,
+        ['Relaxed Center Loss', rcl],
+        [
+          ['ImpRelaxLoss', best.ImpRelaxLoss],
+          ['CRL', best.CRL],
+        ],
+        n,
+      ),
+      `best test accuracy: ${bestLine}; `,
+    ),
     withLine(accuracyAbove(statements[1]!, ['Relaxed Center Loss', rcl], [['ImpRelaxLoss', best.ImpRelaxLoss]], n), `best test accuracy: ${bestLine}; `),
     withLine(removedComponentClaim(statements[2]!, points, 'ImpRelaxLoss', n), ''),
     withLine(removedComponentClaim(statements[3]!, points, 'Relaxed Center Loss', n), ''),

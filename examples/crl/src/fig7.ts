@@ -1,5 +1,13 @@
 import type { ExperimentConfig } from '@mia/experiments';
-import { classesOf, collapseProblem, type Reproduction, type ReproductionContext, type ReproductionFigure, type ReproductionTable, type TableCell } from '@mia/experiments/reproduce';
+import {
+  classesOf,
+  collapseProblem,
+  type Reproduction,
+  type ReproductionContext,
+  type ReproductionFigure,
+  type ReproductionTable,
+  type TableCell,
+} from '@mia/experiments/reproduce';
 import { CRL_DATASETS, REDUCED_MODEL, SHARED_NOTES, baseLevel, crlParams, groupConfig, planOf, type CrlDataset, type RelaxLevel } from './configs';
 import { ABLATIONS, fig7Claims, type Ablation, type AblationPoint } from './fig7-claims';
 import { measureGroup, type GroupMeasurement } from './measure-group';
@@ -25,10 +33,12 @@ const labelOf = (a: Ablation, level: RelaxLevel) => `${a} α_rce=${level.alpha} 
 
 /** The ablation's defenses: every approach at every level (level 1 of CRL = Table 1's CRL, trained once). */
 export function fig7Defenses(dataset: CrlDataset, scale: ReproductionContext['scale']): ExperimentConfig['defenses'] {
-  return ABLATIONS.flatMap((a) => LEVELS[scale].map((k) => {
-    const level = levelOf(dataset, k, scale);
-    return { name: 'crl', label: labelOf(a, level), params: crlParams(level, COMPONENTS[a]) };
-  }));
+  return ABLATIONS.flatMap((a) =>
+    LEVELS[scale].map((k) => {
+      const level = levelOf(dataset, k, scale);
+      return { name: 'crl', label: labelOf(a, level), params: crlParams(level, COMPONENTS[a]) };
+    }),
+  );
 }
 
 /** Fig. 7's dataset: CIFAR-100 as in the paper; at the reduced scales CIFAR-10 unless --data-dir is given. */
@@ -38,17 +48,25 @@ export const fig7Dataset = (ctx: Pick<ReproductionContext, 'scale' | 'dataDir'>)
 const COLUMNS = ['Test Acc.', 'Train Acc.', ...AUC_COLUMNS] as const;
 
 function figure(points: readonly AblationPoint[], title: string): ReproductionFigure {
-  const values = points.flatMap((p) => AUC_COLUMNS.filter((c) => p.values[c] !== undefined).map((c) => ({
-    approach: p.approach, level: p.level, attack: c.replace(' AUC', ''), testAccuracy: 100 * p.values['Test Acc.']!, auc: 100 * p.values[c]!,
-  })));
+  const values = points.flatMap((p) =>
+    AUC_COLUMNS.filter((c) => p.values[c] !== undefined).map((c) => ({
+      approach: p.approach,
+      level: p.level,
+      attack: c.replace(' AUC', ''),
+      testAccuracy: 100 * p.values['Test Acc.']!,
+      auc: 100 * p.values[c]!,
+    })),
+  );
   return {
-    id: 'fig7', title,
+    id: 'fig7',
+    title,
     spec: {
       $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
       data: { values },
       facet: { column: { field: 'attack', type: 'nominal', title: null } },
       spec: {
-        width: 180, height: 160,
+        width: 180,
+        height: 160,
         mark: { type: 'line', point: true },
         encoding: {
           x: { field: 'testAccuracy', type: 'quantitative', title: 'test accuracy (%)', scale: { zero: false } },
@@ -86,11 +104,21 @@ export const crlFig7: Reproduction = {
     const config = groupConfig(dataset, REDUCED_MODEL, ctx.scale, fig7Defenses(dataset, ctx.scale));
     const labels = ABLATIONS.flatMap((a) => LEVELS[ctx.scale].map((k) => labelOf(a, levelOf(dataset, k, ctx.scale))));
     const m = await measureGroup(ctx, `fig7-${dataset}`, config, { labels });
-    const points: AblationPoint[] = 'notRun' in m ? [] : ABLATIONS.flatMap((a) => LEVELS[ctx.scale].map((k) => ({
-      approach: a, level: k, values: m.rows[labelOf(a, levelOf(dataset, k, ctx.scale))]!.values,
-      ...collapsedOf(m, labelOf(a, levelOf(dataset, k, ctx.scale))),
-    })));
-    const sizes = 'notRun' in m ? { members: 1, nonMembers: 1 } : { members: m.results.partition.sizes.target_train ?? NaN, nonMembers: m.results.partition.sizes.target_test ?? NaN };
+    const points: AblationPoint[] =
+      'notRun' in m
+        ? []
+        : ABLATIONS.flatMap((a) =>
+            LEVELS[ctx.scale].map((k) => ({
+              approach: a,
+              level: k,
+              values: m.rows[labelOf(a, levelOf(dataset, k, ctx.scale))]!.values,
+              ...collapsedOf(m, labelOf(a, levelOf(dataset, k, ctx.scale))),
+            })),
+          );
+    const sizes =
+      'notRun' in m
+        ? { members: 1, nonMembers: 1 }
+        : { members: m.results.partition.sizes.target_train ?? NaN, nonMembers: m.results.partition.sizes.target_test ?? NaN };
     const rows = labels.map((label) => ({
       label,
       cells: COLUMNS.map((column): TableCell => {
@@ -102,12 +130,18 @@ export const crlFig7: Reproduction = {
     const { plan, maxPerRole } = planOf(dataset, REDUCED_MODEL, ctx.scale);
     const title = `Fig. 7: ablation (${REDUCED_MODEL}, ${CRL_DATASETS[dataset].label})`;
     const table: ReproductionTable = {
-      title: "Fig. 7: ablation of CRL's components", columns: [...COLUMNS], rows, format: 'pct',
+      title: "Fig. 7: ablation of CRL's components",
+      columns: [...COLUMNS],
+      rows,
+      format: 'pct',
       caption: `ResNet18 on ${CRL_DATASETS[dataset].label} (${plan.model.name} ${JSON.stringify(plan.model.options)}, ${maxPerRole ?? 'all'} members, ${plan.epochs} epochs). The paper gives Fig. 7 as a plot only: no paper values to print. Test accuracy ↑, AUC ↓.`,
     };
     const notes = [...SHARED_NOTES];
     if (!('notRun' in m)) notes.push(relaxationNote(m.results, labels));
-    if (dataset !== 'cifar100') notes.push('Fig. 7 is on CIFAR-100 in the paper; CIFAR-100 is not bundled, so this reduced-scale run uses CIFAR-10 (pass --data-dir with the CIFAR-100 files to use it).');
+    if (dataset !== 'cifar100')
+      notes.push(
+        'Fig. 7 is on CIFAR-100 in the paper; CIFAR-100 is not bundled, so this reduced-scale run uses CIFAR-10 (pass --data-dir with the CIFAR-100 files to use it).',
+      );
     return { tables: [table], claims: fig7Claims(points, sizes), figures: points.length === 0 ? [] : [figure(points, title)], notes };
   },
 };

@@ -7,7 +7,19 @@ export const reproductions: readonly Reproduction[] = [crlTable1, crlFig7];
 
 export { crlTable1, rowLabel } from './table1';
 export { crlFig7, fig7Defenses, fig7Dataset } from './fig7';
-export { groupConfig, table1Defenses, crlParams, baseLevel, skippedAt, planOf, PAPER_PLANS, CRL_DATASETS, REDUCED_MODEL, type CrlDataset, type RelaxLevel } from './configs';
+export {
+  groupConfig,
+  table1Defenses,
+  crlParams,
+  baseLevel,
+  skippedAt,
+  planOf,
+  PAPER_PLANS,
+  CRL_DATASETS,
+  REDUCED_MODEL,
+  type CrlDataset,
+  type RelaxLevel,
+} from './configs';
 export { gradXAuc, gradientNormAuc } from './grad-x-auc';
 export { measureGroup, type GroupMeasurement, type MeasuredRow, type MeasureGroupOptions } from './measure-group';
 export { TABLE1_PAPER, TABLE1_COLUMNS, AUC_COLUMNS, APPROACHES, paperValue, type Approach, type Table1Column } from './paper-values';

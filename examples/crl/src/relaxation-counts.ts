@@ -23,8 +23,7 @@ export function relaxationOf(results: ExperimentResults, label: string, role: 't
 }
 
 /** Whether any relaxed branch (ImpRelaxLoss or centre loss, ascent or soft) fired at least once. */
-export const relaxationFired = (s: RelaxationSummary): boolean =>
-  s.rceAscent + s.rceSoft + (s.rclAscent ?? 0) + (s.rclSoft ?? 0) > 0;
+export const relaxationFired = (s: RelaxationSummary): boolean => s.rceAscent + s.rceSoft + (s.rclAscent ?? 0) + (s.rclSoft ?? 0) > 0;
 
 /** One line per label, e.g. `CRL: ℓ_rce ≤ α_rce on 12 ascent + 30 soft of 400 batches; dist ≤ α_rcl on 0 + 0`. */
 export function relaxationNote(results: ExperimentResults, labels: readonly string[]): string {

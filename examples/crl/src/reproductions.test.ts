@@ -31,15 +31,20 @@ const EXPECTED = {
     claims: 5,
   },
   'crl-fig7': {
-    tables: [{
-      title: "Fig. 7: ablation of CRL's components",
-      rows: [
-        'ImpRelaxLoss α_rce=1 α_rcl=0.1', 'ImpRelaxLoss α_rce=2 α_rcl=0.2',
-        'Relaxed Center Loss α_rce=1 α_rcl=0.1', 'Relaxed Center Loss α_rce=2 α_rcl=0.2',
-        'CRL α_rce=1 α_rcl=0.1', 'CRL α_rce=2 α_rcl=0.2',
-      ],
-      columns: ['Test Acc.', 'Train Acc.', 'NN-Based AUC', 'Entropy AUC', 'M-Entropy AUC', 'Grad-x ℓ2 AUC'],
-    }],
+    tables: [
+      {
+        title: "Fig. 7: ablation of CRL's components",
+        rows: [
+          'ImpRelaxLoss α_rce=1 α_rcl=0.1',
+          'ImpRelaxLoss α_rce=2 α_rcl=0.2',
+          'Relaxed Center Loss α_rce=1 α_rcl=0.1',
+          'Relaxed Center Loss α_rce=2 α_rcl=0.2',
+          'CRL α_rce=1 α_rcl=0.1',
+          'CRL α_rce=2 α_rcl=0.2',
+        ],
+        columns: ['Test Acc.', 'Train Acc.', 'NN-Based AUC', 'Entropy AUC', 'M-Entropy AUC', 'Grad-x ℓ2 AUC'],
+      },
+    ],
     claims: 5,
   },
 } as const;
@@ -109,7 +114,13 @@ describe('paper-scale configs', () => {
       expect(c.attacks).toEqual(['nn-crl', 'entropy', 'modifiedEntropy']);
     }
     expect(groupConfig('cifar100', 'ResNet18', 'paper').training.schedule).toEqual({
-      type: 'piecewise', ranges: [{ start: 0, end: 1, lr: 0.01 }, { start: 1, end: 50, lr: 0.1 }, { start: 50, end: 80, lr: 0.01 }, { start: 80, end: 100, lr: 0.001 }],
+      type: 'piecewise',
+      ranges: [
+        { start: 0, end: 1, lr: 0.01 },
+        { start: 1, end: 50, lr: 0.1 },
+        { start: 50, end: 80, lr: 0.01 },
+        { start: 80, end: 100, lr: 0.001 },
+      ],
     });
     expect(groupConfig('cifar100', 'ResNet18', 'paper').model.options).toEqual({ stem: 'cifar' });
   });

@@ -4,7 +4,8 @@ import { TABLE1_CLAIMS, table1Claim, type MeasuredGroup } from './table1-claims'
 
 // A synthetic group: per approach, [test acc, every AUC].
 const group = (values: Record<Approach, [number, number]>): MeasuredGroup => ({
-  dataset: 'cifar10', model: 'ResNet18',
+  dataset: 'cifar10',
+  model: 'ResNet18',
   get: (a: Approach, c: Table1Column) => (c === 'Test Acc.' ? values[a][0] : c === 'Train Acc.' ? 1 : values[a][1]),
 });
 
@@ -22,13 +23,21 @@ describe('Table 1 claims', () => {
 
   it('is "not evaluated" when no group was measured, and still reports the paper\'s own verdict', () => {
     const [statement, test] = TABLE1_CLAIMS[2]!;
-    const c = table1Claim(statement, test, [], [['cifar10', 'VGG11'], ['cifar10', 'ResNet18']]);
+    const c = table1Claim(
+      statement,
+      test,
+      [],
+      [
+        ['cifar10', 'VGG11'],
+        ['cifar10', 'ResNet18'],
+      ],
+    );
     expect(c.verdict).toBe('not evaluated');
     // Paper Table 1a: CRL's AUCs are below AdvReg's on every attack for both models.
     expect(c.evidence).toContain("paper's own numbers: holds in 2/2 groups");
   });
 
-  it('with SEs decides beyond 2 SE only, marks groups out of regime not testable, and is partial over a subset of the paper\'s groups', () => {
+  it("with SEs decides beyond 2 SE only, marks groups out of regime not testable, and is partial over a subset of the paper's groups", () => {
     const values = { CE: [0.7, 0.8], AdvReg: [0.6, 0.7], RelaxLoss: [0.65, 0.65], CRL: [0.69, 0.6] } as Record<Approach, [number, number]>;
     const noisy: MeasuredGroup = { ...group(values), se: () => 0.05 };
     const [s0, t0] = TABLE1_CLAIMS[1]!; // CRL's AUCs ≤ RelaxLoss's: 60.0 vs 65.0 with SE 5 points each → within noise
@@ -39,7 +48,15 @@ describe('Table 1 claims', () => {
     const c = table1Claim(s0, t0, [gated], []);
     expect(c.verdict).toBe('not testable');
     expect(c.evidence).toContain('cifar10/ResNet18: not testable — not testable at this scale: undefended test accuracy 11.7 %');
-    const partial = table1Claim(s0, t0, [tight], [['cifar10', 'ResNet18'], ['svhn', 'ResNet18']]);
+    const partial = table1Claim(
+      s0,
+      t0,
+      [tight],
+      [
+        ['cifar10', 'ResNet18'],
+        ['svhn', 'ResNet18'],
+      ],
+    );
     expect(partial.verdict).toBe('partial');
     expect(partial.evidence).toMatch(/svhn\/ResNet18: not evaluated — not run here/);
   });

@@ -28,7 +28,8 @@ export interface MeasuredGroup {
 
 /** a vs b in `direction` beyond `offset`: with a 2-SE margin when both SEs are known (ours), strictly otherwise (the paper's). */
 function decide(a: number, b: number, seA: number | undefined, seB: number | undefined, direction: Direction, offset = 0, strict = true): ClaimVerdict {
-  if (seA !== undefined && seB !== undefined) return compareEstimates({ value: a, se: seA }, { value: b, se: seB }, { direction, offset, format: 'pct' }).verdict;
+  if (seA !== undefined && seB !== undefined)
+    return compareEstimates({ value: a, se: seA }, { value: b, se: seB }, { direction, offset, format: 'pct' }).verdict;
   const m = (direction === 'greater' ? 1 : -1) * (a - b - offset);
   return m > 0 || (!strict && m === 0) ? 'holds' : 'does not hold';
 }
@@ -68,13 +69,15 @@ const crlBeatsCe: GroupTest = (get, se) => {
 };
 
 /** Test accuracy of `a` ≥ (or <) every row of `others`. */
-const accuracyVs = (a: Approach, others: readonly Approach[], direction: Direction, strict: boolean): GroupTest => (get, se) => {
-  const x = get(a, 'Test Acc.');
-  const ys = others.map((o) => get(o, 'Test Acc.'));
-  if (x === undefined || ys.some((y) => y === undefined)) return { ok: undefined, detail: 'cells missing' };
-  const oks = ys.map((y, i) => decide(x, y!, se?.(a, 'Test Acc.'), se?.(others[i]!, 'Test Acc.'), direction, 0, strict));
-  return { ok: all(oks), detail: `test acc ${a} ${pct(x)} vs ${others.map((o, i) => `${o} ${pct(ys[i]!)}${mark(oks[i]!)}`).join(', ')}` };
-};
+const accuracyVs =
+  (a: Approach, others: readonly Approach[], direction: Direction, strict: boolean): GroupTest =>
+  (get, se) => {
+    const x = get(a, 'Test Acc.');
+    const ys = others.map((o) => get(o, 'Test Acc.'));
+    if (x === undefined || ys.some((y) => y === undefined)) return { ok: undefined, detail: 'cells missing' };
+    const oks = ys.map((y, i) => decide(x, y!, se?.(a, 'Test Acc.'), se?.(others[i]!, 'Test Acc.'), direction, 0, strict));
+    return { ok: all(oks), detail: `test acc ${a} ${pct(x)} vs ${others.map((o, i) => `${o} ${pct(ys[i]!)}${mark(oks[i]!)}`).join(', ')}` };
+  };
 
 /** The claims of Table 1 with their tests (statement → test). */
 export const TABLE1_CLAIMS: ReadonlyArray<readonly [string, GroupTest]> = [
@@ -91,7 +94,12 @@ export const TABLE1_CLAIMS: ReadonlyArray<readonly [string, GroupTest]> = [
  * regime, "not evaluated" when it did not run; combined over the groups (a strict subset decided →
  * "partial"). For context, the claim on the paper's own numbers (strict comparisons).
  */
-export function table1Claim(statement: string, test: GroupTest, measured: readonly MeasuredGroup[], paperGroups: ReadonlyArray<readonly [string, string]>): Claim {
+export function table1Claim(
+  statement: string,
+  test: GroupTest,
+  measured: readonly MeasuredGroup[],
+  paperGroups: ReadonlyArray<readonly [string, string]>,
+): Claim {
   const paper = paperGroups.map(([d, m]) => test((a, c) => paperValue(d, m, a, c))).filter((v) => v.ok !== undefined);
   const paperNote = `paper's own numbers: holds in ${paper.filter((v) => v.ok === 'holds').length}/${paper.length} groups`;
   const name = (d: string, m: string) => `${d}/${m}`;

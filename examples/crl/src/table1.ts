@@ -1,4 +1,13 @@
-import { hanleyMcNeilSe, regime, rowMetrics, testabilityProblem, type Reproduction, type ReproductionContext, type ReproductionTable, type TableCell } from '@mia/experiments/reproduce';
+import {
+  hanleyMcNeilSe,
+  regime,
+  rowMetrics,
+  testabilityProblem,
+  type Reproduction,
+  type ReproductionContext,
+  type ReproductionTable,
+  type TableCell,
+} from '@mia/experiments/reproduce';
 import { CRL_DATASETS, REDUCED_MODEL, SHARED_NOTES, groupConfig, planOf, skippedAt, type CrlDataset } from './configs';
 import { measureGroup, type GroupMeasurement } from './measure-group';
 import { relaxationNote } from './relaxation-counts';
@@ -28,7 +37,8 @@ async function measure(ctx: ReproductionContext, dataset: CrlDataset, model: str
   if (skip !== undefined) return { dataset, model, measurement: { notRun: skip } };
   const config = groupConfig(dataset, model, ctx.scale);
   const measurement = await measureGroup(ctx, `${dataset}-${model.toLowerCase()}`, config, {
-    labels: APPROACHES, ...(model === 'DenseNet121' ? { skipGradX: GRAD_X_NA } : {}),
+    labels: APPROACHES,
+    ...(model === 'DenseNet121' ? { skipGradX: GRAD_X_NA } : {}),
   });
   return { dataset, model, measurement };
 }
@@ -75,7 +85,13 @@ export const crlTable1: Reproduction = {
     for (const dataset of Object.keys(CRL_DATASETS) as CrlDataset[]) {
       for (const model of CRL_DATASETS[dataset].models) groups.push(await measure(ctx, dataset, model));
     }
-    const tables = (Object.keys(CRL_DATASETS) as CrlDataset[]).map((d) => buildTable(d, groups.filter((g) => g.dataset === d), ctx.scale));
+    const tables = (Object.keys(CRL_DATASETS) as CrlDataset[]).map((d) =>
+      buildTable(
+        d,
+        groups.filter((g) => g.dataset === d),
+        ctx.scale,
+      ),
+    );
     const measured: MeasuredGroup[] = groups.flatMap((g) => {
       const m = g.measurement;
       if ('notRun' in m) return [];
@@ -92,11 +108,25 @@ export const crlTable1: Reproduction = {
         return hanleyMcNeilSe(v, sizes.target_train ?? NaN, sizes.target_test ?? NaN);
       };
       const gate = testabilityProblem({ results, undefended: 'CE', compared: ['CE', 'AdvReg', 'RelaxLoss', 'CRL'], regime: CRL_REGIME });
-      return [{ dataset: g.dataset, model: g.model, get: (a: Approach, c: (typeof TABLE1_COLUMNS)[number]) => m.rows[a]?.values[c], se, ...(gate === undefined ? {} : { gate }) }];
+      return [
+        {
+          dataset: g.dataset,
+          model: g.model,
+          get: (a: Approach, c: (typeof TABLE1_COLUMNS)[number]) => m.rows[a]?.values[c],
+          se,
+          ...(gate === undefined ? {} : { gate }),
+        },
+      ];
     });
     const paperGroups = Object.entries(TABLE1_PAPER).flatMap(([d, models]) => Object.keys(models).map((m) => [d, m] as const));
     const claims = TABLE1_CLAIMS.map(([statement, test]) => table1Claim(statement, test, measured, paperGroups));
-    const relaxation = groups.flatMap((g) => ('notRun' in g.measurement ? [] : [`${CRL_DATASETS[g.dataset].table} ${g.model}: ${relaxationNote(g.measurement.results, ['CRL'])}`]));
-    return { tables, claims, notes: [...SHARED_NOTES, `Claims are gated on ${CRL_REGIME.why}; AUC SEs use Hanley–McNeil on the evaluation set sizes.`, ...relaxation] };
+    const relaxation = groups.flatMap((g) =>
+      'notRun' in g.measurement ? [] : [`${CRL_DATASETS[g.dataset].table} ${g.model}: ${relaxationNote(g.measurement.results, ['CRL'])}`],
+    );
+    return {
+      tables,
+      claims,
+      notes: [...SHARED_NOTES, `Claims are gated on ${CRL_REGIME.why}; AUC SEs use Hanley–McNeil on the evaluation set sizes.`, ...relaxation],
+    };
   },
 };

@@ -7,7 +7,7 @@ import { table1Config, TUNING_CONTROL } from './table1';
 const cpu = (key: 'texas' | 'purchase' | 'cifar10' | 'cifar100') => datasetSetup(key, 'cpu') as DatasetSetup;
 const ROLE_SIZE: Readonly<Record<string, number>> = { cifar10: 60_000 / 6, cifar100: 60_000 / 6 };
 
-describe('PAST cpu plan (issue 20: the paper\'s regime, matched control, λ on a validation slice)', () => {
+describe("PAST cpu plan (issue 20: the paper's regime, matched control, λ on a validation slice)", () => {
   it('Table 1 at cpu scale is CPU_PLAN.table1: thousands of members, a validation slice that fits beside the capped target_inference', () => {
     for (const key of ['texas', 'purchase', 'cifar10', 'cifar100'] as const) {
       const setup = cpu(key);
@@ -24,7 +24,7 @@ describe('PAST cpu plan (issue 20: the paper\'s regime, matched control, λ on a
     expect(ablationSetup('cifar10', 'cpu').validation).toBeUndefined();
   });
 
-  it('Table 1 has the matched control: PAST\'s tuning phase (same epochs, LR, α, phase 1) with λ = 0, at every scale', () => {
+  it("Table 1 has the matched control: PAST's tuning phase (same epochs, LR, α, phase 1) with λ = 0, at every scale", () => {
     for (const scale of ['smoke', 'cpu', 'paper'] as const) {
       const config = table1Config(datasetSetup('cifar10', scale) as DatasetSetup);
       expect(config.defenses.map((d) => d.label)).toEqual(['w/o', 'PAST', TUNING_CONTROL]);
@@ -48,7 +48,7 @@ describe('PAST cpu plan (issue 20: the paper\'s regime, matched control, λ on a
     expect(others.target_train).toHaveLength(cpu('purchase').maxPerRole!);
   });
 
-  it('paper scale: ResNet-18 with torchvision\'s stem on CIFAR-10, DenseNet-121 (torchvision stem by default) on CIFAR-100 (docs/protocol.md §2.1, §6 item 6)', () => {
+  it("paper scale: ResNet-18 with torchvision's stem on CIFAR-10, DenseNet-121 (torchvision stem by default) on CIFAR-100 (docs/protocol.md §2.1, §6 item 6)", () => {
     expect(table1Config(datasetSetup('cifar10', 'paper') as DatasetSetup).model).toEqual({ name: 'resnet18', options: { stem: 'imagenet' } });
     expect(table1Config(datasetSetup('cifar100', 'paper') as DatasetSetup).model).toEqual({ name: 'densenet121', options: {} });
   });

@@ -7,7 +7,11 @@ export type PastDatasetKey = 'texas' | 'purchase' | 'cifar10' | 'cifar100' | 'im
 
 /** The column names of PAST Table 1, as printed in the paper. */
 export const DATASET_COLUMNS: Readonly<Record<PastDatasetKey, string>> = {
-  texas: 'Texas', purchase: 'Purchase', 'cifar10': 'CIFAR-10', 'cifar100': 'CIFAR-100', imagenet: 'ImageNet',
+  texas: 'Texas',
+  purchase: 'Purchase',
+  cifar10: 'CIFAR-10',
+  cifar100: 'CIFAR-100',
+  imagenet: 'ImageNet',
 };
 
 /** Everything a PAST experiment on one dataset needs at one scale (docs/protocol.md §2.1, §7). */
@@ -38,13 +42,21 @@ export function attacksOf(setup: DatasetSetup): string[] {
 
 /** The paper's names of the attacks (Fig. 3 subplots), by runner attack name. */
 export const ATTACK_LABELS: Readonly<Record<string, string>> = {
-  'nn-mlh': 'NN', correctness: 'Correct', loss: 'Loss', confidence: 'Confidence', entropy: 'Entropy', modifiedEntropy: 'M-entropy',
-  rotation: 'Rotation', translation: 'Translation',
+  'nn-mlh': 'NN',
+  correctness: 'Correct',
+  loss: 'Loss',
+  confidence: 'Confidence',
+  entropy: 'Entropy',
+  modifiedEntropy: 'M-entropy',
+  rotation: 'Rotation',
+  translation: 'Translation',
 };
 
 /** Why an attack of the paper has no value for a setup (augmentation attacks on tabular data), or undefined when it runs. */
 export function attackNotRun(setup: DatasetSetup, attack: string): string | undefined {
-  return attacksOf(setup).includes(attack) ? undefined : `not applicable: the augmentation attack (docs/protocol.md §3.3) queries rotated/translated images, and this setup is tabular (${setup.dataset.name})`;
+  return attacksOf(setup).includes(attack)
+    ? undefined
+    : `not applicable: the augmentation attack (docs/protocol.md §3.3) queries rotated/translated images, and this setup is tabular (${setup.dataset.name})`;
 }
 
 const IMAGENET_NOT_RUN: NotRun = { notRun: 'not run: ImageNet is out of scope for TF.js here (docs/protocol.md §7 A36)' };
@@ -53,18 +65,78 @@ const IMAGENET_NOT_RUN: NotRun = { notRun: 'not run: ImageNet is out of scope fo
 // ResNet-18 with torchvision's ImageNet stem (7×7 stride-2 conv + max-pool), as the authors' code builds
 // it (docs/protocol.md §2.1, §6 item 6); DenseNet-121's default stem is already torchvision's.
 const PAPER: Record<Exclude<PastDatasetKey, 'imagenet'>, DatasetSetup> = {
-  texas: { key: 'texas', dataset: { name: 'texas100' }, model: { name: 'mlp', options: {} }, training: { epochs: 100, batchSize: 128, lr: 0.01 }, past: { lambda: 1e-5, tuneEpochs: 20, alpha: 2.5 }, kind: 'tabular' },
-  purchase: { key: 'purchase', dataset: { name: 'purchase100' }, model: { name: 'mlp', options: {} }, training: { epochs: 100, batchSize: 128, lr: 0.01 }, past: { lambda: 1e-5, tuneEpochs: 20, alpha: 2.5 }, kind: 'tabular' },
-  cifar10: { key: 'cifar10', dataset: { name: 'cifar10' }, model: { name: 'resnet18', options: { stem: 'imagenet' } }, training: { epochs: 100, batchSize: 128, lr: 0.01 }, past: { lambda: 1e-3, tuneEpochs: 50, alpha: 2.5 }, kind: 'image' },
-  cifar100: { key: 'cifar100', dataset: { name: 'cifar100' }, model: { name: 'densenet121', options: {} }, training: { epochs: 100, batchSize: 128, lr: 0.01 }, past: { lambda: 1e-4, tuneEpochs: 20, alpha: 2.5 }, kind: 'image' },
+  texas: {
+    key: 'texas',
+    dataset: { name: 'texas100' },
+    model: { name: 'mlp', options: {} },
+    training: { epochs: 100, batchSize: 128, lr: 0.01 },
+    past: { lambda: 1e-5, tuneEpochs: 20, alpha: 2.5 },
+    kind: 'tabular',
+  },
+  purchase: {
+    key: 'purchase',
+    dataset: { name: 'purchase100' },
+    model: { name: 'mlp', options: {} },
+    training: { epochs: 100, batchSize: 128, lr: 0.01 },
+    past: { lambda: 1e-5, tuneEpochs: 20, alpha: 2.5 },
+    kind: 'tabular',
+  },
+  cifar10: {
+    key: 'cifar10',
+    dataset: { name: 'cifar10' },
+    model: { name: 'resnet18', options: { stem: 'imagenet' } },
+    training: { epochs: 100, batchSize: 128, lr: 0.01 },
+    past: { lambda: 1e-3, tuneEpochs: 50, alpha: 2.5 },
+    kind: 'image',
+  },
+  cifar100: {
+    key: 'cifar100',
+    dataset: { name: 'cifar100' },
+    model: { name: 'densenet121', options: {} },
+    training: { epochs: 100, batchSize: 128, lr: 0.01 },
+    past: { lambda: 1e-4, tuneEpochs: 20, alpha: 2.5 },
+    kind: 'image',
+  },
 };
 
 // Smoke scale: seconds; tiny MLPs on the stand-ins, a few CIFAR-10 images through small-cnn.
 const SMOKE: Record<Exclude<PastDatasetKey, 'imagenet'>, DatasetSetup> = {
-  texas: { key: 'texas', dataset: { name: 'texasLike', size: 300 }, maxPerRole: 48, model: { name: 'mlp', options: { hidden: [16] } }, training: { epochs: 2, batchSize: 32, lr: 0.1 }, past: { lambda: 1e-3, tuneEpochs: 1, alpha: 2.5 }, kind: 'tabular' },
-  purchase: { key: 'purchase', dataset: { name: 'purchaseLike', size: 300 }, maxPerRole: 48, model: { name: 'mlp', options: { hidden: [16] } }, training: { epochs: 2, batchSize: 32, lr: 0.1 }, past: { lambda: 1e-3, tuneEpochs: 1, alpha: 2.5 }, kind: 'tabular' },
-  cifar10: { key: 'cifar10', dataset: { name: 'cifar10' }, maxPerRole: 32, model: { name: 'small-cnn', options: {} }, training: { epochs: 1, batchSize: 32, lr: 0.05 }, past: { lambda: 1e-3, tuneEpochs: 1, alpha: 2.5 }, kind: 'image' },
-  cifar100: { key: 'cifar100', dataset: { name: 'cifar100' }, maxPerRole: 32, model: { name: 'small-cnn', options: {} }, training: { epochs: 1, batchSize: 32, lr: 0.05 }, past: { lambda: 1e-4, tuneEpochs: 1, alpha: 2.5 }, kind: 'image' },
+  texas: {
+    key: 'texas',
+    dataset: { name: 'texasLike', size: 300 },
+    maxPerRole: 48,
+    model: { name: 'mlp', options: { hidden: [16] } },
+    training: { epochs: 2, batchSize: 32, lr: 0.1 },
+    past: { lambda: 1e-3, tuneEpochs: 1, alpha: 2.5 },
+    kind: 'tabular',
+  },
+  purchase: {
+    key: 'purchase',
+    dataset: { name: 'purchaseLike', size: 300 },
+    maxPerRole: 48,
+    model: { name: 'mlp', options: { hidden: [16] } },
+    training: { epochs: 2, batchSize: 32, lr: 0.1 },
+    past: { lambda: 1e-3, tuneEpochs: 1, alpha: 2.5 },
+    kind: 'tabular',
+  },
+  cifar10: {
+    key: 'cifar10',
+    dataset: { name: 'cifar10' },
+    maxPerRole: 32,
+    model: { name: 'small-cnn', options: {} },
+    training: { epochs: 1, batchSize: 32, lr: 0.05 },
+    past: { lambda: 1e-3, tuneEpochs: 1, alpha: 2.5 },
+    kind: 'image',
+  },
+  cifar100: {
+    key: 'cifar100',
+    dataset: { name: 'cifar100' },
+    maxPerRole: 32,
+    model: { name: 'small-cnn', options: {} },
+    training: { epochs: 1, batchSize: 32, lr: 0.05 },
+    past: { lambda: 1e-4, tuneEpochs: 1, alpha: 2.5 },
+    kind: 'image',
+  },
 };
 
 /**
@@ -106,16 +178,20 @@ export function pastDefense(setup: DatasetSetup, label: string, params: Record<s
  * @see docs/protocol.md §1.2 (PAST6), §2.1 (training), §7 "PAST preset"
  */
 export function pastExperiment(name: string, setup: DatasetSetup, defenses: readonly DefenseSpec[], seed = 0): ExperimentConfig {
-  return parseExperimentConfig({
-    name, seed,
-    dataset: setup.dataset,
-    partition: { preset: 'PAST6', maxPerRole: setup.maxPerRole, validation: setup.validation },
-    model: setup.model,
-    training: { ...setup.training, optimizer: 'sgd', momentum: 0.9, weightDecay: 5e-4, schedule: { type: 'cosine' } },
-    defenses,
-    attacks: attacksOf(setup),
-    augmentation: { rotationDegrees: 1, translationDistance: 1 },
-  }, `past ${name}`);
+  return parseExperimentConfig(
+    {
+      name,
+      seed,
+      dataset: setup.dataset,
+      partition: { preset: 'PAST6', maxPerRole: setup.maxPerRole, validation: setup.validation },
+      model: setup.model,
+      training: { ...setup.training, optimizer: 'sgd', momentum: 0.9, weightDecay: 5e-4, schedule: { type: 'cosine' } },
+      defenses,
+      attacks: attacksOf(setup),
+      augmentation: { rotationDegrees: 1, translationDistance: 1 },
+    },
+    `past ${name}`,
+  );
 }
 
 /** One line for the notes: which data and model a setup used. */

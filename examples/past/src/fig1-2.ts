@@ -1,12 +1,33 @@
 import { subsetData } from '@mia/core';
 import { giniShifted } from '@mia/metrics';
-import { computeSensitivity, giniRecorder, lossGapRecorder, parameterValues, pastTune, sharedHistograms, summarizeSensitivity, type SensitivitySummary } from '@mia/defense-past';
-import { claim, isNotRun, notTestable, testabilityProblem, trendClaim, type Claim, type Reproduction, type ReproductionContext, type ReproductionFigure, type ReproductionTable } from '@mia/experiments/reproduce';
+import {
+  computeSensitivity,
+  giniRecorder,
+  lossGapRecorder,
+  parameterValues,
+  pastTune,
+  sharedHistograms,
+  summarizeSensitivity,
+  type SensitivitySummary,
+} from '@mia/defense-past';
+import {
+  claim,
+  isNotRun,
+  notTestable,
+  testabilityProblem,
+  trendClaim,
+  type Claim,
+  type Reproduction,
+  type ReproductionContext,
+  type ReproductionFigure,
+  type ReproductionTable,
+} from '@mia/experiments/reproduce';
 import { datasetSetup, describeSetup, type DatasetSetup } from './configs';
 import { PAST_REGIME, table1Config } from './table1';
 
 /** Every claim "not testable" (with the reason) when the undefended model is out of regime. */
-const gateAll = (problem: string | undefined, claims: Claim[]): Claim[] => (problem === undefined ? claims : claims.map((c) => notTestable(c.statement, problem)));
+const gateAll = (problem: string | undefined, claims: Claim[]): Claim[] =>
+  problem === undefined ? claims : claims.map((c) => notTestable(c.statement, problem));
 
 /** What Fig. 1b and 2 rest on, measured on the undefended CIFAR-10 target and on it after PAST tuning. */
 interface Analysis {
@@ -20,7 +41,10 @@ interface Analysis {
 const concat = (arrays: readonly Float32Array[]) => {
   const out = new Float32Array(arrays.reduce((n, a) => n + a.length, 0));
   let o = 0;
-  for (const a of arrays) { out.set(a, o); o += a.length; }
+  for (const a of arrays) {
+    out.set(a, o);
+    o += a.length;
+  }
   return out;
 };
 
@@ -38,12 +62,21 @@ async function analyse(ctx: ReproductionContext, setup: DatasetSetup): Promise<A
     const gini = giniRecorder();
     const gaps = lossGapRecorder({ members, nonMembers });
     await pastTune(tuned.model, {
-      members, nonMembers: inference, lambda: setup.past.lambda, alpha: setup.past.alpha, epochs: setup.past.tuneEpochs,
-      batchSize: setup.training.batchSize, seed: 1, plugins: [gini, gaps], progressBar: false, label: 'fig2 PAST tuning',
+      members,
+      nonMembers: inference,
+      lambda: setup.past.lambda,
+      alpha: setup.past.alpha,
+      epochs: setup.past.tuneEpochs,
+      batchSize: setup.training.batchSize,
+      seed: 1,
+      plugins: [gini, gaps],
+      progressBar: false,
+      label: 'fig2 PAST tuning',
     });
     const s1 = computeSensitivity(tuned.model, members, nonMembers);
     return {
-      before: summarizeSensitivity(s0), after: summarizeSensitivity(s1),
+      before: summarizeSensitivity(s0),
+      after: summarizeSensitivity(s1),
       curve: gini.records.map((g, i) => ({ epoch: g.epochsDone, giniShifted: g.giniShifted, giniAbs: g.giniAbs, lossGap: gaps.records[i]!.lossGap })),
       weights: { before: parameterValues(base.model), after: parameterValues(tuned.model) },
       sensitivity: { before: concat(s0.groups.map((g) => g.gradientGap)), after: concat(s1.groups.map((g) => g.gradientGap)) },
@@ -60,28 +93,51 @@ const meanAbs = (w: Float32Array) => w.reduce((s, v) => s + Math.abs(v), 0) / w.
 
 function histogramFigure(id: string, title: string, x: string, series: Record<string, Float32Array>, logY: boolean): ReproductionFigure {
   const names = Object.keys(series);
-  const hists = sharedHistograms(names.map((n) => series[n]!), { bins: 50 });
-  const values = hists.flatMap((h, k) => h.counts.map((count, i) => ({ model: names[k], [x]: (h.edges[i]! + h.edges[i + 1]!) / 2, count: logY ? count + 1 : count })));
+  const hists = sharedHistograms(
+    names.map((n) => series[n]!),
+    { bins: 50 },
+  );
+  const values = hists.flatMap((h, k) =>
+    h.counts.map((count, i) => ({ model: names[k], [x]: (h.edges[i]! + h.edges[i + 1]!) / 2, count: logY ? count + 1 : count })),
+  );
   return {
-    id, title,
+    id,
+    title,
     spec: {
-      $schema: 'https://vega.github.io/schema/vega-lite/v5.json', data: { values }, width: 360, height: 220, mark: { type: 'line', interpolate: 'step' },
-      encoding: { x: { field: x, type: 'quantitative' }, y: { field: 'count', type: 'quantitative', ...(logY ? { scale: { type: 'log' }, title: 'count + 1' } : {}) }, color: { field: 'model', type: 'nominal' } },
+      $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+      data: { values },
+      width: 360,
+      height: 220,
+      mark: { type: 'line', interpolate: 'step' },
+      encoding: {
+        x: { field: x, type: 'quantitative' },
+        y: { field: 'count', type: 'quantitative', ...(logY ? { scale: { type: 'log' }, title: 'count + 1' } : {}) },
+        color: { field: 'model', type: 'nominal' },
+      },
     },
   };
 }
 
 function curveFigure(id: string, title: string, curve: Analysis['curve'], field: 'giniShifted' | 'lossGap'): ReproductionFigure {
   return {
-    id, title,
+    id,
+    title,
     spec: {
-      $schema: 'https://vega.github.io/schema/vega-lite/v5.json', data: { values: curve.map((c) => ({ epoch: c.epoch, [field]: c[field] })) }, width: 360, height: 200,
-      mark: { type: 'line', point: true }, encoding: { x: { field: 'epoch', type: 'quantitative', title: 'tuning epoch' }, y: { field, type: 'quantitative', scale: { zero: false } } },
+      $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+      data: { values: curve.map((c) => ({ epoch: c.epoch, [field]: c[field] })) },
+      width: 360,
+      height: 200,
+      mark: { type: 'line', point: true },
+      encoding: { x: { field: 'epoch', type: 'quantitative', title: 'tuning epoch' }, y: { field, type: 'quantitative', scale: { zero: false } } },
     },
   };
 }
 
-const NOT_RUN_TABLES = ['Fig. 1b: privacy sensitivity |∂G/∂θ|', 'Fig. 2a: weights before and after PAST', 'Fig. 2b–c: Gini index and loss gap over PAST tuning'];
+const NOT_RUN_TABLES = [
+  'Fig. 1b: privacy sensitivity |∂G/∂θ|',
+  'Fig. 2a: weights before and after PAST',
+  'Fig. 2b–c: Gini index and loss gap over PAST tuning',
+];
 
 /**
  * PAST Fig. 1b and Fig. 2 (with App. F Fig. 13a): the privacy-sensitivity distribution of an
@@ -94,40 +150,75 @@ export const fig12: Reproduction = {
   paper: 'PAST (Hu, Zhang & Wei)',
   title: 'Fig. 1b and 2: sensitivity distribution, weights, Gini and loss gap under PAST tuning',
   source: 'PAST (arXiv:2410.06814), Figure 1b, Figure 2a–c (§3.1–3.2); PAST with appendices (ICLR 2025 submission), Figure 13a (App. F.1)',
-  description: 'The undefended CIFAR-10 target of Table 1 is loaded from the cache, analysed, tuned with PAST (recording Gini and loss gap per epoch) and analysed again.',
+  description:
+    'The undefended CIFAR-10 target of Table 1 is loaded from the cache, analysed, tuned with PAST (recording Gini and loss gap per epoch) and analysed again.',
   async run(ctx) {
     const setup = datasetSetup('cifar10', ctx.scale) as DatasetSetup;
     const run = await ctx.run('cifar10', table1Config(setup));
-    const notes = [describeSetup(setup, ctx.scale), 'Sensitivity: |∂G/∂θ| over conv/dense/BN weights with S_m = the target\'s members and S_n = its test set (docs/protocol.md §5); the paper uses 10 000 of each. The tuning here starts from the cached undefended target with Table 1\'s PAST hyperparameters (seed 1).'];
+    const notes = [
+      describeSetup(setup, ctx.scale),
+      "Sensitivity: |∂G/∂θ| over conv/dense/BN weights with S_m = the target's members and S_n = its test set (docs/protocol.md §5); the paper uses 10 000 of each. The tuning here starts from the cached undefended target with Table 1's PAST hyperparameters (seed 1).",
+    ];
     if (isNotRun(run)) {
-      const tables: ReproductionTable[] = NOT_RUN_TABLES.map((title) => ({ title, columns: ['undefended'], rows: [{ label: 'all', cells: [{ notRun: run.notRun }] }], format: 'num' }));
-      return { tables, claims: ['sensitivity < 0.1', 'top 20 %', 'Gini', 'loss gap', 'weights near 0', 'FC sensitivity'].map((s) => claim(s, undefined, run.notRun)), notes };
+      const tables: ReproductionTable[] = NOT_RUN_TABLES.map((title) => ({
+        title,
+        columns: ['undefended'],
+        rows: [{ label: 'all', cells: [{ notRun: run.notRun }] }],
+        format: 'num',
+      }));
+      return {
+        tables,
+        claims: ['sensitivity < 0.1', 'top 20 %', 'Gini', 'loss gap', 'weights near 0', 'FC sensitivity'].map((s) => claim(s, undefined, run.notRun)),
+        notes,
+      };
     }
     const a = await analyse(ctx, setup);
     const [first, last] = [a.curve[0]!, a.curve.at(-1)!];
     const cols = ['undefended', 'after PAST'];
     const sens: ReproductionTable = {
-      title: NOT_RUN_TABLES[0]!, columns: cols, format: 'num',
-      caption: 'Per-parameter |∂G/∂θ|: the share below 0.1, the share of the total held by the top 20 %, the mean (×1000) overall and in the last dense layer (App. F Fig. 13a: FC layer of ResNet-18).',
+      title: NOT_RUN_TABLES[0]!,
+      columns: cols,
+      format: 'num',
+      caption:
+        'Per-parameter |∂G/∂θ|: the share below 0.1, the share of the total held by the top 20 %, the mean (×1000) overall and in the last dense layer (App. F Fig. 13a: FC layer of ResNet-18).',
       rows: [
         // PAST (arXiv:2410.06814) §3.1: "97 % of the parameters have privacy sensitivities lower than 0.1", "top 20 % … 89.27 %".
-        { label: 'share of parameters with sensitivity < 0.1', cells: [{ ours: a.before.overall.shareBelow, paper: 0.97 }, { ours: a.after.overall.shareBelow }] },
+        {
+          label: 'share of parameters with sensitivity < 0.1',
+          cells: [{ ours: a.before.overall.shareBelow, paper: 0.97 }, { ours: a.after.overall.shareBelow }],
+        },
         { label: 'share of the total held by the top 20 %', cells: [{ ours: a.before.overall.topShare, paper: 0.8927 }, { ours: a.after.overall.topShare }] },
         { label: 'mean sensitivity (×1000)', cells: [{ ours: 1000 * a.before.overall.mean }, { ours: 1000 * a.after.overall.mean }] },
         // PAST with appendices (ICLR 2025 submission) App. F.1: FC-layer mean "reduced from 0.0223 to 0.0088".
-        { label: 'mean sensitivity, last dense layer (×1000)', cells: [{ ours: 1000 * lastDense(a.before).mean, paper: 22.3 }, { ours: 1000 * lastDense(a.after).mean, paper: 8.8 }] },
+        {
+          label: 'mean sensitivity, last dense layer (×1000)',
+          cells: [
+            { ours: 1000 * lastDense(a.before).mean, paper: 22.3 },
+            { ours: 1000 * lastDense(a.after).mean, paper: 8.8 },
+          ],
+        },
       ],
     };
     const weights: ReproductionTable = {
-      title: NOT_RUN_TABLES[1]!, columns: ['share |w| < 0.01', 'mean |w|', 'Gini (shifted, PAST)'], format: 'num',
+      title: NOT_RUN_TABLES[1]!,
+      columns: ['share |w| < 0.01', 'mean |w|', 'Gini (shifted, PAST)'],
+      format: 'num',
       caption: 'Every trainable parameter (docs/protocol.md §5 "Gini index"); PAST\'s shifted Gini decreases as weights gather at 0.',
       rows: [
-        { label: 'Base (undefended)', cells: [{ ours: nearZero(a.weights.before) }, { ours: meanAbs(a.weights.before) }, { ours: giniShifted(a.weights.before) }] },
-        { label: 'Ours (after PAST)', cells: [{ ours: nearZero(a.weights.after) }, { ours: meanAbs(a.weights.after) }, { ours: giniShifted(a.weights.after) }] },
+        {
+          label: 'Base (undefended)',
+          cells: [{ ours: nearZero(a.weights.before) }, { ours: meanAbs(a.weights.before) }, { ours: giniShifted(a.weights.before) }],
+        },
+        {
+          label: 'Ours (after PAST)',
+          cells: [{ ours: nearZero(a.weights.after) }, { ours: meanAbs(a.weights.after) }, { ours: giniShifted(a.weights.after) }],
+        },
       ],
     };
     const curve: ReproductionTable = {
-      title: NOT_RUN_TABLES[2]!, columns: ['Gini (shifted, PAST)', 'Gini (|w|)', 'loss gap'], format: 'num',
+      title: NOT_RUN_TABLES[2]!,
+      columns: ['Gini (shifted, PAST)', 'Gini (|w|)', 'loss gap'],
+      format: 'num',
       caption: 'Measured before tuning (epoch 0) and after every tuning epoch; loss gap = |mean member CE − mean test CE| in eval mode.',
       rows: a.curve.map((c) => ({ label: `epoch ${c.epoch}`, cells: [{ ours: c.giniShifted }, { ours: c.giniAbs }, { ours: c.lossGap }] })),
     };
@@ -135,20 +226,60 @@ export const fig12: Reproduction = {
     return {
       tables: [sens, weights, curve],
       figures: [
-        histogramFigure('past-fig1b', 'Fig. 1b: privacy-sensitivity distribution', 'sensitivity', { undefended: a.sensitivity.before, 'after PAST': a.sensitivity.after }, true),
-        histogramFigure('past-fig2a', 'Fig. 2a: weight distribution before (Base) and after PAST (Ours)', 'weight', { Base: a.weights.before, Ours: a.weights.after }, true),
-        curveFigure('past-fig2b', 'Fig. 2b: Gini index (PAST\'s shifted form) during tuning', a.curve, 'giniShifted'),
+        histogramFigure(
+          'past-fig1b',
+          'Fig. 1b: privacy-sensitivity distribution',
+          'sensitivity',
+          { undefended: a.sensitivity.before, 'after PAST': a.sensitivity.after },
+          true,
+        ),
+        histogramFigure(
+          'past-fig2a',
+          'Fig. 2a: weight distribution before (Base) and after PAST (Ours)',
+          'weight',
+          { Base: a.weights.before, Ours: a.weights.after },
+          true,
+        ),
+        curveFigure('past-fig2b', "Fig. 2b: Gini index (PAST's shifted form) during tuning", a.curve, 'giniShifted'),
         curveFigure('past-fig2c', 'Fig. 2c: loss gap during tuning', a.curve, 'lossGap'),
       ],
       // Gated on the undefended model's regime; Gini and loss gap as trends over the tuning epochs (Kendall τ), the
       // rest are properties of the two models themselves (counts over their parameters).
       claims: gateAll(testabilityProblem({ results: run, undefended: 'w/o', compared: ['w/o', 'PAST'], regime: PAST_REGIME }), [
-        claim('Fig. 1b: most parameters have sensitivity < 0.1 (share ≥ 90 %; paper 97 %)', a.before.overall.shareBelow >= 0.9, `share ${f3(a.before.overall.shareBelow)}`),
-        claim('Fig. 1b: the top 20 % of parameters hold ≥ 80 % of the cumulative sensitivity (paper 89.27 %)', a.before.overall.topShare >= 0.8, `top-20 % share ${f3(a.before.overall.topShare)}`),
-        trendClaim({ statement: 'Fig. 2b: PAST tuning decreases the (shifted) Gini index (Kendall τ over the epochs)', points: a.curve.map((c) => ({ x: c.epoch, y: c.giniShifted })), direction: 'decreasing', format: 'num', knob: 'epoch' }),
-        trendClaim({ statement: 'Fig. 2c: PAST tuning reduces the loss gap (Kendall τ over the epochs)', points: a.curve.map((c) => ({ x: c.epoch, y: c.lossGap })), direction: 'decreasing', format: 'num', knob: 'epoch' }),
-        claim('Fig. 2a: after PAST more weights lie near 0 (share |w| < 0.01 grows)', nearZero(a.weights.after) > nearZero(a.weights.before), `${f3(nearZero(a.weights.before))} → ${f3(nearZero(a.weights.after))}`),
-        claim('Fig. 13a: PAST lowers the mean sensitivity of the last dense layer (paper 0.0223 → 0.0088)', lastDense(a.after).mean < lastDense(a.before).mean, `${f3(lastDense(a.before).mean)} → ${f3(lastDense(a.after).mean)}`),
+        claim(
+          'Fig. 1b: most parameters have sensitivity < 0.1 (share ≥ 90 %; paper 97 %)',
+          a.before.overall.shareBelow >= 0.9,
+          `share ${f3(a.before.overall.shareBelow)}`,
+        ),
+        claim(
+          'Fig. 1b: the top 20 % of parameters hold ≥ 80 % of the cumulative sensitivity (paper 89.27 %)',
+          a.before.overall.topShare >= 0.8,
+          `top-20 % share ${f3(a.before.overall.topShare)}`,
+        ),
+        trendClaim({
+          statement: 'Fig. 2b: PAST tuning decreases the (shifted) Gini index (Kendall τ over the epochs)',
+          points: a.curve.map((c) => ({ x: c.epoch, y: c.giniShifted })),
+          direction: 'decreasing',
+          format: 'num',
+          knob: 'epoch',
+        }),
+        trendClaim({
+          statement: 'Fig. 2c: PAST tuning reduces the loss gap (Kendall τ over the epochs)',
+          points: a.curve.map((c) => ({ x: c.epoch, y: c.lossGap })),
+          direction: 'decreasing',
+          format: 'num',
+          knob: 'epoch',
+        }),
+        claim(
+          'Fig. 2a: after PAST more weights lie near 0 (share |w| < 0.01 grows)',
+          nearZero(a.weights.after) > nearZero(a.weights.before),
+          `${f3(nearZero(a.weights.before))} → ${f3(nearZero(a.weights.after))}`,
+        ),
+        claim(
+          'Fig. 13a: PAST lowers the mean sensitivity of the last dense layer (paper 0.0223 → 0.0088)',
+          lastDense(a.after).mean < lastDense(a.before).mean,
+          `${f3(lastDense(a.before).mean)} → ${f3(lastDense(a.after).mean)}`,
+        ),
       ]),
       notes,
     };

@@ -1,11 +1,45 @@
 import { type DefenseRow, type ExperimentConfig } from '@mia/experiments';
-import { attackMetric, byScale, combineColumns, compareEstimates, isNotRun, notEvaluated, notTestable, rowOf, testabilityProblem, type Claim, type ColumnDecision, type Reproduction, type ReproductionFigure, type ReproductionScale, type ReproductionTable, type RunOutcome, type TableCell } from '@mia/experiments/reproduce';
-import { ablationSetup, ATTACK_LABELS, AUGMENTATION_ATTACKS, attackNotRun, attacksOf, describeSetup, PAST_ATTACKS, pastDefense, pastExperiment, type DatasetSetup, type DefenseSpec } from './configs';
+import {
+  attackMetric,
+  byScale,
+  combineColumns,
+  compareEstimates,
+  isNotRun,
+  notEvaluated,
+  notTestable,
+  rowOf,
+  testabilityProblem,
+  type Claim,
+  type ColumnDecision,
+  type Reproduction,
+  type ReproductionFigure,
+  type ReproductionScale,
+  type ReproductionTable,
+  type RunOutcome,
+  type TableCell,
+} from '@mia/experiments/reproduce';
+import {
+  ablationSetup,
+  ATTACK_LABELS,
+  AUGMENTATION_ATTACKS,
+  attackNotRun,
+  attacksOf,
+  describeSetup,
+  PAST_ATTACKS,
+  pastDefense,
+  pastExperiment,
+  type DatasetSetup,
+  type DefenseSpec,
+} from './configs';
 import { attackAdvantage, gridRows, lowestAtAccuracy } from './helpers';
 import { PAST_REGIME } from './table1';
 
 /** One swept defense of Fig. 3: its runner name, fixed params and the grid of its knob (docs/protocol.md §4.17). */
-interface Curve { readonly name: string; readonly params: Record<string, unknown>; readonly grid: Record<string, unknown[]> }
+interface Curve {
+  readonly name: string;
+  readonly params: Record<string, unknown>;
+  readonly grid: Record<string, unknown[]>;
+}
 
 /** Early-stopping checkpoints: 10 %, 20 %, 40 %, 60 % and 80 % of the run (at least epoch 1, no repeats). */
 export function earlyStopEpochs(setup: DatasetSetup): number[] {
@@ -17,7 +51,11 @@ export function fig3Curves(setup: DatasetSetup, scale: ReproductionScale): Recor
   const g = (paper: unknown[], cpu: unknown[], smoke: unknown[]) => byScale(scale, { paper, cpu, smoke });
   return {
     PAST: { name: 'past', params: { ...setup.past }, grid: { alpha: g([0.5, 0.8, 1.0, 1.1, 1.2, 1.4, 1.5, 1.7, 2.0, 2.5], [0.5, 1.5, 2.5], [0.5, 2.5]) } },
-    RelaxLoss: { name: 'relaxloss', params: { variant: setup.kind, upper: setup.kind === 'image' ? 1 : 0.3 }, grid: { alpha: g([0.01, 0.04, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2], [0.4, 1.6, 3.2], [1.6]) } },
+    RelaxLoss: {
+      name: 'relaxloss',
+      params: { variant: setup.kind, upper: setup.kind === 'image' ? 1 : 0.3 },
+      grid: { alpha: g([0.01, 0.04, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2], [0.4, 1.6, 3.2], [1.6]) },
+    },
     'Mixup+MMD': { name: 'mixup-mmd', params: {}, grid: { lambdaMmd: g([0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 4, 8], [0.1, 1, 4], [1]) } },
     AdvReg: { name: 'advreg', params: {}, grid: { alpha: g([0.8, 1.0, 1.2, 1.4, 1.6, 1.8], [0.8, 1.4], [1.0]) } },
     'Label smoothing': { name: 'label-smoothing', params: {}, grid: { epsilon: g([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9], [0.1, 0.5, 0.9], [0.5]) } },
@@ -36,7 +74,9 @@ export function fig3Config(setup: DatasetSetup, scale: ReproductionScale): Exper
   const defenses: DefenseSpec[] = [{ name: 'none', label: 'w/o' }];
   for (const [label, curve] of Object.entries(fig3Curves(setup, scale))) {
     if ('notRun' in curve) continue;
-    defenses.push(curve.name === 'past' ? pastDefense(setup, label, curve.params, curve.grid) : { name: curve.name, label, params: curve.params, grid: curve.grid });
+    defenses.push(
+      curve.name === 'past' ? pastDefense(setup, label, curve.params, curve.grid) : { name: curve.name, label, params: curve.params, grid: curve.grid },
+    );
   }
   return pastExperiment('past-fig3', setup, defenses);
 }
@@ -59,11 +99,25 @@ function lowestTable(run: RunOutcome, setup: DatasetSetup, curves: ReturnType<ty
     return best === undefined ? { ...paper, notRun: 'no setting reached the undefended test accuracy' } : { ...paper, ours: best.value };
   };
   const rows = Object.keys(curves).map((label) => ({ label, cells: ATTACK_COLUMNS.map((c) => cell(label, c)) }));
-  const vanillaRow = { label: 'w/o', cells: ATTACK_COLUMNS.map((c): TableCell => {
-    const missing = attackNotRun(setup, attackOfColumn(c));
-    return missing !== undefined ? { notRun: missing } : vanilla === undefined ? { notRun: 'not run' } : { ours: attackAdvantage(vanilla, attackOfColumn(c)) };
-  }) };
-  return { title: 'Fig. 3: lowest advantage at test accuracy ≥ undefended', columns: ATTACK_COLUMNS, rows: [vanillaRow, ...rows], format: 'pct', caption: 'Per attack, the lowest advantage (%) over each defense\'s settings whose test accuracy is at least the undefended model\'s ("the area right of the dotted line"); "w/o" is the undefended model itself.' };
+  const vanillaRow = {
+    label: 'w/o',
+    cells: ATTACK_COLUMNS.map((c): TableCell => {
+      const missing = attackNotRun(setup, attackOfColumn(c));
+      return missing !== undefined
+        ? { notRun: missing }
+        : vanilla === undefined
+          ? { notRun: 'not run' }
+          : { ours: attackAdvantage(vanilla, attackOfColumn(c)) };
+    }),
+  };
+  return {
+    title: 'Fig. 3: lowest advantage at test accuracy ≥ undefended',
+    columns: ATTACK_COLUMNS,
+    rows: [vanillaRow, ...rows],
+    format: 'pct',
+    caption:
+      'Per attack, the lowest advantage (%) over each defense\'s settings whose test accuracy is at least the undefended model\'s ("the area right of the dotted line"); "w/o" is the undefended model itself.',
+  };
 }
 
 function curvesFigure(run: RunOutcome, curves: ReturnType<typeof fig3Curves>): ReproductionFigure {
@@ -71,22 +125,35 @@ function curvesFigure(run: RunOutcome, curves: ReturnType<typeof fig3Curves>): R
   if (!isNotRun(run)) {
     for (const label of ['w/o', ...Object.keys(curves)]) {
       for (const row of label === 'w/o' ? [rowOf(run, 'w/o')!] : gridRows(run, label)) {
-        for (const a of row.attacks) values.push({ defense: label, setting: row.label, attack: ATTACK_LABELS[a.attack] ?? a.attack, testAccuracy: row.testAccuracy, advantage: a.advantage });
+        for (const a of row.attacks)
+          values.push({
+            defense: label,
+            setting: row.label,
+            attack: ATTACK_LABELS[a.attack] ?? a.attack,
+            testAccuracy: row.testAccuracy,
+            advantage: a.advantage,
+          });
       }
     }
   }
   return {
-    id: 'past-fig3-curves', title: 'Fig. 3: privacy-utility curves per attack (x: test accuracy, y: advantage)',
+    id: 'past-fig3-curves',
+    title: 'Fig. 3: privacy-utility curves per attack (x: test accuracy, y: advantage)',
     spec: {
-      $schema: 'https://vega.github.io/schema/vega-lite/v5.json', data: { values },
-      facet: { field: 'attack', type: 'nominal', title: null }, columns: 3,
+      $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+      data: { values },
+      facet: { field: 'attack', type: 'nominal', title: null },
+      columns: 3,
       spec: {
-        width: 200, height: 150,
+        width: 200,
+        height: 150,
         mark: { type: 'line', point: true },
         encoding: {
           x: { field: 'testAccuracy', type: 'quantitative', title: 'test accuracy', scale: { zero: false } },
           y: { field: 'advantage', type: 'quantitative', title: 'attack advantage' },
-          color: { field: 'defense', type: 'nominal' }, order: { field: 'testAccuracy' }, tooltip: [{ field: 'setting' }],
+          color: { field: 'defense', type: 'nominal' },
+          order: { field: 'testAccuracy' },
+          tooltip: [{ field: 'setting' }],
         },
       },
     },
@@ -112,23 +179,42 @@ export const fig3: Reproduction = {
     const table = lowestTable(run, setup, curves, vanilla);
     const ran = attacksOf(setup);
     const gate = isNotRun(run) ? undefined : testabilityProblem({ results: run, undefended: 'w/o', compared: ['w/o'], regime: PAST_REGIME });
-    const lowest = (label: string, attack: string) => (isNotRun(run) || vanilla === undefined ? undefined : lowestAtAccuracy(gridRows(run, label), vanilla.testAccuracy, (r) => attackAdvantage(r, attack)));
-    const estimate = (hit: { row: DefenseRow }, attack: string) => attackMetric(attack, 'advantage').estimate(hit.row, run as Exclude<RunOutcome, { notRun: string }>);
+    const lowest = (label: string, attack: string) =>
+      isNotRun(run) || vanilla === undefined ? undefined : lowestAtAccuracy(gridRows(run, label), vanilla.testAccuracy, (r) => attackAdvantage(r, attack));
+    const estimate = (hit: { row: DefenseRow }, attack: string) =>
+      attackMetric(attack, 'advantage').estimate(hit.row, run as Exclude<RunOutcome, { notRun: string }>);
     // Per attack: PAST's lowest advantage vs each baseline's, each with a 2-SE margin; a baseline with no setting at that accuracy is left out (named), PAST without one is "not evaluated".
     const perAttack = (attack: string, baselines: readonly string[]): ColumnDecision => {
       const column = ATTACK_LABELS[attack]!;
       const p = lowest('PAST', attack);
       if (p === undefined) return { column, verdict: 'not evaluated', evidence: 'PAST has no setting with test accuracy ≥ the undefended model' };
       const parts = baselines.map((l) => ({ l, hit: lowest(l, attack) }));
-      const compared = parts.filter((x) => x.hit !== undefined).map((x) => ({ l: x.l, d: compareEstimates(estimate(p, attack), estimate(x.hit!, attack), { direction: 'less', format: 'pct' }) }));
+      const compared = parts
+        .filter((x) => x.hit !== undefined)
+        .map((x) => ({ l: x.l, d: compareEstimates(estimate(p, attack), estimate(x.hit!, attack), { direction: 'less', format: 'pct' }) }));
       const missing = parts.filter((x) => x.hit === undefined).map((x) => x.l);
       if (compared.length === 0) return { column, verdict: 'not evaluated', evidence: `no baseline has a setting at that accuracy (${missing.join(', ')})` };
-      const verdict = compared.some((c) => c.d.verdict === 'does not hold') ? 'does not hold' : compared.every((c) => c.d.verdict === 'holds') ? 'holds' : 'within noise';
-      return { column, verdict, evidence: `PAST vs ${compared.map((c) => `${c.l}: ${c.d.verdict} (${c.d.evidence})`).join(', ')}${missing.length > 0 ? `; no setting at that accuracy: ${missing.join(', ')}` : ''}` };
+      const verdict = compared.some((c) => c.d.verdict === 'does not hold')
+        ? 'does not hold'
+        : compared.every((c) => c.d.verdict === 'holds')
+          ? 'holds'
+          : 'within noise';
+      return {
+        column,
+        verdict,
+        evidence: `PAST vs ${compared.map((c) => `${c.l}: ${c.d.verdict} (${c.d.evidence})`).join(', ')}${missing.length > 0 ? `; no setting at that accuracy: ${missing.join(', ')}` : ''}`,
+      };
     };
-    const gated = (statement: string, decide: () => Claim): Claim => (isNotRun(run) ? notEvaluated(statement, run.notRun) : vanilla === undefined ? notEvaluated(statement, 'no undefended row') : gate !== undefined ? notTestable(statement, gate) : decide());
+    const gated = (statement: string, decide: () => Claim): Claim =>
+      isNotRun(run)
+        ? notEvaluated(statement, run.notRun)
+        : vanilla === undefined
+          ? notEvaluated(statement, 'no undefended row')
+          : gate !== undefined
+            ? notTestable(statement, gate)
+            : decide();
     const allStatement = 'For every attack, PAST reaches the lowest advantage of all defenses among settings with test accuracy ≥ the undefended model';
-    const lossStatement = 'Loss attack, test accuracy ≥ undefended: PAST\'s lowest advantage < Mixup+MMD\'s (paper 5.2 % vs 14.8 %)';
+    const lossStatement = "Loss attack, test accuracy ≥ undefended: PAST's lowest advantage < Mixup+MMD's (paper 5.2 % vs 14.8 %)";
     const baselines = Object.keys(curves).filter((l) => l !== 'PAST');
     const lossClaim = (): Claim => {
       const d = perAttack('loss', ['Mixup+MMD']);
@@ -138,13 +224,22 @@ export const fig3: Reproduction = {
       tables: [table],
       figures: [curvesFigure(run, curves)],
       claims: [
-        gated(allStatement, () => combineColumns(allStatement, ran.map((a) => perAttack(a, baselines)))),
+        gated(allStatement, () =>
+          combineColumns(
+            allStatement,
+            ran.map((a) => perAttack(a, baselines)),
+          ),
+        ),
         gated(lossStatement, lossClaim),
       ],
       notes: [
         describeSetup(setup, ctx.scale),
-        ...(ctx.scale === 'paper' ? [] : ['The paper draws Fig. 3 on CIFAR-10 / ResNet-18; at this scale it runs on the purchaseLike stand-in with the Purchase MLP, with thinned grids, so that every curve fits the budget.']),
-        'Which five defenses the paper\'s Fig. 3 shows is not stated in the text; every baseline of §4.1 is drawn.',
+        ...(ctx.scale === 'paper'
+          ? []
+          : [
+              'The paper draws Fig. 3 on CIFAR-10 / ResNet-18; at this scale it runs on the purchaseLike stand-in with the Purchase MLP, with thinned grids, so that every curve fits the budget.',
+            ]),
+        "Which five defenses the paper's Fig. 3 shows is not stated in the text; every baseline of §4.1 is drawn.",
         'The paper gives no grid for L2 (the weight decay) or the early-stopping epochs; the L2 grid and the checkpoints at 10–80 % of the run are ours (docs/protocol.md §4.11–4.12).',
       ],
     };

@@ -1,5 +1,21 @@
 import { type DefenseRow, type ExperimentConfig } from '@mia/experiments';
-import { averageAdvantageMetric, byScale, compareEstimates, isNotRun, notEvaluated, notTestable, rowMetrics, rowOf, testabilityProblem, type Claim, type RowMetric, type Reproduction, type ReproductionFigure, type ReproductionScale, type RunOutcome } from '@mia/experiments/reproduce';
+import {
+  averageAdvantageMetric,
+  byScale,
+  compareEstimates,
+  isNotRun,
+  notEvaluated,
+  notTestable,
+  rowMetrics,
+  rowOf,
+  testabilityProblem,
+  type Claim,
+  type RowMetric,
+  type Reproduction,
+  type ReproductionFigure,
+  type ReproductionScale,
+  type RunOutcome,
+} from '@mia/experiments/reproduce';
 import { ablationSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup } from './configs';
 import { averageAdvantage, gridRows, lowestAtAccuracy, pct, rowMetricTable } from './helpers';
 import { PAST_REGIME } from './table1';
@@ -27,16 +43,24 @@ export function fig5aConfig(setup: DatasetSetup, scale: ReproductionScale): Expe
 }
 
 function figure(run: RunOutcome): ReproductionFigure {
-  const values = isNotRun(run) ? [] : run.rows.map((r) => ({ variant: r.label.split(' ')[0], setting: r.label, testAccuracy: r.testAccuracy, averageAdvantage: averageAdvantage(r) }));
+  const values = isNotRun(run)
+    ? []
+    : run.rows.map((r) => ({ variant: r.label.split(' ')[0], setting: r.label, testAccuracy: r.testAccuracy, averageAdvantage: averageAdvantage(r) }));
   return {
-    id: 'past-fig5a', title: 'Fig. 5a: L1 / L2 with fixed or adaptive (PAST) weights in the tuning phase',
+    id: 'past-fig5a',
+    title: 'Fig. 5a: L1 / L2 with fixed or adaptive (PAST) weights in the tuning phase',
     spec: {
-      $schema: 'https://vega.github.io/schema/vega-lite/v5.json', data: { values }, width: 360, height: 240,
+      $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+      data: { values },
+      width: 360,
+      height: 240,
       mark: { type: 'point', filled: true, size: 70 },
       encoding: {
         x: { field: 'testAccuracy', type: 'quantitative', title: 'test accuracy', scale: { zero: false } },
         y: { field: 'averageAdvantage', type: 'quantitative', title: 'average attack advantage' },
-        color: { field: 'variant', type: 'nominal' }, shape: { field: 'variant', type: 'nominal' }, tooltip: [{ field: 'setting' }],
+        color: { field: 'variant', type: 'nominal' },
+        shape: { field: 'variant', type: 'nominal' },
+        tooltip: [{ field: 'setting' }],
       },
     },
   };
@@ -81,7 +105,10 @@ export const fig5a: Reproduction = {
     const rows: Record<string, string> = { Base: 'Base' };
     for (const v of Object.keys(VARIANTS)) for (const l of fig5aLambdas(ctx.scale)) rows[`${v} lambda=${l}`] = `${v} lambda=${l}`;
     const table = rowMetricTable({
-      title: 'Fig. 5a: test accuracy and advantages per setting', run, rows, format: 'pct',
+      title: 'Fig. 5a: test accuracy and advantages per setting',
+      run,
+      rows,
+      format: 'pct',
       columns: { 'test accuracy': (r) => r.testAccuracy, 'average advantage': averageAdvantage, 'highest advantage': (r) => r.maxAdvantage },
       caption: 'Each tuning variant at each λ (%); the paper plots average advantage against test accuracy.',
     });
@@ -96,7 +123,9 @@ export const fig5a: Reproduction = {
       ],
       notes: [
         describeSetup(setup, ctx.scale),
-        ...(ctx.scale === 'paper' ? [] : ['The paper runs Fig. 5a on CIFAR-100 / DenseNet-121; at this scale it runs on the purchaseLike stand-in with the Purchase MLP.']),
+        ...(ctx.scale === 'paper'
+          ? []
+          : ['The paper runs Fig. 5a on CIFAR-100 / DenseNet-121; at this scale it runs on the purchaseLike stand-in with the Purchase MLP.']),
         `Every variant sweeps λ over ${fig5aLambdas(ctx.scale).join(', ')} with α = ${setup.past.alpha} for the adaptive ones (the paper gives no grid; docs/protocol.md §4.12).`,
       ],
     };

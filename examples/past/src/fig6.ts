@@ -1,5 +1,23 @@
 import { type DefenseRow, type ExperimentConfig } from '@mia/experiments';
-import { averageAdvantageMetric, byScale, classesOf, collapseProblem, combineColumns, compareEstimates, isNotRun, notEvaluated, notTestable, rowOf, testabilityProblem, trendClaim, type Claim, type Reproduction, type ReproductionFigure, type ReproductionScale, type RunOutcome } from '@mia/experiments/reproduce';
+import {
+  averageAdvantageMetric,
+  byScale,
+  classesOf,
+  collapseProblem,
+  combineColumns,
+  compareEstimates,
+  isNotRun,
+  notEvaluated,
+  notTestable,
+  rowOf,
+  testabilityProblem,
+  trendClaim,
+  type Claim,
+  type Reproduction,
+  type ReproductionFigure,
+  type ReproductionScale,
+  type RunOutcome,
+} from '@mia/experiments/reproduce';
 import { ablationSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup } from './configs';
 import { averageAdvantage, rowMetricTable } from './helpers';
 import { PAST_REGIME } from './table1';
@@ -32,17 +50,26 @@ function lines(id: string, title: string, run: RunOutcome, labels: Record<string
     for (const [xv, label] of Object.entries(labels)) {
       const r = rowOf(run, label);
       if (r === undefined) continue;
-      values.push({ [x]: Number(xv), metric: 'test accuracy', value: r.testAccuracy }, { [x]: Number(xv), metric: 'average advantage', value: averageAdvantage(r) });
+      values.push(
+        { [x]: Number(xv), metric: 'test accuracy', value: r.testAccuracy },
+        { [x]: Number(xv), metric: 'average advantage', value: averageAdvantage(r) },
+      );
     }
   }
   return {
-    id, title,
+    id,
+    title,
     spec: {
-      $schema: 'https://vega.github.io/schema/vega-lite/v5.json', data: { values }, width: 360, height: 220,
+      $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+      data: { values },
+      width: 360,
+      height: 220,
       mark: { type: 'line', point: true },
       encoding: {
-        x: { field: x, type: 'quantitative' }, y: { field: 'value', type: 'quantitative', title: 'fraction' },
-        color: { field: 'metric', type: 'nominal' }, strokeDash: { field: 'metric', type: 'nominal' },
+        x: { field: x, type: 'quantitative' },
+        y: { field: 'value', type: 'quantitative', title: 'fraction' },
+        color: { field: 'metric', type: 'nominal' },
+        strokeDash: { field: 'metric', type: 'nominal' },
       },
     },
   };
@@ -52,7 +79,14 @@ function lines(id: string, title: string, run: RunOutcome, labels: Record<string
  * A trend claim over a sweep's rows (docs/protocol.md §5.1): Kendall's τ of the metric against the
  * knob over the non-collapsed points, gated on the undefended model's regime — never two end points.
  */
-function trend(run: RunOutcome, statement: string, labels: Record<string, string>, knob: string, metric: (r: DefenseRow) => number, direction: 'increasing' | 'decreasing'): Claim {
+function trend(
+  run: RunOutcome,
+  statement: string,
+  labels: Record<string, string>,
+  knob: string,
+  metric: (r: DefenseRow) => number,
+  direction: 'increasing' | 'decreasing',
+): Claim {
   if (isNotRun(run)) return notEvaluated(statement, run.notRun);
   const gate = testabilityProblem({ results: run, undefended: 'w/o', compared: [], regime: PAST_REGIME });
   const classes = classesOf(run);
@@ -74,15 +108,18 @@ function belowUndefended(run: RunOutcome, statement: string, labels: Record<stri
   if (gate !== undefined) return notTestable(statement, gate);
   const metric = averageAdvantageMetric();
   const classes = classesOf(run);
-  return combineColumns(statement, Object.entries(labels).map(([epochs, label]) => {
-    const column = `${epochs} epochs`;
-    const r = rowOf(run, label);
-    if (r === undefined) return { column, verdict: 'not evaluated', evidence: `no row ${JSON.stringify(label)}` };
-    const collapsed = collapseProblem(r, run, classes, PAST_REGIME);
-    if (collapsed !== undefined) return { column, verdict: 'not testable', evidence: `not testable at this scale: ${collapsed}` };
-    const d = compareEstimates(metric.estimate(r, run), metric.estimate(vanilla, run), { direction: 'less', format: 'pct' });
-    return { column, verdict: d.verdict, evidence: `PAST vs w/o ${d.evidence}` };
-  }));
+  return combineColumns(
+    statement,
+    Object.entries(labels).map(([epochs, label]) => {
+      const column = `${epochs} epochs`;
+      const r = rowOf(run, label);
+      if (r === undefined) return { column, verdict: 'not evaluated', evidence: `no row ${JSON.stringify(label)}` };
+      const collapsed = collapseProblem(r, run, classes, PAST_REGIME);
+      if (collapsed !== undefined) return { column, verdict: 'not testable', evidence: `not testable at this scale: ${collapsed}` };
+      const d = compareEstimates(metric.estimate(r, run), metric.estimate(vanilla, run), { direction: 'less', format: 'pct' });
+      return { column, verdict: d.verdict, evidence: `PAST vs w/o ${d.evidence}` };
+    }),
+  );
 }
 
 /**
@@ -105,23 +142,58 @@ export const fig6: Reproduction = {
     const epochs = fig6Epochs(ctx.scale);
     const alphaLabels = Object.fromEntries(alphas.map((a) => [String(a), `PAST alpha=${a}`]));
     const epochLabels = Object.fromEntries(epochs.map((e) => [String(e), `PAST tuneEpochs=${e}`]));
-    const tableA = rowMetricTable({ title: 'Fig. 6a: PAST over α', run: runA, rows: { 'w/o': 'w/o', ...Object.fromEntries(alphas.map((a) => [`α = ${a}`, `PAST alpha=${a}`])) }, columns: metrics, format: 'num', caption: `Test accuracy, average advantage (fractions) and loss gap; ${setupA.past.tuneEpochs} tuning epochs; α = 0 is plain ℓ1.` });
-    const tableB = rowMetricTable({ title: 'Fig. 6b: PAST over tuning epochs', run: runB, rows: { 'w/o': 'w/o', ...Object.fromEntries(epochs.map((e) => [`${e} epochs`, `PAST tuneEpochs=${e}`])) }, columns: metrics, format: 'num', caption: `α = ${setupB.past.alpha}; each row is its own tuning run (the cosine schedule spans its epochs).` });
+    const tableA = rowMetricTable({
+      title: 'Fig. 6a: PAST over α',
+      run: runA,
+      rows: { 'w/o': 'w/o', ...Object.fromEntries(alphas.map((a) => [`α = ${a}`, `PAST alpha=${a}`])) },
+      columns: metrics,
+      format: 'num',
+      caption: `Test accuracy, average advantage (fractions) and loss gap; ${setupA.past.tuneEpochs} tuning epochs; α = 0 is plain ℓ1.`,
+    });
+    const tableB = rowMetricTable({
+      title: 'Fig. 6b: PAST over tuning epochs',
+      run: runB,
+      rows: { 'w/o': 'w/o', ...Object.fromEntries(epochs.map((e) => [`${e} epochs`, `PAST tuneEpochs=${e}`])) },
+      columns: metrics,
+      format: 'num',
+      caption: `α = ${setupB.past.alpha}; each row is its own tuning run (the cosine schedule spans its epochs).`,
+    });
     return {
       tables: [tableA, tableB],
-      figures: [lines('past-fig6a', 'Fig. 6a: test accuracy and average advantage over α', runA, alphaLabels, 'alpha'), lines('past-fig6b', 'Fig. 6b: test accuracy and average advantage over tuning epochs', runB, epochLabels, 'tuning epochs')],
+      figures: [
+        lines('past-fig6a', 'Fig. 6a: test accuracy and average advantage over α', runA, alphaLabels, 'alpha'),
+        lines('past-fig6b', 'Fig. 6b: test accuracy and average advantage over tuning epochs', runB, epochLabels, 'tuning epochs'),
+      ],
       claims: [
         trend(runA, 'Fig. 6a: the average advantage decreases as α increases (Kendall τ < 0, p < 0.05)', alphaLabels, 'α', averageAdvantage, 'decreasing'),
         trend(runA, 'Fig. 6a: test accuracy decreases as α increases (Kendall τ < 0, p < 0.05)', alphaLabels, 'α', (r) => r.testAccuracy, 'decreasing'),
         trend(runA, 'Fig. 9a: the loss gap decreases as α increases (Kendall τ < 0, p < 0.05)', alphaLabels, 'α', (r) => r.lossGap, 'decreasing'),
-        belowUndefended(runB, 'Fig. 6b: at every number of tuning epochs PAST\'s average advantage is below the undefended model\'s', epochLabels),
-        trend(runB, 'Fig. 6b: test accuracy improves with more tuning epochs (Kendall τ > 0, p < 0.05)', epochLabels, 'tuning epochs', (r) => r.testAccuracy, 'increasing'),
-        trend(runB, 'Fig. 9b: the loss gap decreases with more tuning epochs (Kendall τ < 0, p < 0.05)', epochLabels, 'tuning epochs', (r) => r.lossGap, 'decreasing'),
+        belowUndefended(runB, "Fig. 6b: at every number of tuning epochs PAST's average advantage is below the undefended model's", epochLabels),
+        trend(
+          runB,
+          'Fig. 6b: test accuracy improves with more tuning epochs (Kendall τ > 0, p < 0.05)',
+          epochLabels,
+          'tuning epochs',
+          (r) => r.testAccuracy,
+          'increasing',
+        ),
+        trend(
+          runB,
+          'Fig. 9b: the loss gap decreases with more tuning epochs (Kendall τ < 0, p < 0.05)',
+          epochLabels,
+          'tuning epochs',
+          (r) => r.lossGap,
+          'decreasing',
+        ),
       ],
       notes: [
         `Fig. 6a: ${describeSetup(setupA, ctx.scale)}`,
         `Fig. 6b: ${describeSetup(setupB, ctx.scale)}`,
-        ...(ctx.scale === 'paper' ? [] : ['The paper runs Fig. 6a on CIFAR-100 / DenseNet-121 and Fig. 6b on CIFAR-10 / ResNet-18; at this scale both run on the purchaseLike stand-in with the Purchase MLP (one shared undefended model).']),
+        ...(ctx.scale === 'paper'
+          ? []
+          : [
+              'The paper runs Fig. 6a on CIFAR-100 / DenseNet-121 and Fig. 6b on CIFAR-10 / ResNet-18; at this scale both run on the purchaseLike stand-in with the Purchase MLP (one shared undefended model).',
+            ]),
       ],
     };
   },

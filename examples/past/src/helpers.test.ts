@@ -3,10 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { attackAdvantage, averageAdvantage, gridRows, lowestAtAccuracy, rowMetricTable } from './helpers';
 
 // Hand-made rows: only the fields the helpers read matter.
-const row = (label: string, testAccuracy: number, advantages: Record<string, number>): DefenseRow => ({
-  label, testAccuracy, attacks: Object.entries(advantages).map(([attack, advantage]) => ({ attack, advantage })),
-} as unknown as DefenseRow);
-const results = (rows: DefenseRow[]) => ({ rows } as unknown as ExperimentResults);
+const row = (label: string, testAccuracy: number, advantages: Record<string, number>): DefenseRow =>
+  ({
+    label,
+    testAccuracy,
+    attacks: Object.entries(advantages).map(([attack, advantage]) => ({ attack, advantage })),
+  }) as unknown as DefenseRow;
+const results = (rows: DefenseRow[]) => ({ rows }) as unknown as ExperimentResults;
 
 const base = row('w/o', 0.5, { loss: 0.3, entropy: 0.1 });
 const a1 = row('PAST alpha=1', 0.52, { loss: 0.2, entropy: 0.0 });
@@ -36,7 +39,9 @@ describe('advantage helpers', () => {
 describe('rowMetricTable', () => {
   it('puts defenses in rows and metrics in columns, with the paper beside ours and reasons for gaps', () => {
     const table = rowMetricTable({
-      title: 'T', run: results([base, a1]), format: 'pct',
+      title: 'T',
+      run: results([base, a1]),
+      format: 'pct',
       rows: { 'w/o': 'w/o', PAST: 'PAST alpha=1', Missing: 'nope', Dropout: { notRun: 'not run: no dropout' } },
       columns: { acc: (r) => r.testAccuracy, nn: (r) => attackAdvantage(r, 'nn-mlh') },
       paper: { PAST: { acc: 0.6 } },
@@ -48,7 +53,13 @@ describe('rowMetricTable', () => {
       [{ notRun: 'not run: no defense labelled "nope" in this run' }, { notRun: 'not run: no defense labelled "nope" in this run' }],
       [{ notRun: 'not run: no dropout' }, { notRun: 'not run: no dropout' }],
     ]);
-    const missing = rowMetricTable({ title: 'T', run: { notRun: 'not run: dataset not available' }, rows: { a: 'a' }, columns: { acc: (r) => r.testAccuracy }, format: 'num' });
+    const missing = rowMetricTable({
+      title: 'T',
+      run: { notRun: 'not run: dataset not available' },
+      rows: { a: 'a' },
+      columns: { acc: (r) => r.testAccuracy },
+      format: 'num',
+    });
     expect(missing.rows[0]!.cells).toEqual([{ notRun: 'not run: dataset not available' }]);
   });
 });

@@ -59,7 +59,11 @@ export function gridRows(run: RunOutcome, prefix: string): DefenseRow[] {
 export const pct = (v: number): string => formatValue(v, 'pct');
 
 /** The lowest `value` among rows whose test accuracy is at least `minAccuracy`, or undefined. */
-export function lowestAtAccuracy(rows: readonly DefenseRow[], minAccuracy: number, value: (row: DefenseRow) => number): { row: DefenseRow; value: number } | undefined {
+export function lowestAtAccuracy(
+  rows: readonly DefenseRow[],
+  minAccuracy: number,
+  value: (row: DefenseRow) => number,
+): { row: DefenseRow; value: number } | undefined {
   let best: { row: DefenseRow; value: number } | undefined;
   for (const row of rows) {
     if (row.testAccuracy < minAccuracy) continue;

@@ -30,28 +30,37 @@ const metrics6 = ['test accuracy', 'average advantage', 'loss gap'];
 // and columns (unavailable ones as "not run" cells), and the number of claims.
 const expected: Record<string, ExpectedReproduction> = {
   'past-table1': {
-    tables: ['Table 1: P1 score', 'Table 1 (behind P1): test accuracy', 'Table 1 (behind P1): highest attack advantage', 'Table 1 (behind P1): loss gap']
-      .map((title) => ({ title, rows: ['PAST', 'w/o', 'w/o + tuning (λ=0)'], columns: datasets })),
+    tables: ['Table 1: P1 score', 'Table 1 (behind P1): test accuracy', 'Table 1 (behind P1): highest attack advantage', 'Table 1 (behind P1): loss gap'].map(
+      (title) => ({ title, rows: ['PAST', 'w/o', 'w/o + tuning (λ=0)'], columns: datasets }),
+    ),
     claims: 4,
   },
   'past-table2': {
-    tables: ['Table 2: P1 score', 'Table 2 (behind P1): test accuracy', 'Table 2 (behind P1): highest attack advantage'].map((title) => ({ title, rows: ['PAST', 'w/o'], columns: bases })),
+    tables: ['Table 2: P1 score', 'Table 2 (behind P1): test accuracy', 'Table 2 (behind P1): highest attack advantage'].map((title) => ({
+      title,
+      rows: ['PAST', 'w/o'],
+      columns: bases,
+    })),
     claims: 3,
   },
   'past-fig3': {
-    tables: [{
-      title: 'Fig. 3: lowest advantage at test accuracy ≥ undefended',
-      rows: ['w/o', 'PAST', 'RelaxLoss', 'Mixup+MMD', 'AdvReg', 'Label smoothing', 'Confidence penalty', 'L1', 'Dropout', 'L2', 'Early stopping'],
-      columns: ['NN', 'Correct', 'Loss', 'Confidence', 'Entropy', 'M-entropy', 'Rotation', 'Translation'],
-    }],
+    tables: [
+      {
+        title: 'Fig. 3: lowest advantage at test accuracy ≥ undefended',
+        rows: ['w/o', 'PAST', 'RelaxLoss', 'Mixup+MMD', 'AdvReg', 'Label smoothing', 'Confidence penalty', 'L1', 'Dropout', 'L2', 'Early stopping'],
+        columns: ['NN', 'Correct', 'Loss', 'Confidence', 'Entropy', 'M-entropy', 'Rotation', 'Translation'],
+      },
+    ],
     claims: 2,
   },
   'past-fig5a': {
-    tables: [{
-      title: 'Fig. 5a: test accuracy and advantages per setting',
-      rows: ['Base', 'L1+Ours lambda=0.001', 'L1 lambda=0.001', 'L2 lambda=0.001', 'L2+Ours lambda=0.001'],
-      columns: ['test accuracy', 'average advantage', 'highest advantage'],
-    }],
+    tables: [
+      {
+        title: 'Fig. 5a: test accuracy and advantages per setting',
+        rows: ['Base', 'L1+Ours lambda=0.001', 'L1 lambda=0.001', 'L2 lambda=0.001', 'L2+Ours lambda=0.001'],
+        columns: ['test accuracy', 'average advantage', 'highest advantage'],
+      },
+    ],
     claims: 4,
   },
   'past-fig6': {
@@ -63,9 +72,26 @@ const expected: Record<string, ExpectedReproduction> = {
   },
   'past-fig1-2': {
     tables: [
-      { title: 'Fig. 1b: privacy sensitivity |∂G/∂θ|', rows: ['share of parameters with sensitivity < 0.1', 'share of the total held by the top 20 %', 'mean sensitivity (×1000)', 'mean sensitivity, last dense layer (×1000)'], columns: ['undefended', 'after PAST'] },
-      { title: 'Fig. 2a: weights before and after PAST', rows: ['Base (undefended)', 'Ours (after PAST)'], columns: ['share |w| < 0.01', 'mean |w|', 'Gini (shifted, PAST)'] },
-      { title: 'Fig. 2b–c: Gini index and loss gap over PAST tuning', rows: ['epoch 0', 'epoch 1'], columns: ['Gini (shifted, PAST)', 'Gini (|w|)', 'loss gap'] },
+      {
+        title: 'Fig. 1b: privacy sensitivity |∂G/∂θ|',
+        rows: [
+          'share of parameters with sensitivity < 0.1',
+          'share of the total held by the top 20 %',
+          'mean sensitivity (×1000)',
+          'mean sensitivity, last dense layer (×1000)',
+        ],
+        columns: ['undefended', 'after PAST'],
+      },
+      {
+        title: 'Fig. 2a: weights before and after PAST',
+        rows: ['Base (undefended)', 'Ours (after PAST)'],
+        columns: ['share |w| < 0.01', 'mean |w|', 'Gini (shifted, PAST)'],
+      },
+      {
+        title: 'Fig. 2b–c: Gini index and loss gap over PAST tuning',
+        rows: ['epoch 0', 'epoch 1'],
+        columns: ['Gini (shifted, PAST)', 'Gini (|w|)', 'loss gap'],
+      },
     ],
     claims: 6,
   },
@@ -105,11 +131,18 @@ describe('PAST reproductions at smoke scale', () => {
     const f3 = results.get('past-fig3')!.tables[0]!;
     expect(f3.rows[0]!.cells[6]!.notRun).toMatch(/not applicable: the augmentation attack .* this setup is tabular \(purchaseLike\)/);
     const points = (results.get('past-fig3')!.figures![0]!.spec as { data: { values: Array<{ setting: string }> } }).data.values;
-    expect([...new Set(points.map((p) => p.setting).filter((l) => /^(Dropout|L2|Early stopping) /.test(l)))]).toEqual(['Dropout p=0.5', 'L2 weightDecay=0.01', 'Early stopping epochs=1']);
+    expect([...new Set(points.map((p) => p.setting).filter((l) => /^(Dropout|L2|Early stopping) /.test(l)))]).toEqual([
+      'Dropout p=0.5',
+      'L2 weightDecay=0.01',
+      'Early stopping epochs=1',
+    ]);
   });
 
   it('is seeded: a rerun from the same cache gives identical tables', async () => {
-    const again = await runReproduction(reproductions.find((r) => r.name === 'past-fig6')!, { scale: 'smoke', out: join(dir, 'again'), store });
+    const again = await runReproduction(
+      reproductions.find((r) => r.name === 'past-fig6')!,
+      { scale: 'smoke', out: join(dir, 'again'), store },
+    );
     expect(again.tables).toEqual(results.get('past-fig6')!.tables);
   }, 60_000);
 });
@@ -117,16 +150,32 @@ describe('PAST reproductions at smoke scale', () => {
 describe('paper-scale configs', () => {
   const setup = (key: Parameters<typeof datasetSetup>[0]) => datasetSetup(key, 'paper') as DatasetSetup;
 
-  it('use the paper\'s datasets, models, epochs and PAST hyperparameters (PAST §4.1, docs/protocol.md §2.1)', () => {
+  it("use the paper's datasets, models, epochs and PAST hyperparameters (PAST §4.1, docs/protocol.md §2.1)", () => {
     const c10 = table1Config(setup('cifar10'));
-    expect([c10.dataset.name, c10.model.name, c10.training.epochs, c10.training.lr, c10.training.batchSize, c10.partition.preset, c10.partition.maxPerRole]).toEqual(['cifar10', 'resnet18', 100, 0.01, 128, 'PAST6', undefined]);
+    expect([
+      c10.dataset.name,
+      c10.model.name,
+      c10.training.epochs,
+      c10.training.lr,
+      c10.training.batchSize,
+      c10.partition.preset,
+      c10.partition.maxPerRole,
+    ]).toEqual(['cifar10', 'resnet18', 100, 0.01, 128, 'PAST6', undefined]);
     expect(c10.training).toMatchObject({ optimizer: 'sgd', momentum: 0.9, weightDecay: 5e-4, schedule: { type: 'cosine' } });
     expect(c10.defenses[1]!.params).toEqual({ lambda: 1e-3, tuneEpochs: 50, alpha: 2.5 });
     const c100 = table1Config(setup('cifar100'));
     expect([c100.dataset.name, c100.model.name, c100.defenses[1]!.params]).toEqual(['cifar100', 'densenet121', { lambda: 1e-4, tuneEpochs: 20, alpha: 2.5 }]);
-    for (const [key, name] of [['texas', 'texas100'], ['purchase', 'purchase100']] as const) {
+    for (const [key, name] of [
+      ['texas', 'texas100'],
+      ['purchase', 'purchase100'],
+    ] as const) {
       const c = table1Config(setup(key));
-      expect([c.dataset.name, c.model.name, c.training.epochs, c.defenses[1]!.params]).toEqual([name, 'mlp', 100, { lambda: 1e-5, tuneEpochs: 20, alpha: 2.5 }]);
+      expect([c.dataset.name, c.model.name, c.training.epochs, c.defenses[1]!.params]).toEqual([
+        name,
+        'mlp',
+        100,
+        { lambda: 1e-5, tuneEpochs: 20, alpha: 2.5 },
+      ]);
     }
     expect(datasetSetup('imagenet', 'paper')).toEqual({ notRun: expect.stringMatching(/ImageNet/) });
     expect(c10.attacks).toEqual(['nn-mlh', 'correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'rotation', 'translation']);
@@ -134,7 +183,7 @@ describe('paper-scale configs', () => {
     expect(table1Config(setup('purchase')).attacks).not.toContain('rotation');
   });
 
-  it('run the ablations on the paper\'s datasets with the paper\'s grids', () => {
+  it("run the ablations on the paper's datasets with the paper's grids", () => {
     const t2 = table2Config(ablationSetup('cifar10', 'paper'));
     expect([t2.dataset.name, t2.model.name]).toEqual(['cifar10', 'resnet18']);
     expect(t2.defenses.find((d) => d.label === 'PAST on RelaxLoss')!.params).toMatchObject({ alpha: 1.5, tuneEpochs: 50, base: { name: 'relaxloss' } });

@@ -1,5 +1,16 @@
 import { type ExperimentConfig } from '@mia/experiments';
-import { claimForEveryColumn, isNotRun, metricTable, regime, regimeGate, rowMetrics, type Reproduction, type ReproductionContext, type ReproductionScale, type RunOutcome } from '@mia/experiments/reproduce';
+import {
+  claimForEveryColumn,
+  isNotRun,
+  metricTable,
+  regime,
+  regimeGate,
+  rowMetrics,
+  type Reproduction,
+  type ReproductionContext,
+  type ReproductionScale,
+  type RunOutcome,
+} from '@mia/experiments/reproduce';
 import { LAMBDA_SELECTION } from './cpu-plan';
 import { DATASET_COLUMNS, datasetSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup, type PastDatasetKey } from './configs';
 
@@ -15,7 +26,11 @@ export const TUNING_CONTROL = 'w/o + tuning (λ=0)';
  * (docs/protocol.md §2.1, §4.1). Shared with Fig. 1b/2 (CIFAR-10), so those models are trained once.
  */
 export function table1Config(setup: DatasetSetup): ExperimentConfig {
-  return pastExperiment(`past-table1-${setup.key}`, setup, [{ name: 'none', label: 'w/o' }, pastDefense(setup, 'PAST'), pastDefense(setup, TUNING_CONTROL, { lambda: 0 })]);
+  return pastExperiment(`past-table1-${setup.key}`, setup, [
+    { name: 'none', label: 'w/o' },
+    pastDefense(setup, 'PAST'),
+    pastDefense(setup, TUNING_CONTROL, { lambda: 0 }),
+  ]);
 }
 
 /** Runs the Table 1 experiment of every dataset (ImageNet: not run), keyed by column. */
@@ -38,12 +53,17 @@ export async function runTable1(ctx: ReproductionContext): Promise<{ runs: Recor
  * PAST's regime (docs/protocol.md §5.1 defaults): the paper tunes overfitted models (train ≈ 100 %,
  * a clear generalization gap, well above chance), so the defaults apply unchanged.
  */
-export const PAST_REGIME = regime({ why: 'PAST tunes overfitted models (§3.1): train ≈ 100 %, a clear gap, test well above chance — the docs/protocol.md §5.1 defaults' });
+export const PAST_REGIME = regime({
+  why: 'PAST tunes overfitted models (§3.1): train ≈ 100 %, a clear gap, test well above chance — the docs/protocol.md §5.1 defaults',
+});
 
 /** Whether a scale's tabular columns are the stand-ins (so the report says so). */
-const standInNote = (scale: ReproductionScale) => scale === 'paper'
-  ? []
-  : ['The Texas and Purchase columns use the synthetic stand-ins texasLike / purchaseLike at this scale (real Texas100 / Purchase100 need --data-dir and --scale paper).'];
+const standInNote = (scale: ReproductionScale) =>
+  scale === 'paper'
+    ? []
+    : [
+        'The Texas and Purchase columns use the synthetic stand-ins texasLike / purchaseLike at this scale (real Texas100 / Purchase100 need --data-dir and --scale paper).',
+      ];
 
 /**
  * PAST Table 1: P1 of PAST (α = 2.5) vs the undefended model on every dataset, with the test
@@ -55,7 +75,8 @@ export const table1: Reproduction = {
   paper: 'PAST (Hu, Zhang & Wei)',
   title: 'Table 1: P1 of PAST vs undefended models per dataset',
   source: 'PAST (arXiv:2410.06814), Table 1 (§4.2 "Is PAST effective with different datasets?")',
-  description: 'Undefended targets and PAST-tuned targets (α = 2.5, λ per dataset), shadow models trained the same way, attacked with NN-MLH, the five metric attacks and (images) the rotation/translation attacks; P1 uses the highest advantage.',
+  description:
+    'Undefended targets and PAST-tuned targets (α = 2.5, λ per dataset), shadow models trained the same way, attacked with NN-MLH, the five metric attacks and (images) the rotation/translation attacks; P1 uses the highest advantage.',
   async run(ctx) {
     const { runs, notes } = await runTable1(ctx);
     const rows = ['PAST', 'w/o', TUNING_CONTROL];
@@ -64,25 +85,89 @@ export const table1: Reproduction = {
       PAST: { Texas: 0.572, Purchase: 0.812, 'CIFAR-10': 0.784, 'CIFAR-100': 0.575, ImageNet: 0.438 },
       'w/o': { Texas: 0.557, Purchase: 0.792, 'CIFAR-10': 0.638, 'CIFAR-100': 0.36, ImageNet: 0.35 },
     };
-    const p1 = metricTable({ title: 'Table 1: P1 score', runs, rows, metric: rowMetrics.p1, format: 'num', paper, caption: 'P1 = 2·Acc·(1 − Adv)/(Acc + 1 − Adv) with the highest advantage over the attacks; higher is better.' });
-    const acc = metricTable({ title: 'Table 1 (behind P1): test accuracy', runs, rows, metric: rowMetrics.testAccuracy, format: 'pct', caption: 'Top-1 accuracy on target_test (%). The paper prints only P1.' });
-    const adv = metricTable({ title: 'Table 1 (behind P1): highest attack advantage', runs, rows, metric: rowMetrics.maxAdvantage, format: 'pct', caption: 'Max over the attacks of TPR − FPR (%); lower is better.' });
-    const validation = metricTable({ title: 'Table 1 (behind P1): validation accuracy', runs, rows, metric: (r) => r.validationAccuracy ?? Number.NaN, format: 'pct', caption: 'Top-1 accuracy on the validation slice (cut from target_inference, never attacked; docs/protocol.md A11), on which λ was chosen.' });
-    const gap = metricTable({ title: 'Table 1 (behind P1): loss gap', runs, rows, metric: (r) => r.lossGap, format: 'num', caption: 'Mean non-member loss − mean member loss of the target (PAST §3.1); lower is better.' });
+    const p1 = metricTable({
+      title: 'Table 1: P1 score',
+      runs,
+      rows,
+      metric: rowMetrics.p1,
+      format: 'num',
+      paper,
+      caption: 'P1 = 2·Acc·(1 − Adv)/(Acc + 1 − Adv) with the highest advantage over the attacks; higher is better.',
+    });
+    const acc = metricTable({
+      title: 'Table 1 (behind P1): test accuracy',
+      runs,
+      rows,
+      metric: rowMetrics.testAccuracy,
+      format: 'pct',
+      caption: 'Top-1 accuracy on target_test (%). The paper prints only P1.',
+    });
+    const adv = metricTable({
+      title: 'Table 1 (behind P1): highest attack advantage',
+      runs,
+      rows,
+      metric: rowMetrics.maxAdvantage,
+      format: 'pct',
+      caption: 'Max over the attacks of TPR − FPR (%); lower is better.',
+    });
+    const validation = metricTable({
+      title: 'Table 1 (behind P1): validation accuracy',
+      runs,
+      rows,
+      metric: (r) => r.validationAccuracy ?? Number.NaN,
+      format: 'pct',
+      caption: 'Top-1 accuracy on the validation slice (cut from target_inference, never attacked; docs/protocol.md A11), on which λ was chosen.',
+    });
+    const gap = metricTable({
+      title: 'Table 1 (behind P1): loss gap',
+      runs,
+      rows,
+      metric: (r) => r.lossGap,
+      format: 'num',
+      caption: 'Mean non-member loss − mean member loss of the target (PAST §3.1); lower is better.',
+    });
     const gate = regimeGate({ runs, undefended: 'w/o', compared: ['PAST', 'w/o', TUNING_CONTROL], regime: PAST_REGIME });
     return {
       tables: [p1, acc, adv, gap, ...(ctx.scale === 'cpu' ? [validation] : [])],
       claims: [
         claimForEveryColumn({ table: p1, statement: 'P1(PAST) > P1(undefended) on every dataset', rowA: 'PAST', rowB: 'w/o', direction: 'greater', gate }),
-        claimForEveryColumn({ table: acc, statement: "PAST's test accuracy ≥ undefended − 2 points on every dataset", rowA: 'PAST', rowB: 'w/o', direction: 'greater', offset: -0.02, gate }),
-        claimForEveryColumn({ table: adv, statement: "PAST's highest attack advantage < undefended's on every dataset", rowA: 'PAST', rowB: 'w/o', direction: 'less', gate }),
+        claimForEveryColumn({
+          table: acc,
+          statement: "PAST's test accuracy ≥ undefended − 2 points on every dataset",
+          rowA: 'PAST',
+          rowB: 'w/o',
+          direction: 'greater',
+          offset: -0.02,
+          gate,
+        }),
+        claimForEveryColumn({
+          table: adv,
+          statement: "PAST's highest attack advantage < undefended's on every dataset",
+          rowA: 'PAST',
+          rowB: 'w/o',
+          direction: 'less',
+          gate,
+        }),
         // Matched control (not in the paper): PAST's gain must come from the penalty, not from the extra tuning epochs.
-        claimForEveryColumn({ table: p1, statement: `P1(PAST) > P1(${TUNING_CONTROL}) on every dataset (the penalty, not the extra training)`, rowA: 'PAST', rowB: TUNING_CONTROL, direction: 'greater', gate }),
+        claimForEveryColumn({
+          table: p1,
+          statement: `P1(PAST) > P1(${TUNING_CONTROL}) on every dataset (the penalty, not the extra training)`,
+          rowA: 'PAST',
+          rowB: TUNING_CONTROL,
+          direction: 'greater',
+          gate,
+        }),
       ],
       notes: [
-        ...standInNote(ctx.scale), ...notes, `Claims are gated on ${PAST_REGIME.why}.`,
+        ...standInNote(ctx.scale),
+        ...notes,
+        `Claims are gated on ${PAST_REGIME.why}.`,
         `"${TUNING_CONTROL}" is a matched control the paper does not have: the same cached phase-1 model tuned with the same epochs, LR, α and non-member passes, with λ = 0, so PAST's difference from it is the penalty's, not more training.`,
-        ...(ctx.scale === 'cpu' ? [`λ at this scale was chosen on the validation slice (cut from target_inference, disjoint from every attacked or trained-on set): from {${LAMBDA_SELECTION.grid.join(', ')}} the largest λ whose validation accuracy stays within ${100 * LAMBDA_SELECTION.tolerance} point of the λ = 0 control's (docs/protocol.md A11).`] : []),
+        ...(ctx.scale === 'cpu'
+          ? [
+              `λ at this scale was chosen on the validation slice (cut from target_inference, disjoint from every attacked or trained-on set): from {${LAMBDA_SELECTION.grid.join(', ')}} the largest λ whose validation accuracy stays within ${100 * LAMBDA_SELECTION.tolerance} point of the λ = 0 control's (docs/protocol.md A11).`,
+            ]
+          : []),
         'The max advantage is over NN-MLH, correctness, loss, confidence, entropy and m-entropy, plus the rotation (±1°) and translation (d = 1) augmentation attacks on the image datasets.',
       ],
     };

@@ -1,5 +1,16 @@
 import { type ExperimentConfig } from '@mia/experiments';
-import { claimForEveryColumn, isNotRun, rowMetrics, rowOf, testabilityProblem, type RowMetric, type Reproduction, type ReproductionTable, type RunOutcome, type TableCell } from '@mia/experiments/reproduce';
+import {
+  claimForEveryColumn,
+  isNotRun,
+  rowMetrics,
+  rowOf,
+  testabilityProblem,
+  type RowMetric,
+  type Reproduction,
+  type ReproductionTable,
+  type RunOutcome,
+  type TableCell,
+} from '@mia/experiments/reproduce';
 import { PAST_REGIME } from './table1';
 import { ablationSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup, type DefenseSpec } from './configs';
 
@@ -42,7 +53,10 @@ function table(title: string, run: RunOutcome, setup: DatasetSetup, metric: RowM
     return { ours: e.value, ...(e.se === undefined ? {} : { se: e.se }), ...(e.seSource === undefined ? {} : { seSource: e.seSource }) };
   };
   return {
-    title, columns, format, caption,
+    title,
+    columns,
+    format,
+    caption,
     rows: [
       { label: 'PAST', cells: columns.map((c) => cell(c, `PAST on ${c}`)) },
       { label: 'w/o', cells: columns.map((c) => cell(c, c)) },
@@ -64,22 +78,63 @@ export const table2: Reproduction = {
   async run(ctx) {
     const setup = ablationSetup('cifar10', ctx.scale);
     const run = await ctx.run('table2', table2Config(setup));
-    const p1 = table('Table 2: P1 score', run, setup, rowMetrics.p1, 'num', 'Rows: the base defense with PAST tuned on top ("PAST") and alone ("w/o"); higher is better.');
+    const p1 = table(
+      'Table 2: P1 score',
+      run,
+      setup,
+      rowMetrics.p1,
+      'num',
+      'Rows: the base defense with PAST tuned on top ("PAST") and alone ("w/o"); higher is better.',
+    );
     const acc = table('Table 2 (behind P1): test accuracy', run, setup, rowMetrics.testAccuracy, 'pct', 'Top-1 accuracy on target_test (%).');
-    const adv = table('Table 2 (behind P1): highest attack advantage', run, setup, rowMetrics.maxAdvantage, 'pct', 'Max advantage over the attacks (%); lower is better.');
+    const adv = table(
+      'Table 2 (behind P1): highest attack advantage',
+      run,
+      setup,
+      rowMetrics.maxAdvantage,
+      'pct',
+      'Max advantage over the attacks (%); lower is better.',
+    );
     // Each column: the base defense alone is the model PAST tunes, so it must be in PAST's regime; neither may collapse.
-    const gate = (column: string) => isNotRun(run) ? undefined : testabilityProblem({ results: run, undefended: column, compared: [column, `PAST on ${column}`], regime: PAST_REGIME });
+    const gate = (column: string) =>
+      isNotRun(run) ? undefined : testabilityProblem({ results: run, undefended: column, compared: [column, `PAST on ${column}`], regime: PAST_REGIME });
     return {
       tables: [p1, acc, adv],
       claims: [
-        claimForEveryColumn({ table: p1, statement: 'P1(PAST on top of a defense) > P1(the defense alone) for every base defense', rowA: 'PAST', rowB: 'w/o', direction: 'greater', gate }),
-        claimForEveryColumn({ table: adv, statement: 'PAST on top lowers the highest attack advantage of every base defense', rowA: 'PAST', rowB: 'w/o', direction: 'less', gate }),
-        claimForEveryColumn({ table: acc, statement: 'PAST on top keeps test accuracy ≥ the base defense − 2 points', rowA: 'PAST', rowB: 'w/o', direction: 'greater', offset: -0.02, gate }),
+        claimForEveryColumn({
+          table: p1,
+          statement: 'P1(PAST on top of a defense) > P1(the defense alone) for every base defense',
+          rowA: 'PAST',
+          rowB: 'w/o',
+          direction: 'greater',
+          gate,
+        }),
+        claimForEveryColumn({
+          table: adv,
+          statement: 'PAST on top lowers the highest attack advantage of every base defense',
+          rowA: 'PAST',
+          rowB: 'w/o',
+          direction: 'less',
+          gate,
+        }),
+        claimForEveryColumn({
+          table: acc,
+          statement: 'PAST on top keeps test accuracy ≥ the base defense − 2 points',
+          rowA: 'PAST',
+          rowB: 'w/o',
+          direction: 'greater',
+          offset: -0.02,
+          gate,
+        }),
       ],
       notes: [
         describeSetup(setup, ctx.scale),
-        ...(ctx.scale === 'paper' ? [] : ['The paper runs Table 2 on CIFAR-10 with ResNet-18; at this scale it runs on the purchaseLike stand-in with the Purchase MLP so that all 12 defenses fit the time budget.']),
-        "The paper's Table 2 values are not in its text (the table is an image), so no paper values are printed; its defense list is taken from §4.1 \"Defense baselines\".",
+        ...(ctx.scale === 'paper'
+          ? []
+          : [
+              'The paper runs Table 2 on CIFAR-10 with ResNet-18; at this scale it runs on the purchaseLike stand-in with the Purchase MLP so that all 12 defenses fit the time budget.',
+            ]),
+        'The paper\'s Table 2 values are not in its text (the table is an image), so no paper values are printed; its defense list is taken from §4.1 "Defense baselines".',
         'Base hyperparameters: RelaxLoss α 1, Mixup+MMD and AdvReg at their package defaults, label smoothing ε 0.1, confidence penalty β 0.1, L1 λ 1e-3 (docs/protocol.md §4.12).',
       ],
     };

@@ -1,4 +1,17 @@
-import { combineColumns, compareEstimates, isNotRun, regime, rowMetrics, testabilityProblem, type Claim, type ClaimVerdict, type ColumnDecision, type Direction, type Estimate, type NotRun } from '@mia/experiments/reproduce';
+import {
+  combineColumns,
+  compareEstimates,
+  isNotRun,
+  regime,
+  rowMetrics,
+  testabilityProblem,
+  type Claim,
+  type ClaimVerdict,
+  type ColumnDecision,
+  type Direction,
+  type Estimate,
+  type NotRun,
+} from '@mia/experiments/reproduce';
 import { DATASET_COLUMNS, type DatasetColumn } from './configs';
 import type { ColumnEvaluation } from './evaluate-columns';
 import { mean, sampleStd } from './table-cells';
@@ -8,7 +21,9 @@ import { mean, sampleStd } from './table-cells';
  * sets (≈ 100 %) and generalise well above chance, so the attack accuracies it compares are on
  * overfitted models.
  */
-export const SAM_REGIME = regime({ why: 'SAM-privacy compares optimisers on models that fit their training sets (Table 1: SGD train ≈ 100 %) — the docs/protocol.md §5.1 defaults' });
+export const SAM_REGIME = regime({
+  why: 'SAM-privacy compares optimisers on models that fit their training sets (Table 1: SGD train ≈ 100 %) — the docs/protocol.md §5.1 defaults',
+});
 
 /** One comparison of a column check: `a` vs `b` beyond `offset` in `direction`, with a 2-SE margin. */
 export interface Comparison {
@@ -29,7 +44,10 @@ export interface ColumnCheck {
 export function testAccuracyOf(c: ColumnEvaluation, label: string): Estimate {
   const e = c.evaluations[label]!;
   const row = c.results.rows.find((r) => r.label === label);
-  const se = row === undefined ? Math.sqrt(Math.max(0, e.testAccuracy * (1 - e.testAccuracy)) / (c.results.partition.sizes.target_test ?? NaN)) : rowMetrics.testAccuracy.estimate({ ...row, testAccuracy: e.testAccuracy }, c.results).se;
+  const se =
+    row === undefined
+      ? Math.sqrt(Math.max(0, e.testAccuracy * (1 - e.testAccuracy)) / (c.results.partition.sizes.target_test ?? NaN))
+      : rowMetrics.testAccuracy.estimate({ ...row, testAccuracy: e.testAccuracy }, c.results).se;
   return { value: e.testAccuracy, ...(se === undefined ? {} : { se }) };
 }
 
@@ -73,13 +91,25 @@ export function claimOverColumns(
   const decisions = DATASET_COLUMNS.filter(applies).map((column): ColumnDecision => {
     const c = columns[column];
     if (isNotRun(c)) return { column, verdict: 'not evaluated', evidence: c.notRun };
-    const problem = testabilityProblem({ results: c.results, undefended: 'SGD', compared: ['SGD', ...compared].filter((l) => c.results.rows.some((r) => r.label === l)), regime: SAM_REGIME });
+    const problem = testabilityProblem({
+      results: c.results,
+      undefended: 'SGD',
+      compared: ['SGD', ...compared].filter((l) => c.results.rows.some((r) => r.label === l)),
+      regime: SAM_REGIME,
+    });
     if (problem !== undefined) return { column, verdict: 'not testable', evidence: `not testable at this scale: ${problem}` };
     const r = check(c, column);
-    const ds = r.comparisons.map((x) => ({ x, d: compareEstimates(x.a, x.b, { direction: x.direction, format: 'pct', ...(x.offset === undefined ? {} : { offset: x.offset }) }) }));
+    const ds = r.comparisons.map((x) => ({
+      x,
+      d: compareEstimates(x.a, x.b, { direction: x.direction, format: 'pct', ...(x.offset === undefined ? {} : { offset: x.offset }) }),
+    }));
     if (ds.length === 0) return { column, verdict: 'not evaluated', evidence: r.note ?? 'nothing to compare' };
     const verdict = combine(ds.map((d) => d.d.verdict));
-    return { column, verdict, evidence: [...ds.map(({ x, d }) => `${x.label} ${d.evidence} (${d.verdict})`), ...(r.note === undefined ? [] : [r.note])].join(', ') };
+    return {
+      column,
+      verdict,
+      evidence: [...ds.map(({ x, d }) => `${x.label} ${d.evidence} (${d.verdict})`), ...(r.note === undefined ? [] : [r.note])].join(', '),
+    };
   });
   return combineColumns(statement, decisions);
 }

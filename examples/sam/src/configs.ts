@@ -36,12 +36,28 @@ interface ColumnPlan {
 // Paper scale: SAM-privacy App. C.4.3–C.4.4 and docs/protocol.md §2.4 (WRN-16-8 on CIFAR, the 4-hidden-
 // layer SEL MLP on Purchase/Texas, SGD with Nesterov 0.9 and wd 5e-4). The paper's SELENA split is
 // emulated by CCL5 (members, test non-members, reference set for AdvReg); see README.
-const CIFAR_PAPER_TRAINING = { epochs: 200, batchSize: 128, lr: 0.1, momentum: 0.9, nesterov: true, weightDecay: 5e-4, schedule: { type: 'multistep', milestones: [60, 120, 160], gamma: 0.2 } };
+const CIFAR_PAPER_TRAINING = {
+  epochs: 200,
+  batchSize: 128,
+  lr: 0.1,
+  momentum: 0.9,
+  nesterov: true,
+  weightDecay: 5e-4,
+  schedule: { type: 'multistep', milestones: [60, 120, 160], gamma: 0.2 },
+};
 const PAPER: Record<DatasetColumn, ColumnPlan> = {
   'CIFAR-100': { dataset: { name: 'cifar100' }, model: { name: 'wrn-16-8', options: {} }, training: CIFAR_PAPER_TRAINING },
   'CIFAR-10': { dataset: { name: 'cifar10' }, model: { name: 'wrn-16-8', options: {} }, training: CIFAR_PAPER_TRAINING },
-  'Purchase-100': { dataset: { name: 'purchase100' }, model: { name: 'mlp', options: {} }, training: { epochs: 100, batchSize: 512, lr: 0.1, momentum: 0.9, nesterov: true, weightDecay: 5e-4 } },
-  'Texas-100': { dataset: { name: 'texas100' }, model: { name: 'mlp', options: {} }, training: { epochs: 75, batchSize: 128, lr: 0.1, momentum: 0.9, nesterov: true, weightDecay: 5e-4 } },
+  'Purchase-100': {
+    dataset: { name: 'purchase100' },
+    model: { name: 'mlp', options: {} },
+    training: { epochs: 100, batchSize: 512, lr: 0.1, momentum: 0.9, nesterov: true, weightDecay: 5e-4 },
+  },
+  'Texas-100': {
+    dataset: { name: 'texas100' },
+    model: { name: 'mlp', options: {} },
+    training: { epochs: 75, batchSize: 128, lr: 0.1, momentum: 0.9, nesterov: true, weightDecay: 5e-4 },
+  },
 };
 
 /**
@@ -68,8 +84,18 @@ export const CPU_PLAN = {
   columns: {
     'CIFAR-100': { dataset: { name: 'cifar100' }, maxPerRole: 1500, model: CIFAR_CPU_MODEL, training: cnnTraining(20) },
     'CIFAR-10': { dataset: { name: 'cifar10' }, maxPerRole: 1500, model: CIFAR_CPU_MODEL, training: cnnTraining(20) },
-    'Purchase-100': { dataset: { name: 'purchaseLike', size: 10000 }, maxPerRole: 2000, model: { name: 'mlp', options: { hidden: [1024, 512, 256, 128] } }, training: mlpTraining(40) },
-    'Texas-100': { dataset: { name: 'texasLike', size: 10000 }, maxPerRole: 2000, model: { name: 'mlp', options: { hidden: [256, 128] } }, training: mlpTraining(30) },
+    'Purchase-100': {
+      dataset: { name: 'purchaseLike', size: 10000 },
+      maxPerRole: 2000,
+      model: { name: 'mlp', options: { hidden: [1024, 512, 256, 128] } },
+      training: mlpTraining(40),
+    },
+    'Texas-100': {
+      dataset: { name: 'texasLike', size: 10000 },
+      maxPerRole: 2000,
+      model: { name: 'mlp', options: { hidden: [256, 128] } },
+      training: mlpTraining(30),
+    },
   } satisfies Record<DatasetColumn, ColumnPlan>,
   /**
    * SharpReg-protocol attacks (see `EvaluationOptions`): NN-SEL gets the reference's 150 epochs, which
@@ -84,7 +110,15 @@ export const CPU_PLAN = {
 
 function cnnTraining(epochs: number) {
   const at = (f: number) => Math.round(f * epochs);
-  return { epochs, batchSize: 128, lr: 0.1, momentum: 0.9, nesterov: true, weightDecay: 5e-4, schedule: { type: 'multistep', milestones: [at(0.3), at(0.6), at(0.8)], gamma: 0.2 } };
+  return {
+    epochs,
+    batchSize: 128,
+    lr: 0.1,
+    momentum: 0.9,
+    nesterov: true,
+    weightDecay: 5e-4,
+    schedule: { type: 'multistep', milestones: [at(0.3), at(0.6), at(0.8)], gamma: 0.2 },
+  };
 }
 function mlpTraining(epochs: number) {
   return { epochs, batchSize: 128, lr: 0.1, momentum: 0.9, nesterov: true, weightDecay: 5e-4 };
@@ -95,8 +129,18 @@ const CPU: Record<DatasetColumn, ColumnPlan> = CPU_PLAN.columns;
 const SMOKE: Record<DatasetColumn, ColumnPlan> = {
   'CIFAR-100': { dataset: { name: 'cifar100' }, maxPerRole: 24, model: { name: 'small-cnn', options: {} }, training: { epochs: 1, batchSize: 24, lr: 0.05 } },
   'CIFAR-10': { dataset: { name: 'cifar10' }, maxPerRole: 24, model: { name: 'small-cnn', options: {} }, training: { epochs: 1, batchSize: 24, lr: 0.05 } },
-  'Purchase-100': { dataset: { name: 'purchaseLike', size: 1500 }, maxPerRole: 300, model: { name: 'mlp', options: { hidden: [64] } }, training: { epochs: 3, batchSize: 40, lr: 0.1 } },
-  'Texas-100': { dataset: { name: 'texasLike', size: 1000 }, maxPerRole: 120, model: { name: 'mlp', options: { hidden: [32] } }, training: { epochs: 3, batchSize: 40, lr: 0.1 } },
+  'Purchase-100': {
+    dataset: { name: 'purchaseLike', size: 1500 },
+    maxPerRole: 300,
+    model: { name: 'mlp', options: { hidden: [64] } },
+    training: { epochs: 3, batchSize: 40, lr: 0.1 },
+  },
+  'Texas-100': {
+    dataset: { name: 'texasLike', size: 1000 },
+    maxPerRole: 120,
+    model: { name: 'mlp', options: { hidden: [32] } },
+    training: { epochs: 3, batchSize: 40, lr: 0.1 },
+  },
 };
 
 const PLANS: Record<ReproductionScale, Record<DatasetColumn, ColumnPlan>> = { smoke: SMOKE, cpu: CPU, paper: PAPER };
@@ -109,18 +153,27 @@ export const RUNNER_ATTACKS = ['correctness', 'confidence', 'entropy', 'modified
  * SAM, SharpReg). Configs with the same dataset, model and training share trained models.
  * @see docs/protocol.md §1.5, §2.4, §7 (SharpReg preset)
  */
-export function columnConfig(column: DatasetColumn, scale: ReproductionScale, defenses: ExperimentConfig['defenses'] = coreDefenses(column), suffix = 'core'): ExperimentConfig {
+export function columnConfig(
+  column: DatasetColumn,
+  scale: ReproductionScale,
+  defenses: ExperimentConfig['defenses'] = coreDefenses(column),
+  suffix = 'core',
+): ExperimentConfig {
   const plan = PLANS[scale][column];
-  return parseExperimentConfig({
-    name: `sam-${column.toLowerCase().replace(/[^a-z0-9]+/g, '')}-${scale}-${suffix}`,
-    scale, seed: 0,
-    dataset: plan.dataset,
-    partition: { preset: 'CCL5', ...(plan.maxPerRole === undefined ? {} : { maxPerRole: plan.maxPerRole }) },
-    model: plan.model,
-    training: plan.training,
-    defenses,
-    // The SharpReg protocol attacks the targets' own outputs (App. C.3), so no runner attacks and hence no
-    // shadow models at cpu and paper scale; smoke keeps them to exercise the runner's attack path.
-    attacks: scale === 'smoke' ? RUNNER_ATTACKS : [],
-  }, `sam ${column} (${scale})`);
+  return parseExperimentConfig(
+    {
+      name: `sam-${column.toLowerCase().replace(/[^a-z0-9]+/g, '')}-${scale}-${suffix}`,
+      scale,
+      seed: 0,
+      dataset: plan.dataset,
+      partition: { preset: 'CCL5', ...(plan.maxPerRole === undefined ? {} : { maxPerRole: plan.maxPerRole }) },
+      model: plan.model,
+      training: plan.training,
+      defenses,
+      // The SharpReg protocol attacks the targets' own outputs (App. C.3), so no runner attacks and hence no
+      // shadow models at cpu and paper scale; smoke keeps them to exercise the runner's attack path.
+      attacks: scale === 'smoke' ? RUNNER_ATTACKS : [],
+    },
+    `sam ${column} (${scale})`,
+  );
 }

@@ -23,12 +23,22 @@ async function evaluateCached(ctx: ReproductionContext, config: ExperimentConfig
   const loaded = await ctx.loadModel(config, label);
   try {
     const options = evaluationOptions(ctx.scale);
-    const modelHash = createHash('sha256').update(await serializeClassifier(loaded.model)).digest('hex');
+    const modelHash = createHash('sha256')
+      .update(await serializeClassifier(loaded.model))
+      .digest('hex');
     // An output-perturbation defense (MemGuard) releases other logits than its model's: attack those.
     const defense = config.defenses.find((d) => (d.label ?? d.name) === label)!;
     const perturbed = getDefense(defense.name).perturbLogits !== undefined;
-    const releasedHash = perturbed ? createHash('sha256').update(new Uint8Array(loaded.released.members.buffer)).update(new Uint8Array(loaded.released.nonMembers.buffer)).digest('hex') : undefined;
-    const key = contentHash({ kind: 'sam-privacy-evaluation-3', modelHash, data: loaded.data.digest, options, ...(releasedHash === undefined ? {} : { releasedHash }) });
+    const releasedHash = perturbed
+      ? createHash('sha256').update(new Uint8Array(loaded.released.members.buffer)).update(new Uint8Array(loaded.released.nonMembers.buffer)).digest('hex')
+      : undefined;
+    const key = contentHash({
+      kind: 'sam-privacy-evaluation-3',
+      modelHash,
+      data: loaded.data.digest,
+      options,
+      ...(releasedHash === undefined ? {} : { releasedHash }),
+    });
     let pending = memo.get(key);
     if (pending === undefined) {
       pending = (async () => {
@@ -36,8 +46,20 @@ async function evaluateCached(ctx: ReproductionContext, config: ExperimentConfig
         const bytes = stored?.files.get('evaluation.json');
         if (bytes !== undefined) return JSON.parse(decoder.decode(bytes)) as ModelEvaluation;
         ctx.log(`[sam] attacking ${label} of ${config.name} (${options.splits} splits)`);
-        const evaluation = await evaluateModel(loaded.model, loaded.data.dataset, loaded.members, loaded.nonMembers, options, 0, perturbed ? loaded.released : undefined);
-        await ctx.store.write(key, { 'evaluation.json': encoder.encode(JSON.stringify(evaluation)) }, { kind: 'sam-privacy-evaluation', config: config.name, label });
+        const evaluation = await evaluateModel(
+          loaded.model,
+          loaded.data.dataset,
+          loaded.members,
+          loaded.nonMembers,
+          options,
+          0,
+          perturbed ? loaded.released : undefined,
+        );
+        await ctx.store.write(
+          key,
+          { 'evaluation.json': encoder.encode(JSON.stringify(evaluation)) },
+          { kind: 'sam-privacy-evaluation', config: config.name, label },
+        );
         return evaluation;
       })();
       memo.set(key, pending);

@@ -1,4 +1,16 @@
-import { augmentationAttack, computeSignals, featureFlipAttack, flipNoiseCounts, nnSelAttack, metricAttack, runAttackSuite, selectSignals, signalsFromLogits, type ModelSignals, type ShadowAttack } from '@mia/attacks';
+import {
+  augmentationAttack,
+  computeSignals,
+  featureFlipAttack,
+  flipNoiseCounts,
+  nnSelAttack,
+  metricAttack,
+  runAttackSuite,
+  selectSignals,
+  signalsFromLogits,
+  type ModelSignals,
+  type ShadowAttack,
+} from '@mia/attacks';
 import { deriveSeed, seededRandom, type Classifier, type LabeledData } from '@mia/core';
 import { applyCropFlip, cropFlipQueries } from '@mia/data';
 import type { EvaluationOptions } from './evaluation-options';
@@ -38,7 +50,13 @@ function halves(n: number, seed: number): [Int32Array, Int32Array] {
   return [p.slice(0, k), p.slice(k)];
 }
 
-async function splitAccuracies(members: ModelSignals, nonMembers: ModelSignals, attacksOf: (split: number) => ShadowAttack[], splits: number, seed: number): Promise<Record<string, number[]>> {
+async function splitAccuracies(
+  members: ModelSignals,
+  nonMembers: ModelSignals,
+  attacksOf: (split: number) => ShadowAttack[],
+  splits: number,
+  seed: number,
+): Promise<Record<string, number[]>> {
   const out: Record<string, number[]> = {};
   for (let s = 0; s < splits; s++) {
     const [mKnown, mEval] = halves(members.size, deriveSeed(seed, 'members', s));
@@ -56,7 +74,9 @@ async function splitAccuracies(members: ModelSignals, nonMembers: ModelSignals, 
 
 function multiQuerySignals(model: Classifier, data: LabeledData, indices: readonly number[], options: EvaluationOptions): ModelSignals {
   if (data.inputShape.length === 3) {
-    const queries = cropFlipQueries(options.cropPadding).map((view) => (x: import('@tensorflow/tfjs-core').Tensor) => applyCropFlip(x, view, options.cropPadding));
+    const queries = cropFlipQueries(options.cropPadding).map(
+      (view) => (x: import('@tensorflow/tfjs-core').Tensor) => applyCropFlip(x, view, options.cropPadding),
+    );
     return computeSignals(model, data, { indices, queries });
   }
   const base = computeSignals(model, data, { indices });
@@ -81,8 +101,21 @@ const bestPerSplit = (byAttack: Record<string, number[]>, splits: number) =>
  * @returns per-attack accuracies per split, the best per split, and train/test accuracy.
  * @see docs/protocol.md §1.5, §3.1–3.5, §5, §7 (SharpReg preset)
  */
-export async function evaluateModel(model: Classifier, data: LabeledData, members: readonly number[], nonMembers: readonly number[], options: EvaluationOptions, seed = 0, released?: { readonly members: Float32Array; readonly nonMembers: Float32Array }): Promise<ModelEvaluation> {
-  const fromLogits = (logits: Float32Array, idx: readonly number[]) => signalsFromLogits(logits, Int32Array.from(idx, (i) => data.y[i]!), model.numClasses);
+export async function evaluateModel(
+  model: Classifier,
+  data: LabeledData,
+  members: readonly number[],
+  nonMembers: readonly number[],
+  options: EvaluationOptions,
+  seed = 0,
+  released?: { readonly members: Float32Array; readonly nonMembers: Float32Array },
+): Promise<ModelEvaluation> {
+  const fromLogits = (logits: Float32Array, idx: readonly number[]) =>
+    signalsFromLogits(
+      logits,
+      Int32Array.from(idx, (i) => data.y[i]!),
+      model.numClasses,
+    );
   const m = released === undefined ? computeSignals(model, data, { indices: members }) : fromLogits(released.members, members);
   const n = released === undefined ? computeSignals(model, data, { indices: nonMembers }) : fromLogits(released.nonMembers, nonMembers);
   const single = await splitAccuracies(m, n, (s) => singleQueryAttacks(deriveSeed(seed, 'nn', s), options.nnEpochs), options.splits, seed);
@@ -90,12 +123,20 @@ export async function evaluateModel(model: Classifier, data: LabeledData, member
   const mq = multiQuerySignals(model, data, members.slice(0, k), options);
   const nq = multiQuerySignals(model, data, nonMembers.slice(0, k), options);
   const image = data.inputShape.length === 3;
-  const multiAttacks = (s: number): ShadowAttack[] => image
-    ? [globalOrClassAttack('queryAccuracy', 'Augmentation (threshold)'), augmentationAttack({ name: 'Augmentation (NN)', epochs: options.augmentationNnEpochs, seed: deriveSeed(seed, 'aug', s) })]
-    : [featureFlipAttack({ name: 'Feature flip' })];
+  const multiAttacks = (s: number): ShadowAttack[] =>
+    image
+      ? [
+          globalOrClassAttack('queryAccuracy', 'Augmentation (threshold)'),
+          augmentationAttack({ name: 'Augmentation (NN)', epochs: options.augmentationNnEpochs, seed: deriveSeed(seed, 'aug', s) }),
+        ]
+      : [featureFlipAttack({ name: 'Feature flip' })];
   const multi = await splitAccuracies(mq, nq, multiAttacks, options.splits, deriveSeed(seed, 'multi'));
   return {
-    trainAccuracy: accuracyOf(m), testAccuracy: accuracyOf(n), single, multi,
-    bestSingle: bestPerSplit(single, options.splits), bestMulti: bestPerSplit(multi, options.splits),
+    trainAccuracy: accuracyOf(m),
+    testAccuracy: accuracyOf(n),
+    single,
+    multi,
+    bestSingle: bestPerSplit(single, options.splits),
+    bestMulti: bestPerSplit(multi, options.splits),
   };
 }

@@ -1,5 +1,14 @@
 import { computeSignals } from '@mia/attacks';
-import { claim, compareEstimates, isNotRun, notTestable, type Claim, type Reproduction, type ReproductionFigure, type ReproductionTable } from '@mia/experiments/reproduce';
+import {
+  claim,
+  compareEstimates,
+  isNotRun,
+  notTestable,
+  type Claim,
+  type Reproduction,
+  type ReproductionFigure,
+  type ReproductionTable,
+} from '@mia/experiments/reproduce';
 import { columnConfig } from './configs';
 import { INFLUENCE_MODELS, estimateInfluenceCached } from './estimate-influence-cached';
 import { INFLUENCE_ENV, influenceFromEnv } from './influence-matrix';
@@ -20,7 +29,8 @@ const COLUMN = 'Purchase-100';
 function tables(buckets: readonly BucketSummary[] | undefined, reason: string): ReproductionTable[] {
   const acc = FIG3_ROWS.map((label, i) => {
     const b = buckets?.[i];
-    if (b === undefined || b.count === 0) return { label, cells: FIG3_ACCURACY_COLUMNS.map(() => notRunCell(b === undefined ? reason : 'no test point in this bucket')) };
+    if (b === undefined || b.count === 0)
+      return { label, cells: FIG3_ACCURACY_COLUMNS.map(() => notRunCell(b === undefined ? reason : 'no test point in this bucket')) };
     const a = b.accuracy;
     return { label, cells: [a.SGD!, a.SAM!, a.SharpReg!, a.SAM! - a.SGD!, a.SharpReg! - a.SGD!].map((v) => cellOf(v)) };
   });
@@ -31,12 +41,35 @@ function tables(buckets: readonly BucketSummary[] | undefined, reason: string): 
   const mem = FIG3_ROWS.map((label, i) => {
     const b = buckets?.[i];
     const ok = b !== undefined && Number.isFinite(b.topMemorization);
-    return { label, cells: [ok ? cellOf(b.topMemorization) : notRunCell(b === undefined ? reason : 'no test point in this bucket, or no memorisation scores')] };
+    return {
+      label,
+      cells: [ok ? cellOf(b.topMemorization) : notRunCell(b === undefined ? reason : 'no test point in this bucket, or no memorisation scores')],
+    };
   });
   return [
-    { title: FIG3_ACCURACY_TITLE, columns: FIG3_ACCURACY_COLUMNS, rows: acc, format: 'pct', caption: 'Bucket 1 = lowest influence entropy (test points that need memorisation) … bucket 5 = all-zero influence (App. C.1). The paper shows these as bar charts (CIFAR-100) without printed numbers.' },
-    { title: FIG3_COUNT_TITLE, columns: FIG3_COUNT_COLUMNS, rows: count, format: 'int', caption: 'Number of test points per bucket (the paper, CIFAR-100: 1924 / 2996 / 2392 / 535 / 2153).' },
-    { title: FIG3_MEMORIZATION_TITLE, columns: FIG3_MEMORIZATION_COLUMNS, rows: mem, format: 'num', caption: 'Mean memorisation score (self-influence) of each test point\'s most influential same-class training point (raw influence; for all-zero rows the choice is arbitrary).' },
+    {
+      title: FIG3_ACCURACY_TITLE,
+      columns: FIG3_ACCURACY_COLUMNS,
+      rows: acc,
+      format: 'pct',
+      caption:
+        'Bucket 1 = lowest influence entropy (test points that need memorisation) … bucket 5 = all-zero influence (App. C.1). The paper shows these as bar charts (CIFAR-100) without printed numbers.',
+    },
+    {
+      title: FIG3_COUNT_TITLE,
+      columns: FIG3_COUNT_COLUMNS,
+      rows: count,
+      format: 'int',
+      caption: 'Number of test points per bucket (the paper, CIFAR-100: 1924 / 2996 / 2392 / 535 / 2153).',
+    },
+    {
+      title: FIG3_MEMORIZATION_TITLE,
+      columns: FIG3_MEMORIZATION_COLUMNS,
+      rows: mem,
+      format: 'num',
+      caption:
+        "Mean memorisation score (self-influence) of each test point's most influential same-class training point (raw influence; for all-zero rows the choice is arbitrary).",
+    },
   ];
 }
 
@@ -62,8 +95,14 @@ function claims(buckets: readonly BucketSummary[] | undefined, reason: string): 
   // comparison not testable (floor/ceiling effect). Otherwise the two gains are compared with a 2-SE
   // margin, each accuracy's SE binomial on the bucket's count (independent; conservative for paired points).
   const binomial = (p: number, n: number) => Math.sqrt(Math.max(0, p * (1 - p)) / n);
-  const gainEstimate = (b: BucketSummary, o: string) => ({ value: gain(b, o), se: Math.hypot(binomial(b.accuracy[o]!, b.count), binomial(b.accuracy.SGD!, b.count)), seSource: 'binomial' as const });
-  const bounded = [low, high].filter((b) => b.accuracy.SGD! > 0.95 || b.accuracy.SGD! < 0.05).map((b) => `bucket ${b.bucket}: SGD accuracy ${pct(b.accuracy.SGD!)} (a floor/ceiling leaves no room for a gain)`);
+  const gainEstimate = (b: BucketSummary, o: string) => ({
+    value: gain(b, o),
+    se: Math.hypot(binomial(b.accuracy[o]!, b.count), binomial(b.accuracy.SGD!, b.count)),
+    seSource: 'binomial' as const,
+  });
+  const bounded = [low, high]
+    .filter((b) => b.accuracy.SGD! > 0.95 || b.accuracy.SGD! < 0.05)
+    .map((b) => `bucket ${b.bucket}: SGD accuracy ${pct(b.accuracy.SGD!)} (a floor/ceiling leaves no room for a gain)`);
   const gainClaim = (statement: string, o: string, direction: 'greater' | 'less'): Claim => {
     if (bounded.length > 0) return notTestable(statement, `${where}: ${bounded.join('; ')}`);
     const d = compareEstimates(gainEstimate(low, o), gainEstimate(high, o), { direction, format: 'pct' });
@@ -79,15 +118,23 @@ function claims(buckets: readonly BucketSummary[] | undefined, reason: string): 
 }
 
 function figure(buckets: readonly BucketSummary[]): ReproductionFigure {
-  const values = buckets.flatMap((b) => FIG3_OPTIMIZERS.map((o) => ({ bucket: `Bucket ${b.bucket}`, optimizer: o, accuracy: b.count > 0 ? b.accuracy[o]! : null })));
+  const values = buckets.flatMap((b) =>
+    FIG3_OPTIMIZERS.map((o) => ({ bucket: `Bucket ${b.bucket}`, optimizer: o, accuracy: b.count > 0 ? b.accuracy[o]! : null })),
+  );
   return {
-    id: 'fig3-bucket-accuracy', title: 'Test accuracy per influence-entropy bucket (Fig. 3a / 5a)',
+    id: 'fig3-bucket-accuracy',
+    title: 'Test accuracy per influence-entropy bucket (Fig. 3a / 5a)',
     spec: {
-      $schema: 'https://vega.github.io/schema/vega-lite/v5.json', width: 360, height: 220, data: { values },
+      $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+      width: 360,
+      height: 220,
+      data: { values },
       mark: 'bar',
       encoding: {
-        x: { field: 'bucket', type: 'ordinal', title: 'bucket (1 = most memorisation)' }, xOffset: { field: 'optimizer' },
-        y: { field: 'accuracy', type: 'quantitative', title: 'test accuracy', axis: { format: '%' } }, color: { field: 'optimizer', type: 'nominal' },
+        x: { field: 'bucket', type: 'ordinal', title: 'bucket (1 = most memorisation)' },
+        xOffset: { field: 'optimizer' },
+        y: { field: 'accuracy', type: 'quantitative', title: 'test accuracy', axis: { format: '%' } },
+        color: { field: 'optimizer', type: 'nominal' },
       },
     },
   };
@@ -115,19 +162,30 @@ export const samFig3: Reproduction = {
     const unit = sgd!;
     const numModels = INFLUENCE_MODELS[ctx.scale];
     const provided = await influenceFromEnv(unit.nonMembers.length, unit.members.length);
-    const { influence, memorization }: { influence: Float64Array; memorization?: Float64Array } = provided ?? await estimateInfluenceCached(ctx, config, unit, numModels);
+    const { influence, memorization }: { influence: Float64Array; memorization?: Float64Array } =
+      provided ?? (await estimateInfluenceCached(ctx, config, unit, numModels));
     const y = unit.data.dataset.y;
     const { buckets, highThreshold } = memorizationBuckets({
-      influence, ...(memorization === undefined ? {} : { memorization }), correct, numClasses: unit.data.dataset.numClasses,
-      testLabels: Int32Array.from(unit.nonMembers, (i) => y[i]!), trainLabels: Int32Array.from(unit.members, (i) => y[i]!),
+      influence,
+      ...(memorization === undefined ? {} : { memorization }),
+      correct,
+      numClasses: unit.data.dataset.numClasses,
+      testLabels: Int32Array.from(unit.nonMembers, (i) => y[i]!),
+      trainLabels: Int32Array.from(unit.members, (i) => y[i]!),
     });
-    const source = provided === undefined
-      ? `Influence: subsampling estimator (Feldman & Zhang; @mia/sam estimateInfluence) with ${numModels} SGD models on random 70 % subsets of the ${unit.members.length} members, scored by correctness on ${unit.nonMembers.length} test points (the paper used Feldman & Zhang's precomputed CIFAR-100 scores from thousands of models).`
-      : `Influence: user-provided matrix ${provided.path} ($${INFLUENCE_ENV}); no memorisation scores.`;
+    const source =
+      provided === undefined
+        ? `Influence: subsampling estimator (Feldman & Zhang; @mia/sam estimateInfluence) with ${numModels} SGD models on random 70 % subsets of the ${unit.members.length} members, scored by correctness on ${unit.nonMembers.length} test points (the paper used Feldman & Zhang's precomputed CIFAR-100 scores from thousands of models).`
+        : `Influence: user-provided matrix ${provided.path} ($${INFLUENCE_ENV}); no memorisation scores.`;
     return {
-      tables: tables(buckets, ''), claims: claims(buckets, ''), figures: [figure(buckets)],
-      notes: [source, `Buckets (App. C.1): entropy over same-class members, negatives clipped to 0; bucket 4 = entropy > ${highThreshold.toFixed(2)} (the paper's 6.1 for 500 points per class, scaled by ln m̄ / ln 500); ± 0.4σ around the mean for buckets 1–3.`,
-        `Dataset: ${COLUMN} column (${unit.data.dataset.name}, ${unit.data.dataset.source}); the paper's Fig. 3 is on CIFAR-100.`],
+      tables: tables(buckets, ''),
+      claims: claims(buckets, ''),
+      figures: [figure(buckets)],
+      notes: [
+        source,
+        `Buckets (App. C.1): entropy over same-class members, negatives clipped to 0; bucket 4 = entropy > ${highThreshold.toFixed(2)} (the paper's 6.1 for 500 points per class, scaled by ln m̄ / ln 500); ± 0.4σ around the mean for buckets 1–3.`,
+        `Dataset: ${COLUMN} column (${unit.data.dataset.name}, ${unit.data.dataset.source}); the paper's Fig. 3 is on CIFAR-100.`,
+      ],
     };
   },
 };

@@ -5,8 +5,16 @@ import { globalOrClassAttack } from './global-or-class-attack';
 // Confidence p_y = exp(−loss). Class 0: members 0.9, non-members 0.8; class 1: members 0.5, non-members 0.4.
 // No single threshold separates both classes (0.5 < 0.8), per-class thresholds do.
 const split = (pm: number[], pn: number[], labelsM: number[], labelsN: number[]): SplitSignals => ({
-  members: signalsFromLosses(pm.map((p) => -Math.log(p)), labelsM, 2),
-  nonMembers: signalsFromLosses(pn.map((p) => -Math.log(p)), labelsN, 2),
+  members: signalsFromLosses(
+    pm.map((p) => -Math.log(p)),
+    labelsM,
+    2,
+  ),
+  nonMembers: signalsFromLosses(
+    pn.map((p) => -Math.log(p)),
+    labelsN,
+    2,
+  ),
 });
 // Ten examples per class and side: per-class thresholds need ≥ 10 (MIN_CLASS_EXAMPLES of @mia/attacks).
 const ten = (values: number[]) => values.flatMap((v) => Array.from({ length: 10 }, () => v));

@@ -38,7 +38,9 @@ export function parseInfluenceMatrix(bytes: Uint8Array, name: string, numTest: n
     data = Float64Array.from((rows as number[][]).flat());
   }
   if (shape.length !== 2 || shape[0] !== numTest || shape[1] !== numTrain) {
-    throw new ShapeMismatchError(`${fn}: ${name} must be [numTest, numTrain] = [${numTest}, ${numTrain}] (the target's test non-members × members), got [${shape.join(', ')}]`);
+    throw new ShapeMismatchError(
+      `${fn}: ${name} must be [numTest, numTrain] = [${numTest}, ${numTrain}] (the target's test non-members × members), got [${shape.join(', ')}]`,
+    );
   }
   return data;
 }

@@ -6,16 +6,13 @@ describe('memorizationBuckets', () => {
   // Same-class entropies: t0 [1,0] → 0; t1 [1,1] → ln 2 = 0.693; t2 [1,3] → 0.562; t3 all zero → ∞;
   // t4 [−1,0] clipped → all zero → ∞. m̄ = 2 → bucket-4 threshold 6.1·ln 2/ln 500 = 0.680, so t1 → 4;
   // t0, t2: mean 0.281, σ 0.281 → t0 < mean − 0.4σ → 1, t2 > mean + 0.4σ → 3; t3, t4 → 5.
-  const influence = [
-    1, 0, 9, 9,
-    1, 1, 0, 0,
-    0, 0, 1, 3,
-    5, 5, 0, 0,
-    -1, NaN, 0, 0,
-  ];
+  const influence = [1, 0, 9, 9, 1, 1, 0, 0, 0, 0, 1, 3, 5, 5, 0, 0, -1, NaN, 0, 0];
   const input = {
-    influence, memorization: [0.1, 0.2, 0.3, 0.4], numClasses: 2,
-    trainLabels: Int32Array.from([0, 0, 1, 1]), testLabels: Int32Array.from([0, 0, 1, 1, 0]),
+    influence,
+    memorization: [0.1, 0.2, 0.3, 0.4],
+    numClasses: 2,
+    trainLabels: Int32Array.from([0, 0, 1, 1]),
+    testLabels: Int32Array.from([0, 0, 1, 1, 0]),
     correct: { SGD: [1, 0, 1, 0, 1], SAM: [1, 1, 0, 0, 0] },
   };
 

@@ -64,7 +64,8 @@ export function memorizationBuckets(input: MemorizationBucketsInput): { buckets:
   return {
     highThreshold,
     buckets: [1, 2, 3, 4, 5].map((b) => ({
-      bucket: b, count: counts[b - 1]!,
+      bucket: b,
+      count: counts[b - 1]!,
       accuracy: Object.fromEntries(names.map((n) => [n, accuracy[n]![b - 1]!])),
       topMemorization: memCount[b]! > 0 ? memSum[b]! / memCount[b]! : NaN,
     })),

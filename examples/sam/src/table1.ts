@@ -17,17 +17,23 @@ export const algorithmRows = (): string[] => DATASET_COLUMNS.flatMap((d) => ALGO
 
 /** Table 1 from the evaluations: test accuracy and the best attack accuracies, mean ± std over splits. */
 export function table1(columns: Readonly<Record<DatasetColumn, ColumnEvaluation | NotRun>>): ReproductionTable {
-  const rows = DATASET_COLUMNS.flatMap((column) => ALGORITHMS.map((algo) => {
-    const label = `${column} · ${algo}`;
-    const paper = TABLE1[label]!;
-    const c = columns[column];
-    if (isNotRun(c)) return { label, cells: paper.map((p) => notRunCell(c.notRun, p)) };
-    const e = c.evaluations[algo]!;
-    return { label, cells: [cellOf(e.testAccuracy, paper[0]), cellOf(e.bestSingle, paper[1]), cellOf(e.bestMulti, paper[2])] };
-  }));
+  const rows = DATASET_COLUMNS.flatMap((column) =>
+    ALGORITHMS.map((algo) => {
+      const label = `${column} · ${algo}`;
+      const paper = TABLE1[label]!;
+      const c = columns[column];
+      if (isNotRun(c)) return { label, cells: paper.map((p) => notRunCell(c.notRun, p)) };
+      const e = c.evaluations[algo]!;
+      return { label, cells: [cellOf(e.testAccuracy, paper[0]), cellOf(e.bestSingle, paper[1]), cellOf(e.bestMulti, paper[2])] };
+    }),
+  );
   return {
-    title: TABLE1_TITLE, columns: TABLE1_COLUMNS, rows, format: 'pct',
-    caption: 'Test accuracy of the target; best single-query (DSQ) and multi-query (label-only) attack accuracy, mean ± sample std over the attack-data splits (higher attack accuracy = worse privacy).',
+    title: TABLE1_TITLE,
+    columns: TABLE1_COLUMNS,
+    rows,
+    format: 'pct',
+    caption:
+      'Test accuracy of the target; best single-query (DSQ) and multi-query (label-only) attack accuracy, mean ± sample std over the attack-data splits (higher attack accuracy = worse privacy).',
   };
 }
 
@@ -39,21 +45,45 @@ export function table1Claims(columns: Readonly<Record<DatasetColumn, ColumnEvalu
   const single = (c: ColumnEvaluation, algo: string) => attackAccuracyOf(c, ev(c, algo).bestSingle);
   const multi = (c: ColumnEvaluation, algo: string) => attackAccuracyOf(c, ev(c, algo).bestMulti);
   return [
-    claimOverColumns("SAM's test accuracy ≥ SGD's and its best single-query attack accuracy > SGD's, on every dataset (§4)", columns, (c) => ({
-      comparisons: [
-        { label: 'test SAM vs SGD', a: testAccuracyOf(c, 'SAM'), b: testAccuracyOf(c, 'SGD'), direction: 'greater' },
-        { label: 'single-query SAM vs SGD', a: single(c, 'SAM'), b: single(c, 'SGD'), direction: 'greater' },
-      ],
-    }), undefined, ['SAM']),
-    claimOverColumns("SharpReg's best single-query attack accuracy < SAM's on every dataset (§5.2)", columns, (c) => ({
-      comparisons: [{ label: 'SharpReg vs SAM', a: single(c, 'SharpReg'), b: single(c, 'SAM'), direction: 'less' }],
-    }), undefined, ['SAM', 'SharpReg']),
-    claimOverColumns("SharpReg's best multi-query attack accuracy < SAM's on every dataset (§5.2)", columns, (c) => ({
-      comparisons: [{ label: 'SharpReg vs SAM', a: multi(c, 'SharpReg'), b: multi(c, 'SAM'), direction: 'less' }],
-    }), undefined, ['SAM', 'SharpReg']),
-    claimOverColumns("SharpReg's test accuracy is within 2 points of SAM's on every dataset (the trade-off bound of issue #11; the paper's own Table 1 misses it on CIFAR-100 by 6.2 points)", columns, (c) => ({
-      comparisons: [{ label: 'test SharpReg vs SAM', a: testAccuracyOf(c, 'SharpReg'), b: testAccuracyOf(c, 'SAM'), direction: 'greater', offset: -0.02 }],
-    }), undefined, ['SAM', 'SharpReg']),
+    claimOverColumns(
+      "SAM's test accuracy ≥ SGD's and its best single-query attack accuracy > SGD's, on every dataset (§4)",
+      columns,
+      (c) => ({
+        comparisons: [
+          { label: 'test SAM vs SGD', a: testAccuracyOf(c, 'SAM'), b: testAccuracyOf(c, 'SGD'), direction: 'greater' },
+          { label: 'single-query SAM vs SGD', a: single(c, 'SAM'), b: single(c, 'SGD'), direction: 'greater' },
+        ],
+      }),
+      undefined,
+      ['SAM'],
+    ),
+    claimOverColumns(
+      "SharpReg's best single-query attack accuracy < SAM's on every dataset (§5.2)",
+      columns,
+      (c) => ({
+        comparisons: [{ label: 'SharpReg vs SAM', a: single(c, 'SharpReg'), b: single(c, 'SAM'), direction: 'less' }],
+      }),
+      undefined,
+      ['SAM', 'SharpReg'],
+    ),
+    claimOverColumns(
+      "SharpReg's best multi-query attack accuracy < SAM's on every dataset (§5.2)",
+      columns,
+      (c) => ({
+        comparisons: [{ label: 'SharpReg vs SAM', a: multi(c, 'SharpReg'), b: multi(c, 'SAM'), direction: 'less' }],
+      }),
+      undefined,
+      ['SAM', 'SharpReg'],
+    ),
+    claimOverColumns(
+      "SharpReg's test accuracy is within 2 points of SAM's on every dataset (the trade-off bound of issue #11; the paper's own Table 1 misses it on CIFAR-100 by 6.2 points)",
+      columns,
+      (c) => ({
+        comparisons: [{ label: 'test SharpReg vs SAM', a: testAccuracyOf(c, 'SharpReg'), b: testAccuracyOf(c, 'SAM'), direction: 'greater', offset: -0.02 }],
+      }),
+      undefined,
+      ['SAM', 'SharpReg'],
+    ),
   ];
 }
 
@@ -62,7 +92,7 @@ export function evaluationNotes(scale: Parameters<typeof evaluationOptions>[0]):
   return [
     describeEvaluation(evaluationOptions(scale)),
     `Optimisers: SGD (plain cross-entropy), SAM ρ = ${SAM_RHO}, SharpReg (λ, ρ, ξ) per dataset ${DATASET_COLUMNS.map((d) => `${d} (${Object.values(SHARPREG_PARAMS[d]).join(', ')})`).join(', ')} (Table 4, docs/protocol.md §2.4).`,
-    'Partition: CCL5 (members, test non-members, a reference set AdvReg uses); the attack data are the target\'s own members and test non-members, halved per split as in App. C.3 (no shadow model). The final epoch is used (no best-validation checkpoint, PROTOCOL A11).',
+    "Partition: CCL5 (members, test non-members, a reference set AdvReg uses); the attack data are the target's own members and test non-members, halved per split as in App. C.3 (no shadow model). The final epoch is used (no best-validation checkpoint, PROTOCOL A11).",
     'Purchase-100 and Texas-100 run on the synthetic stand-ins purchaseLike / texasLike below paper scale; CIFAR-100 needs --data-dir.',
   ];
 }
@@ -73,7 +103,8 @@ export const samTable1: Reproduction = {
   paper: 'SAM-privacy (Kim et al., On memorization and privacy risks of sharpness aware minimization)',
   title: 'Table 1: test accuracy and best single-/multi-query attack accuracy of SGD, SAM and SharpReg (mean ± std over 5 attack splits)',
   source: 'SAM-privacy (arXiv:2310.00488), Table 1',
-  description: 'Trains SGD, SAM and SharpReg targets per dataset, then runs the SharpReg protocol\'s single-query and multi-query attacks on 5 seeded attack-data splits.',
+  description:
+    "Trains SGD, SAM and SharpReg targets per dataset, then runs the SharpReg protocol's single-query and multi-query attacks on 5 seeded attack-data splits.",
   async run(ctx) {
     const columns = await evaluateColumns(ctx);
     return { tables: [table1(columns)], claims: table1Claims(columns), notes: evaluationNotes(ctx.scale) };

@@ -43,8 +43,12 @@ export function table2(columns: Readonly<Record<DatasetColumn, ColumnEvaluation 
     return { label, cells: changes(c, algo).map((v, i) => cellOf(v, paper[i])) };
   });
   return {
-    title: TABLE2_TITLE, columns: TABLE2_COLUMNS, rows, format: 'pct',
-    caption: 'Relative change in % of the Table 1 means vs SGD (e.g. +2.65 % = SAM\'s test accuracy is 1.0265 × SGD\'s); DSQ = best direct single-query attack, label-only = best multi-query attack.',
+    title: TABLE2_TITLE,
+    columns: TABLE2_COLUMNS,
+    rows,
+    format: 'pct',
+    caption:
+      "Relative change in % of the Table 1 means vs SGD (e.g. +2.65 % = SAM's test accuracy is 1.0265 × SGD's); DSQ = best direct single-query attack, label-only = best multi-query attack.",
   };
 }
 
@@ -54,23 +58,42 @@ export const samTable2: Reproduction = {
   paper: 'SAM-privacy (Kim et al., On memorization and privacy risks of sharpness aware minimization)',
   title: 'Table 2: % change of test accuracy and attack accuracy of SAM and SharpReg vs SGD',
   source: 'SAM-privacy (arXiv:2310.00488), Table 2',
-  description: 'The relative changes of Table 1\'s means (same models and attack splits as sam-table1; shared cache).',
+  description: "The relative changes of Table 1's means (same models and attack splits as sam-table1; shared cache).",
   async run(ctx) {
     const columns = await evaluateColumns(ctx);
     const claims = [
-      claimOverColumns('SAM increases test accuracy and DSQ attack accuracy vs SGD on every dataset (§5.2: "for all the datasets, we consistently find that SAM achieves increase in test accuracy but also displays increase in membership inference attack accuracy")', columns, (c) => {
-        const [t, d] = relChanges(c, 'SAM');
-        return { comparisons: [{ label: 'test change', a: t, b: ZERO, direction: 'greater' }, { label: 'DSQ change', a: d, b: ZERO, direction: 'greater' }] };
-      }, undefined, ['SAM']),
-      claimOverColumns('SharpReg lowers DSQ and label-only attack accuracy vs SGD by more than it lowers test accuracy, on every dataset (Table 2)', columns, (c) => {
-        const [t, d, l] = relChanges(c, 'SharpReg');
-        return {
-          comparisons: [
-            { label: 'DSQ change', a: d, b: ZERO, direction: 'less' }, { label: 'label-only change', a: l, b: ZERO, direction: 'less' },
-            { label: 'DSQ vs test change', a: d, b: t, direction: 'less' }, { label: 'label-only vs test change', a: l, b: t, direction: 'less' },
-          ],
-        };
-      }, undefined, ['SharpReg']),
+      claimOverColumns(
+        'SAM increases test accuracy and DSQ attack accuracy vs SGD on every dataset (§5.2: "for all the datasets, we consistently find that SAM achieves increase in test accuracy but also displays increase in membership inference attack accuracy")',
+        columns,
+        (c) => {
+          const [t, d] = relChanges(c, 'SAM');
+          return {
+            comparisons: [
+              { label: 'test change', a: t, b: ZERO, direction: 'greater' },
+              { label: 'DSQ change', a: d, b: ZERO, direction: 'greater' },
+            ],
+          };
+        },
+        undefined,
+        ['SAM'],
+      ),
+      claimOverColumns(
+        'SharpReg lowers DSQ and label-only attack accuracy vs SGD by more than it lowers test accuracy, on every dataset (Table 2)',
+        columns,
+        (c) => {
+          const [t, d, l] = relChanges(c, 'SharpReg');
+          return {
+            comparisons: [
+              { label: 'DSQ change', a: d, b: ZERO, direction: 'less' },
+              { label: 'label-only change', a: l, b: ZERO, direction: 'less' },
+              { label: 'DSQ vs test change', a: d, b: t, direction: 'less' },
+              { label: 'label-only vs test change', a: l, b: t, direction: 'less' },
+            ],
+          };
+        },
+        undefined,
+        ['SharpReg'],
+      ),
     ];
     return { tables: [table2(columns)], claims, notes: evaluationNotes(ctx.scale) };
   },

@@ -22,7 +22,10 @@ export function table3(columns: Readonly<Record<DatasetColumn, ColumnEvaluation 
     return { label, cells: SINGLE_QUERY_ATTACKS.map((a, i) => cellOf(e.single[a]!, paper[i])) };
   });
   return {
-    title: TABLE3_TITLE, columns: TABLE3_COLUMNS, rows, format: 'pct',
+    title: TABLE3_TITLE,
+    columns: TABLE3_COLUMNS,
+    rows,
+    format: 'pct',
     caption: 'Balanced accuracy of each single-query attack on the evaluation half, mean ± sample std over the splits (the paper reports a single run).',
   };
 }
@@ -33,18 +36,35 @@ export const samTable3: Reproduction = {
   paper: 'SAM-privacy (Kim et al., On memorization and privacy risks of sharpness aware minimization)',
   title: 'Table 3: accuracy of each direct single-query attack (NN, confidence, correctness, entropy, modified entropy) on SGD, SAM and SharpReg',
   source: 'SAM-privacy (arXiv:2310.00488), Table 3 (App. C.4)',
-  description: 'Per-attack accuracies behind Table 1\'s best single-query column (same models and splits; shared cache).',
+  description: "Per-attack accuracies behind Table 1's best single-query column (same models and splits; shared cache).",
   async run(ctx) {
     const columns = await evaluateColumns(ctx);
     const per = (c: ColumnEvaluation, algo: string, attack: string) => attackAccuracyOf(c, c.evaluations[algo]!.single[attack]!);
     const claims = [
       // "At least as accurate": SAM − SGD > −2 SE is "not below"; restated as SAM ≥ SGD with the margin (holds beyond 2 SE above, does not hold beyond 2 SE below).
-      claimOverColumns('The modified-entropy attack on SAM is at least as accurate as on SGD, on every dataset (Table 3)', columns, (c) => ({
-        comparisons: [{ label: 'SAM vs SGD', a: per(c, 'SAM', 'Modified entropy'), b: per(c, 'SGD', 'Modified entropy'), direction: 'greater' }],
-      }), undefined, ['SAM']),
-      claimOverColumns('Every single-query attack is less accurate on SharpReg than on SAM, on every dataset (Table 3; NN on CIFAR-10 excepted, where the paper has ≈ 50 % for all three)', columns, (c, column) => ({
-        comparisons: SINGLE_QUERY_ATTACKS.filter((a) => !(a === 'NN' && column === 'CIFAR-10')).map((a) => ({ label: `${a} SharpReg vs SAM`, a: per(c, 'SharpReg', a), b: per(c, 'SAM', a), direction: 'less' as const })),
-      }), undefined, ['SAM', 'SharpReg']),
+      claimOverColumns(
+        'The modified-entropy attack on SAM is at least as accurate as on SGD, on every dataset (Table 3)',
+        columns,
+        (c) => ({
+          comparisons: [{ label: 'SAM vs SGD', a: per(c, 'SAM', 'Modified entropy'), b: per(c, 'SGD', 'Modified entropy'), direction: 'greater' }],
+        }),
+        undefined,
+        ['SAM'],
+      ),
+      claimOverColumns(
+        'Every single-query attack is less accurate on SharpReg than on SAM, on every dataset (Table 3; NN on CIFAR-10 excepted, where the paper has ≈ 50 % for all three)',
+        columns,
+        (c, column) => ({
+          comparisons: SINGLE_QUERY_ATTACKS.filter((a) => !(a === 'NN' && column === 'CIFAR-10')).map((a) => ({
+            label: `${a} SharpReg vs SAM`,
+            a: per(c, 'SharpReg', a),
+            b: per(c, 'SAM', a),
+            direction: 'less' as const,
+          })),
+        }),
+        undefined,
+        ['SAM', 'SharpReg'],
+      ),
     ];
     return { tables: [table3(columns)], claims, notes: evaluationNotes(ctx.scale) };
   },

@@ -1,5 +1,15 @@
 import { type ExperimentConfig } from '@mia/experiments';
-import { isNotRun, notEvaluated, testabilityProblem, trendClaim, type Claim, type NotRun, type Reproduction, type ReproductionScale, type ReproductionTable } from '@mia/experiments/reproduce';
+import {
+  isNotRun,
+  notEvaluated,
+  testabilityProblem,
+  trendClaim,
+  type Claim,
+  type NotRun,
+  type Reproduction,
+  type ReproductionScale,
+  type ReproductionTable,
+} from '@mia/experiments/reproduce';
 import { SAM_REGIME, attackAccuracyOf, claimOverColumns, testAccuracyOf } from './column-claims';
 import { CPU_PLAN, DATASET_COLUMNS, SAM_RHO, SHARPREG_PARAMS, type DatasetColumn } from './configs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';
@@ -36,13 +46,15 @@ const ADVREG_ALPHA: Record<DatasetColumn, number> = { 'CIFAR-100': 6, 'CIFAR-10'
 
 /** The runner defenses of Table 4 for a dataset: SEL's AdvReg at paper scale, the MLHospital schedule below it. */
 export function table4RunnerDefenses(column: DatasetColumn, scale: ReproductionScale): ExperimentConfig['defenses'] {
-  const advreg = scale === 'paper'
-    ? { variant: 'sel', alpha: ADVREG_ALPHA[column] }
-    : { variant: 'mlhospital', alpha: ADVREG_ALPHA[column], warmupEpochs: scale === 'smoke' ? 1 : 3 };
+  const advreg =
+    scale === 'paper'
+      ? { variant: 'sel', alpha: ADVREG_ALPHA[column] }
+      : { variant: 'mlhospital', alpha: ADVREG_ALPHA[column], warmupEpochs: scale === 'smoke' ? 1 : 3 };
   // SELENA (§4.14): K = 25 sub-models, each member excluded from L = 10, at paper scale; fewer below it.
   const selena = scale === 'paper' ? { numModels: 25, numExcluded: 10 } : scale === 'cpu' ? CPU_PLAN.selena : { numModels: 3, numExcluded: 1 };
   // MemGuard (§4.15): the paper has no CIFAR-10 row; the defender's attack model is trained for 100 epochs (smoke: 5).
-  const memGuard = column === 'CIFAR-10' ? [] : [{ name: 'memguard', label: 'MemGuard', params: scale === 'smoke' ? { attackEpochs: 5, maxIterations: 30 } : {} }];
+  const memGuard =
+    column === 'CIFAR-10' ? [] : [{ name: 'memguard', label: 'MemGuard', params: scale === 'smoke' ? { attackEpochs: 5, maxIterations: 30 } : {} }];
   return [
     { name: 'none', label: 'SGD', params: {} },
     { name: 'sam', label: 'SAM', params: { rho: SAM_RHO } },
@@ -62,11 +74,18 @@ export function table4(columns: Readonly<Record<DatasetColumn, ColumnEvaluation 
     const reason = isNotRun(c) ? c.notRun : undefined;
     if (reason !== undefined) return { label, cells: paper.map((p) => notRunCell(reason, p)) };
     const e = (c as ColumnEvaluation).evaluations[defense]!;
-    return { label, cells: [cellOf(e.trainAccuracy, paper[0]), cellOf(e.testAccuracy, paper[1]), cellOf(e.bestSingle, paper[2]), cellOf(e.bestMulti, paper[3])] };
+    return {
+      label,
+      cells: [cellOf(e.trainAccuracy, paper[0]), cellOf(e.testAccuracy, paper[1]), cellOf(e.bestSingle, paper[2]), cellOf(e.bestMulti, paper[3])],
+    };
   });
   return {
-    title: TABLE4_TITLE, columns: TABLE4_COLUMNS, rows, format: 'pct',
-    caption: 'Train/test accuracy of the target and the best single-/multi-query attack accuracy (mean ± sample std over the attack splits; the paper: one run). SharpReg(λ,ρ,ξ).',
+    title: TABLE4_TITLE,
+    columns: TABLE4_COLUMNS,
+    rows,
+    format: 'pct',
+    caption:
+      'Train/test accuracy of the target and the best single-/multi-query attack accuracy (mean ± sample std over the attack splits; the paper: one run). SharpReg(λ,ρ,ξ).',
   };
 }
 
@@ -79,11 +98,18 @@ function xiSweepClaim(c: ColumnEvaluation | NotRun): Claim {
   if (isNotRun(c)) return notEvaluated(statement, `CIFAR-100: ${c.notRun}`);
   const gate = testabilityProblem({ results: c.results, undefended: 'SGD', compared: ['SGD'], regime: SAM_REGIME });
   const variants = sharpRegVariants('CIFAR-100');
-  const points = (metric: (e: ColumnEvaluation['evaluations'][string]) => number) => variants.map((p) => ({ x: p.xi, y: metric(c.evaluations[sharpRegLabel(p)]!) }));
+  const points = (metric: (e: ColumnEvaluation['evaluations'][string]) => number) =>
+    variants.map((p) => ({ x: p.xi, y: metric(c.evaluations[sharpRegLabel(p)]!) }));
   const opts = { direction: 'decreasing' as const, format: 'pct' as const, knob: 'ξ', ...(gate === undefined ? {} : { gate }) };
   const t = trendClaim({ statement, points: points((e) => e.testAccuracy), ...opts });
   const a = trendClaim({ statement, points: points((e) => mean(e.bestSingle)), ...opts });
-  const verdict = [t.verdict, a.verdict].includes('not testable') ? 'not testable' : [t.verdict, a.verdict].includes('does not hold') ? 'does not hold' : t.verdict === 'holds' && a.verdict === 'holds' ? 'holds' : 'within noise';
+  const verdict = [t.verdict, a.verdict].includes('not testable')
+    ? 'not testable'
+    : [t.verdict, a.verdict].includes('does not hold')
+      ? 'does not hold'
+      : t.verdict === 'holds' && a.verdict === 'holds'
+        ? 'holds'
+        : 'within noise';
   return { statement, verdict, evidence: `test accuracy: ${t.evidence}; attack: ${a.evidence}` };
 }
 
@@ -104,35 +130,78 @@ export const samTable4: Reproduction = {
       return { value: t.value - a.value, se: Math.hypot(t.se ?? NaN, a.se ?? NaN) };
     };
     const claims = [
-      claimOverColumns('SharpReg has a better trade-off than AdvReg: test acc − best single-query attack acc of SharpReg ≥ AdvReg\'s, on every dataset (Table 4: "comparable tradeoffs"; holds on the paper\'s numbers)', columns, (c, column) => {
-        const s = headlineSharpReg(column);
-        return { comparisons: [{ label: `${s} vs AdvReg`, a: gap(c, s), b: gap(c, 'AdvReg'), direction: 'greater' }] };
-      }, undefined, ['AdvReg']),
-      claimOverColumns('SharpReg\'s best single-query attack accuracy < SAM\'s and < SGD\'s, on every dataset (Table 4)', columns, (c, column) => {
-        const s = headlineSharpReg(column);
-        return { comparisons: [{ label: `${s} vs SAM`, a: single(c, s), b: single(c, 'SAM'), direction: 'less' }, { label: `${s} vs SGD`, a: single(c, s), b: single(c, 'SGD'), direction: 'less' }] };
-      }, undefined, ['SAM']),
+      claimOverColumns(
+        'SharpReg has a better trade-off than AdvReg: test acc − best single-query attack acc of SharpReg ≥ AdvReg\'s, on every dataset (Table 4: "comparable tradeoffs"; holds on the paper\'s numbers)',
+        columns,
+        (c, column) => {
+          const s = headlineSharpReg(column);
+          return { comparisons: [{ label: `${s} vs AdvReg`, a: gap(c, s), b: gap(c, 'AdvReg'), direction: 'greater' }] };
+        },
+        undefined,
+        ['AdvReg'],
+      ),
+      claimOverColumns(
+        "SharpReg's best single-query attack accuracy < SAM's and < SGD's, on every dataset (Table 4)",
+        columns,
+        (c, column) => {
+          const s = headlineSharpReg(column);
+          return {
+            comparisons: [
+              { label: `${s} vs SAM`, a: single(c, s), b: single(c, 'SAM'), direction: 'less' },
+              { label: `${s} vs SGD`, a: single(c, s), b: single(c, 'SGD'), direction: 'less' },
+            ],
+          };
+        },
+        undefined,
+        ['SAM'],
+      ),
       xiSweepClaim(columns['CIFAR-100']),
       // Restated: the paper's second half ("but not the multi-query one") is a tautology here — MemGuard keeps
       // every argmax, so a label-only attack sees the SGD model's labels — and is dropped (see the notes).
-      claimOverColumns('MemGuard lowers the best single-query attack accuracy below SGD\'s (Table 4: e.g. Purchase-100 58.7 % vs 67.1 %)', columns, (c) => {
-        const [mm, sm] = [mean(c.evaluations.MemGuard!.bestMulti), mean(c.evaluations.SGD!.bestMulti)];
-        return { comparisons: [{ label: 'single MemGuard vs SGD', a: single(c, 'MemGuard'), b: single(c, 'SGD'), direction: 'less' }], note: `multi-query ${pct(mm)} vs ${pct(sm)}, equal by construction` };
-      }, (column) => table4Defenses(column).includes('MemGuard'), ['MemGuard']),
-      claimOverColumns('SELENA lowers both the best single-query and the best multi-query attack accuracy below SGD\'s, on every dataset (Table 4)', columns, (c) => {
-        const [se, sgd] = ['SELENA', 'SGD'].map((l) => c.evaluations[l]!);
-        return {
-          comparisons: [{ label: 'single SELENA vs SGD', a: single(c, 'SELENA'), b: single(c, 'SGD'), direction: 'less' }, { label: 'multi SELENA vs SGD', a: multi(c, 'SELENA'), b: multi(c, 'SGD'), direction: 'less' }],
-          note: `test accuracy ${pct(se!.testAccuracy)} vs ${pct(sgd!.testAccuracy)}`,
-        };
-      }, undefined, ['SELENA']),
+      claimOverColumns(
+        "MemGuard lowers the best single-query attack accuracy below SGD's (Table 4: e.g. Purchase-100 58.7 % vs 67.1 %)",
+        columns,
+        (c) => {
+          const [mm, sm] = [mean(c.evaluations.MemGuard!.bestMulti), mean(c.evaluations.SGD!.bestMulti)];
+          return {
+            comparisons: [{ label: 'single MemGuard vs SGD', a: single(c, 'MemGuard'), b: single(c, 'SGD'), direction: 'less' }],
+            note: `multi-query ${pct(mm)} vs ${pct(sm)}, equal by construction`,
+          };
+        },
+        (column) => table4Defenses(column).includes('MemGuard'),
+        ['MemGuard'],
+      ),
+      claimOverColumns(
+        "SELENA lowers both the best single-query and the best multi-query attack accuracy below SGD's, on every dataset (Table 4)",
+        columns,
+        (c) => {
+          const [se, sgd] = ['SELENA', 'SGD'].map((l) => c.evaluations[l]!);
+          return {
+            comparisons: [
+              { label: 'single SELENA vs SGD', a: single(c, 'SELENA'), b: single(c, 'SGD'), direction: 'less' },
+              { label: 'multi SELENA vs SGD', a: multi(c, 'SELENA'), b: multi(c, 'SGD'), direction: 'less' },
+            ],
+            note: `test accuracy ${pct(se!.testAccuracy)} vs ${pct(sgd!.testAccuracy)}`,
+          };
+        },
+        undefined,
+        ['SELENA'],
+      ),
     ];
     return {
-      tables: [table4(columns)], claims,
-      notes: [...evaluationNotes(ctx.scale), 'The paper\'s MemGuard claim also says the best multi-query (label-only) attack is not lowered; MemGuard keeps every argmax, so that half cannot fail and is dropped from the claim.',
-        'MemGuard: the undefended model with its released logits perturbed against the defender\'s own attack model (trained on its members vs the reference set); the single-query attacks see the perturbed logits, the multi-query (label-only) attacks the model (docs/protocol.md §4.15).',
-        ctx.scale === 'paper' ? 'SELENA: K = 25 sub-models, L = 10 (docs/protocol.md §4.14).' : `SELENA: K = ${ctx.scale === 'cpu' ? CPU_PLAN.selena.numModels : 3} sub-models, L = ${ctx.scale === 'cpu' ? CPU_PLAN.selena.numExcluded : 1} at reduced scale (the paper: K = 25, L = 10; docs/protocol.md §4.14).`,
-        ctx.scale === 'paper' ? 'AdvReg: SEL variant (docs/protocol.md §4.7).' : 'AdvReg: MLHospital schedule (docs/protocol.md §4.7) at reduced scale, not the SEL variant the paper used.'],
+      tables: [table4(columns)],
+      claims,
+      notes: [
+        ...evaluationNotes(ctx.scale),
+        "The paper's MemGuard claim also says the best multi-query (label-only) attack is not lowered; MemGuard keeps every argmax, so that half cannot fail and is dropped from the claim.",
+        "MemGuard: the undefended model with its released logits perturbed against the defender's own attack model (trained on its members vs the reference set); the single-query attacks see the perturbed logits, the multi-query (label-only) attacks the model (docs/protocol.md §4.15).",
+        ctx.scale === 'paper'
+          ? 'SELENA: K = 25 sub-models, L = 10 (docs/protocol.md §4.14).'
+          : `SELENA: K = ${ctx.scale === 'cpu' ? CPU_PLAN.selena.numModels : 3} sub-models, L = ${ctx.scale === 'cpu' ? CPU_PLAN.selena.numExcluded : 1} at reduced scale (the paper: K = 25, L = 10; docs/protocol.md §4.14).`,
+        ctx.scale === 'paper'
+          ? 'AdvReg: SEL variant (docs/protocol.md §4.7).'
+          : 'AdvReg: MLHospital schedule (docs/protocol.md §4.7) at reduced scale, not the SEL variant the paper used.',
+      ],
     };
   },
 };

@@ -9,7 +9,14 @@ describe('README example (exported scores)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mia-attacks-'));
     const file = (name: string, shift: number) => {
       // Members (first 3) have larger true-class logits than non-members.
-      const logits = [[3 + shift, 0], [0, 2.5], [2, 0.5], [0.2, 0], [0, 0.1], [0.5, 0.4]];
+      const logits = [
+        [3 + shift, 0],
+        [0, 2.5],
+        [2, 0.5],
+        [0.2, 0],
+        [0, 0.1],
+        [0.5, 0.4],
+      ];
       writeFileSync(join(dir, name), JSON.stringify({ numClasses: 2, labels: [0, 1, 0, 0, 1, 0], isMember: [1, 1, 1, 0, 0, 0], logits }));
       return join(dir, name);
     };

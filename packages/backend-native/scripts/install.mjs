@@ -58,8 +58,10 @@ function main() {
   let reason = `node-gyp exited with ${r.status ?? r.signal ?? r.error?.message}`;
   if (/dnnl\.hpp: No such file/.test(out)) reason = 'oneDNN headers not found (Debian/Ubuntu: apt-get install libdnnl-dev)';
   else if (/cannot find -ldnnl/.test(out)) reason = 'libdnnl not found (Debian/Ubuntu: apt-get install libdnnl-dev)';
-  else if (/(g\+\+|c\+\+|make): (not found|No such file)|gyp ERR! stack Error: not found: make/.test(out)) reason = 'no C++ toolchain (apt-get install g++ make)';
-  else if (/gyp ERR! .*(getaddrinfo|ENOTFOUND|ECONNREFUSED|EAI_AGAIN)/.test(out)) reason = 'node-gyp tried to download Node headers (set npm_config_nodedir to a Node install with include/node)';
+  else if (/(g\+\+|c\+\+|make): (not found|No such file)|gyp ERR! stack Error: not found: make/.test(out))
+    reason = 'no C++ toolchain (apt-get install g++ make)';
+  else if (/gyp ERR! .*(getaddrinfo|ENOTFOUND|ECONNREFUSED|EAI_AGAIN)/.test(out))
+    reason = 'node-gyp tried to download Node headers (set npm_config_nodedir to a Node install with include/node)';
   say(`the native addon was not built: ${reason}. Training falls back to the wasm backend. Details: run \`node scripts/install.mjs --force\` in ${root}`);
   if (force) {
     process.stderr.write(out);

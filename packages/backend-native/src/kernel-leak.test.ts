@@ -8,21 +8,45 @@ import { loadNativeAddon } from './load-native-addon';
 import { randomTensor, setupNative, type NativeTestBackend } from './test-utils/backends';
 import { describeNative } from './test-utils/native-available';
 
-const run = (name: string, inputs: Record<string, tf.Tensor>, attrs: Record<string, unknown> = {}) => (): tf.Tensor | tf.Tensor[] =>
-  tf.engine().runKernel(name, inputs, attrs as tf.NamedAttrMap) as tf.Tensor | tf.Tensor[];
+const run =
+  (name: string, inputs: Record<string, tf.Tensor>, attrs: Record<string, unknown> = {}) =>
+  (): tf.Tensor | tf.Tensor[] =>
+    tf.engine().runKernel(name, inputs, attrs as tf.NamedAttrMap) as tf.Tensor | tf.Tensor[];
 const conv = { strides: [2, 2], pad: 'same', dataFormat: 'NHWC', dilations: [1, 1], dimRoundingMode: undefined };
 const pool = { filterSize: [3, 3], strides: [2, 2], pad: 'same', dimRoundingMode: undefined };
 
 /** One call of every native kernel through runKernel: `make()` creates the inputs and returns the call. */
 const calls: Record<string, () => () => tf.Tensor | tf.Tensor[]> = {
   Conv2D: () => run('Conv2D', { x: randomTensor([2, 7, 7, 3], 1), filter: randomTensor([3, 3, 3, 4], 2) }, conv),
-  FusedConv2D: () => run('FusedConv2D', { x: randomTensor([2, 7, 7, 3], 1), filter: randomTensor([3, 3, 3, 4], 2), bias: randomTensor([4], 3) }, { ...conv, activation: 'relu6' }),
-  Conv2DBackpropInput: () => run('Conv2DBackpropInput', { dy: randomTensor([2, 4, 4, 4], 1), filter: randomTensor([3, 3, 3, 4], 2) }, { ...conv, inputShape: [2, 7, 7, 3] }),
-  Conv2DBackpropFilter: () => run('Conv2DBackpropFilter', { x: randomTensor([2, 7, 7, 3], 1), dy: randomTensor([2, 4, 4, 4], 2) }, { ...conv, filterShape: [3, 3, 3, 4] }),
+  FusedConv2D: () =>
+    run(
+      'FusedConv2D',
+      { x: randomTensor([2, 7, 7, 3], 1), filter: randomTensor([3, 3, 3, 4], 2), bias: randomTensor([4], 3) },
+      { ...conv, activation: 'relu6' },
+    ),
+  Conv2DBackpropInput: () =>
+    run('Conv2DBackpropInput', { dy: randomTensor([2, 4, 4, 4], 1), filter: randomTensor([3, 3, 3, 4], 2) }, { ...conv, inputShape: [2, 7, 7, 3] }),
+  Conv2DBackpropFilter: () =>
+    run('Conv2DBackpropFilter', { x: randomTensor([2, 7, 7, 3], 1), dy: randomTensor([2, 4, 4, 4], 2) }, { ...conv, filterShape: [3, 3, 3, 4] }),
   BatchMatMul: () => run('BatchMatMul', { a: randomTensor([3, 5, 7], 1), b: randomTensor([7, 4], 2) }, { transposeA: false, transposeB: false }),
-  _FusedMatMul: () => run('_FusedMatMul', { a: randomTensor([5, 7], 1), b: randomTensor([4, 7], 2), bias: randomTensor([4], 3) }, { transposeA: false, transposeB: true, activation: 'sigmoid' }),
-  ...Object.fromEntries(['Add', 'Sub', 'Multiply', 'RealDiv', 'SquaredDifference', 'Maximum', 'Minimum'].map((k) => [k, () => run(k, { a: randomTensor([4, 1, 3], 1), b: randomTensor([5, 3], 2) })])),
-  ...Object.fromEntries(['Relu', 'Relu6', 'Step', 'Tanh', 'Sigmoid', 'Neg', 'Square', 'Sqrt', 'Rsqrt', 'Exp', 'Log', 'Abs', 'Elu', 'LeakyRelu'].map((k) => [k, () => run(k, { x: randomTensor([4, 5], 1) }, { alpha: 0.2 })])),
+  _FusedMatMul: () =>
+    run(
+      '_FusedMatMul',
+      { a: randomTensor([5, 7], 1), b: randomTensor([4, 7], 2), bias: randomTensor([4], 3) },
+      { transposeA: false, transposeB: true, activation: 'sigmoid' },
+    ),
+  ...Object.fromEntries(
+    ['Add', 'Sub', 'Multiply', 'RealDiv', 'SquaredDifference', 'Maximum', 'Minimum'].map((k) => [
+      k,
+      () => run(k, { a: randomTensor([4, 1, 3], 1), b: randomTensor([5, 3], 2) }),
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['Relu', 'Relu6', 'Step', 'Tanh', 'Sigmoid', 'Neg', 'Square', 'Sqrt', 'Rsqrt', 'Exp', 'Log', 'Abs', 'Elu', 'LeakyRelu'].map((k) => [
+      k,
+      () => run(k, { x: randomTensor([4, 5], 1) }, { alpha: 0.2 }),
+    ]),
+  ),
   AddN: () => run('AddN', [randomTensor([4, 5], 1), randomTensor([4, 5], 2), randomTensor([4, 5], 3)] as unknown as Record<string, tf.Tensor>),
   Sum: () => run('Sum', { x: randomTensor([2, 3, 4], 1) }, { axis: [0, 1], keepDims: false }),
   Mean: () => run('Mean', { x: randomTensor([2, 3, 4], 1) }, { axis: [2], keepDims: true }),
@@ -30,12 +54,23 @@ const calls: Record<string, () => () => tf.Tensor | tf.Tensor[]> = {
   Min: () => run('Min', { x: randomTensor([2, 3, 4], 1) }, { axis: [1, 2], keepDims: false }),
   MaxPool: () => run('MaxPool', { x: randomTensor([2, 7, 7, 3], 1) }, pool),
   AvgPool: () => run('AvgPool', { x: randomTensor([2, 7, 7, 3], 1) }, pool),
-  MaxPoolGrad: () => run('MaxPoolGrad', { dy: randomTensor([2, 4, 4, 3], 1), input: randomTensor([2, 7, 7, 3], 2), output: randomTensor([2, 4, 4, 3], 3) }, pool),
+  MaxPoolGrad: () =>
+    run('MaxPoolGrad', { dy: randomTensor([2, 4, 4, 3], 1), input: randomTensor([2, 7, 7, 3], 2), output: randomTensor([2, 4, 4, 3], 3) }, pool),
   AvgPoolGrad: () => run('AvgPoolGrad', { dy: randomTensor([2, 4, 4, 3], 1), input: randomTensor([2, 7, 7, 3], 2) }, pool),
-  FusedBatchNorm: () => run('FusedBatchNorm', { x: randomTensor([2, 3, 4], 1), mean: randomTensor([4], 2), variance: tf.ones([4]), offset: randomTensor([4], 3), scale: randomTensor([4], 4) }, { varianceEpsilon: 1e-3 }),
-  [BATCH_NORM_TRAINING]: () => run(BATCH_NORM_TRAINING, { x: randomTensor([2, 3, 4], 1), scale: randomTensor([4], 2), offset: randomTensor([4], 3) }, { varianceEpsilon: 1e-3 }),
+  FusedBatchNorm: () =>
+    run(
+      'FusedBatchNorm',
+      { x: randomTensor([2, 3, 4], 1), mean: randomTensor([4], 2), variance: tf.ones([4]), offset: randomTensor([4], 3), scale: randomTensor([4], 4) },
+      { varianceEpsilon: 1e-3 },
+    ),
+  [BATCH_NORM_TRAINING]: () =>
+    run(BATCH_NORM_TRAINING, { x: randomTensor([2, 3, 4], 1), scale: randomTensor([4], 2), offset: randomTensor([4], 3) }, { varianceEpsilon: 1e-3 }),
   [BATCH_NORM_TRAINING_GRAD]: () =>
-    run(BATCH_NORM_TRAINING_GRAD, { dy: randomTensor([2, 3, 4], 1), x: randomTensor([2, 3, 4], 2), mean: randomTensor([4], 3), variance: tf.ones([4]), scale: randomTensor([4], 4) }, { varianceEpsilon: 1e-3 }),
+    run(
+      BATCH_NORM_TRAINING_GRAD,
+      { dy: randomTensor([2, 3, 4], 1), x: randomTensor([2, 3, 4], 2), mean: randomTensor([4], 3), variance: tf.ones([4]), scale: randomTensor([4], 4) },
+      { varianceEpsilon: 1e-3 },
+    ),
   [RELU_GRAD]: () => run(RELU_GRAD, { dy: randomTensor([4, 5], 1), x: randomTensor([4, 5], 2) }),
   [TANH_GRAD]: () => run(TANH_GRAD, { dy: randomTensor([4, 5], 1), y: randomTensor([4, 5], 2) }),
 };

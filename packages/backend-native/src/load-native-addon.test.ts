@@ -8,7 +8,9 @@ import { explainLoadFailure } from './load-native-addon';
 const missingDnnl = new Error('libdnnl.so.2: cannot open shared object file: No such file or directory');
 const missingOpenCl = new Error('libOpenCL.so.1: cannot open shared object file: No such file or directory');
 const missingGomp = new Error('libgomp.so.1: cannot open shared object file: No such file or directory');
-const noBuild = new Error('No native build was found for platform=linux arch=x64 runtime=node abi=115 uv=1 libc=glibc node=20.20.2\n    loaded from: /opt/app/node_modules/@mia/backend-native\n');
+const noBuild = new Error(
+  'No native build was found for platform=linux arch=x64 runtime=node abi=115 uv=1 libc=glibc node=20.20.2\n    loaded from: /opt/app/node_modules/@mia/backend-native\n',
+);
 const otherNode = new Error(
   "The module '/opt/app/build/Release/mia_native.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 108. This version of Node.js requires\nNODE_MODULE_VERSION 115. Please try re-compiling or re-installing\nthe module (for instance, using `npm rebuild` or `npm install`).",
 );
@@ -16,10 +18,16 @@ const otherNode = new Error(
 describe('explainLoadFailure', () => {
   it('names the missing shared library and the Debian package that has it', () => {
     expect.hasAssertions();
-    expect(explainLoadFailure(missingDnnl)).toBe('the addon needs libdnnl.so.2, which is not installed (Debian/Ubuntu: apt-get install libdnnl2 (or libdnnl-dev))');
-    expect(explainLoadFailure(missingOpenCl)).toBe('the addon needs libOpenCL.so.1, which is not installed (Debian/Ubuntu: apt-get install ocl-icd-libopencl1)');
+    expect(explainLoadFailure(missingDnnl)).toBe(
+      'the addon needs libdnnl.so.2, which is not installed (Debian/Ubuntu: apt-get install libdnnl2 (or libdnnl-dev))',
+    );
+    expect(explainLoadFailure(missingOpenCl)).toBe(
+      'the addon needs libOpenCL.so.1, which is not installed (Debian/Ubuntu: apt-get install ocl-icd-libopencl1)',
+    );
     expect(explainLoadFailure(missingGomp)).toBe('the addon needs libgomp.so.1, which is not installed (Debian/Ubuntu: apt-get install libgomp1)');
-    expect(explainLoadFailure(new Error('libfoo.so.3: cannot open shared object file: No such file or directory'))).toBe('the addon needs libfoo.so.3, which is not installed');
+    expect(explainLoadFailure(new Error('libfoo.so.3: cannot open shared object file: No such file or directory'))).toBe(
+      'the addon needs libfoo.so.3, which is not installed',
+    );
   });
 
   it('says when no addon is built for this platform, with the platform and how to build it', () => {

@@ -23,11 +23,19 @@ export function explainLoadFailure(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const missingLib = /(lib[\w.+-]+\.so[\w.]*): cannot open shared object file/.exec(message)?.[1];
   if (missingLib !== undefined) {
-    const pkg = missingLib.startsWith('libdnnl') ? 'libdnnl2 (or libdnnl-dev)' : missingLib.startsWith('libOpenCL') ? 'ocl-icd-libopencl1' : missingLib.startsWith('libgomp') ? 'libgomp1' : undefined;
+    const pkg = missingLib.startsWith('libdnnl')
+      ? 'libdnnl2 (or libdnnl-dev)'
+      : missingLib.startsWith('libOpenCL')
+        ? 'ocl-icd-libopencl1'
+        : missingLib.startsWith('libgomp')
+          ? 'libgomp1'
+          : undefined;
     return `the addon needs ${missingLib}, which is not installed${pkg === undefined ? '' : ` (Debian/Ubuntu: apt-get install ${pkg})`}`;
   }
-  if (/No native build was found/.test(message)) return `the native addon is not built for this platform (${process.platform}-${process.arch}, Node ${process.versions.node}); ${rebuildHint()}`;
-  if (/NODE_MODULE_VERSION|was compiled against a different Node\.js version/.test(message)) return `the addon was built for another Node.js version; ${rebuildHint()}`;
+  if (/No native build was found/.test(message))
+    return `the native addon is not built for this platform (${process.platform}-${process.arch}, Node ${process.versions.node}); ${rebuildHint()}`;
+  if (/NODE_MODULE_VERSION|was compiled against a different Node\.js version/.test(message))
+    return `the addon was built for another Node.js version; ${rebuildHint()}`;
   return message.split('\n')[0] ?? message;
 }
 
@@ -57,7 +65,9 @@ function tryLoad(): { addon?: NativeAddon; reason?: string } {
   let addon: NativeAddon;
   try {
     const explicit = process.env['MIA_NATIVE_ADDON'];
-    addon = (explicit !== undefined && explicit !== '' ? require(explicit) : (require('node-gyp-build') as (dir: string) => unknown)(packageRoot())) as NativeAddon;
+    addon = (
+      explicit !== undefined && explicit !== '' ? require(explicit) : (require('node-gyp-build') as (dir: string) => unknown)(packageRoot())
+    ) as NativeAddon;
   } catch (error) {
     return { reason: explainLoadFailure(error) };
   }

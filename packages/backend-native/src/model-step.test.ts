@@ -17,14 +17,23 @@ interface Backend {
 
 function batch(n: number, shape: number[], seed: number): { x: tf.Tensor; y: tf.Tensor } {
   const x = tf.randomNormal([n, ...shape], 0, 1, 'float32', seed);
-  const y = tf.oneHot(tf.tensor1d(Array.from({ length: n }, (_, i) => (i * 7) % 10), 'int32'), 10);
+  const y = tf.oneHot(
+    tf.tensor1d(
+      Array.from({ length: n }, (_, i) => (i * 7) % 10),
+      'int32',
+    ),
+    10,
+  );
   return { x, y };
 }
 
 /** The gradient of the cross-entropy of one batch, per trainable variable (values copied out). */
 function gradients(model: ModelClassifier, x: tf.Tensor, y: tf.Tensor): Map<string, Float32Array> {
   const vars = model.trainableVariables as tf.Variable[];
-  const { value, grads } = tf.variableGrads(() => tf.losses.softmaxCrossEntropy(y, model.forward(x, { training: true, updateStatistics: false }).logits) as tf.Scalar, vars);
+  const { value, grads } = tf.variableGrads(
+    () => tf.losses.softmaxCrossEntropy(y, model.forward(x, { training: true, updateStatistics: false }).logits) as tf.Scalar,
+    vars,
+  );
   const out = new Map(vars.map((v) => [v.name, Float32Array.from(grads[v.name]!.dataSync())]));
   tf.dispose([value, ...Object.values(grads)]);
   return out;

@@ -12,7 +12,16 @@ describeNative('the addon rejects bad input with an error naming the function an
 
   it('accepts every valid call of the table (so each rejection below is caused by the one bad argument)', () => {
     expect.hasAssertions();
-    for (const call of calls) expect(() => invoke(addon, call.fn, call.args().map(([, v]) => v)), call.fn).not.toThrow();
+    for (const call of calls)
+      expect(
+        () =>
+          invoke(
+            addon,
+            call.fn,
+            call.args().map(([, v]) => v),
+          ),
+        call.fn,
+      ).not.toThrow();
   });
 
   it('views: wrong dtype (Float64Array, Int32Array, a number, a plain array) → TypeError; one element short → RangeError', () => {
@@ -61,7 +70,8 @@ describeNative('the addon rejects bad input with an error naming the function an
       call.args().forEach(([name, value], at) => {
         if (!Array.isArray(value) || name === 'inputs') return;
         const dims = value as number[];
-        for (const bad of [NaN, Infinity, -1, 2 ** 31, 0.5]) expectRejected(addon, call, at, [bad, ...dims.slice(1)], RangeError, new RegExp(`^${call.fn}: ${name}\\[0\\]: expected a finite integer`));
+        for (const bad of [NaN, Infinity, -1, 2 ** 31, 0.5])
+          expectRejected(addon, call, at, [bad, ...dims.slice(1)], RangeError, new RegExp(`^${call.fn}: ${name}\\[0\\]: expected a finite integer`));
         expectRejected(addon, call, at, [...dims, 1, 1, 1, 1, 1, 1, 1, 1, 1], RangeError, /values, got/);
         if (name === 'dims') {
           expectRejected(addon, call, at, dims.slice(0, -1), RangeError, new RegExp(`expected ${dims.length} values, got ${dims.length - 1}`));
@@ -133,7 +143,9 @@ describeNative('the addon rejects bad input with an error naming the function an
       expect(() => invoke(addon, call.fn, args.slice(0, -1)), call.fn).toThrow(new RegExp(`^${call.fn}: ${last} is missing`));
     }
     expect(() => addon.addN([], new Float32Array(6), 6)).toThrow(/^addN: inputs: expected a non-empty array/);
-    expect(() => addon.addN([new Float32Array(6), new Float32Array(5)], new Float32Array(6), 6)).toThrow(/^addN: inputs\[1\]: expected a Float32Array of at least 6 elements/);
+    expect(() => addon.addN([new Float32Array(6), new Float32Array(5)], new Float32Array(6), 6)).toThrow(
+      /^addN: inputs\[1\]: expected a Float32Array of at least 6 elements/,
+    );
     expect(() => addon.addN([new Float32Array(6), new Float64Array(6) as unknown as Float32Array], new Float32Array(6), 6)).toThrow(TypeError);
     expect(() => addon.gemm(false, false, 2, 3, 4, f32(8), f32(12), f32(12), 2, 7, 0)).toThrow(/^gemm: strideA: expected 0 or m·k = 8, got 7/);
     expect(() => addon.gemm(0 as unknown as boolean, false, 2, 3, 4, f32(8), f32(12), f32(6), 1, 0, 0)).toThrow(/^gemm: transposeA: expected a boolean/);

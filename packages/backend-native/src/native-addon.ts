@@ -41,8 +41,17 @@ export interface NativeAddon {
   conv2dBackwardData(dy: Float32Array, filter: Float32Array, dx: Float32Array, dims: number[]): void;
   conv2dBackwardWeights(x: Float32Array, dy: Float32Array, dw: Float32Array, dims: number[]): void;
   gemm(
-    transposeA: boolean, transposeB: boolean, m: number, n: number, k: number,
-    a: Float32Array, b: Float32Array, c: Float32Array, batch: number, strideA: number, strideB: number,
+    transposeA: boolean,
+    transposeB: boolean,
+    m: number,
+    n: number,
+    k: number,
+    a: Float32Array,
+    b: Float32Array,
+    c: Float32Array,
+    batch: number,
+    strideA: number,
+    strideB: number,
   ): void;
   biasActivation(y: Float32Array, rows: number, cols: number, bias: Float32Array | null, activation: string, alpha: number): void;
   binary(op: string, a: Float32Array, aShape: number[], b: Float32Array, bShape: number[], out: Float32Array, outShape: number[]): void;
@@ -56,15 +65,38 @@ export interface NativeAddon {
   maxPoolGrad(dy: Float32Array, x: Float32Array, dx: Float32Array, dims: number[]): void;
   avgPoolGrad(dy: Float32Array, dx: Float32Array, dims: number[]): void;
   batchNorm(
-    x: Float32Array, mean: Float32Array, variance: Float32Array, offset: Float32Array | null, scale: Float32Array | null,
-    y: Float32Array, rows: number, channels: number, eps: number,
+    x: Float32Array,
+    mean: Float32Array,
+    variance: Float32Array,
+    offset: Float32Array | null,
+    scale: Float32Array | null,
+    y: Float32Array,
+    rows: number,
+    channels: number,
+    eps: number,
   ): void;
   batchNormTrain(
-    x: Float32Array, scale: Float32Array | null, offset: Float32Array | null, y: Float32Array, mean: Float32Array, variance: Float32Array,
-    rows: number, channels: number, eps: number,
+    x: Float32Array,
+    scale: Float32Array | null,
+    offset: Float32Array | null,
+    y: Float32Array,
+    mean: Float32Array,
+    variance: Float32Array,
+    rows: number,
+    channels: number,
+    eps: number,
   ): void;
   batchNormTrainGrad(
-    dy: Float32Array, x: Float32Array, mean: Float32Array, variance: Float32Array, scale: Float32Array | null,
-    dx: Float32Array, dScale: Float32Array, dOffset: Float32Array, rows: number, channels: number, eps: number,
+    dy: Float32Array,
+    x: Float32Array,
+    mean: Float32Array,
+    variance: Float32Array,
+    scale: Float32Array | null,
+    dx: Float32Array,
+    dScale: Float32Array,
+    dOffset: Float32Array,
+    rows: number,
+    channels: number,
+    eps: number,
   ): void;
 }

@@ -36,7 +36,8 @@ export function registerNativeKernels(addon: NativeAddon): string[] {
         fallback(reason) {
           fellBack = true;
           countFallback(name, reason);
-          if (previous === undefined) throw new BackendError(`@mia/backend-native: ${name} does not support ${reason}, and the wasm backend has no ${name} kernel`);
+          if (previous === undefined)
+            throw new BackendError(`@mia/backend-native: ${name} does not support ${reason}, and the wasm backend has no ${name} kernel`);
           return previous(args);
         },
       });

@@ -8,7 +8,8 @@ import { availableParallelism } from 'node:os';
  */
 export function resolveThreads(requested?: number, env: NodeJS.ProcessEnv = process.env): number {
   if (requested !== undefined) {
-    if (!Number.isInteger(requested) || requested < 1) throw new BackendError(`useNativeTraining: threads must be a positive integer, got ${String(requested)}`);
+    if (!Number.isInteger(requested) || requested < 1)
+      throw new BackendError(`useNativeTraining: threads must be a positive integer, got ${String(requested)}`);
     return requested;
   }
   const fromEnv = env['MIA_NUM_THREADS'];

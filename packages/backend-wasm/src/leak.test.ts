@@ -23,7 +23,15 @@ function train(model: SmallModel, xShape: number[], numClasses: number): Counts[
     Object.fromEntries(Object.entries(model.shapes).map(([k, s], i) => [k, tf.variable(tf.tensor(init[k]!, s), true, `leak_${xShape.length}_${i}`)])),
   );
   const x = tf.tensor(randomValues(tf.util.sizeFromShape(xShape), 301), xShape);
-  const labels = tf.tidy(() => tf.oneHot(tf.tensor1d(Array.from({ length: xShape[0]! }, (_, i) => i % numClasses), 'int32'), numClasses));
+  const labels = tf.tidy(() =>
+    tf.oneHot(
+      tf.tensor1d(
+        Array.from({ length: xShape[0]! }, (_, i) => i % numClasses),
+        'int32',
+      ),
+      numClasses,
+    ),
+  );
   for (let step = 0; step < 20; step++) {
     tf.tidy(() => {
       const { grads } = tf.variableGrads(() => model.loss(vars, x, labels));

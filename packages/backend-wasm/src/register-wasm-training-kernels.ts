@@ -37,7 +37,9 @@ export function registerWasmTrainingKernels(): string[] {
     else stockKernels.delete(name);
     const kernelFunc = ((args: KernelArgs): TensorInfo => {
       if (!isWasmBackend(args.backend)) {
-        throw new BackendError(`@mia/backend-wasm: ${name} ran on a backend without the wasm internals it needs (tfjs-backend-wasm ${supportedTfjsRange} expected)`);
+        throw new BackendError(
+          `@mia/backend-wasm: ${name} ran on a backend without the wasm internals it needs (tfjs-backend-wasm ${supportedTfjsRange} expected)`,
+        );
       }
       return config.kernelFunc(args, stock);
     }) as unknown as KernelFunc;
@@ -65,7 +67,13 @@ export function unregisterWasmTrainingKernels(): string[] {
     unregisterKernel(name, 'wasm');
     const stock = stockKernels.get(name);
     if (stock !== undefined) {
-      registerKernel({ kernelName: name, backendName: 'wasm', kernelFunc: stock as unknown as KernelFunc, setupFunc: current.setupFunc, disposeFunc: current.disposeFunc });
+      registerKernel({
+        kernelName: name,
+        backendName: 'wasm',
+        kernelFunc: stock as unknown as KernelFunc,
+        setupFunc: current.setupFunc,
+        disposeFunc: current.disposeFunc,
+      });
     }
     removed.push(name);
   }

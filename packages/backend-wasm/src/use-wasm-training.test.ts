@@ -6,7 +6,20 @@ import { registerWasmTrainingKernels, unregisterWasmTrainingKernels } from './re
 import { guardMalloc } from './internals/guard-malloc';
 import { useWasmTraining } from './use-wasm-training';
 
-const expectedKernels = ['Conv2DBackpropFilter', 'Conv2DBackpropInput', 'BatchMatMul', 'Tile', 'Sum', 'Mean', 'MaxPoolGrad', 'Identity', 'Cast', 'UnsortedSegmentSum', 'Tanh', 'FusedBatchNorm'];
+const expectedKernels = [
+  'Conv2DBackpropFilter',
+  'Conv2DBackpropInput',
+  'BatchMatMul',
+  'Tile',
+  'Sum',
+  'Mean',
+  'MaxPoolGrad',
+  'Identity',
+  'Cast',
+  'UnsortedSegmentSum',
+  'Tanh',
+  'FusedBatchNorm',
+];
 
 describe('useWasmTraining', () => {
   afterEach(() => {

@@ -84,7 +84,9 @@ export async function useWasmTraining(options: UseWasmTrainingOptions = {}): Pro
   if (!ok) throw new BackendError(`useWasmTraining: tf.setBackend('wasm') returned false (the wasm binary could not be loaded; set options.wasmPaths)`);
   const wasmBackend = backend();
   if (!isWasmBackend(wasmBackend)) {
-    throw new BackendError('useWasmTraining: the wasm backend lacks makeOutput/typedArrayFromHeap/disposeData; the tfjs-backend-wasm build is not one the kernels support');
+    throw new BackendError(
+      'useWasmTraining: the wasm backend lacks makeOutput/typedArrayFromHeap/disposeData; the tfjs-backend-wasm build is not one the kernels support',
+    );
   }
   guardMalloc(wasmBackend);
   if (freeGradientsEarly) installEarlyFreeBackprop(engine());

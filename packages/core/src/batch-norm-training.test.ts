@@ -23,7 +23,10 @@ function reference(x: ArrayLike<number>, scale: ArrayLike<number>, offset: Array
   const variance = new Float64Array(channels);
   for (let i = 0; i < x.length; i++) mean[i % channels]! += x[i]! / rows;
   for (let i = 0; i < x.length; i++) variance[i % channels]! += (x[i]! - mean[i % channels]!) ** 2 / rows;
-  const y = Float64Array.from(x, (v, i) => ((v - mean[i % channels]!) * scale[i % channels]!) / Math.sqrt(variance[i % channels]! + EPS) + offset[i % channels]!);
+  const y = Float64Array.from(
+    x,
+    (v, i) => ((v - mean[i % channels]!) * scale[i % channels]!) / Math.sqrt(variance[i % channels]! + EPS) + offset[i % channels]!,
+  );
   return { y, mean, variance };
 }
 
@@ -38,7 +41,11 @@ function referenceLoss(x: ArrayLike<number>, scale: ArrayLike<number>, offset: A
 
 function tfLoss(x: tf.Tensor, scale: tf.Tensor, offset: tf.Tensor, lw: LossWeights): tf.Scalar {
   const r = batchNormTraining(x, scale, offset, EPS);
-  return tf.addN([tf.sum(tf.mul(r.y, tf.tensor(f32(lw.w), x.shape))), tf.sum(tf.mul(r.mean, tf.tensor1d(f32(lw.a)))), tf.sum(tf.mul(r.variance, tf.tensor1d(f32(lw.b))))]) as tf.Scalar;
+  return tf.addN([
+    tf.sum(tf.mul(r.y, tf.tensor(f32(lw.w), x.shape))),
+    tf.sum(tf.mul(r.mean, tf.tensor1d(f32(lw.a)))),
+    tf.sum(tf.mul(r.variance, tf.tensor1d(f32(lw.b)))),
+  ]) as tf.Scalar;
 }
 
 /** Central differences of `f` at `v`, element by element (float64). */
@@ -73,7 +80,10 @@ describe('batchNormTraining (composite: tf.moments then tf.batchNorm)', () => {
     expectClose(r.variance.dataSync(), ref.variance, 1e-6);
   });
 
-  for (const shape of [[5, 3], [2, 2, 3, 2]]) {
+  for (const shape of [
+    [5, 3],
+    [2, 2, 3, 2],
+  ]) {
     it(`its gradients in x, scale and offset, through the statistics, match finite differences (float64), shape [${shape.join(',')}]`, () => {
       expect.hasAssertions();
       const size = tf.util.sizeFromShape(shape);
@@ -82,10 +92,26 @@ describe('batchNormTraining (composite: tf.moments then tf.batchNorm)', () => {
       const scale = uniform(c, 2, 0.5, 1.5);
       const offset = uniform(c, 3);
       const lw = { w: uniform(size, 4), a: uniform(c, 5), b: uniform(c, 6) };
-      const [gx, gs, go] = tf.grads((a: tf.Tensor, s: tf.Tensor, o: tf.Tensor) => tfLoss(a, s, o, lw))([tf.tensor(f32(x), shape), tf.tensor1d(f32(scale)), tf.tensor1d(f32(offset))]);
-      expectClose(gx!.dataSync(), finiteDifferences(x, (v) => referenceLoss(v, scale, offset, c, lw)), 1e-3);
-      expectClose(gs!.dataSync(), finiteDifferences(scale, (v) => referenceLoss(x, v, offset, c, lw)), 1e-3);
-      expectClose(go!.dataSync(), finiteDifferences(offset, (v) => referenceLoss(x, scale, v, c, lw)), 1e-3);
+      const [gx, gs, go] = tf.grads((a: tf.Tensor, s: tf.Tensor, o: tf.Tensor) => tfLoss(a, s, o, lw))([
+        tf.tensor(f32(x), shape),
+        tf.tensor1d(f32(scale)),
+        tf.tensor1d(f32(offset)),
+      ]);
+      expectClose(
+        gx!.dataSync(),
+        finiteDifferences(x, (v) => referenceLoss(v, scale, offset, c, lw)),
+        1e-3,
+      );
+      expectClose(
+        gs!.dataSync(),
+        finiteDifferences(scale, (v) => referenceLoss(x, v, offset, c, lw)),
+        1e-3,
+      );
+      expectClose(
+        go!.dataSync(),
+        finiteDifferences(offset, (v) => referenceLoss(x, scale, v, c, lw)),
+        1e-3,
+      );
     });
   }
 
@@ -121,7 +147,8 @@ describe('batchNormTraining (composite: tf.moments then tf.batchNorm)', () => {
  */
 function registerReferenceKernels(): void {
   type CpuBackend = { readSync(id: object): Float32Array; makeTensorInfo(shape: number[], dtype: 'float32', values: Float32Array): tf.TensorInfo };
-  const read = (b: CpuBackend, t: tf.TensorInfo | undefined, fill: number, c: number) => (t === undefined ? new Float64Array(c).fill(fill) : Float64Array.from(b.readSync(t.dataId)));
+  const read = (b: CpuBackend, t: tf.TensorInfo | undefined, fill: number, c: number) =>
+    t === undefined ? new Float64Array(c).fill(fill) : Float64Array.from(b.readSync(t.dataId));
   tf.registerKernel({
     kernelName: BATCH_NORM_TRAINING,
     backendName: 'cpu',
@@ -131,7 +158,11 @@ function registerReferenceKernels(): void {
       const c = x!.shape[x!.shape.length - 1]!;
       expect(attrs?.['varianceEpsilon']).toBe(EPS);
       const r = reference(b.readSync(x!.dataId), read(b, scale, 1, c), read(b, offset, 0, c), c);
-      return [b.makeTensorInfo(x!.shape, 'float32', Float32Array.from(r.y)), b.makeTensorInfo([c], 'float32', Float32Array.from(r.mean)), b.makeTensorInfo([c], 'float32', Float32Array.from(r.variance))];
+      return [
+        b.makeTensorInfo(x!.shape, 'float32', Float32Array.from(r.y)),
+        b.makeTensorInfo([c], 'float32', Float32Array.from(r.mean)),
+        b.makeTensorInfo([c], 'float32', Float32Array.from(r.variance)),
+      ];
     },
   });
   tf.registerKernel({
@@ -152,7 +183,15 @@ function registerReferenceKernels(): void {
       const inv = Float64Array.from(v, (e) => 1 / Math.sqrt(e + EPS));
       // dx = k·(dy − S1/N − (x − mean)·S2/(N·(var + ε))), k = scale/√(var + ε) (the usual batch-norm backward).
       const dx = Float32Array.from(xv, (e, i) => s[i % c]! * inv[i % c]! * (g[i]! - s1[i % c]! / n - ((e - m[i % c]!) * s2[i % c]! * inv[i % c]! ** 2) / n));
-      return [b.makeTensorInfo(x!.shape, 'float32', dx), b.makeTensorInfo([c], 'float32', Float32Array.from(s2, (e, k) => e * inv[k]!)), b.makeTensorInfo([c], 'float32', Float32Array.from(s1))];
+      return [
+        b.makeTensorInfo(x!.shape, 'float32', dx),
+        b.makeTensorInfo(
+          [c],
+          'float32',
+          Float32Array.from(s2, (e, k) => e * inv[k]!),
+        ),
+        b.makeTensorInfo([c], 'float32', Float32Array.from(s1)),
+      ];
     },
   });
 }
@@ -166,11 +205,12 @@ describe('batchNormTraining with a fused kernel pair (reference kernels on cpu)'
 
   /** Runs `fn` with the composite, then with the fused kernels; returns both results' values. */
   function bothWays(fn: () => tf.Tensor[]): [Float32Array[], Float32Array[]] {
-    const run = () => tf.tidy(fn).map((t) => {
-      const v = t.dataSync() as Float32Array;
-      t.dispose();
-      return v;
-    });
+    const run = () =>
+      tf.tidy(fn).map((t) => {
+        const v = t.dataSync() as Float32Array;
+        t.dispose();
+        return v;
+      });
     const composite = run();
     registerReferenceKernels();
     const before = tf.memory().numTensors;
@@ -195,7 +235,9 @@ describe('batchNormTraining with a fused kernel pair (reference kernels on cpu)'
 
   it('gives the composite gradients in x, scale and offset when the loss uses y, mean and variance', () => {
     expect.hasAssertions();
-    const [composite, fused] = bothWays(() => tf.grads((a: tf.Tensor, s: tf.Tensor, o: tf.Tensor) => tfLoss(a, s, o, lw))([x(), tf.tensor1d([1, 2, 0.5]), tf.tensor1d([0, 1, -1])]));
+    const [composite, fused] = bothWays(() =>
+      tf.grads((a: tf.Tensor, s: tf.Tensor, o: tf.Tensor) => tfLoss(a, s, o, lw))([x(), tf.tensor1d([1, 2, 0.5]), tf.tensor1d([0, 1, -1])]),
+    );
     expect(fused).toHaveLength(3);
     composite.forEach((v, i) => expectClose(fused[i]!, v, 1e-4));
   });
@@ -208,7 +250,9 @@ describe('batchNormTraining with a fused kernel pair (reference kernels on cpu)'
       (r) => tf.sum(tf.mul(r.variance, tf.tensor1d(f32(lw.b)))),
     ];
     for (const loss of losses) {
-      const [composite, fused] = bothWays(() => [tf.grad((a: tf.Tensor) => loss(batchNormTraining(a, tf.tensor1d([1, 2, 0.5]), tf.tensor1d([0, 1, -1]), EPS)))(x())]);
+      const [composite, fused] = bothWays(() => [
+        tf.grad((a: tf.Tensor) => loss(batchNormTraining(a, tf.tensor1d([1, 2, 0.5]), tf.tensor1d([0, 1, -1]), EPS)))(x()),
+      ]);
       expectClose(fused[0]!, composite[0]!, 1e-4);
       unregisterReferenceKernels();
     }
@@ -217,10 +261,18 @@ describe('batchNormTraining with a fused kernel pair (reference kernels on cpu)'
   it('works without scale and offset under a gradient (the kernel gets ones as scale)', () => {
     expect.hasAssertions();
     // The composite reference passes ones and zeros: tf.batchNorm's own gradient needs both.
-    const composite = tf.tidy(() => tf.grad((a: tf.Tensor) => tf.sum(tf.mul(batchNormTraining(a, tf.ones([c]), tf.zeros([c]), EPS).y, tf.tensor(f32(lw.w), shape))))(x()).dataSync());
+    const composite = tf.tidy(() =>
+      tf
+        .grad((a: tf.Tensor) => tf.sum(tf.mul(batchNormTraining(a, tf.ones([c]), tf.zeros([c]), EPS).y, tf.tensor(f32(lw.w), shape))))(x())
+        .dataSync(),
+    );
     registerReferenceKernels();
     const before = tf.memory().numTensors;
-    const fused = tf.tidy(() => tf.grad((a: tf.Tensor) => tf.sum(tf.mul(batchNormTraining(a, undefined, undefined, EPS).y, tf.tensor(f32(lw.w), shape))))(x()).dataSync());
+    const fused = tf.tidy(() =>
+      tf
+        .grad((a: tf.Tensor) => tf.sum(tf.mul(batchNormTraining(a, undefined, undefined, EPS).y, tf.tensor(f32(lw.w), shape))))(x())
+        .dataSync(),
+    );
     expect(tf.memory().numTensors).toBe(before);
     expectClose(fused, composite, 1e-4);
   });

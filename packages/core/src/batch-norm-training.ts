@@ -68,10 +68,18 @@ function registerGradientOnce(): void {
  * @param epsilon - added to the variance, > 0.
  * @throws InvalidArgumentError when x has rank < 2, or scale/offset are not vectors over the last axis.
  */
-export function batchNormTraining<R extends tf.Rank>(x: tf.Tensor<R>, scale: tf.Tensor | undefined, offset: tf.Tensor | undefined, epsilon: number): BatchNormTrainingResult<R> {
+export function batchNormTraining<R extends tf.Rank>(
+  x: tf.Tensor<R>,
+  scale: tf.Tensor | undefined,
+  offset: tf.Tensor | undefined,
+  epsilon: number,
+): BatchNormTrainingResult<R> {
   const channels = x.shape[x.rank - 1];
   if (x.rank < 2 || channels === undefined) throw new InvalidArgumentError(`batchNormTraining: x must have rank ≥ 2, got shape [${x.shape.join(',')}]`);
-  for (const [name, t] of [['scale', scale], ['offset', offset]] as const) {
+  for (const [name, t] of [
+    ['scale', scale],
+    ['offset', offset],
+  ] as const) {
     if (t !== undefined && (t.rank !== 1 || t.shape[0] !== channels)) {
       throw new InvalidArgumentError(`batchNormTraining: ${name} must have shape [${channels}], got [${t.shape.join(',')}]`);
     }

@@ -15,10 +15,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('checkpoint files', () => {
   it('round-trips tensors and metadata; writes leave no temporary file', async () => {
-    const a = tf.tensor2d([[1.5, -2], [3, 4]]);
+    const a = tf.tensor2d([
+      [1.5, -2],
+      [3, 4],
+    ]);
     const b = tf.tensor1d([7, 8, 9], 'int32');
     const path = join(dir, 'x.ckpt');
-    await writeCheckpointFile(path, { meta: { epochsDone: 3 }, tensors: [{ name: 'a', tensor: a }, { name: 'b', tensor: b }] });
+    await writeCheckpointFile(path, {
+      meta: { epochsDone: 3 },
+      tensors: [
+        { name: 'a', tensor: a },
+        { name: 'b', tensor: b },
+      ],
+    });
     expect(readdirSync(dir)).toEqual(['x.ckpt']);
     const back = (await readCheckpointFile(path))!;
     expect(back.meta.epochsDone).toBe(3);

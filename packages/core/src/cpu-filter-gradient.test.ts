@@ -21,10 +21,28 @@ const cases: ReadonlyArray<{ kernel: [number, number]; stride: number; pad: Pad;
   { kernel: [3, 3], stride: 1, pad: 'valid' },
   { kernel: [3, 3], stride: 2, pad: 'valid' },
   { kernel: [3, 3], stride: 2, pad: 'same' }, // asymmetric padding at stride 2
-  { kernel: [3, 3], stride: 1, pad: [[0, 0], [1, 1], [1, 1], [0, 0]] },
+  {
+    kernel: [3, 3],
+    stride: 1,
+    pad: [
+      [0, 0],
+      [1, 1],
+      [1, 1],
+      [0, 0],
+    ],
+  },
   { kernel: [1, 7], stride: 1, pad: 'same' },
   { kernel: [1, 1], stride: 2, pad: 'valid' },
-  { kernel: [7, 7], stride: 2, pad: [[0, 0], [3, 3], [3, 3], [0, 0]] },
+  {
+    kernel: [7, 7],
+    stride: 2,
+    pad: [
+      [0, 0],
+      [3, 3],
+      [3, 3],
+      [0, 0],
+    ],
+  },
   { kernel: [3, 3], stride: 1, pad: 'same', shape: [1, 5, 7, 2] }, // batch 1, odd sizes
 ];
 

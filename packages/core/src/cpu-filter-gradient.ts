@@ -24,13 +24,40 @@ const filterGradient: KernelFunc = ({ inputs, backend, attrs }) => {
   const a = attrs as unknown as tf.Conv2DBackpropFilterAttrs;
   const [sh, sw] = typeof a.strides === 'number' ? [a.strides, a.strides] : a.strides;
   if (a.dataFormat !== 'NHWC' || sh !== sw || x.shape.length !== 4) return stock!.kernelFunc({ inputs, backend, attrs });
-  const info = tf.backend_util.computeConv2DInfo(x.shape as [number, number, number, number], a.filterShape, [sh, sw], 1, a.pad, a.dimRoundingMode, false, 'channelsLast');
+  const info = tf.backend_util.computeConv2DInfo(
+    x.shape as [number, number, number, number],
+    a.filterShape,
+    [sh, sw],
+    1,
+    a.pad,
+    a.dimRoundingMode,
+    false,
+    'channelsLast',
+  );
   const [kh, kw, ci, co] = a.filterShape;
   const temps: tf.TensorInfo[] = [];
   const keep = (t: tf.TensorInfo): tf.TensorInfo => (temps.push(t), t);
   try {
     const { top, bottom, left, right } = info.padInfo;
-    const padded = top + bottom + left + right === 0 ? x : keep(call('PadV2', backend, { x }, { paddings: [[0, 0], [top, bottom], [left, right], [0, 0]], constantValue: 0 }));
+    const padded =
+      top + bottom + left + right === 0
+        ? x
+        : keep(
+            call(
+              'PadV2',
+              backend,
+              { x },
+              {
+                paddings: [
+                  [0, 0],
+                  [top, bottom],
+                  [left, right],
+                  [0, 0],
+                ],
+                constantValue: 0,
+              },
+            ),
+          );
     const xt = keep(call('Transpose', backend, { x: padded }, { perm: [3, 1, 2, 0] }));
     const dyt = keep(call('Transpose', backend, { x: dy }, { perm: [1, 2, 0, 3] }));
     const full = keep(call('Conv2D', backend, { x: xt, filter: dyt }, { strides: 1, pad: 'valid', dataFormat: 'NHWC', dilations: sh }));

@@ -12,25 +12,10 @@ export {
 } from './errors';
 export { check, checkPositiveInteger, checkNonNegativeInteger, checkNumberInRange } from './validate';
 export { seededRandom, deriveSeed, type Random } from './random';
-export {
-  countParameters,
-  type Classifier,
-  type ForwardOptions,
-  type ForwardResult,
-  type ParameterGroup,
-  type ParameterKind,
-} from './classifier';
+export { countParameters, type Classifier, type ForwardOptions, type ForwardResult, type ParameterGroup, type ParameterKind } from './classifier';
 export { labeledData, subsetData, checkLabels, type LabeledData, type LabeledDataInit } from './labeled-data';
 export type { Optimizer, Gradients, NamedState, LrSchedule } from './optimizer';
-export type {
-  TrainingPlugin,
-  BatchContext,
-  LossContext,
-  StepTools,
-  GradientResult,
-  EpochInfo,
-  EpochEndInfo,
-} from './training-plugin';
+export type { TrainingPlugin, BatchContext, LossContext, StepTools, GradientResult, EpochInfo, EpochEndInfo } from './training-plugin';
 export { sgd, type SgdOptions } from './sgd';
 export { adam, type AdamOptions } from './adam';
 export { cosine, multiStep, piecewise, constantLr, type PiecewiseRange } from './lr-schedules';

@@ -28,7 +28,16 @@ describe('initBackend', () => {
     let called = 0;
     const result = await initBackend({
       prefer: ['wasm', 'cpu'],
-      loaders: { wasm: async () => { called += 1; throw new Error('not here'); }, cpu: async () => { called += 1; return import('@tensorflow/tfjs-backend-cpu'); } },
+      loaders: {
+        wasm: async () => {
+          called += 1;
+          throw new Error('not here');
+        },
+        cpu: async () => {
+          called += 1;
+          return import('@tensorflow/tfjs-backend-cpu');
+        },
+      },
     });
     expect(called).toBe(2);
     expect(result.name).toBe('cpu');
@@ -49,7 +58,12 @@ describe('initBackend', () => {
         tensorflow: fail('tensorflow'),
         native: async () => {
           order.push('native');
-          return { useNativeTraining: async (options: unknown) => { nativeOptions = options; throw new Error('no oneDNN here'); } };
+          return {
+            useNativeTraining: async (options: unknown) => {
+              nativeOptions = options;
+              throw new Error('no oneDNN here');
+            },
+          };
         },
         wasm: fail('wasm'),
         cpu: async () => {

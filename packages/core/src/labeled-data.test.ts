@@ -12,7 +12,16 @@ beforeAll(async () => {
 
 describe('labeledData / subsetData', () => {
   it('gathers float32 batches in index order and subsets compose', () => {
-    const x = tf.tensor2d([[0, 0], [1, 1], [2, 2], [3, 3]], [4, 2], 'int32');
+    const x = tf.tensor2d(
+      [
+        [0, 0],
+        [1, 1],
+        [2, 2],
+        [3, 3],
+      ],
+      [4, 2],
+      'int32',
+    );
     const data = labeledData({ x, y: [0, 1, 0, 1], numClasses: 2 });
     const before = tf.memory().numTensors;
     const batch = data.gather([3, 1]);

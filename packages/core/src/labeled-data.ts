@@ -41,9 +41,7 @@ export function checkLabels(fn: string, y: ArrayLike<number>, numClasses: number
   for (let i = 0; i < y.length; i++) {
     const label = y[i]!;
     if (!Number.isInteger(label) || label < 0 || label >= numClasses) {
-      throw new InvalidDatasetError(
-        `${fn}: y[${i}] must be an integer label in [0, ${numClasses - 1}], got ${describeValue(label)}`,
-      );
+      throw new InvalidDatasetError(`${fn}: y[${i}] must be an integer label in [0, ${numClasses - 1}], got ${describeValue(label)}`);
     }
   }
   return out;

@@ -16,7 +16,13 @@ export function cosine(tMax: number, minLr = 0): LrSchedule {
  * `lr_e = lr0·γ^{#milestones ≤ e}` (docs/protocol.md §0, §2.2).
  */
 export function multiStep(milestones: readonly number[], gamma = 0.1): LrSchedule {
-  check(milestones.every((m) => Number.isInteger(m) && m > 0), 'multiStep', 'milestones', 'positive integers', milestones);
+  check(
+    milestones.every((m) => Number.isInteger(m) && m > 0),
+    'multiStep',
+    'milestones',
+    'positive integers',
+    milestones,
+  );
   checkNumberInRange('multiStep', 'gamma', gamma, 0);
   const sorted = [...milestones].sort((a, b) => a - b);
   return (epoch, lr0) => lr0 * gamma ** sorted.filter((m) => m <= epoch).length;
@@ -37,7 +43,13 @@ export interface PiecewiseRange {
 export function piecewise(ranges: readonly PiecewiseRange[]): LrSchedule {
   check(ranges.length > 0, 'piecewise', 'ranges', 'a non-empty array', ranges);
   for (const [i, r] of ranges.entries()) {
-    check(Number.isInteger(r.start) && Number.isInteger(r.end) && r.start >= 0 && r.end > r.start, 'piecewise', `ranges[${i}]`, 'integer epochs with 0 ≤ start < end', r);
+    check(
+      Number.isInteger(r.start) && Number.isInteger(r.end) && r.start >= 0 && r.end > r.start,
+      'piecewise',
+      `ranges[${i}]`,
+      'integer epochs with 0 ≤ start < end',
+      r,
+    );
     checkNumberInRange('piecewise', `ranges[${i}].lr`, r.lr, 0);
   }
   return (epoch, lr0) => {

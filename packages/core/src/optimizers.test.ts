@@ -48,7 +48,10 @@ describe('sgd (PyTorch semantics)', () => {
   });
 
   it('Nesterov momentum matches the PyTorch update', () => {
-    expectClose(runThreeSteps(sgd({ lr: 0.1, momentum: 0.9, nesterov: true, weightDecay: 5e-4 })), [0.01821164, -0.08111967, 0.24469855, -0.12276065, -0.59133726, 0.68020197]);
+    expectClose(
+      runThreeSteps(sgd({ lr: 0.1, momentum: 0.9, nesterov: true, weightDecay: 5e-4 })),
+      [0.01821164, -0.08111967, 0.24469855, -0.12276065, -0.59133726, 0.68020197],
+    );
   });
 
   it('differs from tf.train.momentum, whose buffer absorbs the learning rate', () => {

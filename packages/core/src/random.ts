@@ -160,9 +160,6 @@ class Sfc32 implements Random {
  * const order = random.permutation(10);
  */
 export function seededRandom(seed: number | string): Random {
-  check(
-    (typeof seed === 'number' && Number.isInteger(seed)) || typeof seed === 'string',
-    'seededRandom', 'seed', 'an integer or a string', seed,
-  );
+  check((typeof seed === 'number' && Number.isInteger(seed)) || typeof seed === 'string', 'seededRandom', 'seed', 'an integer or a string', seed);
   return new Sfc32(typeof seed === 'string' ? deriveSeed(seed) : seed >>> 0);
 }

@@ -67,7 +67,10 @@ describe('train', () => {
     const before = tf.memory().numTensors;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), 20);
-    const error = await train(model, data, { epochs: 3, batchSize: 1, optimizer, signal: controller.signal, progressBar: false }).then(() => undefined, (e: unknown) => e);
+    const error = await train(model, data, { epochs: 3, batchSize: 1, optimizer, signal: controller.signal, progressBar: false }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     clearTimeout(timer);
     expect(AbortError.isInstance(error)).toBe(true);
     const batch = Number(/epoch 0, batch (\d+)/.exec((error as Error).message)?.[1]);
@@ -91,9 +94,22 @@ describe('train', () => {
     const controller = new AbortController();
     const partial = tinyMlp({ inputDim: 5, numClasses: 3, seed: 9 });
     const optPartial = sgd({ lr: 0.05, momentum: 0.9, weightDecay: 1e-3 });
-    const stopAfterTwo: TrainingPlugin = { name: 'stop', onEpochEnd: ({ epoch }) => { if (epoch === 1) controller.abort(); } };
+    const stopAfterTwo: TrainingPlugin = {
+      name: 'stop',
+      onEpochEnd: ({ epoch }) => {
+        if (epoch === 1) controller.abort();
+      },
+    };
     await expect(
-      train(partial, data, { ...opts, epochs: 4, optimizer: optPartial, schedule: cosine(4), plugins: [stopAfterTwo], signal: controller.signal, checkpoint: { path } }),
+      train(partial, data, {
+        ...opts,
+        epochs: 4,
+        optimizer: optPartial,
+        schedule: cosine(4),
+        plugins: [stopAfterTwo],
+        signal: controller.signal,
+        checkpoint: { path },
+      }),
     ).rejects.toSatisfy((e: unknown) => AbortError.isInstance(e));
     expect(existsSync(path)).toBe(true);
     partial.dispose();
@@ -151,12 +167,17 @@ describe('train', () => {
     const model = tinyMlp({ inputDim: 4, numClasses: 2 });
     const optimizer = sgd({ lr: 0.1 });
     const path = join(dir, 'nan.ckpt');
-    const poison: TrainingPlugin = { name: 'poison', loss: (ctx, base) => (ctx.epoch === 1 && ctx.batchIndex === 2 ? tf.mul(base(), Number.NaN) as tf.Scalar : base()) };
+    const poison: TrainingPlugin = {
+      name: 'poison',
+      loss: (ctx, base) => (ctx.epoch === 1 && ctx.batchIndex === 2 ? (tf.mul(base(), Number.NaN) as tf.Scalar) : base()),
+    };
     const before = tf.memory().numTensors;
-    await expect(train(model, data, { epochs: 3, batchSize: 8, optimizer, plugins: [poison], checkpoint: { path }, progressBar: false }))
-      .rejects.toThrow(/loss is NaN at epoch 1 \(0-based\), step 6/);
-    await expect(train(model, data, { epochs: 3, batchSize: 8, optimizer, plugins: [poison], progressBar: false }))
-      .rejects.toSatisfy((e: unknown) => TrainingDivergedError.isInstance(e));
+    await expect(train(model, data, { epochs: 3, batchSize: 8, optimizer, plugins: [poison], checkpoint: { path }, progressBar: false })).rejects.toThrow(
+      /loss is NaN at epoch 1 \(0-based\), step 6/,
+    );
+    await expect(train(model, data, { epochs: 3, batchSize: 8, optimizer, plugins: [poison], progressBar: false })).rejects.toSatisfy((e: unknown) =>
+      TrainingDivergedError.isInstance(e),
+    );
     optimizer.dispose();
     expect(tf.memory().numTensors).toBe(before);
     expect(existsSync(path)).toBe(true);
@@ -227,7 +248,12 @@ describe('train', () => {
     const model = tinyMlp({ inputDim: 4, numClasses: 2, seed: 2 });
     const optimizer = sgd({ lr: 0.1 });
     const before = tf.memory().numTensors;
-    const broken: TrainingPlugin = { name: 'broken', loss: () => { throw new Error('plugin failed'); } };
+    const broken: TrainingPlugin = {
+      name: 'broken',
+      loss: () => {
+        throw new Error('plugin failed');
+      },
+    };
     await expect(train(model, data, { epochs: 1, batchSize: 8, optimizer, plugins: [broken], progressBar: false })).rejects.toThrow('plugin failed');
     expect(tf.memory().numTensors).toBe(before);
     optimizer.dispose();

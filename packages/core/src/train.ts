@@ -29,7 +29,9 @@ function validate(classifier: Classifier, data: LabeledData, options: TrainOptio
     throw new ShapeMismatchError(`train: data.numClasses must equal classifier.numClasses (${classifier.numClasses}), got ${data.numClasses}`);
   }
   if (data.inputShape.join(',') !== classifier.inputShape.join(',')) {
-    throw new ShapeMismatchError(`train: data.inputShape must equal classifier.inputShape [${classifier.inputShape.join(', ')}], got [${data.inputShape.join(', ')}]`);
+    throw new ShapeMismatchError(
+      `train: data.inputShape must equal classifier.inputShape [${classifier.inputShape.join(', ')}], got [${data.inputShape.join(', ')}]`,
+    );
   }
   checkLabels('train', data.y, data.numClasses, data.size);
   const steppers = (options.plugins ?? []).filter((p) => p.step !== undefined);
@@ -86,7 +88,8 @@ export async function train(classifier: Classifier, data: LabeledData, options: 
     const learningRate = lrAt(epoch);
     const info: EpochInfo = { model: classifier, epoch, epochs, learningRate };
     await callHooks(plugins, 'onEpochStart', info);
-    const order = options.shuffle === false ? Int32Array.from({ length: data.size }, (_, i) => i) : seededRandom(deriveSeed(seed, 'shuffle', epoch)).permutation(data.size);
+    const order =
+      options.shuffle === false ? Int32Array.from({ length: data.size }, (_, i) => i) : seededRandom(deriveSeed(seed, 'shuffle', epoch)).permutation(data.size);
     const epochStart = Date.now();
     let lossSum = 0;
     let correct = 0;
@@ -104,7 +107,15 @@ export async function train(classifier: Classifier, data: LabeledData, options: 
         throw new AbortError(`train: aborted at epoch ${epoch}, batch ${b} (0-based); the last checkpoint is kept`, { cause: options.signal.reason });
       }
       const indices = order.subarray(b * batchSize, Math.min((b + 1) * batchSize, data.size));
-      const result = runner.runBatch(data, indices, { epoch, epochs, step, batchIndex: b, batchesPerEpoch, learningRate, seed: deriveSeed(seed, 'step', step) });
+      const result = runner.runBatch(data, indices, {
+        epoch,
+        epochs,
+        step,
+        batchIndex: b,
+        batchesPerEpoch,
+        learningRate,
+        seed: deriveSeed(seed, 'step', step),
+      });
       if (!Number.isFinite(result.loss)) {
         bar.done('diverged');
         throw new TrainingDivergedError(`train: loss is ${result.loss} at epoch ${epoch} (0-based), step ${step}; the last checkpoint is kept`);

@@ -39,7 +39,14 @@ function fromKeyed(state: readonly NamedState[], entries: ReturnType<typeof save
 }
 
 /** Writes weights, BN statistics, plugin variables, optimizer buffers and history atomically. @internal */
-export async function saveTrainingState(path: string, classifier: Classifier, optimizer: Optimizer, plugins: readonly TrainingPlugin[], epochsDone: number, history: readonly EpochSummary[]): Promise<void> {
+export async function saveTrainingState(
+  path: string,
+  classifier: Classifier,
+  optimizer: Optimizer,
+  plugins: readonly TrainingPlugin[],
+  epochsDone: number,
+  history: readonly EpochSummary[],
+): Promise<void> {
   const entries = savedVariables(classifier, plugins);
   const optimizerState = toKeyed(optimizer.getState(), entries, 'opt');
   const pluginStates = plugins.flatMap((p, j) => (p.optimizer === undefined ? [] : toKeyed(p.optimizer.getState(), entries, `popt${j}`)));
@@ -60,7 +67,12 @@ export async function saveTrainingState(path: string, classifier: Classifier, op
  * @throws CheckpointError when the checkpoint belongs to another architecture or is corrupted.
  * @internal
  */
-export async function restoreTrainingState(path: string, classifier: Classifier, optimizer: Optimizer, plugins: readonly TrainingPlugin[]): Promise<{ epochsDone: number; history: EpochSummary[] } | undefined> {
+export async function restoreTrainingState(
+  path: string,
+  classifier: Classifier,
+  optimizer: Optimizer,
+  plugins: readonly TrainingPlugin[],
+): Promise<{ epochsDone: number; history: EpochSummary[] } | undefined> {
   const data = await readCheckpointFile(path);
   if (data === undefined) return undefined;
   try {
@@ -70,7 +82,9 @@ export async function restoreTrainingState(path: string, classifier: Classifier,
     for (const e of entries) {
       const saved = byName.get(e.key);
       if (saved === undefined || saved.shape.join(',') !== e.variable.shape.join(',')) {
-        throw new CheckpointError(`restoreTrainingState: ${path} does not match this model: variable ${e.key} (${e.variable.name}) has shape [${e.variable.shape.join(', ')}], checkpoint has ${saved === undefined ? 'none' : `[${saved.shape.join(', ')}]`}`);
+        throw new CheckpointError(
+          `restoreTrainingState: ${path} does not match this model: variable ${e.key} (${e.variable.name}) has shape [${e.variable.shape.join(', ')}], checkpoint has ${saved === undefined ? 'none' : `[${saved.shape.join(', ')}]`}`,
+        );
       }
     }
     if (data.tensors.filter((t) => !t.name.includes('|')).length !== entries.length) {

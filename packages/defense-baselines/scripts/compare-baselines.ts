@@ -53,7 +53,14 @@ const createModel = (dropout = 0): Classifier => createMlp({ inputDim: 600, hidd
 const optimizerOptions = { lr: 0.1, momentum: 0.9, weightDecay: 1e-4 } as const;
 const trainOptions = (optimizer = sgd(optimizerOptions)) => ({ epochs: EPOCHS, batchSize: BATCH, optimizer, seed: 7, progressBar: false }) as const;
 
-interface Row { name: string; setting: string; testAccuracy: number; trainAccuracy: number; advantage: number; seconds: number }
+interface Row {
+  name: string;
+  setting: string;
+  testAccuracy: number;
+  trainAccuracy: number;
+  advantage: number;
+  seconds: number;
+}
 const rows: Row[] = [];
 
 function accuracy(logits: tf.Tensor2D, set: LabeledData): number {
@@ -69,7 +76,14 @@ function negLoss(logits: tf.Tensor2D, set: LabeledData): number[] {
 function report(name: string, setting: string, started: number, memberLogits: tf.Tensor2D, testLogits: tf.Tensor2D): void {
   const scores = [...negLoss(memberLogits, members), ...negLoss(testLogits, test)];
   const isMember = scores.map((_, i) => i < members.size);
-  rows.push({ name, setting, testAccuracy: accuracy(testLogits, test), trainAccuracy: accuracy(memberLogits, members), advantage: attackAdvantage(scores, isMember), seconds: (Date.now() - started) / 1000 });
+  rows.push({
+    name,
+    setting,
+    testAccuracy: accuracy(testLogits, test),
+    trainAccuracy: accuracy(memberLogits, members),
+    advantage: attackAdvantage(scores, isMember),
+    seconds: (Date.now() - started) / 1000,
+  });
   const r = rows.at(-1)!;
   console.error(`${name}: test ${r.testAccuracy.toFixed(3)} train ${r.trainAccuracy.toFixed(3)} adv ${r.advantage.toFixed(3)} (${r.seconds.toFixed(0)} s)`);
   memberLogits.dispose();
@@ -141,7 +155,12 @@ const relax = baselineDefaults.relaxLoss.purchase;
 {
   const started = Date.now();
   const optimizer = sgd(optimizerOptions);
-  const { model } = await trainDmp(() => createModel(), members, reference, { unprotected: vanilla, temperature: 1, unprotectedTraining: trainOptions(), protectedTraining: trainOptions(optimizer) });
+  const { model } = await trainDmp(() => createModel(), members, reference, {
+    unprotected: vanilla,
+    temperature: 1,
+    unprotectedTraining: trainOptions(),
+    protectedTraining: trainOptions(optimizer),
+  });
   reportModel('DMP', "τ=1, kl_div 'mean' (CRLr), teacher = the undefended model", started, model);
   optimizer.dispose();
   model.dispose();
@@ -149,7 +168,13 @@ const relax = baselineDefaults.relaxLoss.purchase;
 {
   const started = Date.now();
   const optimizer = sgd(optimizerOptions);
-  const { model } = await trainDmp(() => createModel(), members, reference, { unprotected: vanilla, temperature: 1, reduction: 'batchmean', unprotectedTraining: trainOptions(), protectedTraining: trainOptions(optimizer) });
+  const { model } = await trainDmp(() => createModel(), members, reference, {
+    unprotected: vanilla,
+    temperature: 1,
+    reduction: 'batchmean',
+    unprotectedTraining: trainOptions(),
+    protectedTraining: trainOptions(optimizer),
+  });
   reportModel('DMP', "τ=1, kl_div 'batchmean'", started, model);
   optimizer.dispose();
   model.dispose();
@@ -182,8 +207,13 @@ const relax = baselineDefaults.relaxLoss.purchase;
 }
 vanilla.dispose();
 
-console.log(`purchaseLike stand-in (${CLASSES} classes), ${SPLIT} members / ${SPLIT} test / ${SPLIT} reference, MLP 600-256-128-${CLASSES} (tanh), SGD lr 0.1 momentum 0.9 wd 1e-4, ${EPOCHS} epochs, batch ${BATCH}, ${tf.getBackend()} backend.`);
+console.log(
+  `purchaseLike stand-in (${CLASSES} classes), ${SPLIT} members / ${SPLIT} test / ${SPLIT} reference, MLP 600-256-128-${CLASSES} (tanh), SGD lr 0.1 momentum 0.9 wd 1e-4, ${EPOCHS} epochs, batch ${BATCH}, ${tf.getBackend()} backend.`,
+);
 console.log('Loss attack: advantage = max over thresholds of TPR − FPR on −CE (members vs test).\n');
 console.log('| defense | setting | test acc | train acc | loss-attack adv | time (s) |');
 console.log('|---|---|---|---|---|---|');
-for (const r of rows) console.log(`| ${r.name} | ${r.setting} | ${r.testAccuracy.toFixed(3)} | ${r.trainAccuracy.toFixed(3)} | ${r.advantage.toFixed(3)} | ${r.seconds.toFixed(0)} |`);
+for (const r of rows)
+  console.log(
+    `| ${r.name} | ${r.setting} | ${r.testAccuracy.toFixed(3)} | ${r.trainAccuracy.toFixed(3)} | ${r.advantage.toFixed(3)} | ${r.seconds.toFixed(0)} |`,
+  );

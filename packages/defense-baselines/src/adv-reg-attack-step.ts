@@ -22,7 +22,10 @@ export function attackStep(
   const loss = tf.tidy(() => {
     const parts = batches.map(({ data, indices, member }) => {
       const logits = target.forward(data.gather(indices), { training: false }).logits;
-      const labels = tf.tensor1d(Int32Array.from(indices, (i) => data.y[i]!), 'int32');
+      const labels = tf.tensor1d(
+        Int32Array.from(indices, (i) => data.y[i]!),
+        'int32',
+      );
       return { logits, labels, truth: tf.fill([indices.length], member ? 1 : 0) };
     });
     const logits = tf.concat(parts.map((p) => p.logits)) as tf.Tensor2D;

@@ -59,14 +59,20 @@ export interface ResolvedAdvReg {
  */
 export const advRegOptionsSchema = optionsSchema({
   epochs: option.integer({ min: 1, required: true, description: 'Training epochs.' }),
-  variant: option.choice(['mlhospital', 'sel'], { default: 'mlhospital', description: "MLHospital's schedule (PASTr/CCL AdvReg.py) or SEL's (Purchase/Texas)." }),
+  variant: option.choice(['mlhospital', 'sel'], {
+    default: 'mlhospital',
+    description: "MLHospital's schedule (PASTr/CCL AdvReg.py) or SEL's (Purchase/Texas).",
+  }),
   alpha: option.number({ min: 0, default: 1, description: 'Privacy weight α.' }),
   batchSize: option.integer({ min: 1, default: 128, description: 'Batch size.' }),
   attackLoss: option.choice(['bce', 'mse'], { description: "Attack loss (mlhospital 'bce', sel 'mse')." }),
   warmupEpochs: option.integer({ min: 0, description: 'Epochs before the adversarial game starts (mlhospital 4, sel 1).' }),
   warmupObjective: option.choice(['private', 'plain'], { description: "Warm-up objective (mlhospital 'private', sel 'plain')." }),
   warmupAttackEpochs: option.integer({ min: 0, description: 'Attack epochs at the end of the warm-up (mlhospital 0, sel 5).' }),
-  rounds: option.group({ attackBatches: option.integer({ min: 1, required: true }), targetBatches: option.integer({ min: 1, required: true }) }, { description: 'Interleaving after the warm-up: attack steps then target batches per round.' }),
+  rounds: option.group(
+    { attackBatches: option.integer({ min: 1, required: true }), targetBatches: option.integer({ min: 1, required: true }) },
+    { description: 'Interleaving after the warm-up: attack steps then target batches per round.' },
+  ),
   outputs: option.choice(['logits', 'posterior'], { default: 'logits', description: "The attack model's view of the target: logits or softmax." }),
   labelCode: option.choice(['plusMinusOne', 'oneHot'], { description: "Label coding of the attack model (mlhospital 'plusMinusOne', sel 'oneHot')." }),
   seed: option.number({ default: 0, description: 'Seed of batches and initialisation.' }),

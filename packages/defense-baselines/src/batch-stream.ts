@@ -16,4 +16,3 @@ export function batchStream(data: LabeledData, batchSize: number, seed: number) 
     return batch;
   };
 }
-

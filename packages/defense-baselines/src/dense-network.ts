@@ -47,7 +47,17 @@ export class DenseNetwork {
     this.layers = widths.slice(1).map((out, i) => {
       const fanIn = widths[i]!;
       const make = (shape: number[], isBias: boolean, name: string) => {
-        const t = tf.tensor(initValues(shape.reduce((a, b) => a * b, 1), fanIn, out, init, isBias, random), shape);
+        const t = tf.tensor(
+          initValues(
+            shape.reduce((a, b) => a * b, 1),
+            fanIn,
+            out,
+            init,
+            isBias,
+            random,
+          ),
+          shape,
+        );
         const v = tf.variable(t, true, `${uid}/${i}.${name}`);
         t.dispose();
         return v;

@@ -23,7 +23,9 @@ export interface DistillationKlOptions {
  */
 export function distillationKlLoss(studentLogits: tf.Tensor2D, teacherLogits: tf.Tensor2D, options: DistillationKlOptions = {}): tf.Scalar {
   if (studentLogits.rank !== 2 || studentLogits.shape.join() !== teacherLogits.shape.join()) {
-    throw new ShapeMismatchError(`distillationKlLoss: studentLogits and teacherLogits must have the same shape [n, C], got [${studentLogits.shape.join(', ')}] and [${teacherLogits.shape.join(', ')}]`);
+    throw new ShapeMismatchError(
+      `distillationKlLoss: studentLogits and teacherLogits must have the same shape [n, C], got [${studentLogits.shape.join(', ')}] and [${teacherLogits.shape.join(', ')}]`,
+    );
   }
   const tau = options.temperature ?? 1;
   checkNumberInRange('distillationKlLoss', 'temperature', tau, Number.MIN_VALUE);

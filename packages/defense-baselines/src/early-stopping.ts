@@ -67,7 +67,10 @@ export function earlyStopping(options: EarlyStoppingOptions = {}): EarlyStopping
       return;
     }
     try {
-      await writeCheckpointFile(`${options.directory}/${key}.ckpt`, { meta: { format: 'mia-early-stopping-1', key }, tensors: tensors.map((tensor, i) => ({ name: String(i), tensor })) });
+      await writeCheckpointFile(`${options.directory}/${key}.ckpt`, {
+        meta: { format: 'mia-early-stopping-1', key },
+        tensors: tensors.map((tensor, i) => ({ name: String(i), tensor })),
+      });
     } finally {
       tensors.forEach((t) => t.dispose());
     }
@@ -110,7 +113,10 @@ export function earlyStopping(options: EarlyStoppingOptions = {}): EarlyStopping
         tensors = data === undefined ? undefined : owned;
       }
       try {
-        if (tensors === undefined) throw new InvalidArgumentError(`earlyStopping.restore: no snapshot ${String(which)}; saved epochs: [${saved.join(', ')}]${bestEpoch === undefined ? '' : ', best'}`);
+        if (tensors === undefined)
+          throw new InvalidArgumentError(
+            `earlyStopping.restore: no snapshot ${String(which)}; saved epochs: [${saved.join(', ')}]${bestEpoch === undefined ? '' : ', best'}`,
+          );
         if (tensors.length !== targets.length || tensors.some((t, i) => t.shape.join() !== targets[i]!.shape.join())) {
           throw new CheckpointError(`earlyStopping.restore: snapshot ${String(which)} does not match the model's ${targets.length} variables`);
         }

@@ -15,7 +15,15 @@ export { advRegPlugin, type AdvRegPluginOptions, type AttackFeatures } from './a
 export { trainAdvReg, type AdvRegOptions, type AdvRegEpoch } from './train-adv-reg';
 export { distillationKlLoss, type DistillationKlOptions } from './distillation-loss';
 export { trainDmp, distillationPlugin, type DmpOptions, type DmpResult } from './train-dmp';
-export { splitAiAssignment, trainSplitAi, splitAiPredict, splitAiOptionsSchema, type SplitAi, type SplitAiOptions, type SplitAiPredictOptions } from './split-ai';
+export {
+  splitAiAssignment,
+  trainSplitAi,
+  splitAiPredict,
+  splitAiOptionsSchema,
+  type SplitAi,
+  type SplitAiOptions,
+  type SplitAiPredictOptions,
+} from './split-ai';
 export { trainSelena, softLabelPlugin, type SelenaOptions, type SelenaResult } from './train-selena';
 export { MemGuardAttackModel, trainMemGuardAttackModel, memGuardAttackTrainingSchema, type MemGuardAttackTrainingOptions } from './mem-guard-attack-model';
 export { memGuard, memGuardOptionsSchema, type MemGuardOptions, type MemGuardResult } from './mem-guard';

@@ -14,7 +14,10 @@ export interface L1Options {
 /** The schema of {@link L1Options} (validation, defaults, JSON Schema; unknown keys are errors). @see docs/protocol.md §4.12 */
 export const l1OptionsSchema = optionsSchema({
   lambda: option.number({ min: 0, default: 1e-3, description: 'Penalty λ (PASTr L1.py).' }),
-  kinds: option.list(option.choice(['conv', 'dense', 'batchnorm'], {}), { default: ['conv', 'dense', 'batchnorm'], description: 'Parameter-group kinds whose weights are penalised.' }),
+  kinds: option.list(option.choice(['conv', 'dense', 'batchnorm'], {}), {
+    default: ['conv', 'dense', 'batchnorm'],
+    description: 'Parameter-group kinds whose weights are penalised.',
+  }),
   includeBiases: option.boolean({ default: false, description: 'Also penalise biases and BN shifts.' }),
 });
 

@@ -67,10 +67,22 @@ export const memGuardAttackTrainingSchema = optionsSchema({
  * @throws ShapeMismatchError when the widths differ or a set is empty.
  * @see docs/protocol.md §4.15.
  */
-export function trainMemGuardAttackModel(memberLogits: tf.Tensor2D, nonMemberLogits: tf.Tensor2D, options: MemGuardAttackTrainingOptions = {}): MemGuardAttackModel {
+export function trainMemGuardAttackModel(
+  memberLogits: tf.Tensor2D,
+  nonMemberLogits: tf.Tensor2D,
+  options: MemGuardAttackTrainingOptions = {},
+): MemGuardAttackModel {
   const c = memberLogits.shape[1]!;
-  if (memberLogits.rank !== 2 || nonMemberLogits.rank !== 2 || nonMemberLogits.shape[1] !== c || memberLogits.shape[0] === 0 || nonMemberLogits.shape[0] === 0) {
-    throw new ShapeMismatchError(`trainMemGuardAttackModel: memberLogits and nonMemberLogits must be non-empty [n, C] with the same C, got [${memberLogits.shape.join(', ')}] and [${nonMemberLogits.shape.join(', ')}]`);
+  if (
+    memberLogits.rank !== 2 ||
+    nonMemberLogits.rank !== 2 ||
+    nonMemberLogits.shape[1] !== c ||
+    memberLogits.shape[0] === 0 ||
+    nonMemberLogits.shape[0] === 0
+  ) {
+    throw new ShapeMismatchError(
+      `trainMemGuardAttackModel: memberLogits and nonMemberLogits must be non-empty [n, C] with the same C, got [${memberLogits.shape.join(', ')}] and [${nonMemberLogits.shape.join(', ')}]`,
+    );
   }
   const { epochs, batchSize, seed, hidden, lr } = memGuardAttackTrainingSchema.parse(options, 'trainMemGuardAttackModel');
   const model = new MemGuardAttackModel(c, deriveSeed(seed, 'init'), hidden);

@@ -47,8 +47,18 @@ describe('memGuard', () => {
   });
 
   it('trains the defender attack model deterministically for a seed', () => {
-    const members = tf.tensor2d([[3, 0, 0], [0, 4, 0], [0, 0, 5], [4, 1, 0]]);
-    const others = tf.tensor2d([[1, 0.5, 0], [0.2, 0.8, 0.5], [0, 0.3, 0.9], [0.5, 0.5, 0.4]]);
+    const members = tf.tensor2d([
+      [3, 0, 0],
+      [0, 4, 0],
+      [0, 0, 5],
+      [4, 1, 0],
+    ]);
+    const others = tf.tensor2d([
+      [1, 0.5, 0],
+      [0.2, 0.8, 0.5],
+      [0, 0.3, 0.9],
+      [0.5, 0.5, 0.4],
+    ]);
     const weights = (seed: number) => {
       const model = trainMemGuardAttackModel(members, others, { epochs: 5, batchSize: 4, seed, hidden: [4] });
       const w = model.network.variables.map((v) => Array.from(v.dataSync()));
@@ -59,7 +69,9 @@ describe('memGuard', () => {
     expect(weights(1)).toEqual(weights(1));
     expect(weights(2)).not.toEqual(weights(1));
     expect(tf.memory().numTensors).toBe(before);
-    expect(() => trainMemGuardAttackModel(members, tf.zeros([2, 4]) as tf.Tensor2D)).toThrow(/trainMemGuardAttackModel: memberLogits and nonMemberLogits must be non-empty \[n, C\] with the same C/);
+    expect(() => trainMemGuardAttackModel(members, tf.zeros([2, 4]) as tf.Tensor2D)).toThrow(
+      /trainMemGuardAttackModel: memberLogits and nonMemberLogits must be non-empty \[n, C\] with the same C/,
+    );
     members.dispose();
     others.dispose();
   });
@@ -67,7 +79,10 @@ describe('memGuard', () => {
   it('leaves queries unchanged when the attack already outputs 0.5', () => {
     const attack = new MemGuardAttackModel(3, 0, [8]);
     for (const v of attack.network.variables) v.assign(tf.zerosLike(v));
-    const logits = tf.tensor2d([[2, 0, -1], [0.1, 0.3, 0.2]]);
+    const logits = tf.tensor2d([
+      [2, 0, -1],
+      [0.1, 0.3, 0.2],
+    ]);
     const result = memGuard(logits, attack);
     expect(Array.from(result.perturbed)).toEqual([0, 0]);
     expect(result.logits.arraySync()).toEqual(logits.arraySync());

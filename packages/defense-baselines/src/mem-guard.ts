@@ -95,7 +95,15 @@ export function memGuard(logits: tf.Tensor2D, attackModel: MemGuardAttackModel, 
  * gradient steps until each row succeeds (label kept, attack output crossed 0.5) or the iterations
  * run out. Only the rows still searching are computed. Returns the successful rows' logits.
  */
-function searchLevel(attackModel: MemGuardAttackModel, z0: tf.Tensor2D, p0: tf.Tensor2D, rows: readonly number[], memberSide: readonly number[], c3: number, o: Required<MemGuardOptions>): Map<number, number[]> {
+function searchLevel(
+  attackModel: MemGuardAttackModel,
+  z0: tf.Tensor2D,
+  p0: tf.Tensor2D,
+  rows: readonly number[],
+  memberSide: readonly number[],
+  c3: number,
+  o: Required<MemGuardOptions>,
+): Map<number, number[]> {
   const found = new Map<number, number[]>();
   let searching = [...rows];
   let [z, p] = tf.tidy(() => {

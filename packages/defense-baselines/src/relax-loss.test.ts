@@ -54,7 +54,12 @@ describe('relaxLoss', () => {
       expect(maxGradientError((z) => relaxLoss(z, labels, epoch, options), logits)).toBeLessThan(2e-3);
     }
     const grad = (detach: boolean) =>
-      tf.tidy(() => tf.grad((z: tf.Tensor) => relaxLoss(z as tf.Tensor2D, labels, 1, { alpha: 3, variant: 'tabular', detachSoftTargets: detach }))(tf.tensor2d(logits)).arraySync() as number[][]);
+      tf.tidy(
+        () =>
+          tf
+            .grad((z: tf.Tensor) => relaxLoss(z as tf.Tensor2D, labels, 1, { alpha: 3, variant: 'tabular', detachSoftTargets: detach }))(tf.tensor2d(logits))
+            .arraySync() as number[][],
+      );
     // Detached tabular branch: ∂/∂z mean_i softCE(z_i, t_i) with t fixed = (softmax(z) − t)/n.
     const expected = tf.tidy(() => {
       const z = tf.tensor2d(logits);

@@ -82,12 +82,17 @@ export async function trainSplitAi(createModel: () => Classifier, members: Label
   const dispose = () => models.forEach((m) => m.dispose());
   try {
     for (let k = 0; k < numModels; k++) {
-      if (trainingIndices[k]!.length === 0) throw new InvalidArgumentError(`trainSplitAi: sub-model ${k} has no training data; use more members or a smaller numExcluded`);
+      if (trainingIndices[k]!.length === 0)
+        throw new InvalidArgumentError(`trainSplitAi: sub-model ${k} has no training data; use more members or a smaller numExcluded`);
       const model = createModel();
       models.push(model);
       const optimizer = options.createOptimizer();
       try {
-        await train(model, subsetData(members, trainingIndices[k]!), { ...options.training, optimizer, seed: deriveSeed(options.training.seed ?? 0, 'split-ai', k) });
+        await train(model, subsetData(members, trainingIndices[k]!), {
+          ...options.training,
+          optimizer,
+          seed: deriveSeed(options.training.seed ?? 0, 'split-ai', k),
+        });
       } finally {
         optimizer.dispose();
       }

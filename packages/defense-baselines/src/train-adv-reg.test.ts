@@ -19,7 +19,10 @@ describe('advRegPlugin', () => {
     for (const v of attack.variables) v.assign(tf.zerosLike(v));
     const last = attack.variables.at(-1)!;
     last.assign(tf.fill(last.shape, Math.log(3)));
-    const logits = tf.tensor2d([[1, 0, 0], [0, 2, 1]]);
+    const logits = tf.tensor2d([
+      [1, 0, 0],
+      [0, 2, 1],
+    ]);
     const labels = tf.tensor1d([0, 2], 'int32');
     const plugin = advRegPlugin(attack, { alpha: 2 });
     const base = () => crossEntropy(logits, labels);
@@ -77,7 +80,15 @@ describe('trainAdvReg', () => {
       const model = tinyModel(6);
       const before = tf.memory().numTensors;
       const attack = smallAttack(2);
-      const history = await trainAdvReg(model, members, other, { epochs: 2, variant: 'sel', batchSize: 16, attackModel: attack, warmupAttackEpochs: 1, rounds: { attackBatches: 2, targetBatches: 1 }, seed: 9 });
+      const history = await trainAdvReg(model, members, other, {
+        epochs: 2,
+        variant: 'sel',
+        batchSize: 16,
+        attackModel: attack,
+        warmupAttackEpochs: 1,
+        rounds: { attackBatches: 2, targetBatches: 1 },
+        seed: 9,
+      });
       attack.dispose();
       expect(tf.memory().numTensors).toBe(before);
       const w = weightsOf(model);
@@ -94,7 +105,9 @@ describe('trainAdvReg', () => {
   it('validates its options', async () => {
     const { members, other, dispose } = tinySplits();
     const model = tinyModel();
-    await expect(trainAdvReg(model, members, other, { epochs: 1, variant: 'x' as 'sel' })).rejects.toThrow(/trainAdvReg: variant must be one of "mlhospital", "sel"/);
+    await expect(trainAdvReg(model, members, other, { epochs: 1, variant: 'x' as 'sel' })).rejects.toThrow(
+      /trainAdvReg: variant must be one of "mlhospital", "sel"/,
+    );
     model.dispose();
     dispose();
   });

@@ -26,7 +26,9 @@ describe('trainDmp', () => {
     });
     // The student approaches the teacher on the reference set: its KL is below a fresh model's.
     const kl = (student: ReturnType<typeof tinyModel>) =>
-      tf.tidy(() => distillationKlLoss(predictLogits(student, other), predictLogits(unprotected, other), { temperature: 2, reduction: 'batchmean' }).arraySync());
+      tf.tidy(() =>
+        distillationKlLoss(predictLogits(student, other), predictLogits(unprotected, other), { temperature: 2, reduction: 'batchmean' }).arraySync(),
+      );
     const fresh = tinyModel(99);
     expect(kl(model)).toBeLessThan(kl(fresh) * 0.5);
     fresh.dispose();
@@ -41,7 +43,12 @@ describe('trainDmp', () => {
   it('never reads the private data when the teacher is given (the protected model sees only the reference set)', async () => {
     const { members, other, dispose } = tinySplits();
     const teacher = tinyModel(20);
-    const untouchable: LabeledData = { ...members, gather: () => { throw new Error('private data read'); } };
+    const untouchable: LabeledData = {
+      ...members,
+      gather: () => {
+        throw new Error('private data read');
+      },
+    };
     const { model } = await trainDmp(() => tinyModel(21), untouchable, other, {
       unprotected: teacher,
       unprotectedTraining: options(sgd({ lr: 0.1 })),
@@ -55,7 +62,9 @@ describe('trainDmp', () => {
   it('rejects a reference set with other classes', async () => {
     const { members, dispose } = tinySplits();
     const other: LabeledData = { ...members, numClasses: 4 };
-    await expect(trainDmp(() => tinyModel(), members, other, { unprotectedTraining: options(sgd({ lr: 0.1 })), protectedTraining: options(sgd({ lr: 0.1 })) })).rejects.toThrow(/trainDmp: reference must match privateData/);
+    await expect(
+      trainDmp(() => tinyModel(), members, other, { unprotectedTraining: options(sgd({ lr: 0.1 })), protectedTraining: options(sgd({ lr: 0.1 })) }),
+    ).rejects.toThrow(/trainDmp: reference must match privateData/);
     dispose();
   });
 });

@@ -48,7 +48,9 @@ export function distillationPlugin(teacherLogits: tf.Tensor2D, options: Distilla
  */
 export async function trainDmp(createModel: () => Classifier, privateData: LabeledData, reference: LabeledData, options: DmpOptions): Promise<DmpResult> {
   if (privateData.numClasses !== reference.numClasses || privateData.inputShape.join() !== reference.inputShape.join()) {
-    throw new ShapeMismatchError(`trainDmp: reference must match privateData (${privateData.numClasses} classes, input [${privateData.inputShape.join(', ')}]), got ${reference.numClasses} classes, input [${reference.inputShape.join(', ')}]`);
+    throw new ShapeMismatchError(
+      `trainDmp: reference must match privateData (${privateData.numClasses} classes, input [${privateData.inputShape.join(', ')}]), got ${reference.numClasses} classes, input [${reference.inputShape.join(', ')}]`,
+    );
   }
   tf.tidy(() => distillationKlLoss(tf.zeros([1, 2]), tf.zeros([1, 2]), options)).dispose(); // validates τ and reduction up front
   let unprotected = options.unprotected;

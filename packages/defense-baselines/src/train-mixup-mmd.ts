@@ -105,7 +105,9 @@ export async function trainMixupMmd(classifier: Classifier, members: LabeledData
   const fn = 'trainMixupMmd';
   const { epochs, batchSize, lambdaMmd, mixupAlpha: alpha, gapThreshold, seed, sigma } = mixupMmdOptionsSchema.parse(options, fn, { allowUnknown: true });
   if (validation.numClasses !== members.numClasses || validation.size === 0) {
-    throw new InvalidDatasetError(`${fn}: validation must be non-empty with ${members.numClasses} classes, got ${validation.size} examples with ${validation.numClasses} classes`);
+    throw new InvalidDatasetError(
+      `${fn}: validation must be non-empty with ${members.numClasses} classes, got ${validation.size} examples with ${validation.numClasses} classes`,
+    );
   }
   const optimizer = options.optimizer ?? sgd({ lr: 0.01, momentum: 0.9, weightDecay: 5e-4 });
   const schedule = options.schedule ?? cosine(epochs);

@@ -28,7 +28,7 @@ describe('splitAiAssignment', () => {
 });
 
 describe('Split-AI', () => {
-  it("answers a member only with sub-models that never trained on it", async () => {
+  it('answers a member only with sub-models that never trained on it', async () => {
     const { members, dispose } = tinySplits({ members: 30, other: 8 });
     let seed = 0;
     const splitAi = await trainSplitAi(() => tinyModel(seed++), members, { numModels: 4, numExcluded: 2, training, createOptimizer, seed: 5 });
@@ -41,8 +41,13 @@ describe('Split-AI', () => {
     // Member 0's answer = mean softmax of its two assigned models, computed by hand.
     const [k0, k1] = splitAi.assignment.subarray(0, 2);
     const one = subsetData(members, [0]);
-    const manual = tf.tidy(() => tf.div(tf.add(tf.softmax(predictLogits(splitAi.models[k0!]!, one)), tf.softmax(predictLogits(splitAi.models[k1!]!, one))), 2).arraySync() as number[][]);
-    expect((tf.tidy(() => tf.slice(probs, [0, 0], [1, 3]).arraySync()) as number[][])[0]!.map((p) => p.toFixed(5))).toEqual(manual[0]!.map((p) => p.toFixed(5)));
+    const manual = tf.tidy(
+      () =>
+        tf.div(tf.add(tf.softmax(predictLogits(splitAi.models[k0!]!, one)), tf.softmax(predictLogits(splitAi.models[k1!]!, one))), 2).arraySync() as number[][],
+    );
+    expect((tf.tidy(() => tf.slice(probs, [0, 0], [1, 3]).arraySync()) as number[][])[0]!.map((p) => p.toFixed(5))).toEqual(
+      manual[0]!.map((p) => p.toFixed(5)),
+    );
     // Scrambling every model that trained on member 0 leaves its answer unchanged.
     const seen = splitAi.models.filter((_, k) => k !== k0 && k !== k1);
     for (const model of seen) for (const v of model.trainableVariables) tf.tidy(() => v.assign(tf.randomNormal(v.shape)));
@@ -80,7 +85,8 @@ describe('trainSelena', () => {
     });
     // The distilled model follows the Split-AI soft labels on the members more closely than a fresh model.
     const targets = splitAiPredict(splitAi!, members, { memberIndex: Int32Array.from({ length: 30 }, (_, i) => i) });
-    const gap = (m: ReturnType<typeof tinyModel>) => tf.tidy(() => tf.mean(tf.abs(tf.sub(tf.softmax(predictLogits(m, members)), targets))).arraySync() as number);
+    const gap = (m: ReturnType<typeof tinyModel>) =>
+      tf.tidy(() => tf.mean(tf.abs(tf.sub(tf.softmax(predictLogits(m, members)), targets))).arraySync() as number);
     const fresh = tinyModel(77);
     expect(gap(model)).toBeLessThan(gap(fresh));
     fresh.dispose();

@@ -33,7 +33,11 @@ const derivatives: Record<string, (p: number) => number> = {
   custom: (p) => -1.5 * Math.sqrt(p),
 };
 const custom = concaveTerm((p) => tf.neg(tf.pow(p, 1.5)));
-const terms: [string, ConcaveTerm][] = [['exponential', exponentialConcave], ['quadratic', quadraticConcave], ['custom', custom]];
+const terms: [string, ConcaveTerm][] = [
+  ['exponential', exponentialConcave],
+  ['quadratic', quadraticConcave],
+  ['custom', custom],
+];
 
 describe('CCL gradient vs the closed form (CCL Eq. 10–11)', () => {
   for (const [name, term] of terms) {

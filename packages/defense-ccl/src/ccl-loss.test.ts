@@ -20,7 +20,12 @@ describe('cclLoss as a model.compile loss (tfjs-layers)', () => {
     const model = tinyModel(false);
     const loss = cclLoss({ alpha: 0.5, concave: 'quadratic' });
     model.compile({ optimizer: tf.train.sgd(0.5), loss });
-    const x = tf.tensor2d([[1, 0, 0, 1], [0, 1, 1, 0], [1, 1, 0, 0], [0, 0, 1, 1]]);
+    const x = tf.tensor2d([
+      [1, 0, 0, 1],
+      [0, 1, 1, 0],
+      [1, 1, 0, 0],
+      [0, 0, 1, 1],
+    ]);
     const y = tf.oneHot(tf.tensor1d([0, 1, 2, 0], 'int32'), 3);
     const expected = tf.tidy(() => loss(y, model.predict(x) as tf.Tensor).dataSync()[0]!);
     const reported = model.evaluate(x, y) as tf.Scalar;
@@ -35,8 +40,16 @@ describe('cclLoss as a model.compile loss (tfjs-layers)', () => {
   it('works with a softmax head (fromLogits: false) in fit', async () => {
     const model = tinyModel(true);
     model.compile({ optimizer: tf.train.sgd(0.5), loss: cclLoss({ fromLogits: false }) });
-    const x = tf.tensor2d([[1, 0, 0, 1], [0, 1, 1, 0], [1, 1, 0, 0]]);
-    const y = tf.tensor2d([[1, 0, 0], [0, 1, 0], [0, 0, 1]]);
+    const x = tf.tensor2d([
+      [1, 0, 0, 1],
+      [0, 1, 1, 0],
+      [1, 1, 0, 0],
+    ]);
+    const y = tf.tensor2d([
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ]);
     const history = await model.fit(x, y, { epochs: 20, batchSize: 3, verbose: 0 });
     const losses = history.history.loss as number[];
     expect(losses[losses.length - 1]!).toBeLessThan(losses[0]!);
@@ -47,10 +60,19 @@ describe('cclLoss as a model.compile loss (tfjs-layers)', () => {
   // integer labels work when the loss is called directly (custom loops).
   it('takes integer labels [n] and [n, 1] when called directly', () => {
     const loss = cclLoss({ concave: 'quadratic' });
-    const z = tf.tensor2d([[2, 0, -1], [0, 1, 0.5]]);
+    const z = tf.tensor2d([
+      [2, 0, -1],
+      [0, 1, 0.5],
+    ]);
     const a = loss(tf.tensor1d([0, 2], 'int32'), z);
     const b = loss(tf.tensor2d([[0], [2]]), z);
-    const c = loss(tf.tensor2d([[1, 0, 0], [0, 0, 1]]), z);
+    const c = loss(
+      tf.tensor2d([
+        [1, 0, 0],
+        [0, 0, 1],
+      ]),
+      z,
+    );
     expect(a.dataSync()[0]).toBeCloseTo(c.dataSync()[0]!, 6);
     expect(b.dataSync()[0]).toBeCloseTo(c.dataSync()[0]!, 6);
     tf.dispose([a, b, c, z]);

@@ -53,11 +53,18 @@ const isCodeConcave = (v: unknown): v is ConcaveTerm | ((p: tf.Tensor) => tf.Ten
  */
 export const cclOptionsSchema = optionsSchema({
   alpha: option.number({ min: 0, max: 1, default: 0.5, description: 'Weight α of the convex term; 1 − α weights the concave term.' }),
-  concave: option.choice(['exponential', 'quadratic'], { default: 'exponential', description: 'CCEL (−exp(p_y)) or CCQL (−p_y − p_y²/2).', code: { test: isCodeConcave, description: 'a ConcaveTerm or a function' } }),
+  concave: option.choice(['exponential', 'quadratic'], {
+    default: 'exponential',
+    description: 'CCEL (−exp(p_y)) or CCQL (−p_y − p_y²/2).',
+    code: { test: isCodeConcave, description: 'a ConcaveTerm or a function' },
+  }),
   scale: option.number({ min: 0, exclusiveMin: true, default: 1, description: 'Scale β of the whole averaged loss (0.01 on CIFAR-10, 0.05 on CIFAR-100).' }),
   base: option.choice(['ce', 'focal'], { default: 'ce', description: 'Convex base loss: cross-entropy or focal loss.' }),
   gamma: option.number({ min: 0, default: 2, description: 'Focal exponent γ (only with base focal).' }),
-  focalConcaveSign: option.choice(['paper', 'code'], { default: 'paper', description: "Sign of the concave term in the focal variant: the paper's or the authors' code's." }),
+  focalConcaveSign: option.choice(['paper', 'code'], {
+    default: 'paper',
+    description: "Sign of the concave term in the focal variant: the paper's or the authors' code's.",
+  }),
   fromLogits: option.boolean({ default: true, description: 'Predictions are logits (true) or probabilities (false).' }),
 });
 

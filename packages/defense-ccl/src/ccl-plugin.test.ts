@@ -14,7 +14,10 @@ beforeAll(async () => {
 describe('cclPlugin', () => {
   it('replaces the objective by the CCL loss of the batch logits', () => {
     const plugin = cclPlugin({ alpha: 0.3, concave: 'quadratic', scale: 0.5 });
-    const logits = tf.tensor2d([[2, 0, -1], [0, 1, 0.5]]);
+    const logits = tf.tensor2d([
+      [2, 0, -1],
+      [0, 1, 0.5],
+    ]);
     const labels = tf.tensor1d([0, 2], 'int32');
     const ctx = { logits, labels } as unknown as LossContext;
     const got = plugin.loss!(ctx, () => tf.scalar(123));
@@ -47,7 +50,18 @@ describe('cclPlugin', () => {
     expect(() => cclPlugin({ alpah: 0.1 } as never)).toThrow(/cclPlugin: alpah must be one of the options alpha, concave, .*got an unknown option/);
   });
   it('exports its options schema with the defaults and a strict JSON Schema', () => {
-    expect(cclOptionsSchema.parse({}, 'test')).toEqual({ alpha: 0.5, concave: 'exponential', scale: 1, base: 'ce', gamma: 2, focalConcaveSign: 'paper', fromLogits: true });
-    expect(cclOptionsSchema.jsonSchema()).toMatchObject({ additionalProperties: false, properties: { alpha: { minimum: 0, maximum: 1, default: 0.5 }, concave: { enum: ['exponential', 'quadratic'] } } });
+    expect(cclOptionsSchema.parse({}, 'test')).toEqual({
+      alpha: 0.5,
+      concave: 'exponential',
+      scale: 1,
+      base: 'ce',
+      gamma: 2,
+      focalConcaveSign: 'paper',
+      fromLogits: true,
+    });
+    expect(cclOptionsSchema.jsonSchema()).toMatchObject({
+      additionalProperties: false,
+      properties: { alpha: { minimum: 0, maximum: 1, default: 0.5 }, concave: { enum: ['exponential', 'quadratic'] } },
+    });
   });
 });

@@ -62,17 +62,22 @@ export function concaveTerm(f: (p: tf.Tensor) => tf.Tensor, options: ConcaveTerm
   const scale = Math.max(1, ...Array.from(values, Math.abs));
   const tolerance = 64 * 1.2e-7 * scale;
   for (let i = 0; i <= n; i++) {
-    if (!Number.isFinite(values[i]!)) throw new InvalidArgumentError(`concaveTerm: f (${name}) must be finite on [0, 1], got ${values[i]} at p = ${(i * h).toFixed(4)}`);
+    if (!Number.isFinite(values[i]!))
+      throw new InvalidArgumentError(`concaveTerm: f (${name}) must be finite on [0, 1], got ${values[i]} at p = ${(i * h).toFixed(4)}`);
   }
   for (let i = 0; i < n; i++) {
     if (!(values[i + 1]! < values[i]!)) {
-      throw new InvalidArgumentError(`concaveTerm: f (${name}) must be strictly decreasing on [0, 1], got f(${(i * h).toFixed(4)}) = ${values[i]} ≤ f(${((i + 1) * h).toFixed(4)}) = ${values[i + 1]}`);
+      throw new InvalidArgumentError(
+        `concaveTerm: f (${name}) must be strictly decreasing on [0, 1], got f(${(i * h).toFixed(4)}) = ${values[i]} ≤ f(${((i + 1) * h).toFixed(4)}) = ${values[i + 1]}`,
+      );
     }
   }
   for (let i = 1; i < n; i++) {
     const second = values[i + 1]! - 2 * values[i]! + values[i - 1]!;
     if (second > tolerance) {
-      throw new InvalidArgumentError(`concaveTerm: f (${name}) must be concave on [0, 1], got a positive second difference ${second.toExponential(3)} at p = ${(i * h).toFixed(4)}`);
+      throw new InvalidArgumentError(
+        `concaveTerm: f (${name}) must be concave on [0, 1], got a positive second difference ${second.toExponential(3)} at p = ${(i * h).toFixed(4)}`,
+      );
     }
   }
   return { name, value: f, slopeAtOne: slopeAt1(f, name) };
@@ -82,7 +87,12 @@ export function concaveTerm(f: (p: tf.Tensor) => tf.Tensor, options: ConcaveTerm
 function slopeAt1(f: (p: tf.Tensor) => tf.Tensor, name: string): number {
   let slope: number;
   try {
-    slope = tf.tidy(() => -tf.grad((p: tf.Tensor) => tf.sum(f(p)))(tf.tensor1d([1])).dataSync()[0]!);
+    slope = tf.tidy(
+      () =>
+        -tf
+          .grad((p: tf.Tensor) => tf.sum(f(p)))(tf.tensor1d([1]))
+          .dataSync()[0]!,
+    );
   } catch (error) {
     throw new InvalidArgumentError(`concaveTerm: f (${name}) must be differentiable with tfjs ops, got an error from tf.grad`, { cause: error });
   }

@@ -36,7 +36,10 @@ describe('convexConcaveLoss known answers', () => {
   // Second row z = [0, 1, 0.5], y = 2: CE = 1.1802696706417346; batch mean of CCEL with α = 0.3 is
   // −1.0871559765289074; β = 0.01 multiplies the whole mean (docs/protocol.md A17).
   it('β scales the whole batch mean', () => {
-    const z = tf.tensor2d([[2, 0, -1], [0, 1, 0.5]]);
+    const z = tf.tensor2d([
+      [2, 0, -1],
+      [0, 1, 0.5],
+    ]);
     const y = tf.tensor1d([0, 2], 'int32');
     expect(value(convexConcaveLoss(z, y, { alpha: 0.3 }))).toBeCloseTo(-1.0871559765289074, 5);
     expect(value(convexConcaveLoss(z, y, { alpha: 0.3, scale: 0.01 }))).toBeCloseTo(-0.010871559765289075, 7);
@@ -46,16 +49,30 @@ describe('convexConcaveLoss known answers', () => {
 
 describe('convexConcaveLoss inputs', () => {
   it('accepts integer labels [n], [n, 1] and one-hot targets alike', () => {
-    const z = tf.tensor2d([[2, 0, -1], [0, 1, 0.5]]);
+    const z = tf.tensor2d([
+      [2, 0, -1],
+      [0, 1, 0.5],
+    ]);
     const a = value(convexConcaveLoss(z, tf.tensor1d([0, 2], 'int32')));
     const b = value(convexConcaveLoss(z, tf.tensor2d([[0], [2]])));
-    const c = value(convexConcaveLoss(z, tf.tensor2d([[1, 0, 0], [0, 0, 1]])));
+    const c = value(
+      convexConcaveLoss(
+        z,
+        tf.tensor2d([
+          [1, 0, 0],
+          [0, 0, 1],
+        ]),
+      ),
+    );
     expect(b).toBeCloseTo(a, 6);
     expect(c).toBeCloseTo(a, 6);
     z.dispose();
   });
   it('fromLogits: false on softmax outputs equals fromLogits: true on logits', () => {
-    const z = tf.tensor2d([[2, 0, -1], [0, 1, 0.5]]);
+    const z = tf.tensor2d([
+      [2, 0, -1],
+      [0, 1, 0.5],
+    ]);
     const y = tf.tensor1d([0, 2], 'int32');
     const probs = tf.softmax(z);
     const a = value(convexConcaveLoss(z, y, { concave: 'quadratic' }));
@@ -64,7 +81,10 @@ describe('convexConcaveLoss inputs', () => {
     tf.dispose([z, y, probs]);
   });
   it('per-example values have the batch size and their mean is the loss (β = 1)', () => {
-    const z = tf.tensor2d([[2, 0, -1], [0, 1, 0.5]]);
+    const z = tf.tensor2d([
+      [2, 0, -1],
+      [0, 1, 0.5],
+    ]);
     const y = tf.tensor1d([0, 2], 'int32');
     const per = convexConcaveLossPerExample(z, y, { alpha: 0.3 });
     expect(per.shape).toEqual([2]);

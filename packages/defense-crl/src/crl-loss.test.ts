@@ -10,10 +10,20 @@ beforeAll(async () => {
 // Same inputs as the component tests; expected values from the NumPy transcription of
 // docs/protocol.md §4.3: ImpRelaxLoss(α = 0.5, t = 1) + 0.5 · relaxed centre loss(α = 0.1, t = 0.5).
 const batch = () => ({
-  features: tf.tensor2d([[1, 2], [-1, 0.5]]),
-  logits: tf.tensor2d([[2, 0, -1], [0, 1, 0.5]]),
+  features: tf.tensor2d([
+    [1, 2],
+    [-1, 0.5],
+  ]),
+  logits: tf.tensor2d([
+    [2, 0, -1],
+    [0, 1, 0.5],
+  ]),
   labels: tf.tensor1d([0, 2], 'int32'),
-  centers: tf.tensor2d([[0.5, 0.5], [1, -1], [0, 1]]),
+  centers: tf.tensor2d([
+    [0.5, 0.5],
+    [1, -1],
+    [0, 1],
+  ]),
 });
 const options = { alpha: 0.5, t: 1, alphaCenter: 0.1, tCenter: 0.5, lambda: 0.5 };
 const value = (b: ReturnType<typeof batch>, opts: Parameters<typeof crlLoss>[1]) => {
@@ -41,8 +51,12 @@ describe('crlLoss', () => {
   });
   it('rejects missing centres and unknown components', () => {
     const b = batch();
-    expect(() => crlLoss({ logits: b.logits, features: b.features, labels: b.labels }, { ...options, epoch: 0 })).toThrow(/crlLoss: centers must be given for components 'crl'/);
-    expect(() => crlLoss(b, { ...options, epoch: 0, components: 'center' as never })).toThrow(/components must be one of "crl", "impRelaxLoss", "relaxedCenterLoss"/);
+    expect(() => crlLoss({ logits: b.logits, features: b.features, labels: b.labels }, { ...options, epoch: 0 })).toThrow(
+      /crlLoss: centers must be given for components 'crl'/,
+    );
+    expect(() => crlLoss(b, { ...options, epoch: 0, components: 'center' as never })).toThrow(
+      /components must be one of "crl", "impRelaxLoss", "relaxedCenterLoss"/,
+    );
     tf.dispose([b.features, b.logits, b.labels, b.centers]);
   });
   it('leaks no tensor', () => {

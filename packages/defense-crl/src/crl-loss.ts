@@ -35,7 +35,8 @@ export function crlLoss(batch: CrlBatch, options: CrlOptions & { readonly epoch:
 
 /** {@link crlLoss} with resolved options; `counter` (if given) observes the branch values. @internal */
 export function crlObjective(fn: string, batch: CrlBatch, o: ResolvedCrlOptions, epoch: number, counter?: RelaxationCounter): tf.Scalar {
-  if (o.useCenters && batch.centers === undefined) throw new InvalidArgumentError(`${fn}: centers must be given for components '${o.components}', got undefined`);
+  if (o.useCenters && batch.centers === undefined)
+    throw new InvalidArgumentError(`${fn}: centers must be given for components '${o.components}', got undefined`);
   return tf.tidy(() => {
     const rce = impRelaxLossTerms(batch.logits, batch.labels, { alpha: o.alpha, upper: o.upper, t: o.t, epoch, parityOffset: o.parityOffset });
     if (!o.useCenters) {

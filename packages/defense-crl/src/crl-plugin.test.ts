@@ -23,7 +23,10 @@ describe('crlPlugin', () => {
       const x = data.gather(Int32Array.from({ length: 12 }, (_, i) => i));
       const { logits, features } = model.forward(x, { training: true });
       const labels = tf.tensor1d(data.y, 'int32');
-      return tf.grad((c: tf.Tensor) => crlLoss({ logits, features, labels, centers: c as tf.Tensor2D }, { ...hyper, epoch: 0 }))(plugin.centers!).dataSync().slice();
+      return tf
+        .grad((c: tf.Tensor) => crlLoss({ logits, features, labels, centers: c as tf.Tensor2D }, { ...hyper, epoch: 0 }))(plugin.centers!)
+        .dataSync()
+        .slice();
     });
     const optimizer = sgd({ lr: 0.5, momentum: 0.9, weightDecay: 5e-4 });
     await train(model, data, { epochs: 1, batchSize: 12, optimizer, plugins: [plugin], shuffle: false, progressBar: false });

@@ -72,7 +72,13 @@ export function crlPlugin(options: CrlPluginOptions): CrlPlugin {
       if (ctx.features.shape[1] !== options.featureDim) {
         throw new ShapeMismatchError(`${fn}: model features must be [B, ${options.featureDim}] (featureDim), got [${ctx.features.shape.join(', ')}]`);
       }
-      return crlObjective(fn, { logits: ctx.logits, features: ctx.features, labels: ctx.labels, centers: centers as tf.Tensor2D | undefined }, o, ctx.epoch, counter);
+      return crlObjective(
+        fn,
+        { logits: ctx.logits, features: ctx.features, labels: ctx.labels, centers: centers as tf.Tensor2D | undefined },
+        o,
+        ctx.epoch,
+        counter,
+      );
     },
     onEpochEnd(info) {
       const counts = counter.endEpoch(info.epoch);

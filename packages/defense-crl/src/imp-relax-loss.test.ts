@@ -12,7 +12,11 @@ beforeAll(async () => {
 // Expected values: NumPy transcription of docs/protocol.md §4.3 (float64), for
 // z = [[2, 0, −1], [0, 1, 0.5]], y = [0, 2]. With t = 1 the mean CE of the normalised logits is
 // 0.8885332123413338; with t = 0 it is the plain CE 0.6750578450990101.
-const z = () => tf.tensor2d([[2, 0, -1], [0, 1, 0.5]]);
+const z = () =>
+  tf.tensor2d([
+    [2, 0, -1],
+    [0, 1, 0.5],
+  ]);
 const y = () => tf.tensor1d([0, 2], 'int32');
 const run = (opts: Parameters<typeof impRelaxLoss>[2]) => {
   const l = impRelaxLoss(z(), y(), opts);
@@ -45,7 +49,9 @@ describe('impRelaxLoss branches (known answers)', () => {
 describe('impRelaxLoss validation', () => {
   it('rejects an alpha below the logit-normalisation floor and names the floor', () => {
     // floor(t = 1, C = 3) = log(1 + 2·exp(−√1.5)) = 0.46226457975290286
-    expect(() => run({ alpha: 0.3, t: 1, epoch: 0 })).toThrow(/impRelaxLoss: alpha must be greater than the logit-normalisation floor .* = 0\.4623 for t = 1, C = 3/);
+    expect(() => run({ alpha: 0.3, t: 1, epoch: 0 })).toThrow(
+      /impRelaxLoss: alpha must be greater than the logit-normalisation floor .* = 0\.4623 for t = 1, C = 3/,
+    );
   });
   it('rejects bad epochs, options and shapes', () => {
     expect(() => run({ alpha: 1, epoch: -1 })).toThrow(/epoch must be a non-negative integer/);
@@ -72,7 +78,11 @@ describe('impRelaxLoss gradient check (tf.grad vs central differences)', () => {
   ];
   for (const [name, opts] of cases) {
     it(name, () => {
-      const zz = tf.tensor2d([[2, 0, -1], [0, 1, 0.5], [0.3, -0.7, 1.2]]);
+      const zz = tf.tensor2d([
+        [2, 0, -1],
+        [0, 1, 0.5],
+        [0.3, -0.7, 1.2],
+      ]);
       const yy = tf.tensor1d([0, 2, 1], 'int32');
       const loss = (l: tf.Tensor) => impRelaxLoss(l as tf.Tensor2D, yy, opts);
       const g = tf.grad(loss)(zz);

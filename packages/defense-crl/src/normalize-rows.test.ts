@@ -10,7 +10,10 @@ beforeAll(async () => {
 
 describe('normalizeRows', () => {
   it('[3, 4] with t = 0.5 → [3, 4]/(1 + 0.5·(5 + 1e-7)) = [0.857142…, 1.142857…] (hand calculation)', () => {
-    const v = tf.tensor2d([[3, 4], [0, 0]]);
+    const v = tf.tensor2d([
+      [3, 4],
+      [0, 0],
+    ]);
     const n = normalizeRows(v, 0.5);
     const got = n.dataSync();
     expect(got[0]).toBeCloseTo(0.8571428, 6);

@@ -14,14 +14,30 @@ beforeAll(async () => {
 
 // Three classes, d = 2, t = t_cl = 0 (no normalisation), α_rce = 0.5, α_rcl = 0.1.
 const o = resolveCrlOptions('test', { alpha: 0.5, t: 0, alphaCenter: 0.1, tCenter: 0, lambda: 1 });
-const centers = [[1, 0], [0, 1], [-1, 0]];
+const centers = [
+  [1, 0],
+  [0, 1],
+  [-1, 0],
+];
 const labels = [0, 1];
 // Confident logits: CE = log(1 + 2e^-10) ≈ 9.1e-5 ≤ 0.5. Flat logits: CE = ln 3 ≈ 1.0986 > 0.5.
-const confident = [[10, 0, 0], [0, 10, 0]];
-const flat = [[0, 0, 0], [0, 0, 0]];
+const confident = [
+  [10, 0, 0],
+  [0, 10, 0],
+];
+const flat = [
+  [0, 0, 0],
+  [0, 0, 0],
+];
 // Features on their centres: dist = 0 ≤ 0.1. Far: ‖f − c‖² = 4 each, dist = (4 + 4)/(2·2) = 2 > 0.1.
-const near = [[1, 0], [0, 1]];
-const far = [[-1, 0], [0, -1]];
+const near = [
+  [1, 0],
+  [0, 1],
+];
+const far = [
+  [-1, 0],
+  [0, -1],
+];
 
 /** Runs one batch through the CRL objective with the counter observing it. */
 function observe(counter: ReturnType<typeof createRelaxationCounter>, logits: number[][], features: number[][], epoch: number): void {
@@ -73,7 +89,17 @@ describe('relaxation counter', () => {
       const model = tinyMlp({ inputDim: 4, hidden: [6], numClasses: 3, seed: 4 });
       const lines: string[] = [];
       // α_rce = 1.2 is above ln 3 ≈ 1.10, so the ImpRelaxLoss branch fires from the first batch.
-      const plugin = crlPlugin({ alpha: 1.2, t: 0.05, alphaCenter: 0.1, tCenter: 0.05, lambda: 0.1, numClasses: 3, featureDim: 6, seed: 1, onLog: (l) => lines.push(l) });
+      const plugin = crlPlugin({
+        alpha: 1.2,
+        t: 0.05,
+        alphaCenter: 0.1,
+        tCenter: 0.05,
+        lambda: 0.1,
+        numClasses: 3,
+        featureDim: 6,
+        seed: 1,
+        onLog: (l) => lines.push(l),
+      });
       const optimizer = sgd({ lr: 0.1, momentum: 0.9 });
       try {
         await train(model, data, { epochs: 3, batchSize: 10, optimizer, plugins: [plugin], seed: 7, progressBar: false });
@@ -87,7 +113,11 @@ describe('relaxation counter', () => {
     const before = tf.memory().numTensors;
     const a = await run();
     expect(tf.memory().numTensors).toBe(before);
-    expect(a.counts.map((c) => [c.epoch, c.branch, c.batches])).toEqual([[0, 'soft', 4], [1, 'ascent', 4], [2, 'soft', 4]]);
+    expect(a.counts.map((c) => [c.epoch, c.branch, c.batches])).toEqual([
+      [0, 'soft', 4],
+      [1, 'ascent', 4],
+      [2, 'soft', 4],
+    ]);
     expect(a.counts[0]!.rce).toBeGreaterThan(0);
     expect(a.lines).toHaveLength(3);
     expect(a.lines[0]).toMatch(/^crl epoch 1 \(soft\): ℓ_rce ≤ α_rce in \d\/4 batches/);

@@ -71,7 +71,10 @@ export function createRelaxationCounter(alpha: number, alphaCenter: number, useC
       batches = 0;
       const branch = isEvenEpoch('relaxationCounter', epoch, parityOffset) ? 'ascent' : 'soft';
       return {
-        epoch, branch, batches: n, rce: Math.round(rce!),
+        epoch,
+        branch,
+        batches: n,
+        rce: Math.round(rce!),
         rcl: useCenters ? Math.round(rcl!) : null,
         meanRce: n === 0 ? Number.NaN : sumRce! / n,
         meanRcl: useCenters ? (n === 0 ? Number.NaN : sumRcl! / n) : null,
@@ -93,8 +96,10 @@ export function summarizeRelaxation(epochs: readonly RelaxationEpochCounts[]): R
   const centers = epochs.length > 0 && epochs[0]!.rcl !== null;
   return {
     batches: epochs.reduce((s, e) => s + e.batches, 0),
-    rceAscent: sum('ascent', 'rce'), rceSoft: sum('soft', 'rce'),
-    rclAscent: centers ? sum('ascent', 'rcl') : null, rclSoft: centers ? sum('soft', 'rcl') : null,
+    rceAscent: sum('ascent', 'rce'),
+    rceSoft: sum('soft', 'rce'),
+    rclAscent: centers ? sum('ascent', 'rcl') : null,
+    rclSoft: centers ? sum('soft', 'rcl') : null,
   };
 }
 

@@ -13,10 +13,20 @@ beforeAll(async () => {
 // f = [[1, 2], [−1, 0.5]], z = [[2, 0, −1], [0, 1, 0.5]], y = [0, 2],
 // c = [[0.5, 0.5], [1, −1], [0, 1]]. dist = 0.2180374522203184 with t = 0.5, 0.9375 with t = 0.
 const inputs = () => ({
-  f: tf.tensor2d([[1, 2], [-1, 0.5]]),
-  z: tf.tensor2d([[2, 0, -1], [0, 1, 0.5]]),
+  f: tf.tensor2d([
+    [1, 2],
+    [-1, 0.5],
+  ]),
+  z: tf.tensor2d([
+    [2, 0, -1],
+    [0, 1, 0.5],
+  ]),
   y: tf.tensor1d([0, 2], 'int32'),
-  c: tf.tensor2d([[0.5, 0.5], [1, -1], [0, 1]]),
+  c: tf.tensor2d([
+    [0.5, 0.5],
+    [1, -1],
+    [0, 1],
+  ]),
 });
 const run = (opts: RelaxedCenterLossOptions) => {
   const { f, z, y, c } = inputs();
@@ -49,7 +59,10 @@ describe('relaxedCenterLoss branches (known answers)', () => {
 describe('relaxedCenterLoss gradients', () => {
   it('un-normalised dist branch: ∂/∂f_i = (f_i − c_{y_i})/B and ∂/∂c_k = −Σ_{y_i=k}(f_i − c_k)/B (hand derivation)', () => {
     const { f, z, y, c } = inputs();
-    const [gf, gc] = tf.grads((ff: tf.Tensor, cc: tf.Tensor) => relaxedCenterLoss(ff as tf.Tensor2D, z, y, cc as tf.Tensor2D, { alpha: 0.1, t: 0, epoch: 0 }))([f, c]);
+    const [gf, gc] = tf.grads((ff: tf.Tensor, cc: tf.Tensor) => relaxedCenterLoss(ff as tf.Tensor2D, z, y, cc as tf.Tensor2D, { alpha: 0.1, t: 0, epoch: 0 }))([
+      f,
+      c,
+    ]);
     // f − c_y = [[0.5, 1.5], [−1, −0.5]], B = 2
     expect(Array.from(gf!.dataSync())).toEqual([0.25, 0.75, -0.5, -0.25]);
     expect(Array.from(gc!.dataSync())).toEqual([-0.25, -0.75, 0, 0, 0.5, 0.25]);

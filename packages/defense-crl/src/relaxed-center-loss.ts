@@ -35,12 +35,24 @@ export interface RelaxedCenterLossOptions {
  * @throws ShapeMismatchError on inconsistent shapes; InvalidArgumentError on bad options.
  * @see CRL Algorithm 1 lines 7–18; docs/protocol.md §4.3, A19.
  */
-export function relaxedCenterLoss(features: tf.Tensor2D, logits: tf.Tensor2D, labels: tf.Tensor1D, centers: tf.Tensor2D, options: RelaxedCenterLossOptions): tf.Scalar {
+export function relaxedCenterLoss(
+  features: tf.Tensor2D,
+  logits: tf.Tensor2D,
+  labels: tf.Tensor1D,
+  centers: tf.Tensor2D,
+  options: RelaxedCenterLossOptions,
+): tf.Scalar {
   return tf.tidy(() => relaxedCenterLossTerms(features, logits, labels, centers, options).loss);
 }
 
 /** {@link relaxedCenterLoss} plus the distance `dist` its branches test (for the relaxation counter). @internal */
-export function relaxedCenterLossTerms(features: tf.Tensor2D, logits: tf.Tensor2D, labels: tf.Tensor1D, centers: tf.Tensor2D, options: RelaxedCenterLossOptions): { loss: tf.Scalar; value: tf.Scalar } {
+export function relaxedCenterLossTerms(
+  features: tf.Tensor2D,
+  logits: tf.Tensor2D,
+  labels: tf.Tensor1D,
+  centers: tf.Tensor2D,
+  options: RelaxedCenterLossOptions,
+): { loss: tf.Scalar; value: tf.Scalar } {
   const fn = 'relaxedCenterLoss';
   const upper = options.upper ?? 1;
   const t = options.t ?? 1;

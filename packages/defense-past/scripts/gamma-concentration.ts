@@ -30,8 +30,14 @@ let inference: LabeledData;
 let batchSize: number;
 if (task === 'purchase') {
   const all = purchaseLike({ size: 4000, seed: 1 });
-  members = subsetData(all, Array.from({ length: 2000 }, (_, i) => i));
-  inference = subsetData(all, Array.from({ length: 2000 }, (_, i) => 2000 + i));
+  members = subsetData(
+    all,
+    Array.from({ length: 2000 }, (_, i) => i),
+  );
+  inference = subsetData(
+    all,
+    Array.from({ length: 2000 }, (_, i) => 2000 + i),
+  );
   model = createMlp({ numClasses: 100, hidden: [256, 128], seed: 1 });
   const opt = sgd({ lr: 0.1, momentum: 0.9, weightDecay: 5e-4 });
   await train(model, members, { epochs: 30, batchSize: 128, optimizer: opt, schedule: cosine(30), seed: 2, progressBar: false });
@@ -39,8 +45,14 @@ if (task === 'purchase') {
   batchSize = 128;
 } else {
   const all = syntheticClassification({ size: 600, numFeatures: 20, numClasses: 10, noise: 2.5, seed: 1 });
-  members = subsetData(all, Array.from({ length: 300 }, (_, i) => i));
-  inference = subsetData(all, Array.from({ length: 300 }, (_, i) => 300 + i));
+  members = subsetData(
+    all,
+    Array.from({ length: 300 }, (_, i) => i),
+  );
+  inference = subsetData(
+    all,
+    Array.from({ length: 300 }, (_, i) => 300 + i),
+  );
   model = tinyMlp({ inputDim: 20, hidden: [128, 64], numClasses: 10, seed: 2 });
   const opt = sgd({ lr: 0.05, momentum: 0.9, weightDecay: 5e-4 });
   await train(model, members, { epochs: 30, batchSize: 32, optimizer: opt, schedule: cosine(30), seed: 3, progressBar: false });
@@ -49,7 +61,17 @@ if (task === 'purchase') {
 }
 
 const grads = (data: LabeledData, idx: Int32Array) =>
-  tf.variableGrads(() => crossEntropy(model.forward(data.gather(idx), { training: true }).logits, tf.tensor1d(Int32Array.from(idx, (i) => data.y[i]!), 'int32')), model.parameterGroups.map((g) => g.weight)).grads;
+  tf.variableGrads(
+    () =>
+      crossEntropy(
+        model.forward(data.gather(idx), { training: true }).logits,
+        tf.tensor1d(
+          Int32Array.from(idx, (i) => data.y[i]!),
+          'int32',
+        ),
+      ),
+    model.parameterGroups.map((g) => g.weight),
+  ).grads;
 const random = seededRandom(7);
 const pick = (n: number) => random.permutation(n).slice(0, batchSize);
 const sums = model.parameterGroups.map((g) => new Float64Array(g.weight.size));
@@ -73,7 +95,9 @@ for (let b = 0; b < batches; b++) {
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 console.log(`task ${task}: min(γ^${alpha}, 1e4) over ${batches} member/non-member batch pairs of ${batchSize}`);
 const full = computeSensitivity(model, members, inference);
-console.log('| module | weights | mean multiplier | top-20 % share, per batch | top-20 % share, averaged over batches | CV of averaged | max averaged / mean | top-20 % share, full-set γ |');
+console.log(
+  '| module | weights | mean multiplier | top-20 % share, per batch | top-20 % share, averaged over batches | CV of averaged | max averaged / mean | top-20 % share, full-set γ |',
+);
 console.log('|---|---|---|---|---|---|---|---|');
 model.parameterGroups.forEach((g, k) => {
   const r = Float32Array.from(sums[k]!);
@@ -81,5 +105,7 @@ model.parameterGroups.forEach((g, k) => {
   const sd = Math.sqrt(r.reduce((a, b) => a + (b - mean) ** 2, 0) / r.length);
   const fullMult = full.groups[k]!.gamma.map((x) => Math.min(x ** alpha, 1e4));
   const max = r.reduce((a, b) => Math.max(a, b), 0);
-  console.log(`| ${g.name} | ${r.length} | ${avg(perBatchMean[k]!).toFixed(2)} | ${avg(perBatchTop[k]!).toFixed(3)} | ${sensitivityTopShare(r, 0.2).toFixed(3)} | ${(sd / mean).toFixed(2)} | ${(max / mean).toFixed(1)} | ${sensitivityTopShare(fullMult, 0.2).toFixed(3)} |`);
+  console.log(
+    `| ${g.name} | ${r.length} | ${avg(perBatchMean[k]!).toFixed(2)} | ${avg(perBatchTop[k]!).toFixed(3)} | ${sensitivityTopShare(r, 0.2).toFixed(3)} | ${(sd / mean).toFixed(2)} | ${(max / mean).toFixed(1)} | ${sensitivityTopShare(fullMult, 0.2).toFixed(3)} |`,
+  );
 });

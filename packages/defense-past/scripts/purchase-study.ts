@@ -22,7 +22,11 @@ import { pastTune } from '../src/past-tune';
 import { measurePrivacy, type PrivacyMeasurement } from '../src/test-utils/loss-advantage';
 
 const env = process.env;
-const list = (s: string | undefined, d: string) => (s ?? d).split(',').filter((x) => x !== '').map(Number);
+const list = (s: string | undefined, d: string) =>
+  (s ?? d)
+    .split(',')
+    .filter((x) => x !== '')
+    .map(Number);
 const members_ = Number(env['MEMBERS'] ?? 2000);
 const classes = Number(env['CLASSES'] ?? 100);
 const hidden = env['HIDDEN'] === 'purchase' ? [1024, 512, 256, 128] : list(env['HIDDEN'], '256,128');
@@ -68,7 +72,17 @@ row('base (phase 1 only)', '–', '0', baseline);
 
 const tuned = async (lambda: number, epochs: number, adaptive: boolean) => {
   const model = fresh();
-  await pastTune(model, { members, nonMembers: inference, lambda, alpha: adaptive ? alpha : 0, adaptive, epochs, batchSize, seed: seed + 2, progressBar: false });
+  await pastTune(model, {
+    members,
+    nonMembers: inference,
+    lambda,
+    alpha: adaptive ? alpha : 0,
+    adaptive,
+    epochs,
+    batchSize,
+    seed: seed + 2,
+    progressBar: false,
+  });
   const r = measurePrivacy(model, members, test);
   model.dispose();
   return r;
@@ -87,11 +101,15 @@ console.log(`# PAST on an overfit purchaseLike MLP (stand-in data, reduced scale
 - Phase 1: SGD lr ${p1Lr}, momentum 0.9, wd 5e-4, cosine, batch ${batchSize}, ${p1Epochs} epochs (paper: lr 0.01, 100 epochs on 32 887 members; our lr makes the small model overfit in fewer steps).
 - Phase 2 (\`pastTune\`, docs/protocol.md §4.1): fresh SGD lr 0.01, momentum 0.9, wd 5e-4, cosine over the tuning epochs, batch ${batchSize}, α = ${alpha}, clamp 1e4. Control = the same tuning with λ = 0. ${Math.ceil(members_ / batchSize)} steps per epoch (paper: 257).
 - gap = mean held-out CE − mean member CE; adv = loss-threshold attack advantage max(TPR − FPR) members vs held-out; Δ columns = PAST − control of the same tuning epochs.
-- Command: \`${Object.entries(env).filter(([k]) => ['MEMBERS', 'CLASSES', 'HIDDEN', 'P1_EPOCHS', 'P1_LR', 'ALPHA', 'LAMBDAS', 'TUNE_EPOCHS', 'L1_LAMBDAS', 'BATCH', 'SEED', 'KEEP', 'BACKEND'].includes(k)).map(([k, v]) => `${k}=${v} `).join('')}nice -n 10 node --conditions=@mia/source --import tsx scripts/purchase-study.ts\`; ${((Date.now() - started) / 1000).toFixed(0)} s.
+- Command: \`${Object.entries(env)
+  .filter(([k]) =>
+    ['MEMBERS', 'CLASSES', 'HIDDEN', 'P1_EPOCHS', 'P1_LR', 'ALPHA', 'LAMBDAS', 'TUNE_EPOCHS', 'L1_LAMBDAS', 'BATCH', 'SEED', 'KEEP', 'BACKEND'].includes(k),
+  )
+  .map(([k, v]) => `${k}=${v} `)
+  .join('')}nice -n 10 node --conditions=@mia/source --import tsx scripts/purchase-study.ts\`; ${((Date.now() - started) / 1000).toFixed(0)} s.
 
 | method | λ | tuning epochs | gap | adv | test acc | train acc | Δgap | Δadv | Δtest acc |
 |---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 `);
 base.dispose();
-

@@ -24,7 +24,16 @@ beforeAll(async () => {
  */
 const d = 0.2689414;
 function handExample() {
-  const model = linearTwoLayer([[1, 0], [0, 1]], [[1, 0], [0, 0]]);
+  const model = linearTwoLayer(
+    [
+      [1, 0],
+      [0, 1],
+    ],
+    [
+      [1, 0],
+      [0, 0],
+    ],
+  );
   const members = labeledData({ x: tf.tensor2d([[1, 0]]), y: [0], numClasses: 2 });
   const nonMembers = labeledData({ x: tf.tensor2d([[0, 1]]), y: [1], numClasses: 2 });
   return { model, members, nonMembers };
@@ -32,7 +41,16 @@ function handExample() {
 
 describe('privacySensitivity', () => {
   it('normalises |g_m − g_n| by its mean and floors the mean at float32 eps', () => {
-    const gamma = privacySensitivity(tf.tensor2d([[-d, d], [0, 0]]), tf.tensor2d([[0, 0], [0.5, -0.5]]));
+    const gamma = privacySensitivity(
+      tf.tensor2d([
+        [-d, d],
+        [0, 0],
+      ]),
+      tf.tensor2d([
+        [0, 0],
+        [0.5, -0.5],
+      ]),
+    );
     expect(Array.from(gamma.dataSync())).toEqual([0.6995108, 0.6995108, 1.3004892, 1.3004892].map((v) => expect.closeTo(v, 6)));
     const zero = privacySensitivity(tf.tensor1d([2, 3]), tf.tensor1d([2, 3]));
     expect(Array.from(zero.dataSync())).toEqual([0, 0]);
@@ -64,7 +82,9 @@ describe('computeSensitivity', () => {
     const nonMembers = syntheticClassification({ size: 37, numFeatures: 6, numClasses: 3, noise: 1.5, seed: 2 });
     const model = tinyMlp({ inputDim: 6, hidden: [8], numClasses: 3, seed: 3 });
     const r = computeSensitivity(model, members, nonMembers, { batchSize: 16, includeBiases: true });
-    const variables = r.groups.map((g) => model.parameterGroups.find((p) => g.name === p.name || g.name === `${p.name}.bias`)!).map((p, k) => (r.groups[k]!.name.endsWith('.bias') ? p.bias! : p.weight));
+    const variables = r.groups
+      .map((g) => model.parameterGroups.find((p) => g.name === p.name || g.name === `${p.name}.bias`)!)
+      .map((p, k) => (r.groups[k]!.name.endsWith('.bias') ? p.bias! : p.weight));
     const all = (data: typeof members) => Int32Array.from({ length: data.size }, (_, i) => i);
     const { grads } = tf.variableGrads(() => {
       const loss = (data: typeof members) => crossEntropy(model.forward(data.gather(all(data)), { training: false }).logits, tf.tensor1d(data.y, 'int32'));

@@ -42,7 +42,10 @@ function meanLossGradients(model: Classifier, data: LabeledData, variables: tf.V
     const weight = idx.length / data.size;
     const next = tf.tidy(() => {
       const x = data.gather(idx);
-      const y = tf.tensor1d(Int32Array.from(idx, (i) => data.y[i]!), 'int32');
+      const y = tf.tensor1d(
+        Int32Array.from(idx, (i) => data.y[i]!),
+        'int32',
+      );
       const { value, grads } = tf.variableGrads(() => crossEntropy(model.forward(x, { training, updateStatistics: false }).logits, y), variables);
       loss += value.dataSync()[0]! * weight;
       return variables.map((v, k) => (grads[v.name] === undefined ? total[k]!.clone() : tf.add(total[k]!, tf.mul(grads[v.name]!, weight))));
@@ -67,14 +70,24 @@ function meanLossGradients(model: Classifier, data: LabeledData, variables: tf.V
  * @throws InvalidArgumentError on an empty set or bad batch size; ShapeMismatchError when a set does not match the classifier.
  * @see docs/protocol.md §5 "Privacy sensitivity distribution", §4.1; PAST §3.1.
  */
-export function computeSensitivity(classifier: Classifier, members: LabeledData, nonMembers: LabeledData, options: ComputeSensitivityOptions = {}): SensitivityResult {
+export function computeSensitivity(
+  classifier: Classifier,
+  members: LabeledData,
+  nonMembers: LabeledData,
+  options: ComputeSensitivityOptions = {},
+): SensitivityResult {
   const fn = 'computeSensitivity';
   const batchSize = options.batchSize ?? 256;
   checkPositiveInteger(fn, 'batchSize', batchSize);
-  for (const [name, data] of [['members', members], ['nonMembers', nonMembers]] as const) {
+  for (const [name, data] of [
+    ['members', members],
+    ['nonMembers', nonMembers],
+  ] as const) {
     if (data.size === 0) throw new InvalidArgumentError(`${fn}: ${name} must contain at least 1 example, got 0`);
     if (data.numClasses !== classifier.numClasses || data.inputShape.join(',') !== classifier.inputShape.join(',')) {
-      throw new ShapeMismatchError(`${fn}: ${name} must match the classifier (${classifier.numClasses} classes, input [${classifier.inputShape.join(', ')}]), got ${data.numClasses} classes, input [${data.inputShape.join(', ')}]`);
+      throw new ShapeMismatchError(
+        `${fn}: ${name} must match the classifier (${classifier.numClasses} classes, input [${classifier.inputShape.join(', ')}]), got ${data.numClasses} classes, input [${data.inputShape.join(', ')}]`,
+      );
     }
   }
   const vars = regularizedVariables(fn, classifier, options);
@@ -84,7 +97,13 @@ export function computeSensitivity(classifier: Classifier, members: LabeledData,
   const n = meanLossGradients(classifier, nonMembers, variables, batchSize, training);
   const groups = vars.map((v, k): SensitivityGroup => {
     const [gap, gamma] = tf.tidy(() => [tf.abs(tf.sub(m.grads[k]!, n.grads[k]!)), privacySensitivity(m.grads[k]!, n.grads[k]!)]);
-    const result = { name: v.name, kind: v.kind, shape: v.variable.shape, gradientGap: new Float32Array(gap!.dataSync()), gamma: new Float32Array(gamma!.dataSync()) };
+    const result = {
+      name: v.name,
+      kind: v.kind,
+      shape: v.variable.shape,
+      gradientGap: new Float32Array(gap!.dataSync()),
+      gamma: new Float32Array(gamma!.dataSync()),
+    };
     gap!.dispose();
     gamma!.dispose();
     return result;

@@ -11,7 +11,13 @@ describe('histogram', () => {
   });
 
   it('shares the bins of several series (weights before / after)', () => {
-    const [a, b] = sharedHistograms([[-1, 0], [[0.5], [1]]], { bins: 4 });
+    const [a, b] = sharedHistograms(
+      [
+        [-1, 0],
+        [[0.5], [1]],
+      ],
+      { bins: 4 },
+    );
     expect(a!.edges).toEqual([-1, -0.5, 0, 0.5, 1]);
     expect(b!.edges).toEqual(a!.edges);
     expect(a!.counts).toEqual([1, 0, 1, 0]);

@@ -7,18 +7,8 @@ export { pastOptionsSchema, resolvePastOptions, type ResolvedPastOptions } from 
 export { lossGapPlugin, type LossGapPluginOptions } from './loss-gap-plugin';
 export { lossGapTune, type LossGapTuneOptions } from './loss-gap-tune';
 export type { TuningPhaseOptions } from './tuning-phase';
-export {
-  computeSensitivity,
-  type ComputeSensitivityOptions,
-  type SensitivityGroup,
-  type SensitivityResult,
-} from './compute-sensitivity';
-export {
-  summarizeSensitivity,
-  type SensitivityStats,
-  type SensitivitySummary,
-  type SummarizeSensitivityOptions,
-} from './summarize-sensitivity';
+export { computeSensitivity, type ComputeSensitivityOptions, type SensitivityGroup, type SensitivityResult } from './compute-sensitivity';
+export { summarizeSensitivity, type SensitivityStats, type SensitivitySummary, type SummarizeSensitivityOptions } from './summarize-sensitivity';
 export type { ValuesInput } from './flatten-values';
 export { measureLossGap, type LossGapMeasurement } from './measure-loss-gap';
 export { lossGapRecorder, type LossGapRecord, type LossGapRecorderOptions } from './loss-gap-recorder';

@@ -18,14 +18,27 @@ afterAll(() => {
 });
 const mlp = () => tinyMlp({ inputDim: 4, hidden: [6], numClasses: 3, seed: 8 });
 const meanLoss = (model: Classifier, data: LabeledData, idx: Int32Array) =>
-  crossEntropy(model.forward(data.gather(idx), { training: true }).logits, tf.tensor1d(Int32Array.from(idx, (i) => data.y[i]!), 'int32'));
+  crossEntropy(
+    model.forward(data.gather(idx), { training: true }).logits,
+    tf.tensor1d(
+      Int32Array.from(idx, (i) => data.y[i]!),
+      'int32',
+    ),
+  );
 
 describe('lossGapPlugin', () => {
   it('steps along tf.grad of L_m + λ·|L_m − L_n| (explicit reference over two mini-batches)', async () => {
     const lambda = 2;
     const model = mlp();
     const optimizer = sgd({ lr: 0.1 });
-    await train(model, members, { epochs: 1, batchSize: 8, seed: 5, optimizer, plugins: [lossGapPlugin({ nonMembers, lambda, batchSize: 8, seed: 5 })], progressBar: false });
+    await train(model, members, {
+      epochs: 1,
+      batchSize: 8,
+      seed: 5,
+      optimizer,
+      plugins: [lossGapPlugin({ nonMembers, lambda, batchSize: 8, seed: 5 })],
+      progressBar: false,
+    });
     optimizer.dispose();
 
     const reference = mlp();

@@ -1,5 +1,14 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { check, checkNumberInRange, crossEntropy, deriveSeed, InvalidArgumentError, ShapeMismatchError, type LabeledData, type TrainingPlugin } from '@mia/core';
+import {
+  check,
+  checkNumberInRange,
+  crossEntropy,
+  deriveSeed,
+  InvalidArgumentError,
+  ShapeMismatchError,
+  type LabeledData,
+  type TrainingPlugin,
+} from '@mia/core';
 import { nonMemberBatches } from './non-member-batches';
 
 /** Options of {@link lossGapPlugin}. */
@@ -49,7 +58,10 @@ export function lossGapPlugin(options: LossGapPluginOptions): TrainingPlugin {
       const memberLoss = baseLoss();
       const indices = batches.indicesAt(ctx.step);
       const x = nonMembers.gather(indices);
-      const y = tf.tensor1d(Int32Array.from(indices, (i) => nonMembers.y[i]!), 'int32');
+      const y = tf.tensor1d(
+        Int32Array.from(indices, (i) => nonMembers.y[i]!),
+        'int32',
+      );
       const { logits } = ctx.model.forward(x, { training: true, seed: deriveSeed(ctx.seed, 'lossGapNonMember') });
       const nonMemberLoss = crossEntropy(logits, y);
       return tf.add(memberLoss, tf.mul(tf.abs(tf.sub(memberLoss, nonMemberLoss)), lambda)) as tf.Scalar;

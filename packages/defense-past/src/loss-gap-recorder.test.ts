@@ -19,7 +19,16 @@ beforeAll(async () => {
 describe('measureLossGap', () => {
   it('gives the hand-computed losses of the two-layer example', () => {
     // See compute-sensitivity.test.ts: L_m = −log σ(1) = 0.3132617, L_n = log 2 = 0.6931472.
-    const model = linearTwoLayer([[1, 0], [0, 1]], [[1, 0], [0, 0]]);
+    const model = linearTwoLayer(
+      [
+        [1, 0],
+        [0, 1],
+      ],
+      [
+        [1, 0],
+        [0, 0],
+      ],
+    );
     const m = labeledData({ x: tf.tensor2d([[1, 0]]), y: [0], numClasses: 2 });
     const n = labeledData({ x: tf.tensor2d([[0, 1]]), y: [1], numClasses: 2 });
     const r = measureLossGap(model, m, n);

@@ -19,7 +19,12 @@ export interface LossGapMeasurement {
  * @throws InvalidArgumentError on a bad batch size.
  * @see docs/protocol.md §5 "Loss gap"; PAST Fig. 1a, 2c, 10.
  */
-export function measureLossGap(classifier: Classifier, members: LabeledData, nonMembers: LabeledData, options: { readonly batchSize?: number } = {}): LossGapMeasurement {
+export function measureLossGap(
+  classifier: Classifier,
+  members: LabeledData,
+  nonMembers: LabeledData,
+  options: { readonly batchSize?: number } = {},
+): LossGapMeasurement {
   const m = evaluate(classifier, members, options);
   const n = evaluate(classifier, nonMembers, options);
   return { memberLoss: m.loss, nonMemberLoss: n.loss, lossGap: Math.abs(m.loss - n.loss), memberAccuracy: m.accuracy, nonMemberAccuracy: n.accuracy };

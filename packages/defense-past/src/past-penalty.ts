@@ -34,7 +34,11 @@ export function pastPenalty(weight: tf.Tensor, gamma: tf.Tensor | undefined, opt
 }
 
 /** {@link pastPenalty} with options resolved once by {@link resolvePastOptions} (the plugin's per-step path). @internal */
-export function penaltyGradient(weight: tf.Tensor, gamma: tf.Tensor | undefined, options: Pick<ResolvedPastOptions, 'lambda' | 'alpha' | 'clamp' | 'norm'>): tf.Tensor {
+export function penaltyGradient(
+  weight: tf.Tensor,
+  gamma: tf.Tensor | undefined,
+  options: Pick<ResolvedPastOptions, 'lambda' | 'alpha' | 'clamp' | 'norm'>,
+): tf.Tensor {
   const { lambda, alpha, clamp } = options;
   return tf.tidy(() => {
     const direction = options.norm === 'l2' ? tf.mul(weight, 2) : tf.sign(weight);

@@ -1,6 +1,18 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
-import { crossEntropy, deriveSeed, InvalidArgumentError, seededRandom, labeledData, sgd, ShapeMismatchError, train, type Classifier, type LabeledData, type TrainingPlugin } from '@mia/core';
+import {
+  crossEntropy,
+  deriveSeed,
+  InvalidArgumentError,
+  seededRandom,
+  labeledData,
+  sgd,
+  ShapeMismatchError,
+  train,
+  type Classifier,
+  type LabeledData,
+  type TrainingPlugin,
+} from '@mia/core';
 import { syntheticClassification, tinyMlp } from '@mia/core/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +36,14 @@ afterAll(() => {
 const mlp = () => tinyMlp({ inputDim: 5, hidden: [8], numClasses: 3, seed: 5 });
 const lossGrads = (model: Classifier, data: LabeledData, idx: Int32Array) =>
   tf.variableGrads(
-    () => crossEntropy(model.forward(data.gather(idx), { training: true }).logits, tf.tensor1d(Int32Array.from(idx, (i) => data.y[i]!), 'int32')),
+    () =>
+      crossEntropy(
+        model.forward(data.gather(idx), { training: true }).logits,
+        tf.tensor1d(
+          Int32Array.from(idx, (i) => data.y[i]!),
+          'int32',
+        ),
+      ),
     model.trainableVariables as tf.Variable[],
   ).grads;
 const BATCH = 16;
@@ -60,7 +79,10 @@ function referenceTuning(model: Classifier, epochs: number, penalty: { lambda: n
           if (penalty.adaptive) {
             const gap = Array.from(tf.abs(tf.sub(gm[v.name]!, gn[v.name]!)).dataSync());
             const mean = Math.max(gap.reduce((a, b) => a + b, 0) / gap.length, 1.1920929e-7);
-            gammaPow = tf.tensor(gap.map((g) => Math.min((g / mean) ** penalty.alpha, penalty.clamp ?? 1e4)), v.shape);
+            gammaPow = tf.tensor(
+              gap.map((g) => Math.min((g / mean) ** penalty.alpha, penalty.clamp ?? 1e4)),
+              v.shape,
+            );
           }
           adjusted[v.name] = tf.add(gm[v.name]!, tf.mul(tf.mul(gammaPow, penalty.lambda), tf.sign(v)));
         }
@@ -88,11 +110,26 @@ describe('pastPlugin', () => {
     // γ from compute-sensitivity.test.ts; λ = 0.1, α = 2, lr = 1, no momentum/decay:
     // W1[0,0] = 1 − (−0.2689414 + 0.1·1.3990216²) = 1.0732153; W1[1,0] has γ = 2.60 but sign(0) = 0 → stays 0.
     // W2[0,0] = 1 − (−0.2689414 + 0.1·0.6995108²) = 1.2200099; W2[0,1] = 0 − 0.2689414 (sign 0, no penalty).
-    const model = linearTwoLayer([[1, 0], [0, 1]], [[1, 0], [0, 0]]);
+    const model = linearTwoLayer(
+      [
+        [1, 0],
+        [0, 1],
+      ],
+      [
+        [1, 0],
+        [0, 0],
+      ],
+    );
     const m = labeledData({ x: tf.tensor2d([[1, 0]]), y: [0], numClasses: 2 });
     const n = labeledData({ x: tf.tensor2d([[0, 1]]), y: [1], numClasses: 2 });
     const optimizer = sgd({ lr: 1 });
-    await train(model, m, { epochs: 1, batchSize: 1, optimizer, plugins: [pastPlugin({ nonMembers: n, lambda: 0.1, alpha: 2, batchSize: 1 })], progressBar: false });
+    await train(model, m, {
+      epochs: 1,
+      batchSize: 1,
+      optimizer,
+      plugins: [pastPlugin({ nonMembers: n, lambda: 0.1, alpha: 2, batchSize: 1 })],
+      progressBar: false,
+    });
     const [w1, w2] = weightsOf(model);
     expect(Array.from(w1!)).toEqual([1.0732153, 0, 0, 1].map((v) => expect.closeTo(v, 5)));
     expect(Array.from(w2!)).toEqual([1.2200099, -0.2689414, 0, 0].map((v) => expect.closeTo(v, 5)));
@@ -133,11 +170,26 @@ describe('pastPlugin', () => {
 
   it('the L2 form adds λ·γ^α·2w', async () => {
     // Hand example with norm 'l2': W2[0,0] = 1 − (−0.2689414 + 0.1·0.6995108²·2·1) = 1.1710784.
-    const model = linearTwoLayer([[1, 0], [0, 1]], [[1, 0], [0, 0]]);
+    const model = linearTwoLayer(
+      [
+        [1, 0],
+        [0, 1],
+      ],
+      [
+        [1, 0],
+        [0, 0],
+      ],
+    );
     const m = labeledData({ x: tf.tensor2d([[1, 0]]), y: [0], numClasses: 2 });
     const n = labeledData({ x: tf.tensor2d([[0, 1]]), y: [1], numClasses: 2 });
     const optimizer = sgd({ lr: 1 });
-    await train(model, m, { epochs: 1, batchSize: 1, optimizer, plugins: [pastPlugin({ nonMembers: n, lambda: 0.1, alpha: 2, norm: 'l2', batchSize: 1 })], progressBar: false });
+    await train(model, m, {
+      epochs: 1,
+      batchSize: 1,
+      optimizer,
+      plugins: [pastPlugin({ nonMembers: n, lambda: 0.1, alpha: 2, norm: 'l2', batchSize: 1 })],
+      progressBar: false,
+    });
     expect(weightsOf(model)[1]![0]).toBeCloseTo(1.1710784, 5);
     optimizer.dispose();
     model.dispose();
@@ -183,7 +235,9 @@ describe('pastPlugin', () => {
   });
 
   it('validates its options with clear errors', async () => {
-    expect(() => pastPlugin({ lambda: 1e-3, alpha: 2.5 })).toThrow('pastPlugin: nonMembers must be a non-empty LabeledData when adaptive is true, got undefined');
+    expect(() => pastPlugin({ lambda: 1e-3, alpha: 2.5 })).toThrow(
+      'pastPlugin: nonMembers must be a non-empty LabeledData when adaptive is true, got undefined',
+    );
     expect(() => pastPlugin({ nonMembers, lambda: -1, alpha: 2.5 })).toThrow('pastPlugin: lambda must be a number ≥ 0, got -1');
     expect(() => pastPlugin({ nonMembers, lambda: 1, alpha: Number.NaN })).toThrow(InvalidArgumentError);
     expect(() => pastPlugin({ nonMembers, lambda: 1, alpha: 1, clamp: 0 })).toThrow('pastPlugin: clamp must be a number > 0, got 0');
@@ -192,7 +246,9 @@ describe('pastPlugin', () => {
     const model = mlp();
     await expect(pastTune(model, { members, nonMembers, epochs: 0, lambda: 1, alpha: 1 })).rejects.toThrow('pastTune: epochs must be an integer ≥ 1, got 0');
     const wrong = syntheticClassification({ size: 10, numFeatures: 5, numClasses: 4, seed: 1 });
-    await expect(pastTune(model, { members, nonMembers: wrong, epochs: 1, lambda: 1, alpha: 1, progressBar: false })).rejects.toSatisfy((e: unknown) => ShapeMismatchError.isInstance(e));
+    await expect(pastTune(model, { members, nonMembers: wrong, epochs: 1, lambda: 1, alpha: 1, progressBar: false })).rejects.toSatisfy((e: unknown) =>
+      ShapeMismatchError.isInstance(e),
+    );
     wrong.dispose();
     // A phase-1 optimizer that is still alive does not clash with the fresh tuning optimizer.
     const phase1 = sgd({ lr: 0.1, momentum: 0.9 });

@@ -39,15 +39,27 @@ function checkData(fn: string, model: Classifier, data: LabeledData): void {
     throw new ShapeMismatchError(`${fn}: nonMembers.numClasses must equal classifier.numClasses (${model.numClasses}), got ${data.numClasses}`);
   }
   if (data.inputShape.join(',') !== model.inputShape.join(',')) {
-    throw new ShapeMismatchError(`${fn}: nonMembers.inputShape must equal classifier.inputShape [${model.inputShape.join(', ')}], got [${data.inputShape.join(', ')}]`);
+    throw new ShapeMismatchError(
+      `${fn}: nonMembers.inputShape must equal classifier.inputShape [${model.inputShape.join(', ')}], got [${data.inputShape.join(', ')}]`,
+    );
   }
 }
 
 /** Train-mode gradient of the mean non-member CE w.r.t. the regularised variables (missing = 0). */
-function nonMemberGradients(ctx: BatchContext, data: LabeledData, indices: Int32Array, vars: readonly RegularizedVariable[], options: PastPluginOptions, resolved: ResolvedPastOptions): Gradients {
+function nonMemberGradients(
+  ctx: BatchContext,
+  data: LabeledData,
+  indices: Int32Array,
+  vars: readonly RegularizedVariable[],
+  options: PastPluginOptions,
+  resolved: ResolvedPastOptions,
+): Gradients {
   let x = data.gather(indices);
   if (options.augment !== undefined) x = options.augment(x, seededRandom(deriveSeed(ctx.seed, 'pastNonMemberAugment')));
-  const y = tf.tensor1d(Int32Array.from(indices, (i) => data.y[i]!), 'int32');
+  const y = tf.tensor1d(
+    Int32Array.from(indices, (i) => data.y[i]!),
+    'int32',
+  );
   const n = indices.length;
   const micro = Math.min(resolved.microBatchSize ?? n, n);
   const variables = vars.map((v) => v.variable);
@@ -97,7 +109,9 @@ export function createPastPlugin(fn: string, options: PastPluginOptions, resolve
   let batches: NonMemberBatches | undefined;
   if (adaptive) {
     if (nonMembers === undefined || nonMembers.size === 0) {
-      throw new InvalidArgumentError(`${fn}: nonMembers must be a non-empty LabeledData when adaptive is true, got ${nonMembers === undefined ? 'undefined' : 'an empty dataset'}`);
+      throw new InvalidArgumentError(
+        `${fn}: nonMembers must be a non-empty LabeledData when adaptive is true, got ${nonMembers === undefined ? 'undefined' : 'an empty dataset'}`,
+      );
     }
     batches = nonMemberBatches(fn, nonMembers, resolved.batchSize, seed);
   }

@@ -35,7 +35,18 @@ describe('pastTune on an overfit purchaseLike MLP (wasm backend)', () => {
   const tuned = async (lambda: number) => {
     const model = fresh();
     // λ = 0 runs without the (then unused) non-member pass: the same update, tested in past-plugin.test.ts.
-    await pastTune(model, { members, nonMembers: inference, lambda, alpha: 2.5, adaptive: lambda > 0, epochs: 20, batchSize: 128, seed: 3, progressBar: false, plugins: [yieldEachEpoch] });
+    await pastTune(model, {
+      members,
+      nonMembers: inference,
+      lambda,
+      alpha: 2.5,
+      adaptive: lambda > 0,
+      epochs: 20,
+      batchSize: 128,
+      seed: 3,
+      progressBar: false,
+      plugins: [yieldEachEpoch],
+    });
     const result = measurePrivacy(model, members, heldOut);
     model.dispose();
     return result;

@@ -54,7 +54,17 @@ describe('pastTune on an overfit tabular MLP', () => {
     expect(before.lossGap).toBeGreaterThan(1.5);
     const gaps = lossGapRecorder({ members, nonMembers: test });
     const ginis = giniRecorder();
-    await pastTune(model, { members, nonMembers: inference, lambda: 0.01, alpha: 2.5, epochs: 10, batchSize: 32, seed: 4, progressBar: false, plugins: [gaps, ginis] });
+    await pastTune(model, {
+      members,
+      nonMembers: inference,
+      lambda: 0.01,
+      alpha: 2.5,
+      epochs: 10,
+      batchSize: 32,
+      seed: 4,
+      progressBar: false,
+      plugins: [gaps, ginis],
+    });
     const after = measure(model);
     // Measured: test acc 0.473, gap 0.41, advantage 0.270.
     expect(after.lossGap).toBeLessThan(before.lossGap * 0.5);

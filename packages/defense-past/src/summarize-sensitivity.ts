@@ -32,7 +32,13 @@ function stats(values: ValuesInput, threshold: number, topFraction: number): Sen
     sum += v;
     max = Math.max(max, v);
   }
-  return { count: w.length, mean: sum / w.length, max, shareBelow: sensitivityShareBelow(w, threshold), topShare: sum === 0 ? Number.NaN : sensitivityTopShare(w, topFraction) };
+  return {
+    count: w.length,
+    mean: sum / w.length,
+    max,
+    shareBelow: sensitivityShareBelow(w, threshold),
+    topShare: sum === 0 ? Number.NaN : sensitivityTopShare(w, topFraction),
+  };
 }
 
 /** Result of {@link summarizeSensitivity}. */
@@ -56,7 +62,11 @@ export function summarizeSensitivity(result: SensitivityResult, options: Summari
   const key = options.values ?? 'gradientGap';
   const threshold = options.threshold ?? 0.1;
   const topFraction = options.topFraction ?? 0.2;
-  const overall = stats(result.groups.map((g) => g[key]), threshold, topFraction);
+  const overall = stats(
+    result.groups.map((g) => g[key]),
+    threshold,
+    topFraction,
+  );
   const modules = result.groups.map((g) => ({ name: g.name, kind: g.kind, ...stats(g[key], threshold, topFraction) }));
   return { overall, modules };
 }

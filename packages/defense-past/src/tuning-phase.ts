@@ -3,8 +3,10 @@ import type { tuningPhaseSchema } from './past-options';
 import { cosine, sgd, train, type Classifier, type LabeledData, type TrainingPlugin, type TrainOptions, type TrainResult } from '@mia/core';
 
 /** Options shared by {@link pastTune} and {@link lossGapTune}: the fresh tuning-phase optimizer and loop. */
-export interface TuningPhaseOptions
-  extends Pick<TrainOptions, 'augment' | 'microBatchSize' | 'signal' | 'onProgress' | 'progressBar' | 'label' | 'checkpoint' | 'resume' | 'dropLast'> {
+export interface TuningPhaseOptions extends Pick<
+  TrainOptions,
+  'augment' | 'microBatchSize' | 'signal' | 'onProgress' | 'progressBar' | 'label' | 'checkpoint' | 'resume' | 'dropLast'
+> {
   /** The member (training) set the model was trained on. */
   readonly members: LabeledData;
   /** Tuning epochs (PAST: 50 on CIFAR-10, 20 elsewhere); the cosine schedule runs over them. @default 20 */
@@ -34,7 +36,13 @@ export type ResolvedTuning = InferOptions<typeof tuningPhaseSchema>;
  * @param resolved - the tuning options from {@link tuningPhaseSchema} or {@link resolvePastOptions}, validated once.
  * @internal
  */
-export async function runTuningPhase(fn: string, classifier: Classifier, regularizer: TrainingPlugin, options: TuningPhaseOptions, resolved: ResolvedTuning): Promise<TrainResult> {
+export async function runTuningPhase(
+  fn: string,
+  classifier: Classifier,
+  regularizer: TrainingPlugin,
+  options: TuningPhaseOptions,
+  resolved: ResolvedTuning,
+): Promise<TrainResult> {
   const { epochs, batchSize, seed, lr, momentum, weightDecay } = resolved;
   const optimizer = sgd({ lr, momentum, weightDecay });
   try {

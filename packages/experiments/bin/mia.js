@@ -6,7 +6,9 @@ import { existsSync } from 'node:fs';
 
 const cli = new URL('../dist/cli.js', import.meta.url);
 if (!existsSync(cli)) {
-  process.stderr.write('mia: @mia/experiments is not built (dist/cli.js is missing). In the repository, run `pnpm build`, or use `pnpm mia …`, which runs the sources.\n');
+  process.stderr.write(
+    'mia: @mia/experiments is not built (dist/cli.js is missing). In the repository, run `pnpm build`, or use `pnpm mia …`, which runs the sources.\n',
+  );
   process.exit(1);
 }
 await import(cli.href);

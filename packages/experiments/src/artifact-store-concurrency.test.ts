@@ -17,7 +17,15 @@ const dir = mkdtempSync(join(tmpdir(), 'mia-store-race-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const KEY = 'ab'.repeat(32);
 
-interface ChildResult { pid: number; ready?: boolean; tag?: string; outcome?: string; waited?: boolean; read?: string; held?: string }
+interface ChildResult {
+  pid: number;
+  ready?: boolean;
+  tag?: string;
+  outcome?: string;
+  waited?: boolean;
+  read?: string;
+  held?: string;
+}
 
 /** Starts a child process; resolves with its JSON line(s) and exit status. */
 function start(...args: string[]) {
@@ -27,7 +35,20 @@ function start(...args: string[]) {
   proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
   proc.stderr.on('data', (c: Buffer) => (err += c.toString()));
   const done = new Promise<{ status: number | null; signal: string | null; result: ChildResult | undefined; stderr: string }>((resolve) =>
-    proc.on('close', (status, signal) => resolve({ status, signal, stderr: err, result: out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as ChildResult).at(-1) })));
+    proc.on('close', (status, signal) =>
+      resolve({
+        status,
+        signal,
+        stderr: err,
+        result: out
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as ChildResult)
+          .at(-1),
+      }),
+    ),
+  );
   const line = async () => {
     while (!out.includes('\n')) {
       if (proc.exitCode !== null) throw new Error(`child exited early: ${err}`);
@@ -52,27 +73,38 @@ async function race(n: number, args: (i: number, go: string) => string[]) {
 const temporaries = (store: string) => (existsSync(store) ? readdirSync(store).filter((n) => n.startsWith('.tmp-')) : []);
 
 describe('DirectoryArtifactStore under real concurrent processes', () => {
-  it.each(Array.from({ length: ROUNDS }, (_, i) => i))('8 writers of one key at once (round %i): none fails, one publishes, all read its copy', async (round) => {
-    const store = join(dir, `writers-${round}`);
-    const results = await race(8, (i, go) => ['write', store, KEY, `writer${i}`, go]);
-    const winners = results.filter((r) => r.outcome === 'written');
-    expect(winners).toHaveLength(1);
-    expect(results.filter((r) => r.outcome === 'existing'), JSON.stringify(results)).toHaveLength(7);
-    expect(new Set(results.map((r) => r.read))).toEqual(new Set([winners[0]!.tag]));
-    expect((await new DirectoryArtifactStore(store).verify(KEY)).ok).toBe(true);
-    expect(temporaries(store)).toEqual([]);
-  }, 180_000); // real child processes: minutes when the machine is loaded
+  it.each(Array.from({ length: ROUNDS }, (_, i) => i))(
+    '8 writers of one key at once (round %i): none fails, one publishes, all read its copy',
+    async (round) => {
+      const store = join(dir, `writers-${round}`);
+      const results = await race(8, (i, go) => ['write', store, KEY, `writer${i}`, go]);
+      const winners = results.filter((r) => r.outcome === 'written');
+      expect(winners).toHaveLength(1);
+      expect(
+        results.filter((r) => r.outcome === 'existing'),
+        JSON.stringify(results),
+      ).toHaveLength(7);
+      expect(new Set(results.map((r) => r.read))).toEqual(new Set([winners[0]!.tag]));
+      expect((await new DirectoryArtifactStore(store).verify(KEY)).ok).toBe(true);
+      expect(temporaries(store)).toEqual([]);
+    },
+    180_000,
+  ); // real child processes: minutes when the machine is loaded
 
-  it.each(Array.from({ length: ROUNDS }, (_, i) => i))('3 processes on one unit (round %i): trained once, the others wait and read the result', async (round) => {
-    const store = join(dir, `claims-${round}`);
-    const results = await race(3, (i, go) => ['train', store, KEY, `trainer${i}`, go, '1500']);
-    const trained = results.filter((r) => r.outcome === 'trained, written');
-    expect(trained).toHaveLength(1);
-    const others = results.filter((r) => r !== trained[0]);
-    // They started together, so each found the claim held, waited, and then read the trained unit.
-    for (const r of others) expect(r).toMatchObject({ outcome: 'hit after waiting', waited: true, read: trained[0]!.tag });
-    expect(readdirSync(join(store, '.claims'))).toEqual([]);
-  }, 180_000); // real child processes: minutes when the machine is loaded
+  it.each(Array.from({ length: ROUNDS }, (_, i) => i))(
+    '3 processes on one unit (round %i): trained once, the others wait and read the result',
+    async (round) => {
+      const store = join(dir, `claims-${round}`);
+      const results = await race(3, (i, go) => ['train', store, KEY, `trainer${i}`, go, '1500']);
+      const trained = results.filter((r) => r.outcome === 'trained, written');
+      expect(trained).toHaveLength(1);
+      const others = results.filter((r) => r !== trained[0]);
+      // They started together, so each found the claim held, waited, and then read the trained unit.
+      for (const r of others) expect(r).toMatchObject({ outcome: 'hit after waiting', waited: true, read: trained[0]!.tag });
+      expect(readdirSync(join(store, '.claims'))).toEqual([]);
+    },
+    180_000,
+  ); // real child processes: minutes when the machine is loaded
 
   it('a claim of a killed process is taken over at once; an expired one of another host too; a live one is waited for', async () => {
     const store = join(dir, 'stale');
@@ -88,12 +120,15 @@ describe('DirectoryArtifactStore under real concurrent processes', () => {
 
     const claims = join(dir, 'stale-host', '.claims');
     mkdirSync(claims, { recursive: true });
-    const other = (expiresAt: number) => JSON.stringify({ pid: 1, host: `${HOST}-elsewhere`, nonce: 'n', acquiredAt: new Date(0).toISOString(), expiresAt: new Date(expiresAt).toISOString() });
+    const other = (expiresAt: number) =>
+      JSON.stringify({ pid: 1, host: `${HOST}-elsewhere`, nonce: 'n', acquiredAt: new Date(0).toISOString(), expiresAt: new Date(expiresAt).toISOString() });
     writeFileSync(join(claims, `${KEY}.json`), other(Date.now() - 1000));
     await (await acquireClaim(claims, KEY, { pollMs: 50 })).release();
     writeFileSync(join(claims, `${KEY}.json`), other(Date.now() + 60_000));
     const waits: number[] = [];
-    await expect(acquireClaim(claims, KEY, { pollMs: 20, signal: AbortSignal.timeout(300), onWait: (h) => waits.push(h.pid) })).rejects.toThrow(/aborted while waiting/);
+    await expect(acquireClaim(claims, KEY, { pollMs: 20, signal: AbortSignal.timeout(300), onWait: (h) => waits.push(h.pid) })).rejects.toThrow(
+      /aborted while waiting/,
+    );
     expect(waits).toEqual([1]);
     writeFileSync(join(claims, `${KEY}.json`), '{"pid": 1, "host"'); // a corrupted claim file: waited for until older than the TTL
     await expect(acquireClaim(claims, KEY, { pollMs: 20, signal: AbortSignal.timeout(200) })).rejects.toThrow(/aborted/);
@@ -114,10 +149,21 @@ describe('DirectoryArtifactStore under real concurrent processes', () => {
     expect(leftovers).toMatchObject([{ kind: 'temporary', bytes: 6 * 1024 * 1024, owner: { pid: writer.proc.pid }, stale: true }]);
     // An empty prefix directory, as a removed entry leaves behind.
     mkdirSync(join(store, 'cd'), { recursive: true });
-    const mia = (...args: string[]) => spawnSync(process.execPath, ['--conditions=@mia/source', '--import', 'tsx', join(__dirname, 'cli.ts'), ...args], { cwd: root, env: { ...process.env, MIA_CACHE_DIR: cache }, encoding: 'utf8', timeout: 120_000 });
+    const mia = (...args: string[]) =>
+      spawnSync(process.execPath, ['--conditions=@mia/source', '--import', 'tsx', join(__dirname, 'cli.ts'), ...args], {
+        cwd: root,
+        env: { ...process.env, MIA_CACHE_DIR: cache },
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
     const verify = mia('cache', 'verify');
     expect(verify.status, verify.stderr).toBe(0);
-    expect(verify.stdout).toMatch(new RegExp(`^LEFTOVER ${left[0]!.replace(/[.]/g, '\\.')}: unfinished write, 6\\.0 MB, pid \\d+ on this host, stale .*\\(\`mia cache prune\` or \`verify --remove\` removes it\\)$`, 'm'));
+    expect(verify.stdout).toMatch(
+      new RegExp(
+        `^LEFTOVER ${left[0]!.replace(/[.]/g, '\\.')}: unfinished write, 6\\.0 MB, pid \\d+ on this host, stale .*\\(\`mia cache prune\` or \`verify --remove\` removes it\\)$`,
+        'm',
+      ),
+    );
     expect(verify.stdout).toMatch(/0 entries checked, 0 corrupted; 1 leftovers, 1 stale/);
     const prune = mia('cache', 'prune');
     expect(prune.status, prune.stderr).toBe(0);

@@ -31,7 +31,13 @@ describe('DirectoryArtifactStore', () => {
     expect(await store.read(KEY, { onCorrupted })).toBeUndefined();
     rmSync(join(entry, 'manifest.json'));
     expect(await store.read(KEY, { onCorrupted })).toBeUndefined();
-    expect(problems).toEqual([['a.bin: SHA-256 mismatch'], ['a.bin: 3 bytes, manifest says 5'], ['manifest.json is not valid JSON'], ['manifest.json lists no files'], ['manifest.json missing']]);
+    expect(problems).toEqual([
+      ['a.bin: SHA-256 mismatch'],
+      ['a.bin: 3 bytes, manifest says 5'],
+      ['manifest.json is not valid JSON'],
+      ['manifest.json lists no files'],
+      ['manifest.json missing'],
+    ]);
     expect(await store.verify(KEY)).toEqual({ key: KEY, ok: false, problems: ['manifest.json missing'] });
     expect(await store.write(KEY, { 'a.bin': bytes('third') }, {})).toBe('written'); // the corrupted entry is replaced
     expect((await store.verify(KEY)).ok).toBe(true);
@@ -61,8 +67,16 @@ describe('DirectoryArtifactStore', () => {
     utimesSync(old, hours2, hours2);
     mkdirSync(join(root, '7f'));
     const found = await store.leftovers();
-    expect(found.map((l) => [l.path, l.stale])).toEqual([[old, true], [dead, true], [mine, false]].sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
-    expect(describeLeftover(found.find((l) => l.path === dead)!)).toBe(`${dead.split('/').pop()}: unfinished write, 2.0 kB, pid 999999999 on this host, stale (its process is gone or it expired)`);
+    expect(found.map((l) => [l.path, l.stale])).toEqual(
+      [
+        [old, true],
+        [dead, true],
+        [mine, false],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
+    expect(describeLeftover(found.find((l) => l.path === dead)!)).toBe(
+      `${dead.split('/').pop()}: unfinished write, 2.0 kB, pid 999999999 on this host, stale (its process is gone or it expired)`,
+    );
     const { removed, kept } = await store.sweep();
     expect(removed.map((l) => l.path).sort()).toEqual([old, dead].sort());
     expect(kept.map((l) => l.path)).toEqual([mine]);

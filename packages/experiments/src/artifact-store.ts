@@ -115,7 +115,10 @@ export class DirectoryArtifactStore implements ArtifactStore {
           await rename(tmp, final);
           return 'written';
         } catch (error) {
-          const exists = await stat(final).then(() => true, () => false);
+          const exists = await stat(final).then(
+            () => true,
+            () => false,
+          );
           if (attempt >= 8 || (!exists && errorCode(error) !== 'ENOENT')) throw error;
         }
         const existing = await this.inspect(key);

@@ -2,7 +2,16 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { InvalidArgumentError } from '@mia/core';
-import { buildScoreTable, parseNpy, parseScoreCsv, parseScoreJson, signalsFromScoreTable, signedStatistic, type ScoreTable, type StatisticName } from '@mia/attacks';
+import {
+  buildScoreTable,
+  parseNpy,
+  parseScoreCsv,
+  parseScoreJson,
+  signalsFromScoreTable,
+  signedStatistic,
+  type ScoreTable,
+  type StatisticName,
+} from '@mia/attacks';
 import { summarizeAttack } from '@mia/metrics';
 
 const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
@@ -29,15 +38,20 @@ async function readScoreTable(opts: AttackScoresOptions): Promise<ScoreTable> {
   const file = opts.scores;
   if (file.endsWith('.npy')) {
     if (opts.labels === undefined || opts.members === undefined) {
-      throw new InvalidArgumentError(`attack: --scores ${basename(file)} is a .npy array; also give --labels <labels.npy> and --members <membership.npy> (or export JSON/CSV, see docs/guides/audit-pytorch.md)`);
+      throw new InvalidArgumentError(
+        `attack: --scores ${basename(file)} is a .npy array; also give --labels <labels.npy> and --members <membership.npy> (or export JSON/CSV, see docs/guides/audit-pytorch.md)`,
+      );
     }
     const values = await readNpy(file, '--scores');
     const labels = await readNpy(opts.labels, '--labels');
     const members = await readNpy(opts.members, '--members');
     const kind = opts.kind ?? (values.shape.length === 2 ? 'logits' : 'losses');
-    if (!['logits', 'probabilities', 'losses', 'scores'].includes(kind)) throw new InvalidArgumentError(`attack: --kind must be logits, probabilities, losses or scores, got ${JSON.stringify(kind)}`);
+    if (!['logits', 'probabilities', 'losses', 'scores'].includes(kind))
+      throw new InvalidArgumentError(`attack: --kind must be logits, probabilities, losses or scores, got ${JSON.stringify(kind)}`);
     return buildScoreTable(`attack(${basename(file)})`, {
-      labels: Array.from(labels.data), isMember: Array.from(members.data), [kind]: Array.from(values.data),
+      labels: Array.from(labels.data),
+      isMember: Array.from(members.data),
+      [kind]: Array.from(values.data),
       ...(values.shape.length === 2 ? { numClasses: values.shape[1]! } : {}),
     });
   }
@@ -65,17 +79,27 @@ export async function attackScoresCommand(opts: AttackScoresOptions): Promise<vo
       continue; // the table lacks what this statistic needs (e.g. losses only)
     }
     const m = summarizeAttack(s, table.isMember);
-    rows.push({ attack: name, auc: m.auc, advantage: m.advantage, balancedAccuracy: m.balancedAccuracy, tprAtFpr: m.tprAtFpr.map((t) => ({ fpr: t.fpr, tpr: t.tpr, achievedFpr: t.achievedFpr })) });
+    rows.push({
+      attack: name,
+      auc: m.auc,
+      advantage: m.advantage,
+      balancedAccuracy: m.balancedAccuracy,
+      tprAtFpr: m.tprAtFpr.map((t) => ({ fpr: t.fpr, tpr: t.tpr, achievedFpr: t.achievedFpr })),
+    });
   }
   if (opts.json === true) {
     process.stdout.write(`${JSON.stringify({ file: opts.scores, members: m1(table), rows }, null, 2)}\n`);
     return;
   }
-  process.stdout.write(`score-level audit of ${opts.scores}: ${m1(table).members} members, ${m1(table).nonMembers} non-members (best-threshold numbers are optimistic: thresholds chosen on the same data)\n`);
+  process.stdout.write(
+    `score-level audit of ${opts.scores}: ${m1(table).members} members, ${m1(table).nonMembers} non-members (best-threshold numbers are optimistic: thresholds chosen on the same data)\n`,
+  );
   process.stdout.write(`  ${'attack'.padEnd(16)} ${'AUC'.padStart(6)} ${'adv'.padStart(7)} ${'TPR@1%'.padStart(7)} ${'TPR@0.1%'.padStart(9)}\n`);
   for (const r of rows) {
     const t = r.tprAtFpr as Array<{ tpr: number }>;
-    process.stdout.write(`  ${String(r.attack).padEnd(16)} ${(r.auc as number).toFixed(3).padStart(6)} ${pct(r.advantage as number).padStart(7)} ${pct(t[0]!.tpr).padStart(7)} ${pct(t[1]!.tpr).padStart(9)}\n`);
+    process.stdout.write(
+      `  ${String(r.attack).padEnd(16)} ${(r.auc as number).toFixed(3).padStart(6)} ${pct(r.advantage as number).padStart(7)} ${pct(t[0]!.tpr).padStart(7)} ${pct(t[1]!.tpr).padStart(9)}\n`,
+    );
   }
 }
 

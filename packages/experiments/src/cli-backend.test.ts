@@ -14,7 +14,9 @@ const config = join(dir, 'tiny.json');
 writeFileSync(
   config,
   JSON.stringify({
-    name: 'cli-backend', scale: 'smoke', seed: 1,
+    name: 'cli-backend',
+    scale: 'smoke',
+    seed: 1,
     dataset: { name: 'purchaseLike', size: 400 },
     partition: { preset: 'CCL4', maxPerRole: 40 },
     model: { name: 'mlp', options: { hidden: [16] } },
@@ -53,12 +55,16 @@ describe('mia --backend', () => {
     expect(threads.stderr).toMatch(/--threads must be a positive integer, got "0"/);
   }, 120_000);
 
-  it.skipIf(nativeUnavailableReason() !== undefined && process.env['MIA_REQUIRE_NATIVE'] !== '1')('runs on native by default when the addon loads, and records it in results.json', () => {
-    const r = mia({}, '--threads', '2', 'run', config, '--out', join(dir, 'out-native'));
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^backend: native/m);
-    expect(r.stderr).not.toMatch(/native kernels unavailable/);
-    expect(JSON.parse(readFileSync(join(dir, 'out-native', 'results.json'), 'utf8')).backend).toBe('native');
-    expect(JSON.parse(readFileSync(join(dir, 'out-wasm', 'results.json'), 'utf8')).backend).toBe('wasm');
-  }, 300_000);
+  it.skipIf(nativeUnavailableReason() !== undefined && process.env['MIA_REQUIRE_NATIVE'] !== '1')(
+    'runs on native by default when the addon loads, and records it in results.json',
+    () => {
+      const r = mia({}, '--threads', '2', 'run', config, '--out', join(dir, 'out-native'));
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/^backend: native/m);
+      expect(r.stderr).not.toMatch(/native kernels unavailable/);
+      expect(JSON.parse(readFileSync(join(dir, 'out-native', 'results.json'), 'utf8')).backend).toBe('native');
+      expect(JSON.parse(readFileSync(join(dir, 'out-wasm', 'results.json'), 'utf8')).backend).toBe('wasm');
+    },
+    300_000,
+  );
 });

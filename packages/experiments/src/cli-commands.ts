@@ -19,10 +19,16 @@ import { whatItMeans } from './report/what-it-means';
 const CONFIG_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'configs');
 const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
 
-interface GlobalOptions { quiet?: boolean }
+interface GlobalOptions {
+  quiet?: boolean;
+}
 
 /** `mia run <config>`: runs the experiment and writes results.json, report.md, report.html. */
-export async function runCommand(configPath: string, opts: { out?: string; dataDir?: string; workers?: number; trainUnits?: RunExperimentOptions['trainUnits']; command?: string }, global: GlobalOptions): Promise<void> {
+export async function runCommand(
+  configPath: string,
+  opts: { out?: string; dataDir?: string; workers?: number; trainUnits?: RunExperimentOptions['trainUnits']; command?: string },
+  global: GlobalOptions,
+): Promise<void> {
   const config = await loadExperimentConfig(configPath);
   const log = global.quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
   const results = await runExperiment(config, { dataDir: opts.dataDir, workers: opts.workers, trainUnits: opts.trainUnits, onLog: log });
@@ -32,7 +38,10 @@ export async function runCommand(configPath: string, opts: { out?: string; dataD
 }
 
 function printSummary(results: ExperimentResults): void {
-  const lines = results.rows.map((r) => `  ${r.label.padEnd(24)} train ${pct(r.trainAccuracy).padStart(6)}  test ${pct(r.testAccuracy).padStart(6)}  max adv ${pct(r.maxAdvantage).padStart(6)}  P1 ${r.p1.toFixed(3)}  cache ${r.cache.target}/${r.cache.shadow}`);
+  const lines = results.rows.map(
+    (r) =>
+      `  ${r.label.padEnd(24)} train ${pct(r.trainAccuracy).padStart(6)}  test ${pct(r.testAccuracy).padStart(6)}  max adv ${pct(r.maxAdvantage).padStart(6)}  P1 ${r.p1.toFixed(3)}  cache ${r.cache.target}/${r.cache.shadow}`,
+  );
   process.stdout.write(`${results.config.name} (${results.seconds.toFixed(1)} s, backend ${results.backend})\n${lines.join('\n')}\n`);
   const meaning = whatItMeans(results);
   if (meaning.length > 0) process.stdout.write(`\nwhat it means: ${meaning.join(' ')}\n\n`);
@@ -41,31 +50,48 @@ function printSummary(results: ExperimentResults): void {
 }
 
 /** `mia reproduce <name>`: runs a registered paper reproduction at a scale, or a shipped config. */
-export async function reproduceCommand(name: string | undefined, opts: { list?: boolean; out?: string; dataDir?: string; scale?: string; workers?: number }, global: GlobalOptions): Promise<void> {
+export async function reproduceCommand(
+  name: string | undefined,
+  opts: { list?: boolean; out?: string; dataDir?: string; scale?: string; workers?: number },
+  global: GlobalOptions,
+): Promise<void> {
   const names = (await readdir(CONFIG_DIR)).filter((f) => /\.(json|ya?ml)$/.test(f)).map((f) => f.replace(/\.(json|ya?ml)$/, ''));
   const reproductions = reproductionNames();
   if (opts.list === true || name === undefined) {
     const lines = reproductions.map((n) => `  ${n.padEnd(18)} ${getReproduction(n)!.title}`);
-    process.stdout.write(`paper reproductions (--scale smoke|cpu|paper):\n${lines.length > 0 ? lines.join('\n') : '  (none registered: run through the repository\'s `pnpm mia`)'}\nshipped configs:\n${names.map((n) => `  ${n}`).join('\n')}\n`);
+    process.stdout.write(
+      `paper reproductions (--scale smoke|cpu|paper):\n${lines.length > 0 ? lines.join('\n') : "  (none registered: run through the repository's `pnpm mia`)"}\nshipped configs:\n${names.map((n) => `  ${n}`).join('\n')}\n`,
+    );
     return;
   }
   const reproduction = getReproduction(name);
   if (reproduction !== undefined) {
     const scale = opts.scale ?? 'cpu';
-    if (!(REPRODUCTION_SCALES as readonly string[]).includes(scale)) throw new InvalidArgumentError(`reproduce: --scale must be one of ${REPRODUCTION_SCALES.join(', ')}, got ${JSON.stringify(scale)}`);
-    if (opts.scale === undefined) process.stderr.write(`reproduce: ${name} at scale cpu, the default (minutes to an hour on 2 cores; --scale smoke checks it in seconds)\n`);
+    if (!(REPRODUCTION_SCALES as readonly string[]).includes(scale))
+      throw new InvalidArgumentError(`reproduce: --scale must be one of ${REPRODUCTION_SCALES.join(', ')}, got ${JSON.stringify(scale)}`);
+    if (opts.scale === undefined)
+      process.stderr.write(`reproduce: ${name} at scale cpu, the default (minutes to an hour on 2 cores; --scale smoke checks it in seconds)\n`);
     const log = global.quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
     const out = opts.out ?? join('runs', `${name}-${scale}`);
     const result = await runReproduction(reproduction, {
-      scale: scale as ReproductionScale, out,
-      dataDir: opts.dataDir, workers: opts.workers, onLog: log,
+      scale: scale as ReproductionScale,
+      out,
+      dataDir: opts.dataDir,
+      workers: opts.workers,
+      onLog: log,
     });
-    process.stdout.write(`${result.tables.map(tableMarkdown).join('\n')}\n## Claims\n\n${claimsMarkdown(result)}\n\n${result.name} at scale ${scale}: ${result.seconds.toFixed(0)} s, backend ${result.backend}\nwrote ${join(out, 'report.md')}\n      ${join(out, 'report.html')}\n      ${join(out, 'reproduction.json')}\n`);
+    process.stdout.write(
+      `${result.tables.map(tableMarkdown).join('\n')}\n## Claims\n\n${claimsMarkdown(result)}\n\n${result.name} at scale ${scale}: ${result.seconds.toFixed(0)} s, backend ${result.backend}\nwrote ${join(out, 'report.md')}\n      ${join(out, 'report.html')}\n      ${join(out, 'reproduction.json')}\n`,
+    );
     return;
   }
-  if (opts.scale !== undefined) throw new InvalidArgumentError(`reproduce: --scale applies to paper reproductions (${reproductions.join(', ') || 'none registered'}), not to the shipped config ${JSON.stringify(name)}`);
+  if (opts.scale !== undefined)
+    throw new InvalidArgumentError(
+      `reproduce: --scale applies to paper reproductions (${reproductions.join(', ') || 'none registered'}), not to the shipped config ${JSON.stringify(name)}`,
+    );
   const file = (await readdir(CONFIG_DIR)).find((f) => f.replace(/\.(json|ya?ml)$/, '') === name);
-  if (file === undefined) throw new InvalidArgumentError(`reproduce: name must be one of ${[...reproductions, ...names].join(', ')}, got ${JSON.stringify(name)}`);
+  if (file === undefined)
+    throw new InvalidArgumentError(`reproduce: name must be one of ${[...reproductions, ...names].join(', ')}, got ${JSON.stringify(name)}`);
   await runCommand(join(CONFIG_DIR, file), { ...opts, command: `mia reproduce ${name}` }, global);
 }
 
@@ -77,9 +103,14 @@ export async function reportCommand(dir: string): Promise<void> {
 
 /** `mia datasets fetch <name>`. */
 export async function datasetsFetchCommand(name: string, opts: { dataDir?: string }): Promise<void> {
-  const dataset = await loadDataset(name as DatasetName, { ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }), onProgress: (e) => process.stderr.write(`\r${JSON.stringify(e).slice(0, 120)}`) });
+  const dataset = await loadDataset(name as DatasetName, {
+    ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }),
+    onProgress: (e) => process.stderr.write(`\r${JSON.stringify(e).slice(0, 120)}`),
+  });
   process.stderr.write('\n');
-  process.stdout.write(`${dataset.name}: ${dataset.size} examples, ${dataset.numClasses} classes, input [${dataset.inputShape.join(', ')}], ${dataset.source}\n`);
+  process.stdout.write(
+    `${dataset.name}: ${dataset.size} examples, ${dataset.numClasses} classes, input [${dataset.inputShape.join(', ')}], ${dataset.source}\n`,
+  );
 }
 
 /** `mia cache ls|verify|prune`: the entries, and what killed processes left (unfinished writes, claims). */
@@ -105,12 +136,15 @@ export async function cacheCommand(action: 'ls' | 'verify' | 'prune', opts: { re
     const r = await store.verify(e.key);
     if (r.ok) continue;
     bad += 1;
-    say(`CORRUPTED ${e.key.slice(0, 16)} ${String(e.meta.label ?? '')}: ${r.problems.join('; ')}${opts.remove === true ? ' (removed)' : ' (will be retrained on the next run)'}`);
+    say(
+      `CORRUPTED ${e.key.slice(0, 16)} ${String(e.meta.label ?? '')}: ${r.problems.join('; ')}${opts.remove === true ? ' (removed)' : ' (will be retrained on the next run)'}`,
+    );
     if (opts.remove === true) await store.remove(e.key);
   }
   const leftovers = await store.leftovers();
   const stale = leftovers.filter((l) => l.stale);
-  for (const l of leftovers) say(`LEFTOVER ${describeLeftover(l)}${l.stale ? (opts.remove === true ? ' (removed)' : ' (`mia cache prune` or `verify --remove` removes it)') : ''}`);
+  for (const l of leftovers)
+    say(`LEFTOVER ${describeLeftover(l)}${l.stale ? (opts.remove === true ? ' (removed)' : ' (`mia cache prune` or `verify --remove` removes it)') : ''}`);
   if (opts.remove === true) await store.sweep();
   say(`${entries.length} entries checked, ${bad} corrupted; ${leftovers.length} leftovers, ${stale.length} stale`);
   if (bad > 0 && opts.remove !== true) process.exitCode = 1;

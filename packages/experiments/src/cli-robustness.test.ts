@@ -13,12 +13,17 @@ const cli = join(root, 'packages/experiments/src/cli.ts');
 const node = (...rest: string[]) => [process.execPath, ['--conditions=@mia/source', '--import', 'tsx', cli, ...rest]] as const;
 
 const config = (name: string, extra: Record<string, unknown> = {}) => ({
-  name, scale: 'smoke', seed: 3,
+  name,
+  scale: 'smoke',
+  seed: 3,
   dataset: { name: 'purchaseLike', size: 1000 },
   partition: { preset: 'CCL4', maxPerRole: 120 },
   model: { name: 'mlp', options: { hidden: [16] } },
   training: { epochs: 3, batchSize: 32, lr: 0.1 },
-  defenses: [{ name: 'none', label: 'undefended' }, { name: 'ccl', label: 'CCQL', params: { alpha: 0.5, concave: 'quadratic' } }],
+  defenses: [
+    { name: 'none', label: 'undefended' },
+    { name: 'ccl', label: 'CCQL', params: { alpha: 0.5, concave: 'quadratic' } },
+  ],
   attacks: ['loss'],
   ...extra,
 });
@@ -75,24 +80,39 @@ describe('mia CLI robustness', () => {
     expect(trained).toHaveLength(4); // 2 defenses × target and shadow, across both processes
     // Each process got each of the 4 units once: trained it, or read it (after waiting for the other).
     for (const r of runs) expect(r.output.stderr.split('\n').filter((l) => /^(trained |cache hit )/.test(l))).toHaveLength(4);
-    const results = [0, 1].map((i) => JSON.parse(readFileSync(join(dir, `out-${i}`, 'results.json'), 'utf8')) as { rows: Array<{ testAccuracy: number; lossGap: number }> });
+    const results = [0, 1].map(
+      (i) => JSON.parse(readFileSync(join(dir, `out-${i}`, 'results.json'), 'utf8')) as { rows: Array<{ testAccuracy: number; lossGap: number }> },
+    );
     expect(results[1]!.rows.map((r) => [r.testAccuracy, r.lossGap])).toEqual(results[0]!.rows.map((r) => [r.testAccuracy, r.lossGap]));
-    for (const r of runs) expect(r.output.stderr).toMatch(/^warning: too few examples per class: the target trains on 120 examples of 100 classes, 1\.2 per class on average/m);
+    for (const r of runs)
+      expect(r.output.stderr).toMatch(/^warning: too few examples per class: the target trains on 120 examples of 100 classes, 1\.2 per class on average/m);
     expect(claimFiles(cache)).toEqual([]);
   }, 300_000);
 
   it('warns on a diverged model; a bad YAML config shows the lines around the error; `reproduce --help` states the defaults', () => {
-    writeFileSync(join(dir, 'diverge.json'), JSON.stringify(config('diverge', { defenses: [{ name: 'none', label: 'undefended' }], training: { epochs: 2, batchSize: 32, lr: 1e6 } })));
+    writeFileSync(
+      join(dir, 'diverge.json'),
+      JSON.stringify(config('diverge', { defenses: [{ name: 'none', label: 'undefended' }], training: { epochs: 2, batchSize: 32, lr: 1e6 } })),
+    );
     const [cmd, args] = node('--backend', 'cpu', 'run', join(dir, 'diverge.json'), '--out', join(dir, 'out-diverge'));
-    const diverged = spawnSync(cmd, args, { cwd: root, env: { ...process.env, MIA_CACHE_DIR: join(dir, 'cache-diverge') }, encoding: 'utf8', timeout: 240_000 });
+    const diverged = spawnSync(cmd, args, {
+      cwd: root,
+      env: { ...process.env, MIA_CACHE_DIR: join(dir, 'cache-diverge') },
+      encoding: 'utf8',
+      timeout: 240_000,
+    });
     expect(diverged.status, diverged.stderr).toBe(0);
-    expect(diverged.stderr).toMatch(/^warning: undefended target diverged: its mean loss on its own training set is \S+, worse than a uniform guess \(ln 100 = 4\.61\)/m);
+    expect(diverged.stderr).toMatch(
+      /^warning: undefended target diverged: its mean loss on its own training set is \S+, worse than a uniform guess \(ln 100 = 4\.61\)/m,
+    );
     expect(readFileSync(join(dir, 'out-diverge', 'report.md'), 'utf8')).toMatch(/> \*\*Warning:\*\* undefended target diverged/);
 
     writeFileSync(join(dir, 'bad.yaml'), 'name: bad\ndataset:\n  name: [purchaseLike\nmodel: mlp\n');
     const bad = spawnSync(...node('run', join(dir, 'bad.yaml')), { cwd: root, encoding: 'utf8', timeout: 120_000 });
     expect(bad.status).toBe(1);
-    expect(bad.stderr).toContain(`mia: loadExperimentConfig: ${join(dir, 'bad.yaml')} is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 4, column 1:\n      name: [purchaseLike\n    model: mlp\n    ^\n`);
+    expect(bad.stderr).toContain(
+      `mia: loadExperimentConfig: ${join(dir, 'bad.yaml')} is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 4, column 1:\n      name: [purchaseLike\n    model: mlp\n    ^\n`,
+    );
 
     const help = spawnSync(...node('reproduce', '--help'), { cwd: root, encoding: 'utf8', timeout: 120_000 });
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('(default: cpu)');

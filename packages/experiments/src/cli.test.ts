@@ -16,7 +16,9 @@ function mia(...rest: string[]) {
 }
 
 const tiny = {
-  name: 'cli-sweep', scale: 'smoke', seed: 2,
+  name: 'cli-sweep',
+  scale: 'smoke',
+  seed: 2,
   dataset: { name: 'purchaseLike', size: 1200 },
   partition: { preset: 'CCL4', maxPerRole: 100 },
   model: { name: 'mlp', options: { hidden: [32] } },
@@ -41,7 +43,9 @@ describe('mia CLI', () => {
     expect(typo.stderr).toMatch(/defenses\[0\]\.params\.alpah: expected one of the options alpha, .*got an unknown option/);
     const schema = mia('schema');
     expect(schema.status).toBe(0);
-    expect(JSON.parse(schema.stdout).properties.defenses.items.anyOf.map((v: { properties: { name: { const: string } } }) => v.properties.name.const)).toContain('ccl');
+    expect(
+      JSON.parse(schema.stdout).properties.defenses.items.anyOf.map((v: { properties: { name: { const: string } } }) => v.properties.name.const),
+    ).toContain('ccl');
     writeFileSync(join(dir, 'missing-data.json'), JSON.stringify({ ...tiny, dataset: { name: 'texas100' } }));
     const missing = mia('--backend', 'cpu', 'run', join(dir, 'missing-data.json'));
     expect(missing.status).toBe(1);
@@ -73,7 +77,14 @@ describe('mia CLI', () => {
     };
     writeFileSync(join(dir, 'losses.npy'), npy('<f8', [2 * n], new Uint8Array(Float64Array.from(losses).buffer)));
     writeFileSync(join(dir, 'labels.npy'), npy('<i4', [2 * n], new Uint8Array(new Int32Array(2 * n).buffer)));
-    writeFileSync(join(dir, 'members.npy'), npy('|u1', [2 * n], Uint8Array.from(losses, (_, i) => (i < n ? 1 : 0))));
+    writeFileSync(
+      join(dir, 'members.npy'),
+      npy(
+        '|u1',
+        [2 * n],
+        Uint8Array.from(losses, (_, i) => (i < n ? 1 : 0)),
+      ),
+    );
     const fromNpy = mia('attack', '--scores', join(dir, 'losses.npy'), '--labels', join(dir, 'labels.npy'), '--members', join(dir, 'members.npy'), '--json');
     expect(fromNpy.status).toBe(0);
     expect((JSON.parse(fromNpy.stdout) as typeof report).rows.find((r) => r.attack === 'loss')!.auc).toBe(loss.auc);
@@ -88,7 +99,12 @@ describe('mia CLI', () => {
   it('a killed sweep resumes without retraining finished models', async () => {
     writeFileSync(join(dir, 'sweep.json'), JSON.stringify(tiny));
     const cacheModels = join(dir, 'cache', 'models');
-    const countEntries = () => (existsSync(cacheModels) ? readdirSync(cacheModels).filter((d) => /^[a-f0-9]{2}$/.test(d)).flatMap((d) => readdirSync(join(cacheModels, d))).length : 0);
+    const countEntries = () =>
+      existsSync(cacheModels)
+        ? readdirSync(cacheModels)
+            .filter((d) => /^[a-f0-9]{2}$/.test(d))
+            .flatMap((d) => readdirSync(join(cacheModels, d))).length
+        : 0;
     const child = spawn(process.execPath, args('--backend', 'cpu', 'sweep', join(dir, 'sweep.json'), '--workers', '1'), { cwd: root, env, stdio: 'ignore' });
     const deadline = Date.now() + 240_000;
     while (countEntries() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));

@@ -71,7 +71,9 @@ program
     if (opts.follow !== undefined && opts.queue === undefined) throw new InvalidArgumentError(`sweep: --${opts.follow ? '' : 'no-'}follow needs --queue <url>`);
     if (opts.queue !== undefined) {
       const log = program.opts<{ quiet?: boolean }>().quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
-      await (await queueCommands()).sweepQueueCommand(config, { ...opts, queue: opts.queue }, log, async (trainUnits) => {
+      await (
+        await queueCommands()
+      ).sweepQueueCommand(config, { ...opts, queue: opts.queue }, log, async (trainUnits) => {
         await setup();
         await runCommand(config, { out: opts.out, dataDir: opts.dataDir, trainUnits, command: `mia sweep ${config} --queue ${opts.queue}` }, program.opts());
       });
@@ -79,13 +81,16 @@ program
     }
     await setup();
     const workers = opts.workers === undefined ? availableParallelism() : Number(opts.workers);
-    if (!Number.isInteger(workers) || workers < 0) throw new InvalidArgumentError(`sweep: --workers must be a non-negative integer, got ${JSON.stringify(opts.workers)}`);
+    if (!Number.isInteger(workers) || workers < 0)
+      throw new InvalidArgumentError(`sweep: --workers must be a non-negative integer, got ${JSON.stringify(opts.workers)}`);
     await runCommand(config, { ...opts, workers, command: `mia sweep ${config}` }, program.opts());
   });
 
 program
   .command('worker')
-  .description('train the units of `mia sweep --queue` sweeps into a shared artifact directory until stopped; SIGTERM finishes the running unit, a second SIGTERM puts it back in the queue')
+  .description(
+    'train the units of `mia sweep --queue` sweeps into a shared artifact directory until stopped; SIGTERM finishes the running unit, a second SIGTERM puts it back in the queue',
+  )
   .requiredOption('--queue <url>', 'Redis of the queue: redis://host:port[/db]')
   .requiredOption('--artifacts <dir>', "shared artifact directory: the coordinator's <cache-dir>/models (e.g. on NFS)")
   .option('--concurrency <n>', 'units trained at once, one thread each (default: 1)')
@@ -104,13 +109,17 @@ program
   .description('reproduce a paper table, e.g. `mia reproduce ccl-table1 --scale cpu`, or a shipped config (see `mia reproduce --list`)')
   .argument('[name]', 'name of a paper reproduction or a shipped config')
   .option('--list', 'list the reproductions and shipped configs')
-  .option('--scale <scale>', 'paper reproductions: smoke (seconds), cpu (real CIFAR-10 subsets and stand-ins, minutes to < 1 h each on 2 cores) or paper (the papers\' data and models) (default: cpu)')
+  .option(
+    '--scale <scale>',
+    "paper reproductions: smoke (seconds), cpu (real CIFAR-10 subsets and stand-ins, minutes to < 1 h each on 2 cores) or paper (the papers' data and models) (default: cpu)",
+  )
   .option('--out <dir>', 'output directory (default: runs/<name>-<scale> for a paper reproduction, runs/<config name> for a shipped config)')
   .option('--data-dir <dir>', 'directory with dataset files you provide (tables on data that is not available are reported "not run")')
   .option('--workers <n>', 'worker threads for the trainings (default 0: in this thread)')
   .action(async (name: string | undefined, opts: { list?: boolean; out?: string; dataDir?: string; scale?: string; workers?: string }) => {
     const workers = opts.workers === undefined ? undefined : Number(opts.workers);
-    if (workers !== undefined && (!Number.isInteger(workers) || workers < 0)) throw new InvalidArgumentError(`reproduce: --workers must be a non-negative integer, got ${JSON.stringify(opts.workers)}`);
+    if (workers !== undefined && (!Number.isInteger(workers) || workers < 0))
+      throw new InvalidArgumentError(`reproduce: --workers must be a non-negative integer, got ${JSON.stringify(opts.workers)}`);
     if (opts.list !== true) await setup();
     const { workers: _w, ...rest } = opts;
     await reproduceCommand(name, { ...rest, workers }, program.opts());
@@ -118,7 +127,7 @@ program
 
 program
   .command('schema')
-  .description('print the JSON Schema of experiment configs, every defense\'s params included (for editors: `mia schema > experiment.schema.json`)')
+  .description("print the JSON Schema of experiment configs, every defense's params included (for editors: `mia schema > experiment.schema.json`)")
   .action(() => {
     process.stdout.write(`${JSON.stringify(experimentJsonSchema(), null, 2)}\n`);
   });
@@ -132,7 +141,10 @@ program
 program
   .command('attack')
   .description('audit a model from any framework: score-level attacks on exported logits or losses with membership')
-  .requiredOption('--scores <file>', 'JSON or CSV table of logits/probabilities/losses with labels and membership, or a .npy array (see docs/guides/audit-pytorch.md)')
+  .requiredOption(
+    '--scores <file>',
+    'JSON or CSV table of logits/probabilities/losses with labels and membership, or a .npy array (see docs/guides/audit-pytorch.md)',
+  )
   .option('--labels <file>', 'with a .npy --scores: the labels (.npy)')
   .option('--members <file>', 'with a .npy --scores: the 0/1 membership (.npy)')
   .option('--kind <kind>', 'with a .npy --scores: logits, probabilities, losses or scores (default: logits for 2-D, losses for 1-D)')
@@ -148,9 +160,21 @@ datasets
   .action(async (name: string, opts: { dataDir?: string }) => datasetsFetchCommand(name, opts));
 
 const cache = program.command('cache').description('inspect the model cache');
-cache.command('ls').description('list cached models').action(async () => cacheCommand('ls'));
-cache.command('verify').description('check every entry\'s SHA-256 and list unfinished writes (.tmp-*) and claims left by killed processes; corrupted entries are retrained on the next run').option('--remove', 'delete corrupted entries and stale leftovers').action(async (o: { remove?: boolean }) => cacheCommand('verify', o));
-cache.command('prune').description('delete every cached model, and the unfinished writes and claims of processes that are gone').action(async () => cacheCommand('prune'));
+cache
+  .command('ls')
+  .description('list cached models')
+  .action(async () => cacheCommand('ls'));
+cache
+  .command('verify')
+  .description(
+    "check every entry's SHA-256 and list unfinished writes (.tmp-*) and claims left by killed processes; corrupted entries are retrained on the next run",
+  )
+  .option('--remove', 'delete corrupted entries and stale leftovers')
+  .action(async (o: { remove?: boolean }) => cacheCommand('verify', o));
+cache
+  .command('prune')
+  .description('delete every cached model, and the unfinished writes and claims of processes that are gone')
+  .action(async () => cacheCommand('prune'));
 
 async function main(): Promise<void> {
   try {

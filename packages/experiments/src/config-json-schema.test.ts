@@ -4,7 +4,7 @@ import { experimentJsonSchema } from './config-json-schema';
 import { defenseNames } from './defense-registry';
 
 describe('experimentJsonSchema', () => {
-  it('describes every defense\'s params with that defense\'s own schema, strictly', () => {
+  it("describes every defense's params with that defense's own schema, strictly", () => {
     const schema = experimentJsonSchema() as { $schema: string; additionalProperties: boolean; required: string[]; properties: Record<string, any> };
     expect(schema.$schema).toMatch(/json-schema\.org/);
     expect(schema.additionalProperties).toBe(false);

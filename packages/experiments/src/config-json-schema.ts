@@ -8,7 +8,9 @@ import { defenseNames, getDefense } from './defense-registry';
  * by that defense's own schema (the same one the runner validates with).
  */
 export function experimentJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(experimentSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown> & { properties: Record<string, Record<string, unknown>> };
+  const schema = z.toJSONSchema(experimentSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown> & {
+    properties: Record<string, Record<string, unknown>>;
+  };
   const entry = schema.properties.defenses!.items as { properties: Record<string, unknown> };
   const variants = defenseNames().map((name) => {
     const definition = getDefense(name);
@@ -20,5 +22,9 @@ export function experimentJsonSchema(): Record<string, unknown> {
       additionalProperties: false,
     };
   });
-  return { ...schema, title: 'mia experiment config', properties: { ...schema.properties, defenses: { ...schema.properties.defenses, items: { anyOf: variants } } } };
+  return {
+    ...schema,
+    title: 'mia experiment config',
+    properties: { ...schema.properties, defenses: { ...schema.properties.defenses, items: { anyOf: variants } } },
+  };
 }

@@ -77,16 +77,15 @@ export const experimentSchema = z.strictObject({
   /** Independent trainings run in parallel worker threads (0 = in this thread). @default 0 */
   workers: z.number().int().nonnegative().default(0),
   /** The paper's numbers to print beside ours: `paper[defenseLabel][column] = value`. */
-  paper: z
-    .strictObject({ source: z.string(), values: z.record(z.string(), z.record(z.string(), z.number())) })
-    .optional(),
+  paper: z.strictObject({ source: z.string(), values: z.record(z.string(), z.record(z.string(), z.number())) }).optional(),
 });
 
 export type ExperimentConfig = z.infer<typeof experimentSchema>;
 export type TrainingConfig = z.infer<typeof trainingSchema>;
 export type DefenseConfig = z.infer<typeof defenseSchema>;
 
-const zodPath = (path: readonly PropertyKey[]) => path.map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i === 0 ? '' : '.'}${String(k)}`)).join('') || '(root)';
+const zodPath = (path: readonly PropertyKey[]) =>
+  path.map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i === 0 ? '' : '.'}${String(k)}`)).join('') || '(root)';
 
 /**
  * Validates an experiment config (parsed JSON or YAML) whole and fills the defaults: its shape,
@@ -119,7 +118,9 @@ export function expandGrid(config: ExperimentConfig): ExperimentConfig {
     for (const [key, values] of Object.entries(d.grid)) combos = combos.flatMap((c) => values.map((v) => ({ ...c, [key]: v })));
     return combos.map((c) => ({
       name: d.name,
-      label: `${d.label ?? d.name} ${Object.entries(c).map(([k, v]) => `${k}=${String(v)}`).join(' ')}`,
+      label: `${d.label ?? d.name} ${Object.entries(c)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(' ')}`,
       params: { ...d.params, ...c },
     }));
   });

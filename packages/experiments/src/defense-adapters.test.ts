@@ -18,15 +18,19 @@ beforeAll(async () => {
 });
 
 // Tiny but real runs: Purchase-like stand-in, a narrow MLP, PAST's partition (it has an inference set).
-const tabular = (defenses: unknown[], extra: Record<string, unknown> = {}) => parseExperimentConfig({
-  name: 'adapters', scale: 'smoke', seed: 2,
-  dataset: { name: 'purchaseLike', size: 2400 },
-  partition: { preset: 'PAST6', maxPerRole: 120 },
-  model: { name: 'mlp', options: { hidden: [32] } },
-  training: { epochs: 6, batchSize: 40, lr: 0.1, schedule: { type: 'cosine' } },
-  defenses, attacks: ['loss', 'confidence'],
-  ...extra,
-});
+const tabular = (defenses: unknown[], extra: Record<string, unknown> = {}) =>
+  parseExperimentConfig({
+    name: 'adapters',
+    scale: 'smoke',
+    seed: 2,
+    dataset: { name: 'purchaseLike', size: 2400 },
+    partition: { preset: 'PAST6', maxPerRole: 120 },
+    model: { name: 'mlp', options: { hidden: [32] } },
+    training: { epochs: 6, batchSize: 40, lr: 0.1, schedule: { type: 'cosine' } },
+    defenses,
+    attacks: ['loss', 'confidence'],
+    ...extra,
+  });
 
 async function storedModel(store: DirectoryArtifactStore, config: ExperimentConfig, label: string) {
   const data = await prepareData(config);
@@ -35,7 +39,8 @@ async function storedModel(store: DirectoryArtifactStore, config: ExperimentConf
   return { entry: entry!, model: deserializeClassifier(entry!.files.get('model.bin')!) };
 }
 
-const l2Norm = (m: { trainableVariables: readonly tf.Variable[] }) => tf.tidy(() => Math.sqrt(m.trainableVariables.reduce((a, v) => a + (tf.sum(tf.square(v)).dataSync()[0] as number), 0)));
+const l2Norm = (m: { trainableVariables: readonly tf.Variable[] }) =>
+  tf.tidy(() => Math.sqrt(m.trainableVariables.reduce((a, v) => a + (tf.sum(tf.square(v)).dataSync()[0] as number), 0)));
 
 describe('runner defenses beyond plugins', () => {
   it('dropout sets the model option, l2 the weight decay, early-stop the epochs (with the full schedule); bad params fail clearly', async () => {
@@ -68,20 +73,34 @@ describe('runner defenses beyond plugins', () => {
 
     // Bad params fail when the config is parsed, before anything loads (config-validation.test.ts covers every defense).
     expect(() => tabular([{ name: 'dropout', params: { p: 1.5 } }])).toThrow('defenses[0].params.p: expected a number in [0, 1), got 1.5');
-    expect(() => tabular([{ name: 'early-stop', params: { epochs: 7 } }])).toThrow("defenses[0].params.epochs: expected an integer in [1, 6] (the run's training.epochs), got 7");
+    expect(() => tabular([{ name: 'early-stop', params: { epochs: 7 } }])).toThrow(
+      "defenses[0].params.epochs: expected an integer in [1, 6] (the run's training.epochs), got 7",
+    );
     expect(() => tabular([{ name: 'l2', params: {} }])).toThrow('defenses[0].params.weightDecay: expected a number ≥ 0, got nothing (it is required)');
   }, 120_000);
 
-  it('PAST reuses the run\'s undefended unit as its phase 1, with the same result as training it inside PAST', async () => {
+  it("PAST reuses the run's undefended unit as its phase 1, with the same result as training it inside PAST", async () => {
     const pastParams = { tuneEpochs: 2, lambda: 1e-3, lr: 0.01 };
     const lines: string[] = [];
     const shared = new DirectoryArtifactStore(join(dir, 'b'));
-    const withBase = await runExperiment(tabular([{ name: 'none', label: 'w/o' }, { name: 'past', label: 'PAST', params: pastParams }]), { store: shared, onLog: (l) => lines.push(l) });
+    const withBase = await runExperiment(
+      tabular([
+        { name: 'none', label: 'w/o' },
+        { name: 'past', label: 'PAST', params: pastParams },
+      ]),
+      { store: shared, onLog: (l) => lines.push(l) },
+    );
     expect(lines.filter((l) => l.startsWith('cache hit  none/') && l.includes('as the base of PAST'))).toHaveLength(2);
     // PAST first, in an empty store: it trains the base itself and caches it as the undefended unit.
     const alone = new DirectoryArtifactStore(join(dir, 'c'));
     const aloneLines: string[] = [];
-    const pastFirst = await runExperiment(tabular([{ name: 'past', label: 'PAST', params: pastParams }, { name: 'none', label: 'w/o' }]), { store: alone, onLog: (l) => aloneLines.push(l) });
+    const pastFirst = await runExperiment(
+      tabular([
+        { name: 'past', label: 'PAST', params: pastParams },
+        { name: 'none', label: 'w/o' },
+      ]),
+      { store: alone, onLog: (l) => aloneLines.push(l) },
+    );
     expect(aloneLines.filter((l) => l.startsWith('trained    none/') && l.includes('as the base of PAST'))).toHaveLength(2);
     const row = (r: typeof withBase, label: string) => r.rows.find((x) => x.label === label)!;
     expect(row(pastFirst, 'w/o').cache).toEqual({ target: 'hit', shadow: 'hit' });
@@ -92,7 +111,10 @@ describe('runner defenses beyond plugins', () => {
 
   it('MemGuard keeps every predicted label and the cached model, and perturbs the released logits', async () => {
     const store = new DirectoryArtifactStore(join(dir, 'd'));
-    const config = tabular([{ name: 'none', label: 'w/o' }, { name: 'memguard', label: 'MemGuard', params: { attackEpochs: 100, hidden: [16], maxIterations: 100 } }]);
+    const config = tabular([
+      { name: 'none', label: 'w/o' },
+      { name: 'memguard', label: 'MemGuard', params: { attackEpochs: 100, hidden: [16], maxIterations: 100 } },
+    ]);
     const before = tf.memory().numTensors;
     const run = await runExperiment(config, { store });
     expect(tf.memory().numTensors).toBe(before);
@@ -107,19 +129,26 @@ describe('runner defenses beyond plugins', () => {
     const lb = new Float32Array(b.entry.files.get('members.logits')!.slice().buffer);
     const c = 100;
     const rows = la.length / c;
-    const changedRows = Array.from({ length: rows }, (_, r) => la.subarray(r * c, r * c + c).some((v, j) => Math.abs(v - lb[r * c + j]!) > 1e-6)).filter(Boolean).length;
+    const changedRows = Array.from({ length: rows }, (_, r) => la.subarray(r * c, r * c + c).some((v, j) => Math.abs(v - lb[r * c + j]!) > 1e-6)).filter(
+      Boolean,
+    ).length;
     // Measured: 108 of 120 member rows perturbed (the rest: no perturbation found, released unchanged).
     expect(changedRows).toBeGreaterThan(rows / 2);
     expect(guarded!.lossGap).not.toBe(plain!.lossGap);
     a.model.dispose();
     b.model.dispose();
-    await expect(runExperiment({ ...config, partition: { preset: 'CCL4', maxPerRole: 60 } }, { store })).rejects.toThrow(/defenses\[1\]\.name: .*"memguard" needs a partition with an inference set/);
+    await expect(runExperiment({ ...config, partition: { preset: 'CCL4', maxPerRole: 60 } }, { store })).rejects.toThrow(
+      /defenses\[1\]\.name: .*"memguard" needs a partition with an inference set/,
+    );
   }, 120_000);
 
   it('SELENA trains K sub-models and a distilled model that the runner caches and attacks', async () => {
     const store = new DirectoryArtifactStore(join(dir, 'e'));
     const lines: string[] = [];
-    const config = tabular([{ name: 'none', label: 'w/o' }, { name: 'selena', label: 'SELENA', params: { numModels: 3, numExcluded: 1 } }]);
+    const config = tabular([
+      { name: 'none', label: 'w/o' },
+      { name: 'selena', label: 'SELENA', params: { numModels: 3, numExcluded: 1 } },
+    ]);
     const before = tf.memory().numTensors;
     const run = await runExperiment(config, { store, onLog: (l) => lines.push(l) });
     expect(tf.memory().numTensors).toBe(before);
@@ -136,4 +165,3 @@ describe('runner defenses beyond plugins', () => {
     expect(again.rows[1]!.testAccuracy).toBe(selena!.testAccuracy);
   }, 180_000);
 });
-

@@ -12,7 +12,8 @@ interface Entry {
 }
 
 let table: Map<string, Entry> | undefined;
-const entries = () => (table ??= new Map(BUILTIN_DEFENSES.map((d) => [d.name, { definition: d as DefenseDefinition<never>, module: undefined, builtin: true }])));
+const entries = () =>
+  (table ??= new Map(BUILTIN_DEFENSES.map((d) => [d.name, { definition: d as DefenseDefinition<never>, module: undefined, builtin: true }])));
 /** The module being imported by {@link importDefenseModules}: defenses it registers are loadable from it. */
 let loading: string | undefined;
 const imported = new Set<string>();

@@ -9,7 +9,15 @@ export { defineDefense, type DefenseDefinition, type DefenseTrainContext, type D
 export { optimizerFor, trainWithPlugins, copyWeights } from './train-helpers';
 export { AUGMENTATION_ATTACKS, augmentationQueries, unitQuerySignals, type AugmentationAttackName, type UnitQuerySignals } from './query-signals';
 export { createAttacks, ATTACK_NAMES } from './attack-registry';
-export { DirectoryArtifactStore, type ArtifactStore, type ArtifactManifest, type ArtifactEntry, type ReadOptions, type WriteOutcome, type VerifyResult } from './artifact-store';
+export {
+  DirectoryArtifactStore,
+  type ArtifactStore,
+  type ArtifactManifest,
+  type ArtifactEntry,
+  type ReadOptions,
+  type WriteOutcome,
+  type VerifyResult,
+} from './artifact-store';
 export { acquireClaim, type ClaimOptions, type ClaimHolder, type UnitClaim } from './unit-claim';
 export type { Leftover } from './store-leftovers';
 export type { ProcessOwner } from './process-owner';

@@ -15,7 +15,10 @@ export async function inspectEntry(dir: string): Promise<EntryInspection> {
     text = await readFile(join(dir, 'manifest.json'), 'utf8');
   } catch (error) {
     if (errorCode(error) !== 'ENOENT') return { state: 'corrupted', problems: [`manifest.json unreadable (${errorCode(error) ?? String(error)})`] };
-    const exists = await stat(dir).then(() => true, () => false);
+    const exists = await stat(dir).then(
+      () => true,
+      () => false,
+    );
     return exists ? { state: 'corrupted', problems: ['manifest.json missing'] } : { state: 'missing' };
   }
   let manifest: ArtifactManifest;
@@ -24,7 +27,8 @@ export async function inspectEntry(dir: string): Promise<EntryInspection> {
   } catch {
     return { state: 'corrupted', problems: ['manifest.json is not valid JSON'] };
   }
-  if (typeof manifest !== 'object' || manifest === null || typeof manifest.files !== 'object' || manifest.files === null) return { state: 'corrupted', problems: ['manifest.json lists no files'] };
+  if (typeof manifest !== 'object' || manifest === null || typeof manifest.files !== 'object' || manifest.files === null)
+    return { state: 'corrupted', problems: ['manifest.json lists no files'] };
   const problems: string[] = [];
   const files = new Map<string, Uint8Array>();
   for (const [name, spec] of Object.entries(manifest.files)) {

@@ -23,8 +23,14 @@ export async function loadExperimentConfig(path: string): Promise<ExperimentConf
   } catch (cause) {
     // The YAML parser's message ends with an excerpt of the lines around the error and a caret: keep it.
     const [first, ...excerpt] = (cause as Error).message.trimEnd().split('\n');
-    const shown = excerpt.slice(excerpt.findIndex((line) => line.trim() !== '')).slice(0, 8).map((line) => `    ${line}`);
-    throw new InvalidArgumentError(`loadExperimentConfig: ${path} is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${first}${shown.length > 0 ? `\n${shown.join('\n')}` : ''}`, { cause });
+    const shown = excerpt
+      .slice(excerpt.findIndex((line) => line.trim() !== ''))
+      .slice(0, 8)
+      .map((line) => `    ${line}`);
+    throw new InvalidArgumentError(
+      `loadExperimentConfig: ${path} is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${first}${shown.length > 0 ? `\n${shown.join('\n')}` : ''}`,
+      { cause },
+    );
   }
   const modules = (raw as { modules?: unknown } | null)?.modules;
   if (Array.isArray(modules) && modules.every((m) => typeof m === 'string' && m !== '')) {

@@ -1,6 +1,13 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { cosine, InvalidArgumentError, option, optionsSchema, predictLogits } from '@mia/core';
-import { memGuard, memGuardAttackTrainingSchema, memGuardOptionsSchema, splitAiOptionsSchema, trainMemGuardAttackModel, trainSelena } from '@mia/defense-baselines';
+import {
+  memGuard,
+  memGuardAttackTrainingSchema,
+  memGuardOptionsSchema,
+  splitAiOptionsSchema,
+  trainMemGuardAttackModel,
+  trainSelena,
+} from '@mia/defense-baselines';
 import { defineDefense } from './defense-definition';
 import { optimizerFor, trainWithPlugins } from './train-helpers';
 
@@ -22,7 +29,8 @@ export const memGuardDefense = defineDefense({
   schema: memGuardSchema,
   train: (ctx) => trainWithPlugins(ctx, []),
   async perturbLogits(ctx, logits) {
-    if (ctx.inference === undefined) throw new InvalidArgumentError('defense memguard needs a partition with an inference/reference set (PAST6 or CCL5), got none');
+    if (ctx.inference === undefined)
+      throw new InvalidArgumentError('defense memguard needs a partition with an inference/reference set (PAST6 or CCL5), got none');
     const { attackEpochs, hidden, ...guard } = ctx.options;
     const c = ctx.model.numClasses;
     const memberLogits = tf.tensor2d(logits.members, [logits.members.length / c, c]);
@@ -60,17 +68,27 @@ export const selenaDefense = defineDefense({
   name: 'selena',
   description: 'SELENA: Split-AI ensemble then self-distillation (docs/protocol.md §4.14)',
   schema: selenaSchema,
-  check: (o) => (o.numExcluded >= o.numModels ? [{ path: 'numExcluded', expected: `an integer less than numModels (${o.numModels})`, got: String(o.numExcluded) }] : []),
+  check: (o) =>
+    o.numExcluded >= o.numModels ? [{ path: 'numExcluded', expected: `an integer less than numModels (${o.numModels})`, got: String(o.numExcluded) }] : [],
   async train(ctx) {
     const { numModels, numExcluded, assignmentSeed, distillationEpochs = ctx.training.epochs } = ctx.options;
     const { optimizer, schedule } = optimizerFor(ctx.training);
     const base = { batchSize: ctx.training.batchSize, schedule, label: ctx.label, signal: ctx.signal };
     try {
       const result = await trainSelena(ctx.createModel, ctx.members, {
-        numModels, numExcluded, seed: assignmentSeed,
+        numModels,
+        numExcluded,
+        seed: assignmentSeed,
         createOptimizer: () => optimizerFor(ctx.training).optimizer,
         splitAiTraining: { ...base, epochs: ctx.training.epochs, seed: ctx.seed, label: `${ctx.label} (Split-AI)` },
-        distillationTraining: { ...base, epochs: distillationEpochs, optimizer, seed: ctx.seed, schedule: ctx.training.schedule.type === 'cosine' ? cosine(distillationEpochs) : schedule, label: `${ctx.label} (distillation)` },
+        distillationTraining: {
+          ...base,
+          epochs: distillationEpochs,
+          optimizer,
+          seed: ctx.seed,
+          schedule: ctx.training.schedule.type === 'cosine' ? cosine(distillationEpochs) : schedule,
+          label: `${ctx.label} (distillation)`,
+        },
       });
       return result.model;
     } finally {

@@ -9,9 +9,20 @@ const { epochs, lambda, alpha, clamp, norm, adaptive, lr, momentum, weightDecay 
 
 /** PAST's params in a config: `@mia/defense-past`'s options (`tuneEpochs` = its `epochs`) and the phase-1 defense `base`. */
 const pastSchema = optionsSchema({
-  tuneEpochs: epochs, lambda, alpha, clamp, norm, adaptive, lr, momentum, weightDecay,
+  tuneEpochs: epochs,
+  lambda,
+  alpha,
+  clamp,
+  norm,
+  adaptive,
+  lr,
+  momentum,
+  weightDecay,
   base: option.group(
-    { name: option.string({ required: true, description: 'A training-time defense other than past.' }), params: option.object({ default: {}, description: "That defense's params." }) },
+    {
+      name: option.string({ required: true, description: 'A training-time defense other than past.' }),
+      params: option.object({ default: {}, description: "That defense's params." }),
+    },
     { description: 'Phase 1: the defense PAST tunes on top of (PAST Table 2); default: cross-entropy.' },
   ),
 });
@@ -41,8 +52,21 @@ export const pastDefense = defineDefense({
     const o = ctx.options;
     await ctx.trainBase(o.base ?? { name: 'none', params: {} });
     await pastTune(ctx.model, {
-      members: ctx.members, nonMembers: inferenceOf('past', ctx), batchSize: ctx.training.batchSize, seed: ctx.seed, label: `${ctx.label} (PAST tuning)`, signal: ctx.signal,
-      epochs: o.tuneEpochs, lambda: o.lambda, alpha: o.alpha, clamp: o.clamp, norm: o.norm, adaptive: o.adaptive, lr: o.lr, momentum: o.momentum, weightDecay: o.weightDecay,
+      members: ctx.members,
+      nonMembers: inferenceOf('past', ctx),
+      batchSize: ctx.training.batchSize,
+      seed: ctx.seed,
+      label: `${ctx.label} (PAST tuning)`,
+      signal: ctx.signal,
+      epochs: o.tuneEpochs,
+      lambda: o.lambda,
+      alpha: o.alpha,
+      clamp: o.clamp,
+      norm: o.norm,
+      adaptive: o.adaptive,
+      lr: o.lr,
+      momentum: o.momentum,
+      weightDecay: o.weightDecay,
     });
   },
 });

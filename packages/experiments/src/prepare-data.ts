@@ -24,7 +24,8 @@ export async function prepareData(config: ExperimentConfig, options: { dataDir?:
   const dataDir = options.dataDir ?? config.dataset.dataDir;
   const dataset = await loadDataset(config.dataset.name as DatasetName, { dataDir, size: config.dataset.size, onProgress: options.onProgress });
   const preset = PRESETS[config.partition.preset];
-  if (preset === undefined) throw new InvalidArgumentError(`partition.preset must be one of ${Object.keys(PRESETS).join(', ')}, got ${JSON.stringify(config.partition.preset)}`);
+  if (preset === undefined)
+    throw new InvalidArgumentError(`partition.preset must be one of ${Object.keys(PRESETS).join(', ')}, got ${JSON.stringify(config.partition.preset)}`);
   const full = preset.split(dataset.size, config.seed);
   const partition: Partition = capAndValidation(full, config.partition.maxPerRole, config.partition.validation);
   return { dataset, partition, digest: contentHash({ preset: partition.preset, n: partition.n, seed: partition.seed, roles: partition.roles }) };

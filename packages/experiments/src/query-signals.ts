@@ -27,7 +27,11 @@ export function augmentationQueries(name: AugmentationAttackName, config: Experi
   const { rotationDegrees, translationDistance } = config.augmentation;
   return name === 'rotation'
     ? rotationQueries(rotationDegrees).map((degrees) => (x) => rotateImages(x, degrees))
-    : translationQueries(translationDistance).map(([dy, dx]) => (x) => translateImages(x, dy, dx));
+    : translationQueries(translationDistance).map(
+        ([dy, dx]) =>
+          (x) =>
+            translateImages(x, dy, dx),
+      );
 }
 
 /**
@@ -37,10 +41,11 @@ export function augmentationQueries(name: AugmentationAttackName, config: Experi
 export function checkAugmentationAttacks(config: ExperimentConfig, inputShape: readonly number[]): void {
   const wanted = config.attacks.filter(isAugmentationAttack);
   if (wanted.length > 0 && inputShape.length !== 3) {
-    throw new InvalidArgumentError(`attacks ${wanted.join(', ')} query augmented images and need image data ([h, w, c]); dataset ${config.dataset.name} has input shape [${inputShape.join(', ')}]`);
+    throw new InvalidArgumentError(
+      `attacks ${wanted.join(', ')} query augmented images and need image data ([h, w, c]); dataset ${config.dataset.name} has input shape [${inputShape.join(', ')}]`,
+    );
   }
 }
-
 
 /** Members' and non-members' signals of each augmented query of one unit. */
 export interface UnitQuerySignals {
@@ -56,13 +61,22 @@ export interface UnitQuerySignals {
  * to a finished run retrains nothing.
  * @throws Error when the unit itself is not in the store (train it first).
  */
-export async function unitQuerySignals(config: ExperimentConfig, data: PreparedData, defense: DefenseConfig, role: 'target' | 'shadow', attack: AugmentationAttackName, store: ArtifactStore, onLog?: (line: string) => void): Promise<UnitQuerySignals> {
+export async function unitQuerySignals(
+  config: ExperimentConfig,
+  data: PreparedData,
+  defense: DefenseConfig,
+  role: 'target' | 'shadow',
+  attack: AugmentationAttackName,
+  store: ArtifactStore,
+  onLog?: (line: string) => void,
+): Promise<UnitQuerySignals> {
   const roles = data.partition.roles;
   const memberIdx = Int32Array.from(roles[`${role}_train`]!);
   const nonMemberIdx = Int32Array.from(roles[`${role}_test`]!);
   const numClasses = data.dataset.numClasses;
   const base = unitKey(config, data, defense, role);
-  const query = attack === 'rotation' ? { attack, degrees: config.augmentation.rotationDegrees } : { attack, distance: config.augmentation.translationDistance };
+  const query =
+    attack === 'rotation' ? { attack, degrees: config.augmentation.rotationDegrees } : { attack, distance: config.augmentation.translationDistance };
   const key = contentHash({ kind: 'query-logits-1', unit: base, query });
   const labelsOf = (idx: Int32Array) => Int32Array.from(idx, (i) => data.dataset.y[i]!);
   const toSignals = (parts: readonly Float32Array[], idx: Int32Array) => parts.map((logits) => signalsFromLogits(logits, labelsOf(idx), numClasses));
@@ -74,15 +88,20 @@ export async function unitQuerySignals(config: ExperimentConfig, data: PreparedD
   }
   const unit = await store.read(base);
   const bytes = unit?.files.get('model.bin');
-  if (bytes === undefined) throw new Error(`unitQuerySignals: the ${role} model of ${defense.label ?? defense.name} is not in the store (${base.slice(0, 12)}); train it first`);
+  if (bytes === undefined)
+    throw new Error(`unitQuerySignals: the ${role} model of ${defense.label ?? defense.name} is not in the store (${base.slice(0, 12)}); train it first`);
   const model: Classifier = deserializeClassifier(bytes);
   try {
     const logitsOf = (idx: Int32Array) => computeSignals(model, data.dataset, { indices: idx, queries: transforms }).queries!.map((q) => q.logits!);
     const members = logitsOf(memberIdx);
     const nonMembers = logitsOf(nonMemberIdx);
     const files: Record<string, Uint8Array> = {};
-    members.forEach((l, q) => { files[`members.${q}.logits`] = toBytes(l); });
-    nonMembers.forEach((l, q) => { files[`non-members.${q}.logits`] = toBytes(l); });
+    members.forEach((l, q) => {
+      files[`members.${q}.logits`] = toBytes(l);
+    });
+    nonMembers.forEach((l, q) => {
+      files[`non-members.${q}.logits`] = toBytes(l);
+    });
     await store.write(key, files, { kind: 'query-logits', attack, role, unit: base, config: config.name });
     onLog?.(`queried    ${defense.label ?? defense.name}/${role}: ${attack}, ${transforms.length} queries (${key.slice(0, 12)})`);
     return { members: toSignals(members, memberIdx), nonMembers: toSignals(nonMembers, nonMemberIdx), cache: 'miss' };

@@ -44,7 +44,8 @@ export interface DefenseRow {
   readonly cache: { readonly target: 'hit' | 'miss'; readonly shadow: 'hit' | 'miss' | 'none' };
   readonly trainSeconds: number;
   /** What the defense recorded while training each model (e.g. CRL's relaxation counts), when it recorded anything. */
-  readonly trainingMetrics?: { readonly target: Readonly<Record<string, unknown>> | undefined; readonly shadow: Readonly<Record<string, unknown>> | undefined } | undefined;
+  readonly trainingMetrics?:
+    { readonly target: Readonly<Record<string, unknown>> | undefined; readonly shadow: Readonly<Record<string, unknown>> | undefined } | undefined;
   /**
    * Bootstrap standard errors of the row's numbers over the evaluation examples (docs/protocol.md §5);
    * absent in results written before they were computed (the verdicts then use binomial approximations).
@@ -57,7 +58,10 @@ export interface ExperimentResults {
   readonly format: 'mia-results-1';
   readonly config: ExperimentConfig;
   readonly dataset: {
-    readonly name: string; readonly source: 'real' | 'stand-in'; readonly description: string; readonly size: number;
+    readonly name: string;
+    readonly source: 'real' | 'stand-in';
+    readonly description: string;
+    readonly size: number;
     /** Number of classes (absent in older results). */
     readonly classes?: number;
   };

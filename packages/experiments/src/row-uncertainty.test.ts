@@ -10,7 +10,11 @@ const input = {
   nonMembersLoss: Float64Array.from({ length: n }, (_, i) => 0.5 + (i % 11) / 11),
   attacks: [
     { name: 'loss', scores: Float64Array.from({ length: 2 * n }, (_, i) => (i < n ? 1 : 0) + Math.sin(i)) },
-    { name: 'fixed', scores: Float64Array.from({ length: 2 * n }, (_, i) => Math.cos(i)), decisions: Uint8Array.from({ length: 2 * n }, (_, i) => (i < n ? i % 2 : i % 3 === 0 ? 1 : 0)) },
+    {
+      name: 'fixed',
+      scores: Float64Array.from({ length: 2 * n }, (_, i) => Math.cos(i)),
+      decisions: Uint8Array.from({ length: 2 * n }, (_, i) => (i < n ? i % 2 : i % 3 === 0 ? 1 : 0)),
+    },
   ],
   best: 'loss',
   seed: 11,
@@ -23,7 +27,8 @@ describe('rowUncertainty', () => {
     expect(se.trainAccuracy / Math.sqrt((0.8 * 0.2) / n)).toBeLessThan(1.2);
     expect(se.testAccuracy / Math.sqrt((0.6 * 0.4) / n)).toBeGreaterThan(0.8);
     expect(se.testAccuracy / Math.sqrt((0.6 * 0.4) / n)).toBeLessThan(1.2);
-    for (const v of [se.lossGap, se.maxAdvantage, se.p1, se.attacks.loss!.advantage, se.attacks.loss!.auc, se.attacks.fixed!.advantage]) expect(v).toBeGreaterThan(0);
+    for (const v of [se.lossGap, se.maxAdvantage, se.p1, se.attacks.loss!.advantage, se.attacks.loss!.auc, se.attacks.fixed!.advantage])
+      expect(v).toBeGreaterThan(0);
     // Fixed decisions: TPR 0.5, FPR 1/3 → SE ≈ sqrt(0.25/n + (2/9)/n).
     expect(se.attacks.fixed!.advantage / Math.sqrt(0.25 / n + 2 / 9 / n)).toBeGreaterThan(0.8);
     expect(se.attacks.fixed!.advantage / Math.sqrt(0.25 / n + 2 / 9 / n)).toBeLessThan(1.2);

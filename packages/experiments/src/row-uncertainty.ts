@@ -59,30 +59,40 @@ export function rowUncertainty(input: RowUncertaintyInput): RowSe {
     weighted: weightedScores(a.scores.subarray(0, nM), a.scores.subarray(nM)),
     decisions: a.decisions === undefined ? undefined : { members: a.decisions.subarray(0, nM), nonMembers: a.decisions.subarray(nM) },
   }));
-  const se = stratifiedBootstrapSe(nM, nN, (r) => {
-    const out: Record<string, number> = {
-      trainAccuracy: weightedMean(input.membersCorrect, r.members),
-      testAccuracy: weightedMean(input.nonMembersCorrect, r.nonMembers),
-      lossGap: weightedMean(input.nonMembersLoss, r.nonMembers) - weightedMean(input.membersLoss, r.members),
-    };
-    for (const a of prepared) {
-      if (a.decisions === undefined) {
-        const both = a.weighted.both(r);
-        out[`adv:${a.name}`] = both.bestAdvantage;
-        out[`auc:${a.name}`] = both.auc;
-      } else {
-        out[`adv:${a.name}`] = weightedMean(a.decisions.members, r.members) - weightedMean(a.decisions.nonMembers, r.nonMembers);
-        out[`auc:${a.name}`] = a.weighted.auc(r);
+  const se = stratifiedBootstrapSe(
+    nM,
+    nN,
+    (r) => {
+      const out: Record<string, number> = {
+        trainAccuracy: weightedMean(input.membersCorrect, r.members),
+        testAccuracy: weightedMean(input.nonMembersCorrect, r.nonMembers),
+        lossGap: weightedMean(input.nonMembersLoss, r.nonMembers) - weightedMean(input.membersLoss, r.members),
+      };
+      for (const a of prepared) {
+        if (a.decisions === undefined) {
+          const both = a.weighted.both(r);
+          out[`adv:${a.name}`] = both.bestAdvantage;
+          out[`auc:${a.name}`] = both.auc;
+        } else {
+          out[`adv:${a.name}`] = weightedMean(a.decisions.members, r.members) - weightedMean(a.decisions.nonMembers, r.nonMembers);
+          out[`auc:${a.name}`] = a.weighted.auc(r);
+        }
       }
-    }
-    const bestAdvantage = Math.max(0, out[`adv:${input.best}`] ?? 0);
-    out.maxAdvantage = bestAdvantage;
-    out.p1 = p1Score(out.testAccuracy!, bestAdvantage);
-    return out;
-  }, { resamples, seed: input.seed });
+      const bestAdvantage = Math.max(0, out[`adv:${input.best}`] ?? 0);
+      out.maxAdvantage = bestAdvantage;
+      out.p1 = p1Score(out.testAccuracy!, bestAdvantage);
+      return out;
+    },
+    { resamples, seed: input.seed },
+  );
   return {
-    method: 'bootstrap', resamples,
-    trainAccuracy: se.trainAccuracy!, testAccuracy: se.testAccuracy!, lossGap: se.lossGap!, maxAdvantage: se.maxAdvantage!, p1: se.p1!,
+    method: 'bootstrap',
+    resamples,
+    trainAccuracy: se.trainAccuracy!,
+    testAccuracy: se.testAccuracy!,
+    lossGap: se.lossGap!,
+    maxAdvantage: se.maxAdvantage!,
+    p1: se.p1!,
     attacks: Object.fromEntries(prepared.map((a) => [a.name, { advantage: se[`adv:${a.name}`]!, auc: se[`auc:${a.name}`]! }])),
   };
 }

@@ -11,11 +11,15 @@ export function workerModules(config: ExperimentConfig): string[] {
   const modules = new Set(config.modules);
   config.defenses.forEach((d, i) => {
     const base = d.name === 'past' ? (d.params.base as { name?: unknown } | undefined)?.name : undefined;
-    for (const [name, path] of [[d.name, `defenses[${i}].name`], ...(typeof base === 'string' ? [[base, `defenses[${i}].params.base.name`]] : [])] as Array<[string, string]>) {
+    for (const [name, path] of [[d.name, `defenses[${i}].name`], ...(typeof base === 'string' ? [[base, `defenses[${i}].params.base.name`]] : [])] as Array<
+      [string, string]
+    >) {
       const source = defenseSource(name);
       if (source === 'builtin') continue;
       if (source === undefined) {
-        throw new InvalidArgumentError(`${path}: the defense ${JSON.stringify(name)} was registered in this process without a module, so worker threads and queue workers cannot load it; give registerDefense a module (module: import.meta.url), list its module in the config's modules, or train in this thread (workers: 0)`);
+        throw new InvalidArgumentError(
+          `${path}: the defense ${JSON.stringify(name)} was registered in this process without a module, so worker threads and queue workers cannot load it; give registerDefense a module (module: import.meta.url), list its module in the config's modules, or train in this thread (workers: 0)`,
+        );
       }
       modules.add(source);
     }

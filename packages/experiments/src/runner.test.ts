@@ -16,12 +16,17 @@ beforeAll(async () => {
 
 // A tiny but real run: Purchase-like stand-in, a narrow MLP, CE vs CCL, adaptive shadows.
 const config = parseExperimentConfig({
-  name: 'test-tiny', scale: 'smoke', seed: 1,
+  name: 'test-tiny',
+  scale: 'smoke',
+  seed: 1,
   dataset: { name: 'purchaseLike', size: 2000 },
   partition: { preset: 'CCL4', maxPerRole: 150 },
   model: { name: 'mlp', options: { hidden: [64] } },
   training: { epochs: 15, batchSize: 32, lr: 0.1, schedule: { type: 'cosine' } },
-  defenses: [{ name: 'none', label: 'undefended' }, { name: 'ccl', label: 'CCEL', params: { alpha: 0.3, concave: 'exponential' } }],
+  defenses: [
+    { name: 'none', label: 'undefended' },
+    { name: 'ccl', label: 'CCEL', params: { alpha: 0.3, concave: 'exponential' } },
+  ],
   attacks: ['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy'],
 });
 
@@ -31,7 +36,11 @@ describe('runExperiment', () => {
     const before = tf.memory().numTensors;
     const first = await runExperiment(config, { store });
     // 150 members of 100 classes: warned about; no model diverged.
-    expect(first.warnings).toEqual([expect.stringMatching(/^too few examples per class: the target trains on 150 examples of 100 classes, 1\.5 per class on average \(\d+ classes have none\), fewer than 5;/)]);
+    expect(first.warnings).toEqual([
+      expect.stringMatching(
+        /^too few examples per class: the target trains on 150 examples of 100 classes, 1\.5 per class on average \(\d+ classes have none\), fewer than 5;/,
+      ),
+    ]);
     expect(tf.memory().numTensors).toBe(before);
     expect(first.rows.map((r) => r.label)).toEqual(['undefended', 'CCEL']);
     expect(first.dataset.source).toBe('stand-in');
@@ -44,7 +53,10 @@ describe('runExperiment', () => {
     expect(first.rows[1]!.p1).toBeGreaterThan(0);
 
     const second = await runExperiment(config, { store });
-    expect(second.rows.map((r) => r.cache)).toEqual([{ target: 'hit', shadow: 'hit' }, { target: 'hit', shadow: 'hit' }]);
+    expect(second.rows.map((r) => r.cache)).toEqual([
+      { target: 'hit', shadow: 'hit' },
+      { target: 'hit', shadow: 'hit' },
+    ]);
     expect(second.rows.map((r) => r.testAccuracy)).toEqual(first.rows.map((r) => r.testAccuracy));
     expect(second.rows[0]!.attacks.map((a) => a.auc)).toEqual(first.rows[0]!.attacks.map((a) => a.auc));
 
@@ -57,7 +69,9 @@ describe('runExperiment', () => {
     expect((await store.verify(victim.key)).ok).toBe(false);
     const logs: string[] = [];
     const third = await runExperiment(config, { store, onLog: (line) => logs.push(line) });
-    expect(logs.filter((l) => l.startsWith('corrupted'))).toEqual([`corrupted  ${victim.meta.label as string} (${victim.key.slice(0, 12)}): members.logits: 3 bytes, manifest says ${victim.files['members.logits']!.bytes}; retraining it`]);
+    expect(logs.filter((l) => l.startsWith('corrupted'))).toEqual([
+      `corrupted  ${victim.meta.label as string} (${victim.key.slice(0, 12)}): members.logits: 3 bytes, manifest says ${victim.files['members.logits']!.bytes}; retraining it`,
+    ]);
     const misses = third.rows.flatMap((r) => [r.cache.target, r.cache.shadow]).filter((c) => c === 'miss');
     expect(misses).toHaveLength(1);
     expect((await store.verify(victim.key)).ok).toBe(true);
@@ -65,11 +79,19 @@ describe('runExperiment', () => {
   });
 
   it('warns when a model diverged (lr 1e6: finite but enormous losses), naming the model and the learning rate', async () => {
-    const diverging = parseExperimentConfig({ ...config, dataset: { name: 'purchaseLike', size: 1000 }, training: { epochs: 2, batchSize: 32, lr: 1e6 }, defenses: [{ name: 'none', label: 'undefended' }], attacks: ['loss'] });
+    const diverging = parseExperimentConfig({
+      ...config,
+      dataset: { name: 'purchaseLike', size: 1000 },
+      training: { epochs: 2, batchSize: 32, lr: 1e6 },
+      defenses: [{ name: 'none', label: 'undefended' }],
+      attacks: ['loss'],
+    });
     const results = await runExperiment(diverging, { store: new DirectoryArtifactStore(join(dir, 'diverging')) });
     const diverged = results.warnings!.filter((w) => w.includes('diverged'));
     expect(diverged).toEqual([
-      expect.stringMatching(/^undefended target diverged: its mean loss on its own training set is (\S+), worse than a uniform guess \(ln 100 = 4\.61\), so its row is meaningless; lower training\.lr \(1000000\)/),
+      expect.stringMatching(
+        /^undefended target diverged: its mean loss on its own training set is (\S+), worse than a uniform guess \(ln 100 = 4\.61\), so its row is meaningless; lower training\.lr \(1000000\)/,
+      ),
       expect.stringMatching(/^undefended shadow diverged: /),
     ]);
   });
@@ -77,7 +99,10 @@ describe('runExperiment', () => {
   it('trains no shadow without attacks, and stores what a defense records (CRL relaxation counts) with the unit', async () => {
     const store = new DirectoryArtifactStore(join(dir, 'no-attacks'));
     const crl = parseExperimentConfig({
-      ...config, dataset: { name: 'purchaseLike', size: 1000 }, training: { epochs: 2, batchSize: 50, lr: 0.1 }, attacks: [],
+      ...config,
+      dataset: { name: 'purchaseLike', size: 1000 },
+      training: { epochs: 2, batchSize: 50, lr: 0.1 },
+      attacks: [],
       defenses: [{ name: 'crl', label: 'CRL', params: { alpha: 10, t: 0.05, alphaCenter: 1000, tCenter: 0.05, lambda: 0.1 } }],
     });
     const logs: string[] = [];
@@ -101,19 +126,28 @@ describe('runExperiment', () => {
   it('rejects an unknown defense and a bad config field with errors naming them', async () => {
     expect(() => parseExperimentConfig({ ...config, training: { ...config.training, epochs: 0 } })).toThrow(/training.epochs: .*\(got 0\)/);
     expect(() => parseExperimentConfig({ name: 'x' })).toThrow(/dataset: /);
-    await expect(runExperiment({ ...config, defenses: [{ name: 'nope', params: {} }] }, { store: new DirectoryArtifactStore(join(dir, 'c2')) })).rejects.toThrow(/defenses\[0\]\.name: expected one of none, ccl, crl, past.*got "nope"/);
-    await expect(runExperiment({ ...config, dataset: { name: 'cifar100' } }, { store: new DirectoryArtifactStore(join(dir, 'c3')) })).rejects.toThrow(/cifar100/);
+    await expect(
+      runExperiment({ ...config, defenses: [{ name: 'nope', params: {} }] }, { store: new DirectoryArtifactStore(join(dir, 'c2')) }),
+    ).rejects.toThrow(/defenses\[0\]\.name: expected one of none, ccl, crl, past.*got "nope"/);
+    await expect(runExperiment({ ...config, dataset: { name: 'cifar100' } }, { store: new DirectoryArtifactStore(join(dir, 'c3')) })).rejects.toThrow(
+      /cifar100/,
+    );
   });
 
   it('worker threads give the same numbers as an in-thread run, and expand a grid', async () => {
-    const grid = parseExperimentConfig({ ...config, defenses: [{ name: 'ccl', label: 'CCEL', params: { concave: 'exponential' }, grid: { alpha: [0.3, 0.7] } }] });
+    const grid = parseExperimentConfig({
+      ...config,
+      defenses: [{ name: 'ccl', label: 'CCEL', params: { concave: 'exponential' }, grid: { alpha: [0.3, 0.7] } }],
+    });
     const inThread = await runExperiment(grid, { store: new DirectoryArtifactStore(join(dir, 'pool-a')) });
     expect(inThread.rows.map((r) => r.label)).toEqual(['CCEL alpha=0.3', 'CCEL alpha=0.7']);
     const logs: string[] = [];
     const pooled = await runExperiment(grid, { store: new DirectoryArtifactStore(join(dir, 'pool-b')), workers: 2, onLog: (l) => logs.push(l) });
     expect(logs.some((l) => l.startsWith('[worker 1]'))).toBe(true);
     expect(pooled.rows.map((r) => r.cache)).toEqual(inThread.rows.map(() => ({ target: 'miss', shadow: 'miss' })));
-    expect(pooled.rows.map((r) => [r.trainAccuracy, r.testAccuracy, r.lossGap])).toEqual(inThread.rows.map((r) => [r.trainAccuracy, r.testAccuracy, r.lossGap]));
+    expect(pooled.rows.map((r) => [r.trainAccuracy, r.testAccuracy, r.lossGap])).toEqual(
+      inThread.rows.map((r) => [r.trainAccuracy, r.testAccuracy, r.lossGap]),
+    );
     expect(pooled.rows.map((r) => r.attacks.map((a) => a.auc))).toEqual(inThread.rows.map((r) => r.attacks.map((a) => a.auc)));
   });
 });

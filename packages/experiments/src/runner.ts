@@ -79,7 +79,8 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
   const roles = config.attacks.length === 0 ? (['target'] as const) : (['target', 'shadow'] as const);
   const trainedByWorkers = new Set<string>();
   if (workers > 0 || options.trainUnits !== undefined) {
-    if (options.trainUnits === undefined && !(store instanceof DirectoryArtifactStore)) throw new Error('runExperiment: worker threads need a DirectoryArtifactStore (a shared directory)');
+    if (options.trainUnits === undefined && !(store instanceof DirectoryArtifactStore))
+      throw new Error('runExperiment: worker threads need a DirectoryArtifactStore (a shared directory)');
     const missing: TrainUnitSpec[] = [];
     for (const [defenseIndex, defense] of config.defenses.entries()) {
       for (const role of roles) {
@@ -88,7 +89,14 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     }
     for (const u of missing) trainedByWorkers.add(`${u.defenseIndex}:${u.role}`);
     if (options.trainUnits !== undefined) await options.trainUnits({ config, data, units: missing, store });
-    else await trainUnitsInWorkers(config, missing, { workers, storeRoot: (store as DirectoryArtifactStore).root, dataDir: options.dataDir, onLog: options.onLog, signal: options.signal });
+    else
+      await trainUnitsInWorkers(config, missing, {
+        workers,
+        storeRoot: (store as DirectoryArtifactStore).root,
+        dataDir: options.dataDir,
+        onLog: options.onLog,
+        signal: options.signal,
+      });
   }
   const rows: DefenseRow[] = [];
   for (const defense of config.defenses) {
@@ -100,10 +108,20 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     warn(divergenceWarning(`${defense.label ?? defense.name} target`, target.members, config.training.lr));
     if (shadow !== undefined) warn(divergenceWarning(`${defense.label ?? defense.name} shadow`, shadow.members, config.training.lr));
     const attackSeed = deriveSeed(config.seed, 'attack');
-    const attacks = createAttacks(config.attacks.filter((a) => !isAugmentationAttack(a)), { seed: attackSeed, nnEpochs: config.scale === 'smoke' ? 5 : undefined });
-    const suite = attacks.length === 0 || shadow === undefined ? undefined : await runAttackSuite({ target: { members: target.members, nonMembers: target.nonMembers }, shadow: { members: shadow.members, nonMembers: shadow.nonMembers }, attacks }).finally(() => {
-      for (const a of attacks) a.dispose?.();
-    });
+    const attacks = createAttacks(
+      config.attacks.filter((a) => !isAugmentationAttack(a)),
+      { seed: attackSeed, nnEpochs: config.scale === 'smoke' ? 5 : undefined },
+    );
+    const suite =
+      attacks.length === 0 || shadow === undefined
+        ? undefined
+        : await runAttackSuite({
+            target: { members: target.members, nonMembers: target.nonMembers },
+            shadow: { members: shadow.members, nonMembers: shadow.nonMembers },
+            attacks,
+          }).finally(() => {
+            for (const a of attacks) a.dispose?.();
+          });
     const results = [...(suite?.attacks ?? [])];
     // Augmentation attacks (docs/protocol.md §3.3): their own suite on signals with the attack's queries.
     for (const name of shadow === undefined ? [] : config.attacks.filter(isAugmentationAttack)) {
@@ -121,7 +139,10 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     }
     const best = results.length === 0 ? undefined : results.reduce((a, b) => (b.advantage > a.advantage ? b : a));
     const attackRows: AttackRow[] = results.map((a) => ({
-      attack: a.name, accuracy: a.accuracy, advantage: a.advantage, auc: a.auc,
+      attack: a.name,
+      accuracy: a.accuracy,
+      advantage: a.advantage,
+      auc: a.auc,
       tprAtFpr: a.tprAtFpr.map((t) => ({ fpr: t.fpr, tpr: t.tpr, achievedFpr: t.achievedFpr })),
       roc: thinRoc(a.roc.fpr, a.roc.tpr),
     }));
@@ -130,31 +151,64 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     const se = rowUncertainty({
       membersCorrect: target.members.correct ?? new Uint8Array(target.members.size),
       nonMembersCorrect: target.nonMembers.correct ?? new Uint8Array(target.nonMembers.size),
-      membersLoss: target.members.loss, nonMembersLoss: target.nonMembers.loss,
-      attacks: results.map((a) => (a.decisionBased && a.decisions !== undefined ? { name: a.name, scores: a.scores, decisions: a.decisions } : { name: a.name, scores: a.scores })),
-      best: best?.name ?? '', seed: deriveSeed(config.seed, 'bootstrap', defense.label ?? defense.name),
+      membersLoss: target.members.loss,
+      nonMembersLoss: target.nonMembers.loss,
+      attacks: results.map((a) =>
+        a.decisionBased && a.decisions !== undefined ? { name: a.name, scores: a.scores, decisions: a.decisions } : { name: a.name, scores: a.scores },
+      ),
+      best: best?.name ?? '',
+      seed: deriveSeed(config.seed, 'bootstrap', defense.label ?? defense.name),
     });
     rows.push({
-      defense: defense.name, label: defense.label ?? defense.name, params: defense.params,
-      trainAccuracy: accuracyOf(target.members), testAccuracy,
+      defense: defense.name,
+      label: defense.label ?? defense.name,
+      params: defense.params,
+      trainAccuracy: accuracyOf(target.members),
+      testAccuracy,
       validationAccuracy: target.validationAccuracy,
-      lossGap: lossGap(target.members.loss, target.nonMembers.loss), lossVariance: lossVariance(target.members.loss),
-      attacks: attackRows, maxAdvantage, p1: p1Score(testAccuracy, maxAdvantage), se,
+      lossGap: lossGap(target.members.loss, target.nonMembers.loss),
+      lossVariance: lossVariance(target.members.loss),
+      attacks: attackRows,
+      maxAdvantage,
+      p1: p1Score(testAccuracy, maxAdvantage),
+      se,
       lossHistogram: sharedHistogram(target.members.loss, target.nonMembers.loss),
-      cache: { target: target.cache, shadow: shadow?.cache ?? 'none' }, trainSeconds: target.seconds + (shadow?.seconds ?? 0),
+      cache: { target: target.cache, shadow: shadow?.cache ?? 'none' },
+      trainSeconds: target.seconds + (shadow?.seconds ?? 0),
       trainingMetrics: target.metrics === undefined && shadow?.metrics === undefined ? undefined : { target: target.metrics, shadow: shadow?.metrics },
     });
-    options.onLog?.(best === undefined
-      ? `trained    ${defense.label ?? defense.name}: test acc ${(100 * testAccuracy).toFixed(1)}% (no attacks in this run)`
-      : `attacked   ${defense.label ?? defense.name}: test acc ${(100 * testAccuracy).toFixed(1)}%, max advantage ${(100 * maxAdvantage).toFixed(1)}% (${best.name})`);
+    options.onLog?.(
+      best === undefined
+        ? `trained    ${defense.label ?? defense.name}: test acc ${(100 * testAccuracy).toFixed(1)}% (no attacks in this run)`
+        : `attacked   ${defense.label ?? defense.name}: test acc ${(100 * testAccuracy).toFixed(1)}%, max advantage ${(100 * maxAdvantage).toFixed(1)}% (${best.name})`,
+    );
   }
   const notes: string[] = [];
-  if (data.dataset.source === 'stand-in') notes.push(`${data.dataset.name} is a synthetic stand-in (${data.dataset.description}); numbers are not comparable to the paper's real-data values.`);
-  if (config.scale !== 'paper') notes.push(`Reduced scale '${config.scale}': fewer examples, epochs and/or a smaller model than the paper; compare trends, not values.`);
+  if (data.dataset.source === 'stand-in')
+    notes.push(`${data.dataset.name} is a synthetic stand-in (${data.dataset.description}); numbers are not comparable to the paper's real-data values.`);
+  if (config.scale !== 'paper')
+    notes.push(`Reduced scale '${config.scale}': fewer examples, epochs and/or a smaller model than the paper; compare trends, not values.`);
   return {
-    format: 'mia-results-1', config,
-    dataset: { name: data.dataset.name, source: data.dataset.source, description: data.dataset.description, size: data.dataset.size, classes: data.dataset.numClasses },
-    partition: { preset: data.partition.preset, sizes: Object.fromEntries(Object.entries(data.partition.roles).map(([k, v]) => [k, v.length])), digest: data.digest },
-    backend: activeBackend(), versions: packageVersions(), startedAt: new Date(started).toISOString(), seconds: (Date.now() - started) / 1000, rows, notes, warnings,
+    format: 'mia-results-1',
+    config,
+    dataset: {
+      name: data.dataset.name,
+      source: data.dataset.source,
+      description: data.dataset.description,
+      size: data.dataset.size,
+      classes: data.dataset.numClasses,
+    },
+    partition: {
+      preset: data.partition.preset,
+      sizes: Object.fromEntries(Object.entries(data.partition.roles).map(([k, v]) => [k, v.length])),
+      digest: data.digest,
+    },
+    backend: activeBackend(),
+    versions: packageVersions(),
+    startedAt: new Date(started).toISOString(),
+    seconds: (Date.now() - started) / 1000,
+    rows,
+    notes,
+    warnings,
   };
 }

@@ -53,7 +53,14 @@ export async function findLeftovers(root: string, now = Date.now()): Promise<Lef
     // milliseconds: stale after a minute.
     const scratch = !name.endsWith('.json');
     const stale = scratch ? now - info.mtimeMs > 60_000 : isClaimStale(holder, info.mtimeMs, undefined, now);
-    out.push({ kind: 'claim', path, bytes: info.size, modified: info.mtime, owner: holder?.pid === undefined ? undefined : { pid: holder.pid, host: holder.host }, stale });
+    out.push({
+      kind: 'claim',
+      path,
+      bytes: info.size,
+      modified: info.mtime,
+      owner: holder?.pid === undefined ? undefined : { pid: holder.pid, host: holder.host },
+      stale,
+    });
   }
   return out;
 }
@@ -62,6 +69,9 @@ export async function findLeftovers(root: string, now = Date.now()): Promise<Lef
 export function describeLeftover(leftover: Leftover): string {
   const what = leftover.kind === 'temporary' ? 'unfinished write' : 'claim';
   const size = leftover.bytes >= 1024 * 1024 ? `${(leftover.bytes / 1024 / 1024).toFixed(1)} MB` : `${(leftover.bytes / 1024).toFixed(1)} kB`;
-  const owner = leftover.owner === undefined ? 'owner unknown' : `pid ${leftover.owner.pid}${leftover.owner.host === HOST || leftover.owner.host === HOST_TAG ? ' on this host' : ` on ${leftover.owner.host}`}`;
+  const owner =
+    leftover.owner === undefined
+      ? 'owner unknown'
+      : `pid ${leftover.owner.pid}${leftover.owner.host === HOST || leftover.owner.host === HOST_TAG ? ' on this host' : ` on ${leftover.owner.host}`}`;
   return `${basename(leftover.path)}: ${what}, ${size}, ${owner}, ${leftover.stale ? 'stale (its process is gone or it expired)' : 'in progress'}`;
 }

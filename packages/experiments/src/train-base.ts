@@ -10,7 +10,11 @@ import { underClaim } from './under-claim';
  * defense with the same seeds, loading that unit from the cache when it is there, and caching it
  * otherwise, so the run's own unit of that defense is the same model (and is not trained twice).
  */
-export async function trainBaseUnit(scope: UnitScope, ctx: DefenseTrainContext<unknown>, base: { readonly name: string; readonly params: Readonly<Record<string, unknown>> }): Promise<void> {
+export async function trainBaseUnit(
+  scope: UnitScope,
+  ctx: DefenseTrainContext<unknown>,
+  base: { readonly name: string; readonly params: Readonly<Record<string, unknown>> },
+): Promise<void> {
   const { role } = scope;
   const key = unitKey(scope.config, scope.data, base, role);
   const model = ctx.model as ModelClassifier;

@@ -1,5 +1,18 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { adam, constantLr, cosine, InvalidArgumentError, multiStep, piecewise, sgd, train, type Classifier, type LrSchedule, type Optimizer, type TrainingPlugin } from '@mia/core';
+import {
+  adam,
+  constantLr,
+  cosine,
+  InvalidArgumentError,
+  multiStep,
+  piecewise,
+  sgd,
+  train,
+  type Classifier,
+  type LrSchedule,
+  type Optimizer,
+  type TrainingPlugin,
+} from '@mia/core';
 import type { TrainingConfig } from './config';
 import type { DefenseTrainContext } from './defense-definition';
 
@@ -20,13 +33,19 @@ export function copyWeights(from: Classifier, to: Classifier): void {
 
 /** The optimizer and schedule of a training config (docs/protocol.md §2). */
 export function optimizerFor(training: TrainingConfig): { optimizer: Optimizer; schedule: LrSchedule } {
-  const optimizer = training.optimizer === 'adam'
-    ? adam({ lr: training.lr, weightDecay: training.weightDecay })
-    : sgd({ lr: training.lr, momentum: training.momentum, nesterov: training.nesterov, weightDecay: training.weightDecay });
+  const optimizer =
+    training.optimizer === 'adam'
+      ? adam({ lr: training.lr, weightDecay: training.weightDecay })
+      : sgd({ lr: training.lr, momentum: training.momentum, nesterov: training.nesterov, weightDecay: training.weightDecay });
   const s = training.schedule;
-  const schedule = s.type === 'cosine' ? cosine(training.epochs)
-    : s.type === 'multistep' ? multiStep(s.milestones, s.gamma)
-      : s.type === 'piecewise' ? piecewise(s.ranges) : constantLr;
+  const schedule =
+    s.type === 'cosine'
+      ? cosine(training.epochs)
+      : s.type === 'multistep'
+        ? multiStep(s.milestones, s.gamma)
+        : s.type === 'piecewise'
+          ? piecewise(s.ranges)
+          : constantLr;
   return { optimizer, schedule };
 }
 
@@ -34,12 +53,23 @@ export function optimizerFor(training: TrainingConfig): { optimizer: Optimizer; 
  * Trains with the config's optimizer and schedule plus the given plugins; `epochs` stops the run
  * early while the schedule stays the full run's (early-stopping checkpoints, docs/protocol.md §4.11).
  */
-export async function trainWithPlugins(ctx: Pick<DefenseTrainContext<unknown>, 'model' | 'members' | 'training' | 'seed' | 'label' | 'signal'>, plugins: readonly TrainingPlugin[], epochs = ctx.training.epochs): Promise<void> {
+export async function trainWithPlugins(
+  ctx: Pick<DefenseTrainContext<unknown>, 'model' | 'members' | 'training' | 'seed' | 'label' | 'signal'>,
+  plugins: readonly TrainingPlugin[],
+  epochs = ctx.training.epochs,
+): Promise<void> {
   const { optimizer, schedule } = optimizerFor(ctx.training);
   try {
     await train(ctx.model, ctx.members, {
-      epochs, batchSize: ctx.training.batchSize, optimizer, schedule, plugins, seed: ctx.seed, label: ctx.label,
-      microBatchSize: ctx.training.microBatchSize, signal: ctx.signal,
+      epochs,
+      batchSize: ctx.training.batchSize,
+      optimizer,
+      schedule,
+      plugins,
+      seed: ctx.seed,
+      label: ctx.label,
+      microBatchSize: ctx.training.microBatchSize,
+      signal: ctx.signal,
     });
   } finally {
     optimizer.dispose();

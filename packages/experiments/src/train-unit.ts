@@ -27,10 +27,15 @@ export interface TrainUnitSpec {
 /** The content address of a unit: dataset, split, model, training, defense, role seed and code versions. */
 export function unitKey(config: ExperimentConfig, data: PreparedData, defense: Pick<DefenseConfig, 'name' | 'params'>, role: 'target' | 'shadow'): string {
   return contentHash({
-    kind: 'trained-model-1', role, seed: deriveSeed(config.seed, role),
+    kind: 'trained-model-1',
+    role,
+    seed: deriveSeed(config.seed, role),
     dataset: { name: data.dataset.name, source: data.dataset.source, size: data.dataset.size },
-    partition: data.digest, model: config.model, training: config.training,
-    defense: { name: defense.name, params: defense.params }, versions: packageVersions(),
+    partition: data.digest,
+    model: config.model,
+    training: config.training,
+    defense: { name: defense.name, params: defense.params },
+    versions: packageVersions(),
   });
 }
 
@@ -93,10 +98,22 @@ function unitScope(config: ExperimentConfig, data: PreparedData, role: 'target' 
   const validationIdx = role === 'target' ? roles.validation : undefined;
   const validationLogitsOf = (model: ModelClassifier) => (validationIdx === undefined ? undefined : logitsAt(model, validationIdx));
   return {
-    config, data, role, store, memberIdx, nonMemberIdx, onLog, validationIdx, validationLogitsOf,
+    config,
+    data,
+    role,
+    store,
+    memberIdx,
+    nonMemberIdx,
+    onLog,
+    validationIdx,
+    validationLogitsOf,
     logitsOf: (model) => ({ members: logitsAt(model, memberIdx), nonMembers: logitsAt(model, nonMemberIdx) }),
     write: async (key, model, logits, label, seconds, extra = { validation: validationLogitsOf(model) }) => {
-      const files: Record<string, Uint8Array> = { 'model.bin': await serializeClassifier(model), 'members.logits': toBytes(logits.members), 'non-members.logits': toBytes(logits.nonMembers) };
+      const files: Record<string, Uint8Array> = {
+        'model.bin': await serializeClassifier(model),
+        'members.logits': toBytes(logits.members),
+        'non-members.logits': toBytes(logits.nonMembers),
+      };
       if (extra.validation !== undefined) files['validation.logits'] = toBytes(extra.validation);
       const meta: Record<string, unknown> = { kind: 'trained-model', label, role, seconds, config: config.name };
       if (extra.metrics !== undefined) meta.metrics = extra.metrics;
@@ -107,7 +124,8 @@ function unitScope(config: ExperimentConfig, data: PreparedData, role: 'target' 
 
 /** Top-1 accuracy of row-major `logits` (`labels.length` rows) against `labels`. */
 export function top1Accuracy(logits: Float32Array, labels: Int32Array, numClasses: number): number {
-  if (logits.length !== labels.length * numClasses) throw new InvalidArgumentError(`top1Accuracy: logits must have ${labels.length}·${numClasses} values, got ${logits.length}`);
+  if (logits.length !== labels.length * numClasses)
+    throw new InvalidArgumentError(`top1Accuracy: logits must have ${labels.length}·${numClasses} values, got ${logits.length}`);
   let correct = 0;
   for (let i = 0; i < labels.length; i++) {
     let best = 0;
@@ -120,8 +138,14 @@ export function top1Accuracy(logits: Float32Array, labels: Int32Array, numClasse
 function signalsOf(scope: UnitScope, logits: UnitLogits, cache: 'hit' | 'miss', seconds: number, extra: UnitExtras = {}): UnitSignals {
   const { dataset } = scope.data;
   const labels = (idx: readonly number[]) => Int32Array.from(idx, (i) => dataset.y[i]!);
-  const signals: UnitSignals = { members: signalsFromLogits(logits.members, labels(scope.memberIdx), dataset.numClasses), nonMembers: signalsFromLogits(logits.nonMembers, labels(scope.nonMemberIdx), dataset.numClasses), cache, seconds };
-  if (extra.validation !== undefined && scope.validationIdx !== undefined) signals.validationAccuracy = top1Accuracy(extra.validation, labels(scope.validationIdx), dataset.numClasses);
+  const signals: UnitSignals = {
+    members: signalsFromLogits(logits.members, labels(scope.memberIdx), dataset.numClasses),
+    nonMembers: signalsFromLogits(logits.nonMembers, labels(scope.nonMemberIdx), dataset.numClasses),
+    cache,
+    seconds,
+  };
+  if (extra.validation !== undefined && scope.validationIdx !== undefined)
+    signals.validationAccuracy = top1Accuracy(extra.validation, labels(scope.validationIdx), dataset.numClasses);
   if (extra.metrics !== undefined) signals.metrics = extra.metrics;
   return signals;
 }
@@ -137,7 +161,14 @@ const metricsOf = (entry: ArtifactEntry): Readonly<Record<string, unknown>> | un
  * and non-members. With a store that has claims, two processes never train the same unit: the second
  * waits and reads the first's entry. A corrupted entry is reported (`onLog`) and retrained.
  */
-export async function trainUnit(config: ExperimentConfig, data: PreparedData, defense: DefenseConfig, role: 'target' | 'shadow', store: ArtifactStore, options: TrainUnitOptions): Promise<UnitSignals> {
+export async function trainUnit(
+  config: ExperimentConfig,
+  data: PreparedData,
+  defense: DefenseConfig,
+  role: 'target' | 'shadow',
+  store: ArtifactStore,
+  options: TrainUnitOptions,
+): Promise<UnitSignals> {
   const scope = unitScope(config, data, role, store, options.onLog);
   const key = unitKey(config, data, defense, role);
   const label = `${defense.label ?? defense.name}/${role}`;
@@ -145,9 +176,14 @@ export async function trainUnit(config: ExperimentConfig, data: PreparedData, de
     options.onLog?.(`cache hit  ${label} (${key.slice(0, 12)}${how})`);
     const logits = { members: toFloats(entry.files.get('members.logits')!), nonMembers: toFloats(entry.files.get('non-members.logits')!) };
     const validation = entry.files.get('validation.logits');
-    return signalsOf(scope, logits, 'hit', Number(entry.manifest.meta.seconds ?? 0), { validation: validation === undefined ? undefined : toFloats(validation), metrics: metricsOf(entry) });
+    return signalsOf(scope, logits, 'hit', Number(entry.manifest.meta.seconds ?? 0), {
+      validation: validation === undefined ? undefined : toFloats(validation),
+      metrics: metricsOf(entry),
+    });
   };
-  const cached = await store.read(key, { onCorrupted: (problems) => options.onLog?.(`corrupted  ${label} (${key.slice(0, 12)}): ${problems.join('; ')}; retraining it`) });
+  const cached = await store.read(key, {
+    onCorrupted: (problems) => options.onLog?.(`corrupted  ${label} (${key.slice(0, 12)}): ${problems.join('; ')}; retraining it`),
+  });
   if (cached !== undefined) return fromEntry(cached, '');
   const load = async () => {
     const entry = await store.read(key);
@@ -157,22 +193,40 @@ export async function trainUnit(config: ExperimentConfig, data: PreparedData, de
 }
 
 /** Trains a unit that is not in the cache and writes its entry (or, when another process wrote it first, reads that). */
-async function trainAndCache(scope: UnitScope, defense: DefenseConfig, key: string, label: string, options: TrainUnitOptions, fromEntry: (entry: ArtifactEntry, how: string) => UnitSignals): Promise<UnitSignals> {
+async function trainAndCache(
+  scope: UnitScope,
+  defense: DefenseConfig,
+  key: string,
+  label: string,
+  options: TrainUnitOptions,
+  fromEntry: (entry: ArtifactEntry, how: string) => UnitSignals,
+): Promise<UnitSignals> {
   const { config, data, role, store } = scope;
   const seed = deriveSeed(config.seed, role);
   options.onLog?.(`training   ${label} (${scope.memberIdx.length} members)`);
   const started = Date.now();
   const definition = getDefense(defense.name);
   const defenseOptions = definition.schema.parse(defense.params, `defense ${defense.name}`);
-  const modelOptions = { ...config.model.options, ...definition.modelOptions?.(defenseOptions), numClasses: data.dataset.numClasses, inputShape: [...data.dataset.inputShape] };
+  const modelOptions = {
+    ...config.model.options,
+    ...definition.modelOptions?.(defenseOptions),
+    numClasses: data.dataset.numClasses,
+    inputShape: [...data.dataset.inputShape],
+  };
   let initCount = 0;
   let metrics: Record<string, unknown> | undefined;
   let model = createModel(config.model.name, { ...modelOptions, seed: deriveSeed(seed, 'init') });
   try {
     const inferenceIdx = data.partition.roles[`${role}_inference`] ?? data.partition.roles.inference;
     const ctx: DefenseTrainContext<unknown> = {
-      model, members: subsetData(data.dataset, scope.memberIdx), inference: inferenceIdx === undefined ? undefined : subsetData(data.dataset, inferenceIdx),
-      training: config.training, options: defenseOptions, seed, label, signal: options.signal,
+      model,
+      members: subsetData(data.dataset, scope.memberIdx),
+      inference: inferenceIdx === undefined ? undefined : subsetData(data.dataset, inferenceIdx),
+      training: config.training,
+      options: defenseOptions,
+      seed,
+      label,
+      signal: options.signal,
       createModel: () => createModel(config.model.name, { ...modelOptions, seed: deriveSeed(seed, 'init', initCount++) }),
       trainBase: (base) => trainBaseUnit(scope, ctx, base),
       log: (line) => options.onLog?.(`${label}: ${line}`),

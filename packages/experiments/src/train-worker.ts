@@ -10,7 +10,13 @@ import type { WorkerMessage } from './worker-pool';
 
 // One worker thread of the training pool: its own backend and data copy; trains the units it is
 // sent and writes them into the shared store.
-const { config, storeRoot, dataDir, backend, threads } = workerData as { config: ExperimentConfig; storeRoot: string; dataDir?: string; backend?: string; threads?: number };
+const { config, storeRoot, dataDir, backend, threads } = workerData as {
+  config: ExperimentConfig;
+  storeRoot: string;
+  dataDir?: string;
+  backend?: string;
+  threads?: number;
+};
 const post = (m: WorkerMessage) => parentPort!.postMessage(m);
 
 try {

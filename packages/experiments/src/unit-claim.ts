@@ -70,10 +70,13 @@ async function createExclusive(path: string, text: string): Promise<boolean> {
     if (code === 'EEXIST') return false;
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw error;
     // A file system without hard links: exclusive create (a reader may see it empty for a moment).
-    return writeFile(path, text, { flag: 'wx' }).then(() => true, (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EEXIST') return false;
-      throw e;
-    });
+    return writeFile(path, text, { flag: 'wx' }).then(
+      () => true,
+      (e: NodeJS.ErrnoException) => {
+        if (e.code === 'EEXIST') return false;
+        throw e;
+      },
+    );
   } finally {
     await unlink(tmp).catch(() => undefined);
   }
@@ -125,7 +128,13 @@ export async function acquireClaim(dir: string, key: string, options: ClaimOptio
   for (;;) {
     if (options.signal?.aborted === true) throw new AbortError('acquireClaim: aborted while waiting for another process');
     const now = Date.now();
-    const holder: ClaimHolder = { pid: process.pid, host: HOST, nonce: hex(), acquiredAt: new Date(now).toISOString(), expiresAt: new Date(now + ttlMs).toISOString() };
+    const holder: ClaimHolder = {
+      pid: process.pid,
+      host: HOST,
+      nonce: hex(),
+      acquiredAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + ttlMs).toISOString(),
+    };
     if (await createExclusive(path, JSON.stringify(holder))) return heldClaim(path, key, holder, ttlMs);
     const current = await readHolder(path);
     if (current === undefined) continue;
@@ -151,12 +160,16 @@ function heldClaim(path: string, key: string, holder: ClaimHolder, ttlMs: number
   };
   // Renewals run one at a time, and release waits for the last one, so none recreates a released claim.
   let renewing: Promise<void> = Promise.resolve();
-  const timer = setInterval(() => {
-    renewing = renewing.then(renew).catch(() => undefined);
-  }, Math.max(10, ttlMs / 4));
+  const timer = setInterval(
+    () => {
+      renewing = renewing.then(renew).catch(() => undefined);
+    },
+    Math.max(10, ttlMs / 4),
+  );
   timer.unref();
   return {
-    key, holder,
+    key,
+    holder,
     async release() {
       if (released) return;
       released = true;

@@ -31,7 +31,9 @@ beforeAll(async () => {
 
 // The user defense (registered by its module, test-utils/user-defense-fixture.ts) beside `none`.
 const config = parseExperimentConfig({
-  name: 'user-defense', scale: 'smoke', seed: 3,
+  name: 'user-defense',
+  scale: 'smoke',
+  seed: 3,
   dataset: { name: 'purchaseLike', size: 1200 },
   partition: { preset: 'CCL4', maxPerRole: 100 },
   model: { name: 'mlp', options: { hidden: [16] } },
@@ -56,13 +58,29 @@ describe('a user defense defined in a module', () => {
     const logs: string[] = [];
     const pooled = await runExperiment(config, { store: new DirectoryArtifactStore(join(dir, 'pooled')), workers: 2, onLog: (l) => logs.push(l) });
     expect(logs.filter((l) => /^\[worker \d\] trained {4}scaled\//.test(l))).toHaveLength(2);
-    expect(pooled.rows.map((r) => r.cache)).toEqual([{ target: 'miss', shadow: 'miss' }, { target: 'miss', shadow: 'miss' }]);
+    expect(pooled.rows.map((r) => r.cache)).toEqual([
+      { target: 'miss', shadow: 'miss' },
+      { target: 'miss', shadow: 'miss' },
+    ]);
     expect(numbers(pooled)).toEqual(numbers(inThread));
   }, 120_000);
 
   it('a defense registered without a module is refused up front for workers, before any data loads', async () => {
-    registerDefense(defineDefense({ name: 'test-local-only', description: 'no module', schema: optionsSchema({ w: option.number({ default: 1 }) }), train: (ctx) => trainWithPlugins(ctx, []) }));
-    const local = { ...config, defenses: [{ name: 'none', params: {} }, { name: 'test-local-only', params: {} }] };
+    registerDefense(
+      defineDefense({
+        name: 'test-local-only',
+        description: 'no module',
+        schema: optionsSchema({ w: option.number({ default: 1 }) }),
+        train: (ctx) => trainWithPlugins(ctx, []),
+      }),
+    );
+    const local = {
+      ...config,
+      defenses: [
+        { name: 'none', params: {} },
+        { name: 'test-local-only', params: {} },
+      ],
+    };
     const loadData = vi.fn();
     await expect(runExperiment(local, { workers: 2, loadData })).rejects.toThrow(
       'defenses[1].name: the defense "test-local-only" was registered in this process without a module, so worker threads and queue workers cannot load it',
@@ -72,19 +90,22 @@ describe('a user defense defined in a module', () => {
   });
 });
 
-describe.skipIf(!hasRedisServer())(`a user defense on a BullMQ worker${hasRedisServer() ? '' : ' (SKIPPED: redis-server is not on PATH; apt-get install -y redis-server)'}`, () => {
-  it('trains through the queue with the same numbers: the job carries the module, the worker thread imports it', async () => {
-    const redis = await startRedisServer();
-    cleanup.push(redis.stop);
-    const connection = await connectRedis(parseQueueUrl(`${redis.url}/2`));
-    cleanup.push(() => connection.disconnect());
-    const store = new DirectoryArtifactStore(join(dir, 'queue'));
-    const logs: string[] = [];
-    const worker = startQueueWorker(connection, { artifacts: store.root, concurrency: 2, onLog: (l) => logs.push(l) });
-    cleanup.push(() => worker.stop('release'));
-    const queued = await runExperiment(config, { store, trainUnits: queueTrainer(connection, { pollMs: 100 }) });
-    await worker.stop('finish');
-    expect(logs.filter((l) => l.startsWith('trained    scaled/'))).toHaveLength(2);
-    expect(numbers(queued)).toEqual(numbers(inThread));
-  }, 180_000);
-});
+describe.skipIf(!hasRedisServer())(
+  `a user defense on a BullMQ worker${hasRedisServer() ? '' : ' (SKIPPED: redis-server is not on PATH; apt-get install -y redis-server)'}`,
+  () => {
+    it('trains through the queue with the same numbers: the job carries the module, the worker thread imports it', async () => {
+      const redis = await startRedisServer();
+      cleanup.push(redis.stop);
+      const connection = await connectRedis(parseQueueUrl(`${redis.url}/2`));
+      cleanup.push(() => connection.disconnect());
+      const store = new DirectoryArtifactStore(join(dir, 'queue'));
+      const logs: string[] = [];
+      const worker = startQueueWorker(connection, { artifacts: store.root, concurrency: 2, onLog: (l) => logs.push(l) });
+      cleanup.push(() => worker.stop('release'));
+      const queued = await runExperiment(config, { store, trainUnits: queueTrainer(connection, { pollMs: 100 }) });
+      await worker.stop('finish');
+      expect(logs.filter((l) => l.startsWith('trained    scaled/'))).toHaveLength(2);
+      expect(numbers(queued)).toEqual(numbers(inThread));
+    }, 180_000);
+  },
+);

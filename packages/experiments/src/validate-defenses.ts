@@ -13,10 +13,22 @@ const at = (base: string, key: string) => (base === '' ? key : key === '' ? base
 export function defenseParamIssues(name: string, params: unknown, run: DefenseRunFacts, path: string): OptionIssue[] {
   const definition = findDefense(name);
   if (definition === undefined) {
-    return [{ path: at(path, 'name'), expected: `one of ${defenseNames().join(', ')} (user defenses: list the module that registers them in \`modules\`)`, got: describeValue(name) }];
+    return [
+      {
+        path: at(path, 'name'),
+        expected: `one of ${defenseNames().join(', ')} (user defenses: list the module that registers them in \`modules\`)`,
+        got: describeValue(name),
+      },
+    ];
   }
   if (definition.needsInference === true && !run.hasInference) {
-    return [{ path: at(path, 'name'), expected: `a defense that runs on partition.preset ${run.preset} (${JSON.stringify(name)} needs a partition with an inference set: PAST6 or CCL5)`, got: describeValue(name) }];
+    return [
+      {
+        path: at(path, 'name'),
+        expected: `a defense that runs on partition.preset ${run.preset} (${JSON.stringify(name)} needs a partition with an inference set: PAST6 or CCL5)`,
+        got: describeValue(name),
+      },
+    ];
   }
   const issues = definition.schema.check(params, at(path, 'params'));
   if (issues.length > 0 || definition.check === undefined) return issues;
@@ -39,11 +51,14 @@ export function defenseEntryIssues(entry: DefenseEntry, index: number, run: Defe
   const path = `defenses[${index}]`;
   const grid = Object.entries(entry.grid ?? {});
   let combos: Array<{ params: Record<string, unknown>; picks: Record<string, number> }> = [{ params: { ...entry.params }, picks: {} }];
-  for (const [key, values] of grid) combos = combos.flatMap((c) => values.map((v, j) => ({ params: { ...c.params, [key]: v }, picks: { ...c.picks, [key]: j } })));
+  for (const [key, values] of grid)
+    combos = combos.flatMap((c) => values.map((v, j) => ({ params: { ...c.params, [key]: v }, picks: { ...c.picks, [key]: j } })));
   const seen = new Map<string, OptionIssue>();
   for (const combo of combos) {
     for (const issue of defenseParamIssues(entry.name, combo.params, run, path)) {
-      const key = grid.map(([k]) => k).find((k) => issue.path === `${path}.params.${k}` || issue.path.startsWith(`${path}.params.${k}.`) || issue.path.startsWith(`${path}.params.${k}[`));
+      const key = grid
+        .map(([k]) => k)
+        .find((k) => issue.path === `${path}.params.${k}` || issue.path.startsWith(`${path}.params.${k}.`) || issue.path.startsWith(`${path}.params.${k}[`));
       const moved = key === undefined ? issue : { ...issue, path: issue.path.replace(`${path}.params.${key}`, `${path}.grid.${key}[${combo.picks[key]}]`) };
       seen.set(`${moved.path}|${moved.expected}|${moved.got}`, moved);
     }

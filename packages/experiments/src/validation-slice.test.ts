@@ -50,8 +50,12 @@ describe('capAndValidation (docs/protocol.md A11)', () => {
   });
 
   it('rejects a preset without a pool and a slice as large as the pool, naming the argument', () => {
-    expect(() => capAndValidation(SELENA(0.2, 0.2).split(100, 0), undefined, 5)).toThrow(/partition\.validation: expected a preset with a non-member pool \(PAST6, CCL4, CCL5, RELAX5\), got "SELENA\(0\.2, 0\.2\)"/);
-    expect(() => capAndValidation(CCL4.split(40, 0), undefined, 10)).toThrow("partition.validation: expected fewer than the 10 examples of CCL4's target_test role, got 10");
+    expect(() => capAndValidation(SELENA(0.2, 0.2).split(100, 0), undefined, 5)).toThrow(
+      /partition\.validation: expected a preset with a non-member pool \(PAST6, CCL4, CCL5, RELAX5\), got "SELENA\(0\.2, 0\.2\)"/,
+    );
+    expect(() => capAndValidation(CCL4.split(40, 0), undefined, 10)).toThrow(
+      "partition.validation: expected fewer than the 10 examples of CCL4's target_test role, got 10",
+    );
   });
 });
 
@@ -65,12 +69,17 @@ describe('top1Accuracy', () => {
 
 describe('a run with a validation slice', () => {
   const config = parseExperimentConfig({
-    name: 'validation', scale: 'smoke', seed: 2,
+    name: 'validation',
+    scale: 'smoke',
+    seed: 2,
     dataset: { name: 'purchaseLike', size: 1200 },
     partition: { preset: 'PAST6', maxPerRole: 80, validation: 60 },
     model: { name: 'mlp', options: { hidden: [32] } },
     training: { epochs: 4, batchSize: 32, lr: 0.1 },
-    defenses: [{ name: 'none', label: 'w/o' }, { name: 'past', label: 'PAST λ=0', params: { lambda: 0, tuneEpochs: 1 } }],
+    defenses: [
+      { name: 'none', label: 'w/o' },
+      { name: 'past', label: 'PAST λ=0', params: { lambda: 0, tuneEpochs: 1 } },
+    ],
     attacks: ['loss'],
   });
 

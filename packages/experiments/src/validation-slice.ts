@@ -24,7 +24,9 @@ export function capAndValidation(full: Partition, cap: number | undefined, valid
   const pool = validation === undefined ? undefined : VALIDATION_POOL[full.preset];
   if (validation !== undefined) {
     if (pool === undefined || full.roles[pool] === undefined) {
-      throw new InvalidArgumentError(`partition.validation: expected a preset with a non-member pool (${Object.keys(VALIDATION_POOL).join(', ')}), got ${JSON.stringify(full.preset)}`);
+      throw new InvalidArgumentError(
+        `partition.validation: expected a preset with a non-member pool (${Object.keys(VALIDATION_POOL).join(', ')}), got ${JSON.stringify(full.preset)}`,
+      );
     }
     const length = full.roles[pool]!.length;
     if (validation >= length) {

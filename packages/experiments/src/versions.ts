@@ -1,6 +1,19 @@
 import { createRequire } from 'node:module';
 
-const PACKAGES = ['@mia/core', '@mia/data', '@mia/models', '@mia/metrics', '@mia/attacks', '@mia/defense-ccl', '@mia/defense-crl', '@mia/defense-past', '@mia/sam', '@mia/defense-baselines', '@mia/experiments', '@tensorflow/tfjs-core'];
+const PACKAGES = [
+  '@mia/core',
+  '@mia/data',
+  '@mia/models',
+  '@mia/metrics',
+  '@mia/attacks',
+  '@mia/defense-ccl',
+  '@mia/defense-crl',
+  '@mia/defense-past',
+  '@mia/sam',
+  '@mia/defense-baselines',
+  '@mia/experiments',
+  '@tensorflow/tfjs-core',
+];
 
 /** Versions of the packages whose code decides a trained model; part of every cache key. */
 export function packageVersions(): Record<string, string> {

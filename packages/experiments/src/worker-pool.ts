@@ -48,7 +48,9 @@ export async function trainUnitsInWorkers(config: ExperimentConfig, units: reado
       for (const w of pool) void w.terminate();
       reject(error);
     };
-    options.signal?.addEventListener('abort', () => stopAll(new AbortError('trainUnitsInWorkers: aborted; finished models are kept in the cache')), { once: true });
+    options.signal?.addEventListener('abort', () => stopAll(new AbortError('trainUnitsInWorkers: aborted; finished models are kept in the cache')), {
+      once: true,
+    });
     const retired = new Set<Worker>();
     const feed = (worker: Worker) => {
       const unit = queue.shift();
@@ -60,7 +62,11 @@ export async function trainUnitsInWorkers(config: ExperimentConfig, units: reado
       worker.postMessage(unit);
     };
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(url, { execArgv, stderr: true, workerData: { config, storeRoot: options.storeRoot, dataDir: options.dataDir, index: i, backend: activeBackend(), threads: threadsPerWorker(size) } });
+      const worker = new Worker(url, {
+        execArgv,
+        stderr: true,
+        workerData: { config, storeRoot: options.storeRoot, dataDir: options.dataDir, index: i, backend: activeBackend(), threads: threadsPerWorker(size) },
+      });
       pool.push(worker);
       // Keep the end of the worker's stderr for the error message of a crash.
       let stderr = '';
@@ -84,7 +90,8 @@ export async function trainUnitsInWorkers(config: ExperimentConfig, units: reado
       });
       worker.on('error', (error) => stopAll(error));
       worker.on('exit', (code) => {
-        if (code !== 0 && !failed && !retired.has(worker) && finished < units.length) stopAll(new Error(`worker ${i} exited with code ${code}${stderr ? `: ${stderr.trim()}` : ''}`));
+        if (code !== 0 && !failed && !retired.has(worker) && finished < units.length)
+          stopAll(new Error(`worker ${i} exited with code ${code}${stderr ? `: ${stderr.trim()}` : ''}`));
       });
     }
   });

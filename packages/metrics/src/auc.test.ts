@@ -27,7 +27,12 @@ describe('auc', () => {
     const scores = [0.9, 0.8, 0.7, 0.2, 0.1];
     const isMember = [1, 1, 1, 0, 0];
     expect(auc(scores, isMember)).toBe(1);
-    expect(auc(scores.map((s) => -s), isMember)).toBe(0);
+    expect(
+      auc(
+        scores.map((s) => -s),
+        isMember,
+      ),
+    ).toBe(0);
   });
 
   it('matches a hand-computed value with partial ties', () => {

@@ -80,9 +80,7 @@ describe('bootstrapTprAtFpr and bootstrapRocStatistic', () => {
     expect(() => bootstrapTprAtFpr([1, 2], [1, 0], 2)).toThrow('bootstrapTprAtFpr: fpr must be a finite number in [0, 1], got 2');
     expect(() => bootstrapTprAtFpr([1, NaN], [1, 0], 0.1)).toThrow('bootstrapTprAtFpr: scores[1] must not be NaN');
     expect(() => bootstrapRocStatistic([1, 2], [1, 0], 'auc' as never)).toThrow('bootstrapRocStatistic: statistic must be a function');
-    expect(() => bootstrapRocStatistic([1, 2], [1, 0], () => NaN)).toThrow(
-      'bootstrapRocStatistic: statistic must return a number (not NaN), got NaN',
-    );
+    expect(() => bootstrapRocStatistic([1, 2], [1, 0], () => NaN)).toThrow('bootstrapRocStatistic: statistic must return a number (not NaN), got NaN');
     expect(() => bootstrapRocStatistic([1, 2, 3], [1, 0], () => 1)).toThrow('bootstrapRocStatistic: scores and isMember must have the same length');
   });
 });

@@ -76,12 +76,7 @@ export function bootstrapAuc(scores: Scores, isMember: Membership, options: Boot
  * @throws MetricsError on bad scores/labels, `fpr` outside [0, 1], or bad options.
  * @see docs/protocol.md §5 "TPR @ x% FPR", §7 A30.
  */
-export function bootstrapTprAtFpr(
-  scores: Scores,
-  isMember: Membership,
-  fpr: number,
-  options: BootstrapOptions & TprAtFprOptions = {},
-): BootstrapInterval {
+export function bootstrapTprAtFpr(scores: Scores, isMember: Membership, fpr: number, options: BootstrapOptions & TprAtFprOptions = {}): BootstrapInterval {
   const target = checkNumber('bootstrapTprAtFpr', 'fpr', fpr, 0, 1);
   const strict = options.strict === true;
   return bootstrapBlocks('bootstrapTprAtFpr', scores, isMember, (blocks) => tprAtFpr(rocOfBlocks(blocks), target, { strict }).tpr, options);

@@ -49,14 +49,7 @@ export function clopperPearson(successes: number, trials: number, options: Confi
   return clopperPearsonFor('clopperPearson', successes, 'successes', trials, 'trials', options);
 }
 
-function clopperPearsonFor(
-  fn: string,
-  k: number,
-  kName: string,
-  n: number,
-  nName: string,
-  { confidence = 0.95 }: ConfidenceOptions,
-): ConfidenceInterval {
+function clopperPearsonFor(fn: string, k: number, kName: string, n: number, nName: string, { confidence = 0.95 }: ConfidenceOptions): ConfidenceInterval {
   checkInteger(fn, nName, n, 1);
   checkInteger(fn, kName, k, 0, n);
   const alpha = 1 - checkConfidence(fn, confidence);

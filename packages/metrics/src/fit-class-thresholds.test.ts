@@ -37,22 +37,21 @@ describe('fitClassThresholds', () => {
     const teY = Array.from({ length: n }, () => Math.floor(uniform() * 4));
     const fit = fitClassThresholds(tr, trY, te, teY);
     for (let c = 0; c < 4; c++) {
-      const expected = referenceThreSetting(tr.filter((_, i) => trY[i] === c), te.filter((_, i) => teY[i] === c));
+      const expected = referenceThreSetting(
+        tr.filter((_, i) => trY[i] === c),
+        te.filter((_, i) => teY[i] === c),
+      );
       expect(fit.thresholds[c]).toBe(expected.threshold);
     }
   });
 
   it('rejects bad input', () => {
-    expect(() => fitClassThresholds([1], [0, 1], [1], [0])).toThrow(
-      'fitClassThresholds: trScores and trLabels must have the same length, got 1 and 2',
-    );
+    expect(() => fitClassThresholds([1], [0, 1], [1], [0])).toThrow('fitClassThresholds: trScores and trLabels must have the same length, got 1 and 2');
     expect(() => fitClassThresholds([1], [-1], [1], [0])).toThrow('fitClassThresholds: trLabels[0] must be a non-negative integer class label, got -1');
     expect(() => fitClassThresholds([1], [0.5], [1], [0])).toThrow('trLabels[0] must be a non-negative integer class label, got 0.5');
     expect(() => fitClassThresholds([], [], [1], [0])).toThrow('fitClassThresholds: trScores must not be empty');
     expect(() => fitClassThresholds([1], [0], [NaN], [0])).toThrow('fitClassThresholds: teScores[0] must not be NaN');
-    expect(() => fitClassThresholds([1], [3], [1], [0], { numClasses: 2 })).toThrow(
-      'fitClassThresholds: every label must be < numClasses = 2, got label 3',
-    );
+    expect(() => fitClassThresholds([1], [3], [1], [0], { numClasses: 2 })).toThrow('fitClassThresholds: every label must be < numClasses = 2, got label 3');
     expect(() => fitClassThresholds([1], [0], [1], [0], { numClasses: 0 })).toThrow('fitClassThresholds: numClasses must be an integer in [1,');
   });
 });
@@ -63,7 +62,14 @@ describe('evaluateClassThresholds', () => {
     // non-members .35(c0) ✗, .6(c0) ✓, .5(c1) ✗, .3(c2) ✗ → FP 1/4; accuracy ½(3/4 + 3/4) = .75.
     const result = evaluateClassThresholds([0.4, 1, 0.4], [0.5, 0.2, 2, 0.45], [0, 0, 1, 2], [0.35, 0.6, 0.5, 0.3], [0, 0, 1, 2]);
     expect(result).toEqual({
-      accuracy: 0.75, tpr: 0.75, fpr: 0.25, advantage: 0.5, truePositives: 3, falsePositives: 1, numMembers: 4, numNonMembers: 4,
+      accuracy: 0.75,
+      tpr: 0.75,
+      fpr: 0.25,
+      advantage: 0.5,
+      truePositives: 3,
+      falsePositives: 1,
+      numMembers: 4,
+      numNonMembers: 4,
     });
   });
 

@@ -8,14 +8,7 @@ export interface LabeledScores {
 }
 
 /** Validates a `(scores, labels)` pair; `scores` may be empty only when `allowEmpty` (internal). */
-export function labeledScores(
-  fn: string,
-  scoresName: string,
-  scores: Scores,
-  labelsName: string,
-  labels: ClassLabels,
-  allowEmpty = false,
-): LabeledScores {
+export function labeledScores(fn: string, scoresName: string, scores: Scores, labelsName: string, labels: ClassLabels, allowEmpty = false): LabeledScores {
   const values = toNumbers(fn, scoresName, scores, { allowEmpty });
   return { scores: values, labels: toLabels(fn, labelsName, labels, scoresName, values.length) };
 }

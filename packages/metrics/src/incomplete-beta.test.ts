@@ -14,7 +14,11 @@ describe('regularizedIncompleteBeta', () => {
   });
 
   it('satisfies the symmetry I_x(a, b) = 1 − I_{1−x}(b, a)', () => {
-    for (const [x, a, b] of [[0.3, 4, 7], [0.7, 50, 20], [0.01, 0.3, 9]] as const) {
+    for (const [x, a, b] of [
+      [0.3, 4, 7],
+      [0.7, 50, 20],
+      [0.01, 0.3, 9],
+    ] as const) {
       expect(regularizedIncompleteBeta(x, a, b) + regularizedIncompleteBeta(1 - x, b, a)).toBeCloseTo(1, 13);
     }
   });
@@ -31,7 +35,11 @@ describe('betaQuantile', () => {
     // Beta(1, n) quantile: 1 − (1 − p)^(1/n); Beta(n, 1): p^(1/n).
     expect(betaQuantile(0.975, 1, 10)).toBeCloseTo(1 - 0.025 ** (1 / 10), 14);
     expect(betaQuantile(0.025, 10, 1)).toBeCloseTo(0.025 ** (1 / 10), 14);
-    for (const [p, a, b] of [[0.3, 4, 7], [0.999, 50, 2000], [1e-6, 3, 3]] as const) {
+    for (const [p, a, b] of [
+      [0.3, 4, 7],
+      [0.999, 50, 2000],
+      [1e-6, 3, 3],
+    ] as const) {
       expect(regularizedIncompleteBeta(betaQuantile(p, a, b), a, b)).toBeCloseTo(p, 12);
     }
     expect(betaQuantile(0, 2, 2)).toBe(0);

@@ -3,8 +3,8 @@ import { MetricsError } from './metrics-error';
 
 // Lanczos approximation, g = 7, n = 9 (relative error ~1e-15 for x > 0).
 const LANCZOS = [
-  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012,
+  9.9843695780195716e-6, 1.5056327351493116e-7,
 ];
 
 /** ln Γ(x) for x > 0 (internal). */
@@ -96,7 +96,10 @@ export function betaQuantile(p: number, a: number, b: number): number {
 
 function checkBetaArgs(fn: string, name: string, value: number, a: number, b: number): void {
   checkNumber(fn, name, value, 0, 1);
-  for (const [shape, v] of [['a', a], ['b', b]] as const) {
+  for (const [shape, v] of [
+    ['a', a],
+    ['b', b],
+  ] as const) {
     if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
       throw new MetricsError(`${fn}: ${shape} must be a positive finite number, got ${String(v)}`);
     }

@@ -11,7 +11,13 @@ describe('operatingPoint', () => {
   it('counts scores ≥ threshold (hand-computed)', () => {
     // ≥ 7: members 10, 9, 8 (3/5); non-members 9, 7, 7 (3/10).
     expect(operatingPoint(scores, isMember, 7)).toEqual({
-      threshold: 7, tpr: 0.6, fpr: 0.3, truePositives: 3, falsePositives: 3, numMembers: 5, numNonMembers: 10,
+      threshold: 7,
+      tpr: 0.6,
+      fpr: 0.3,
+      truePositives: 3,
+      falsePositives: 3,
+      numMembers: 5,
+      numNonMembers: 10,
     });
     expect(operatingPoint(scores, isMember, Infinity)).toMatchObject({ tpr: 0, fpr: 0 });
     expect(operatingPoint(scores, isMember, -Infinity)).toMatchObject({ tpr: 1, fpr: 1 });

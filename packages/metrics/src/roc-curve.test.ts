@@ -55,9 +55,7 @@ describe('rocCurve', () => {
     expect(() => rocCurve([], [])).toThrow('rocCurve: scores must not be empty, got an empty array');
     expect(() => rocCurve([1, NaN], [1, 0])).toThrow('rocCurve: scores[1] must not be NaN, got NaN');
     expect(() => rocCurve([1, 2], [1])).toThrow('rocCurve: scores and isMember must have the same length, got 2 and 1');
-    expect(() => rocCurve([1, 2], [1, 1])).toThrow(
-      'rocCurve: isMember must contain both members and non-members, got 2 members and 0 non-members',
-    );
+    expect(() => rocCurve([1, 2], [1, 1])).toThrow('rocCurve: isMember must contain both members and non-members, got 2 members and 0 non-members');
     expect(() => rocCurve([1, 2], [0, 0])).toThrow('got 0 members and 2 non-members');
     expect(() => rocCurve([1, 2], [1, 2])).toThrow('rocCurve: isMember[1] must be a boolean or 0/1, got 2');
     expect(() => rocCurve([1, '2'] as unknown as number[], [1, 0])).toThrow('rocCurve: scores[1] must be a number, got "2"');

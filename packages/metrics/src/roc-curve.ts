@@ -71,11 +71,18 @@ export function rocCurveFor(fn: string, scores: Scores, isMember: Membership): R
 export function checkRocCurve(fn: string, roc: unknown): RocCurve {
   const r = roc as Partial<RocCurve> | null;
   const ok =
-    typeof r === 'object' && r !== null &&
-    r.fpr instanceof Float64Array && r.tpr instanceof Float64Array && r.thresholds instanceof Float64Array &&
-    r.fpr.length >= 1 && r.tpr.length === r.fpr.length && r.thresholds.length === r.fpr.length &&
-    Number.isInteger(r.numMembers) && (r.numMembers ?? 0) > 0 &&
-    Number.isInteger(r.numNonMembers) && (r.numNonMembers ?? 0) > 0;
+    typeof r === 'object' &&
+    r !== null &&
+    r.fpr instanceof Float64Array &&
+    r.tpr instanceof Float64Array &&
+    r.thresholds instanceof Float64Array &&
+    r.fpr.length >= 1 &&
+    r.tpr.length === r.fpr.length &&
+    r.thresholds.length === r.fpr.length &&
+    Number.isInteger(r.numMembers) &&
+    (r.numMembers ?? 0) > 0 &&
+    Number.isInteger(r.numNonMembers) &&
+    (r.numNonMembers ?? 0) > 0;
   if (!ok) {
     throw new MetricsError(
       `${fn}: roc must be a RocCurve from rocCurve() (fpr, tpr, thresholds: Float64Arrays of one length ≥ 1; numMembers, numNonMembers > 0), got ${describe(roc)}`,

@@ -38,12 +38,7 @@ export function lowerBound(sorted: Float64Array, value: number): number {
  * `nonMemberWeights` give each entry's multiplicity (1 when omitted); a value whose entries all
  * have weight 0 (absent from a bootstrap resample) opens no block.
  */
-export function scoreBlocks(
-  members: Float64Array,
-  nonMembers: Float64Array,
-  memberWeights?: Float64Array,
-  nonMemberWeights?: Float64Array,
-): ScoreBlocks {
+export function scoreBlocks(members: Float64Array, nonMembers: Float64Array, memberWeights?: Float64Array, nonMemberWeights?: Float64Array): ScoreBlocks {
   const capacity = members.length + nonMembers.length;
   const values = new Float64Array(capacity);
   const memberCounts = new Float64Array(capacity);

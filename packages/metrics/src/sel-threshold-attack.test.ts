@@ -7,15 +7,19 @@ import { selThresholdAttack } from './sel-threshold-attack';
 //   class 0: tr [5, 4] vs ref [1, 3.5] → counts 1:2 3.5:3 4:4 5:3 → 4.
 //   class 1: tr [3, 2] vs ref [.5, 2.5] → counts .5:2 2:3 2.5:2 3:3 → 2.
 const known = {
-  memberScores: [5, 4, 3, 2], memberLabels: [0, 0, 1, 1],
-  nonMemberScores: [1, 3.5, 0.5, 2.5], nonMemberLabels: [0, 0, 1, 1],
+  memberScores: [5, 4, 3, 2],
+  memberLabels: [0, 0, 1, 1],
+  nonMemberScores: [1, 3.5, 0.5, 2.5],
+  nonMemberLabels: [0, 0, 1, 1],
 };
 // Evaluation: members 4.5(c0) 4.2(c0) 2.2(c1) 1.5(c1); non-members 3.9(c0) 1(c0) 1.9(c1) 0(c1).
 //   global (≥ 2): members 3 right, non-members 3 right (3.9 wrong) → 6/8 = .75.
 //   per class (c0 ≥ 4, c1 ≥ 2): members 4.5, 4.2, 2.2 → 3; non-members 3.9, 1, 1.9, 0 → 4 → 7/8.
 const evaluation = {
-  memberScores: [4.5, 4.2, 2.2, 1.5], memberLabels: [0, 0, 1, 1],
-  nonMemberScores: [3.9, 1, 1.9, 0], nonMemberLabels: [0, 0, 1, 1],
+  memberScores: [4.5, 4.2, 2.2, 1.5],
+  memberLabels: [0, 0, 1, 1],
+  nonMemberScores: [3.9, 1, 1.9, 0],
+  nonMemberLabels: [0, 0, 1, 1],
 };
 
 describe('selThresholdAttack', () => {
@@ -44,9 +48,7 @@ describe('selThresholdAttack', () => {
 
   it('rejects bad input', () => {
     expect(() => selThresholdAttack(null as never, evaluation)).toThrow('selThresholdAttack: known must be {memberScores, memberLabels');
-    expect(() => selThresholdAttack({ ...known, memberScores: [] }, evaluation)).toThrow(
-      'selThresholdAttack: known.memberScores must not be empty',
-    );
+    expect(() => selThresholdAttack({ ...known, memberScores: [] }, evaluation)).toThrow('selThresholdAttack: known.memberScores must not be empty');
     expect(() => selThresholdAttack(known, { ...evaluation, nonMemberLabels: [0] })).toThrow(
       'selThresholdAttack: evaluation.nonMemberScores and evaluation.nonMemberLabels must have the same length, got 4 and 1',
     );

@@ -21,11 +21,16 @@ describe('stratifiedBootstrapSe', () => {
   });
 
   it('resamples members and non-members to their own counts', () => {
-    stratifiedBootstrapSe(7, 3, (r) => {
-      expect(r.members.reduce((s, w) => s + w, 0)).toBe(7);
-      expect(r.nonMembers.reduce((s, w) => s + w, 0)).toBe(3);
-      return { x: 0 };
-    }, { resamples: 5 });
+    stratifiedBootstrapSe(
+      7,
+      3,
+      (r) => {
+        expect(r.members.reduce((s, w) => s + w, 0)).toBe(7);
+        expect(r.nonMembers.reduce((s, w) => s + w, 0)).toBe(3);
+        return { x: 0 };
+      },
+      { resamples: 5 },
+    );
   });
 
   it('rejects bad counts and resamples naming the argument', () => {

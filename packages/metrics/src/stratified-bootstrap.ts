@@ -107,7 +107,9 @@ export function weightedScores(memberScores: ArrayLike<number>, nonMemberScores:
   const wN = new Float64Array(n.length);
   const blocks = (r: StratifiedResample) => {
     if (r.members.length !== m.length || r.nonMembers.length !== n.length) {
-      throw new MetricsError(`${fn}: resample sizes must be ${m.length} members and ${n.length} non-members, got ${r.members.length} and ${r.nonMembers.length}`);
+      throw new MetricsError(
+        `${fn}: resample sizes must be ${m.length} members and ${n.length} non-members, got ${r.members.length} and ${r.nonMembers.length}`,
+      );
     }
     orderM.forEach((i, k) => (wM[k] = r.members[i]!));
     orderN.forEach((i, k) => (wN[k] = r.nonMembers[i]!));

@@ -26,7 +26,10 @@ describe('summarizeAttack', () => {
 
   it('reports the requested FPRs in order', () => {
     const summary = summarizeAttack(scores, isMember, { fprs: [0.35, 0.1] });
-    expect(summary.tprAtFpr.map((r) => [r.fpr, r.tpr, r.achievedFpr])).toEqual([[0.35, 0.8, 0.3], [0.1, 0.6, 0.1]]);
+    expect(summary.tprAtFpr.map((r) => [r.fpr, r.tpr, r.achievedFpr])).toEqual([
+      [0.35, 0.8, 0.3],
+      [0.1, 0.6, 0.1],
+    ]);
     // strict `<`: at 0.1 only (0, .2) qualifies.
     const strict = summarizeAttack(scores, isMember, { fprs: [0.1], strict: true });
     expect(strict.tprAtFpr[0]).toMatchObject({ fpr: 0.1, tpr: 0.2, achievedFpr: 0 });

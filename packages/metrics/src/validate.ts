@@ -88,9 +88,7 @@ export function splitScores(fn: string, scores: unknown, isMember: unknown): Spl
   for (const label of labels) numMembers += label;
   const numNonMembers = values.length - numMembers;
   if (numMembers === 0 || numNonMembers === 0) {
-    throw new MetricsError(
-      `${fn}: isMember must contain both members and non-members, got ${numMembers} members and ${numNonMembers} non-members`,
-    );
+    throw new MetricsError(`${fn}: isMember must contain both members and non-members, got ${numMembers} members and ${numNonMembers} non-members`);
   }
   const members = new Float64Array(numMembers);
   const nonMembers = new Float64Array(numNonMembers);

@@ -61,26 +61,38 @@ export async function main(args: string[]): Promise<void> {
     if (entry === undefined) throw new Error(`bench-models: unknown model ${label}; known: ${Object.keys(MODELS).join(', ')}`);
     const model = createModel(entry[0], entry[1]);
     const x = tf.randomNormal([batch, ...model.inputShape]);
-    const y = tf.oneHot(tf.tensor1d(Array.from({ length: batch }, (_, i) => i % model.numClasses), 'int32'), model.numClasses);
+    const y = tf.oneHot(
+      tf.tensor1d(
+        Array.from({ length: batch }, (_, i) => i % model.numClasses),
+        'int32',
+      ),
+      model.numClasses,
+    );
     const leak0 = tf.memory().numTensors;
-    const forwardMs = await time(steps, () => tf.tidy(() => {
-      model.forward(x, { training: false }).logits.dataSync();
-    }));
+    const forwardMs = await time(steps, () =>
+      tf.tidy(() => {
+        model.forward(x, { training: false }).logits.dataSync();
+      }),
+    );
     let trainMs = NaN;
     if (trainNames.has(label)) {
-      trainMs = await time(steps, () => tf.tidy(() => {
-        const { value, grads } = tf.variableGrads(
-          () => tf.losses.softmaxCrossEntropy(y, model.forward(x, { training: true }).logits) as tf.Scalar,
-          model.trainableVariables as tf.Variable[],
-        );
-        for (const v of model.trainableVariables) v.assign(tf.sub(v, tf.mul(grads[v.name]!, 0.01)));
-        value.dataSync();
-      }));
+      trainMs = await time(steps, () =>
+        tf.tidy(() => {
+          const { value, grads } = tf.variableGrads(
+            () => tf.losses.softmaxCrossEntropy(y, model.forward(x, { training: true }).logits) as tf.Scalar,
+            model.trainableVariables as tf.Variable[],
+          );
+          for (const v of model.trainableVariables) v.assign(tf.sub(v, tf.mul(grads[v.name]!, 0.01)));
+          value.dataSync();
+        }),
+      );
     }
     const leaked = tf.memory().numTensors - leak0;
     const flops = model.forwardFlops();
     const gflops = Number.isNaN(trainMs) ? '–' : ((3 * flops * batch) / (trainMs * 1e6)).toFixed(2);
-    console.log(`| ${label} | ${countParameters(model).toLocaleString('en-US')} | ${(flops / 1e9).toFixed(3)} | ${forwardMs.toFixed(0)} | ${Number.isNaN(trainMs) ? 'not run' : trainMs.toFixed(0)} | ${gflops} |${leaked === 0 ? '' : ` LEAK ${leaked}`}`);
+    console.log(
+      `| ${label} | ${countParameters(model).toLocaleString('en-US')} | ${(flops / 1e9).toFixed(3)} | ${forwardMs.toFixed(0)} | ${Number.isNaN(trainMs) ? 'not run' : trainMs.toFixed(0)} | ${gflops} |${leaked === 0 ? '' : ` LEAK ${leaked}`}`,
+    );
     tf.dispose([x, y]);
     model.dispose();
   }

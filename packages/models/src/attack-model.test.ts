@@ -27,8 +27,16 @@ describe('createAttackModel', () => {
   it('initialises nn-sel with N(0, 0.01²) weights and zero biases, and names its branches', async () => {
     const model = createAttackModel('nn-sel', { inputDim: 200, seed: 4 });
     expect(groupSummary(model)).toEqual([
-      'features.0:dense', 'features.2:dense', 'features.4:dense', 'labels.0:dense', 'labels.2:dense',
-      'combine.0:dense', 'combine.2:dense', 'combine.4:dense', 'combine.6:dense', 'combine.8:dense',
+      'features.0:dense',
+      'features.2:dense',
+      'features.4:dense',
+      'labels.0:dense',
+      'labels.2:dense',
+      'combine.0:dense',
+      'combine.2:dense',
+      'combine.4:dense',
+      'combine.6:dense',
+      'combine.8:dense',
     ]);
     expect(rms(model.parameterGroups[0]!.weight)).toBeCloseTo(0.01, 3);
     expect(Math.max(...Array.from(model.parameterGroups[0]!.bias!.dataSync()).map(Math.abs))).toBe(0);
@@ -48,7 +56,12 @@ describe('createAttackModel', () => {
 
   it('nn-mlh learns a separable membership signal', async () => {
     const model = createAttackModel('nn-mlh', { inputDim: 4, seed: 1 });
-    const x = tf.tensor2d([[1, 0, 0, 0], [0.9, 0.1, 0, 0], [0.25, 0.25, 0.25, 0.25], [0.3, 0.3, 0.2, 0.2]]);
+    const x = tf.tensor2d([
+      [1, 0, 0, 0],
+      [0.9, 0.1, 0, 0],
+      [0.25, 0.25, 0.25, 0.25],
+      [0.3, 0.3, 0.2, 0.2],
+    ]);
     const losses = await sgdLosses(model, x, [1, 1, 0, 0], 20, 0.5);
     expect(losses[19]!).toBeLessThan(losses[0]! * 0.8);
     x.dispose();

@@ -79,8 +79,7 @@ export function createAttackModel(kind: AttackModelKind, options: AttackModelOpt
     head = denseLayer(store, 'combine.8', { inFeatures: 64, outFeatures: 1, init: 'normal-0.01', biasInit: 'zeros' });
     [featureDim, outputs] = [64, 1];
   } else {
-    const hidden: Stack = kind === 'nn-rl' ? [100, 'relu'] : kind === 'nn-mlh' ? [64, 'relu', 32, 'relu']
-      : [128, 'relu', 'dropout', 64, 'relu', 'dropout', 64];
+    const hidden: Stack = kind === 'nn-rl' ? [100, 'relu'] : kind === 'nn-mlh' ? [64, 'relu', 32, 'relu'] : [128, 'relu', 'dropout', 64, 'relu', 'dropout', 64];
     [body, featureDim] = stack(store, 'layers', d, hidden, 'uniform', 'uniform');
     if (kind === 'nn-rl') outputs = 1;
     head = denseLayer(store, `layers.${hidden.length}`, { inFeatures: featureDim, outFeatures: outputs });

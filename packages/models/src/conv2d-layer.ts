@@ -40,7 +40,14 @@ export function conv2dLayer(store: ParameterStore, name: string, spec: Conv2dSpe
   const bias = spec.bias === false ? undefined : store.variable(`${name}.bias`, [cout], store.biasValues(cout, fanIn, spec.biasInit ?? 'uniform'), true);
   store.group(name, 'conv', weight, bias);
   const pad: 'valid' | [[number, number], [number, number], [number, number], [number, number]] =
-    ph === 0 && pw === 0 ? 'valid' : [[0, 0], [ph, ph], [pw, pw], [0, 0]];
+    ph === 0 && pw === 0
+      ? 'valid'
+      : [
+          [0, 0],
+          [ph, ph],
+          [pw, pw],
+          [0, 0],
+        ];
   return (x, ctx) => {
     if (ctx.flops !== undefined) {
       // Shape-only pass: count 2·MACs and skip the (slow on cpu) convolution.

@@ -21,8 +21,10 @@ type Builder = (options: CreateModelOptions) => ModelClassifier;
 // The builders validate their own options; the registry only routes.
 const asOptions = <T>(options: CreateModelOptions) => options as unknown as T;
 
-const attackBuilder = (kind: AttackModelKind): Builder => (o) =>
-  createAttackModel(kind, { inputDim: (o.inputDim ?? o.inputShape?.[0]) as number, ...(o.seed === undefined ? {} : { seed: o.seed }) });
+const attackBuilder =
+  (kind: AttackModelKind): Builder =>
+  (o) =>
+    createAttackModel(kind, { inputDim: (o.inputDim ?? o.inputShape?.[0]) as number, ...(o.seed === undefined ? {} : { seed: o.seed }) });
 
 const REGISTRY: Record<string, Builder> = {
   /** Purchase/Texas MLP; `inputShape: [6169]` (or `inputDim`) for Texas. */

@@ -29,7 +29,10 @@ describe('createDenseNet121', () => {
     const model = createDenseNet121({ numClasses: 10 });
     const groups = groupSummary(model);
     expect(groups.slice(0, 4)).toEqual([
-      'features.conv0:conv', 'features.norm0:batchnorm', 'features.denseblock1.denselayer1.norm1:batchnorm', 'features.denseblock1.denselayer1.conv1:conv',
+      'features.conv0:conv',
+      'features.norm0:batchnorm',
+      'features.denseblock1.denselayer1.norm1:batchnorm',
+      'features.denseblock1.denselayer1.conv1:conv',
     ]);
     expect(groups).toContain('features.transition3.conv:conv');
     expect(groups).toContain('features.denseblock4.denselayer16.conv2:conv');

@@ -34,9 +34,11 @@ const BOTTLENECK = 4;
 function denseLayerBlock(store: ParameterStore, name: string, cin: number, growth: number, init: WeightInit): Layer {
   const inner = BOTTLENECK * growth;
   const branch = sequential(
-    batchNormLayer(store, `${name}.norm1`, cin), relu,
+    batchNormLayer(store, `${name}.norm1`, cin),
+    relu,
     conv2dLayer(store, `${name}.conv1`, { inChannels: cin, outChannels: inner, kernelSize: 1, bias: false, init }),
-    batchNormLayer(store, `${name}.norm2`, inner), relu,
+    batchNormLayer(store, `${name}.norm2`, inner),
+    relu,
     conv2dLayer(store, `${name}.conv2`, { inChannels: inner, outChannels: growth, kernelSize: 3, padding: 1, bias: false, init }),
   );
   return (x, ctx) => tf.concat([x, branch(x, ctx)], 3);
@@ -70,12 +72,15 @@ export function createDenseNet121(options: DenseNet121Options): ModelClassifier 
   check(blocks.length > 0 && blocks.every((b) => Number.isInteger(b) && b > 0), 'createDenseNet121', 'blocks', 'positive integers', options.blocks);
   const store = new ParameterStore('densenet121', base.random);
   const cin = base.inputShape[2]!;
-  const layers: Layer[] = stem === 'imagenet'
-    ? [
-        conv2dLayer(store, 'features.conv0', { inChannels: cin, outChannels: initFeatures, kernelSize: 7, stride: 2, padding: 3, bias: false, init }),
-        batchNormLayer(store, 'features.norm0', initFeatures), relu, maxPool(3, 2, 1),
-      ]
-    : [conv2dLayer(store, 'features.conv0', { inChannels: cin, outChannels: initFeatures, kernelSize: 3, padding: 1, bias: false, init })];
+  const layers: Layer[] =
+    stem === 'imagenet'
+      ? [
+          conv2dLayer(store, 'features.conv0', { inChannels: cin, outChannels: initFeatures, kernelSize: 7, stride: 2, padding: 3, bias: false, init }),
+          batchNormLayer(store, 'features.norm0', initFeatures),
+          relu,
+          maxPool(3, 2, 1),
+        ]
+      : [conv2dLayer(store, 'features.conv0', { inChannels: cin, outChannels: initFeatures, kernelSize: 3, padding: 1, bias: false, init })];
   let channels = initFeatures;
   blocks.forEach((count, b) => {
     for (let j = 0; j < count; j++) {
@@ -86,7 +91,8 @@ export function createDenseNet121(options: DenseNet121Options): ModelClassifier 
       const name = `features.transition${b + 1}`;
       const out = Math.floor(channels / 2);
       layers.push(
-        batchNormLayer(store, `${name}.norm`, channels), relu,
+        batchNormLayer(store, `${name}.norm`, channels),
+        relu,
         conv2dLayer(store, `${name}.conv`, { inChannels: channels, outChannels: out, kernelSize: 1, bias: false, init }),
         avgPool(2, 2),
       );
@@ -95,12 +101,24 @@ export function createDenseNet121(options: DenseNet121Options): ModelClassifier 
   });
   layers.push(batchNormLayer(store, 'features.norm5', channels), relu, globalAvgPool);
   const classifier = denseLayer(store, 'classifier', {
-    inFeatures: channels, outFeatures: base.numClasses, biasInit: initName === 'torchvision' ? 'zeros' : 'uniform',
+    inFeatures: channels,
+    outFeatures: base.numClasses,
+    biasInit: initName === 'torchvision' ? 'zeros' : 'uniform',
   });
   const drop = dropout(base.dropout);
   return modelClassifier({
     architecture: 'densenet121',
-    config: { numClasses: base.numClasses, inputShape: base.inputShape, seed: base.seed, dropout: base.dropout, stem, init: initName, growthRate: growth, blocks, initFeatures },
+    config: {
+      numClasses: base.numClasses,
+      inputShape: base.inputShape,
+      seed: base.seed,
+      dropout: base.dropout,
+      stem,
+      init: initName,
+      growthRate: growth,
+      blocks,
+      initFeatures,
+    },
     store,
     inputShape: base.inputShape,
     numClasses: base.numClasses,

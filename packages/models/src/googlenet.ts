@@ -13,20 +13,26 @@ export type GoogLeNetOptions = BaseModelOptions;
 
 /** `[in, 1x1, 3x3 reduce, 3x3, 5x5 reduce, 5x5 (two 3x3), pool proj]` of each Inception module. */
 const MODULES: ReadonlyArray<readonly [string, number, number, number, number, number, number, number]> = [
-  ['a3', 192, 64, 96, 128, 16, 32, 32], ['b3', 256, 128, 128, 192, 32, 96, 64],
-  ['a4', 480, 192, 96, 208, 16, 48, 64], ['b4', 512, 160, 112, 224, 24, 64, 64],
-  ['c4', 512, 128, 128, 256, 24, 64, 64], ['d4', 512, 112, 144, 288, 32, 64, 64],
-  ['e4', 528, 256, 160, 320, 32, 128, 128], ['a5', 832, 256, 160, 320, 32, 128, 128],
+  ['a3', 192, 64, 96, 128, 16, 32, 32],
+  ['b3', 256, 128, 128, 192, 32, 96, 64],
+  ['a4', 480, 192, 96, 208, 16, 48, 64],
+  ['b4', 512, 160, 112, 224, 24, 64, 64],
+  ['c4', 512, 128, 128, 256, 24, 64, 64],
+  ['d4', 512, 112, 144, 288, 32, 64, 64],
+  ['e4', 528, 256, 160, 320, 32, 128, 128],
+  ['a5', 832, 256, 160, 320, 32, 128, 128],
   ['b5', 832, 384, 192, 384, 48, 128, 128],
 ];
 
 function inception(store: ParameterStore, spec: (typeof MODULES)[number]): Layer {
   const [name, cin, n1, r3, n3, r5, n5, pp] = spec;
   // conv(k)-BN-ReLU at nn.Sequential index `i` (conv i, BN i+1).
-  const cbr = (branch: string, i: number, from: number, to: number, k: number) => sequential(
-    conv2dLayer(store, `${name}.${branch}.${i}`, { inChannels: from, outChannels: to, kernelSize: k, padding: k === 3 ? 1 : 0 }),
-    batchNormLayer(store, `${name}.${branch}.${i + 1}`, to), relu,
-  );
+  const cbr = (branch: string, i: number, from: number, to: number, k: number) =>
+    sequential(
+      conv2dLayer(store, `${name}.${branch}.${i}`, { inChannels: from, outChannels: to, kernelSize: k, padding: k === 3 ? 1 : 0 }),
+      batchNormLayer(store, `${name}.${branch}.${i + 1}`, to),
+      relu,
+    );
   const b1 = cbr('b1', 0, cin, n1, 1);
   const b2 = sequential(cbr('b2', 0, cin, r3, 1), cbr('b2', 3, r3, n3, 3));
   const b3 = sequential(cbr('b3', 0, cin, r5, 1), cbr('b3', 3, r5, n5, 3), cbr('b3', 6, n5, n5, 3));
@@ -50,7 +56,8 @@ export function createGoogLeNet(options: GoogLeNetOptions): ModelClassifier {
   const store = new ParameterStore('googlenet', base.random);
   const layers: Layer[] = [
     conv2dLayer(store, 'pre_layers.0', { inChannels: base.inputShape[2]!, outChannels: 192, kernelSize: 3, padding: 1 }),
-    batchNormLayer(store, 'pre_layers.1', 192), relu,
+    batchNormLayer(store, 'pre_layers.1', 192),
+    relu,
   ];
   for (const spec of MODULES) {
     layers.push(inception(store, spec));

@@ -29,49 +29,121 @@ type Kernel = number | readonly [number, number];
 export function createInceptionV4(options: InceptionV4Options): ModelClassifier {
   const base = resolveBaseOptions('createInceptionV4', options, [32, 32, 3], 0.2);
   const store = new ParameterStore('inceptionV4', base.random);
-  const conv = (name: string, cin: number, cout: number, k: Kernel, stride = 1, padding: Kernel = 0): Layer => sequential(
-    conv2dLayer(store, `${name}.conv`, { inChannels: cin, outChannels: cout, kernelSize: k, stride, padding, bias: false }),
-    batchNormLayer(store, `${name}.bn`, cout), relu,
-  );
-  const cat = (...branches: Layer[]): Layer => (x, ctx) => tf.concat(branches.map((b) => b(x, ctx)), 3);
+  const conv = (name: string, cin: number, cout: number, k: Kernel, stride = 1, padding: Kernel = 0): Layer =>
+    sequential(
+      conv2dLayer(store, `${name}.conv`, { inChannels: cin, outChannels: cout, kernelSize: k, stride, padding, bias: false }),
+      batchNormLayer(store, `${name}.bn`, cout),
+      relu,
+    );
+  const cat =
+    (...branches: Layer[]): Layer =>
+    (x, ctx) =>
+      tf.concat(
+        branches.map((b) => b(x, ctx)),
+        3,
+      );
   const chain = (prefix: string, cin: number, specs: ReadonlyArray<readonly [number, Kernel, Kernel?, number?]>): Layer => {
     let c = cin;
-    return sequential(...specs.map(([cout, k, pad = 0, stride = 1], i) => {
-      const layer = conv(`${prefix}.${i}`, c, cout, k, stride, pad);
-      c = cout;
-      return layer;
-    }));
+    return sequential(
+      ...specs.map(([cout, k, pad = 0, stride = 1], i) => {
+        const layer = conv(`${prefix}.${i}`, c, cout, k, stride, pad);
+        c = cout;
+        return layer;
+      }),
+    );
   };
   const poolConv = (name: string, cin: number, cout: number) => sequential(avgPool(3, 1, 1), conv(`${name}.1`, cin, cout, 1));
-  const [k1x7, k7x1, p1x7, p7x1, k1x3, k3x1, p1x3, p3x1] = [[1, 7], [7, 1], [0, 3], [3, 0], [1, 3], [3, 1], [0, 1], [1, 0]] as const;
+  const [k1x7, k7x1, p1x7, p7x1, k1x3, k3x1, p1x3, p3x1] = [
+    [1, 7],
+    [7, 1],
+    [0, 3],
+    [3, 0],
+    [1, 3],
+    [3, 1],
+    [0, 1],
+    [1, 0],
+  ] as const;
   const cin = base.inputShape[2]!;
   const stem = sequential(
-    chain('stem.conv1', cin, [[32, 3], [32, 3, 1], [64, 3, 1]]),
+    chain('stem.conv1', cin, [
+      [32, 3],
+      [32, 3, 1],
+      [64, 3, 1],
+    ]),
     cat(conv('stem.branch3x3_conv', 64, 96, 3, 1, 1), maxPool(3, 1, 1)),
-    cat(chain('stem.branch7x7a', 160, [[64, 1], [64, k7x1, p7x1], [64, k1x7, p1x7], [96, 3, 1]]),
-      chain('stem.branch7x7b', 160, [[64, 1], [96, 3, 1]])),
+    cat(
+      chain('stem.branch7x7a', 160, [
+        [64, 1],
+        [64, k7x1, p7x1],
+        [64, k1x7, p1x7],
+        [96, 3, 1],
+      ]),
+      chain('stem.branch7x7b', 160, [
+        [64, 1],
+        [96, 3, 1],
+      ]),
+    ),
     cat(maxPool(3, 1, 1), conv('stem.branchpoolb', 192, 192, 3, 1, 1)),
   );
-  const inceptionA = (p: string) => cat(
-    chain(`${p}.branch3x3stack`, 384, [[64, 1], [96, 3, 1], [96, 3, 1]]),
-    chain(`${p}.branch3x3`, 384, [[64, 1], [96, 3, 1]]),
-    conv(`${p}.branch1x1`, 384, 96, 1), poolConv(`${p}.branchpool`, 384, 96),
-  );
+  const inceptionA = (p: string) =>
+    cat(
+      chain(`${p}.branch3x3stack`, 384, [
+        [64, 1],
+        [96, 3, 1],
+        [96, 3, 1],
+      ]),
+      chain(`${p}.branch3x3`, 384, [
+        [64, 1],
+        [96, 3, 1],
+      ]),
+      conv(`${p}.branch1x1`, 384, 96, 1),
+      poolConv(`${p}.branchpool`, 384, 96),
+    );
   const reductionA = cat(
-    chain('reduction_a.branch3x3stack', 384, [[192, 1], [224, 3, 1], [256, 3, 0, 2]]),
-    conv('reduction_a.branch3x3', 384, 384, 3, 2), maxPool(3, 2),
+    chain('reduction_a.branch3x3stack', 384, [
+      [192, 1],
+      [224, 3, 1],
+      [256, 3, 0, 2],
+    ]),
+    conv('reduction_a.branch3x3', 384, 384, 3, 2),
+    maxPool(3, 2),
   );
-  const inceptionB = (p: string) => cat(
-    chain(`${p}.branch7x7stack`, 1024, [[192, 1], [192, k1x7, p1x7], [224, k7x1, p7x1], [224, k1x7, p1x7], [256, k7x1, p7x1]]),
-    chain(`${p}.branch7x7`, 1024, [[192, 1], [224, k1x7, p1x7], [256, k7x1, p7x1]]),
-    conv(`${p}.branch1x1`, 1024, 384, 1), poolConv(`${p}.branchpool`, 1024, 128),
-  );
+  const inceptionB = (p: string) =>
+    cat(
+      chain(`${p}.branch7x7stack`, 1024, [
+        [192, 1],
+        [192, k1x7, p1x7],
+        [224, k7x1, p7x1],
+        [224, k1x7, p1x7],
+        [256, k7x1, p7x1],
+      ]),
+      chain(`${p}.branch7x7`, 1024, [
+        [192, 1],
+        [224, k1x7, p1x7],
+        [256, k7x1, p7x1],
+      ]),
+      conv(`${p}.branch1x1`, 1024, 384, 1),
+      poolConv(`${p}.branchpool`, 1024, 128),
+    );
   const reductionB = cat(
-    chain('reduction_b.branch7x7', 1024, [[256, 1], [256, k1x7, p1x7], [320, k7x1, p7x1], [320, 3, 1, 2]]),
-    chain('reduction_b.branch3x3', 1024, [[192, 1], [192, 3, 1, 2]]), maxPool(3, 2, 1),
+    chain('reduction_b.branch7x7', 1024, [
+      [256, 1],
+      [256, k1x7, p1x7],
+      [320, k7x1, p7x1],
+      [320, 3, 1, 2],
+    ]),
+    chain('reduction_b.branch3x3', 1024, [
+      [192, 1],
+      [192, 3, 1, 2],
+    ]),
+    maxPool(3, 2, 1),
   );
   const inceptionC = (p: string) => {
-    const stack = chain(`${p}.branch3x3stack`, 1536, [[384, 1], [448, k1x3, p1x3], [512, k3x1, p3x1]]);
+    const stack = chain(`${p}.branch3x3stack`, 1536, [
+      [384, 1],
+      [448, k1x3, p1x3],
+      [512, k3x1, p3x1],
+    ]);
     const stackSplit = cat(conv(`${p}.branch3x3stacka`, 512, 256, k1x3, 1, p1x3), conv(`${p}.branch3x3stackb`, 512, 256, k3x1, 1, p3x1));
     const b3 = conv(`${p}.branch3x3`, 1536, 384, 1);
     const b3Split = cat(conv(`${p}.branch3x3a`, 384, 256, k3x1, 1, p3x1), conv(`${p}.branch3x3b`, 384, 256, k1x3, 1, p1x3));
@@ -80,9 +152,12 @@ export function createInceptionV4(options: InceptionV4Options): ModelClassifier 
   const repeat = (n: number, make: (i: number) => Layer) => sequential(...Array.from({ length: n }, (_, i) => make(i)));
   const body = sequential(
     stem,
-    repeat(4, (i) => inceptionA(`inception_a.InceptionA_${i}`)), reductionA,
-    repeat(7, (i) => inceptionB(`inception_b.InceptionB_${i}`)), reductionB,
-    repeat(3, (i) => inceptionC(`inception_c.InceptionC_${i}`)), globalAvgPool,
+    repeat(4, (i) => inceptionA(`inception_a.InceptionA_${i}`)),
+    reductionA,
+    repeat(7, (i) => inceptionB(`inception_b.InceptionB_${i}`)),
+    reductionB,
+    repeat(3, (i) => inceptionC(`inception_c.InceptionC_${i}`)),
+    globalAvgPool,
   );
   const linear = denseLayer(store, 'linear', { inFeatures: 1536, outFeatures: base.numClasses });
   const drop = dropout(base.dropout);

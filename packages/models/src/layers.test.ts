@@ -79,11 +79,12 @@ describe('gradients of the padded layers (finite differences)', () => {
     const base = x.dataSync();
     const out = new Float32Array(base.length);
     for (let i = 0; i < base.length; i++) {
-      const at = (d: number) => tf.tidy(() => {
-        const v = base.slice();
-        v[i] = v[i]! + d;
-        return f(tf.tensor(v, x.shape)).dataSync()[0]!;
-      });
+      const at = (d: number) =>
+        tf.tidy(() => {
+          const v = base.slice();
+          v[i] = v[i]! + d;
+          return f(tf.tensor(v, x.shape)).dataSync()[0]!;
+        });
       out[i] = (at(eps) - at(-eps)) / (2 * eps);
     }
     return out;

@@ -44,7 +44,13 @@ describe('createMlp', () => {
     const model = createMlp({ numClasses: 100, seed: 1 });
     await checkForwardContract(model);
     const x = tf.tidy(() => tf.cast(tf.greater(randomBatch(8, [600], 5), 0), 'float32'));
-    const losses = await sgdLosses(model, x, Array.from({ length: 8 }, (_, i) => i * 7), 3, 0.5);
+    const losses = await sgdLosses(
+      model,
+      x,
+      Array.from({ length: 8 }, (_, i) => i * 7),
+      3,
+      0.5,
+    );
     expect(losses[2]!).toBeLessThan(losses[0]! - 0.1);
     x.dispose();
     model.dispose();

@@ -32,7 +32,13 @@ export function createMlp(options: MlpOptions): ModelClassifier {
   const inputDim = options.inputDim ?? 600;
   const base = resolveBaseOptions('createMlp', { ...options, inputShape: [inputDim] }, [600]);
   const hidden = [...(options.hidden ?? [1024, 512, 256, 128])];
-  check(hidden.every((h) => Number.isInteger(h) && h > 0), 'createMlp', 'hidden', 'positive integers', options.hidden);
+  check(
+    hidden.every((h) => Number.isInteger(h) && h > 0),
+    'createMlp',
+    'hidden',
+    'positive integers',
+    options.hidden,
+  );
   const activation = options.activation ?? 'tanh';
   check(activation === 'tanh' || activation === 'relu', 'createMlp', 'activation', "'tanh' or 'relu'", activation);
   const act = activation === 'tanh' ? tf.tanh : tf.relu;

@@ -66,9 +66,7 @@ export function modelClassifier(def: NetworkDefinition): ModelClassifier {
       }
       const shape = x.shape.slice(1);
       if (x.rank < 1 || shape.length !== def.inputShape.length || shape.some((d, i) => d !== def.inputShape[i])) {
-        throw new ShapeMismatchError(
-          `${def.architecture}.forward: x must have shape [n, ${def.inputShape.join(', ')}], got [${x.shape.join(', ')}]`,
-        );
+        throw new ShapeMismatchError(`${def.architecture}.forward: x must have shape [n, ${def.inputShape.join(', ')}], got [${x.shape.join(', ')}]`);
       }
       const base = options.seed ?? (options.training ? fallbackSeeds.uint32() : 0);
       let calls = 0;

@@ -28,18 +28,16 @@ export interface ResolvedBaseOptions {
  * @param rank - required input rank (1 for vectors, 3 for `[h, w, c]` images).
  * @internal
  */
-export function resolveBaseOptions(
-  fn: string,
-  options: BaseModelOptions,
-  defaultInputShape: readonly number[],
-  defaultDropout = 0,
-): ResolvedBaseOptions {
+export function resolveBaseOptions(fn: string, options: BaseModelOptions, defaultInputShape: readonly number[], defaultDropout = 0): ResolvedBaseOptions {
   check(typeof options === 'object' && options !== null, fn, 'options', 'an object', options);
   checkPositiveInteger(fn, 'numClasses', options.numClasses);
   const inputShape = [...(options.inputShape ?? defaultInputShape)];
   check(
     inputShape.length === defaultInputShape.length && inputShape.every((d) => Number.isInteger(d) && d > 0),
-    fn, 'inputShape', `${defaultInputShape.length} positive integers`, options.inputShape,
+    fn,
+    'inputShape',
+    `${defaultInputShape.length} positive integers`,
+    options.inputShape,
   );
   const seed = options.seed ?? 0;
   check(Number.isInteger(seed), fn, 'seed', 'an integer', seed);

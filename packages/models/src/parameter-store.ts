@@ -33,7 +33,10 @@ export class ParameterStore {
   readonly localNames = new Map<tf.Variable, string>();
   private readonly scope: string;
 
-  constructor(prefix: string, readonly random: Random) {
+  constructor(
+    prefix: string,
+    readonly random: Random,
+  ) {
     modelCounter += 1;
     this.scope = `${prefix}_${modelCounter}`;
   }

@@ -13,7 +13,15 @@ export function maxPool(kernel: number, stride: number, padding = 0): Layer {
  */
 export function avgPool(kernel: number, stride: number, padding = 0): Layer {
   return (x) => {
-    const padded = padding === 0 ? x : tf.pad(x, [[0, 0], [padding, padding], [padding, padding], [0, 0]]);
+    const padded =
+      padding === 0
+        ? x
+        : tf.pad(x, [
+            [0, 0],
+            [padding, padding],
+            [padding, padding],
+            [0, 0],
+          ]);
     return tf.avgPool(padded as tf.Tensor4D, kernel, stride, 'valid');
   };
 }

@@ -55,7 +55,10 @@ describe('createResNet', () => {
   });
 
   it('trains: SGD steps reduce the loss (narrow nets, both stems)', async () => {
-    for (const [stem, size] of [['cifar', 8], ['imagenet', 16]] as const) {
+    for (const [stem, size] of [
+      ['cifar', 8],
+      ['imagenet', 16],
+    ] as const) {
       const model = createResNet({ numClasses: 4, stem, width: 4, inputShape: [size, size, 3], seed: 2 });
       const x = randomBatch(8, [size, size, 3], 9);
       const losses = await sgdLosses(model, x, [0, 1, 2, 3, 0, 1, 2, 3], 4, 0.1);

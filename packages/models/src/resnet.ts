@@ -32,11 +32,15 @@ const BLOCKS: Record<18 | 34, number[]> = { 18: [2, 2, 2, 2], 34: [3, 4, 6, 3] }
 function basicBlock(store: ParameterStore, name: string, cin: number, cout: number, stride: number, init: WeightInit): Layer {
   const conv = (n: string, i: number, k: number, s: number) =>
     conv2dLayer(store, `${name}.${n}`, { inChannels: i, outChannels: cout, kernelSize: k, stride: s, padding: k === 3 ? 1 : 0, bias: false, init });
-  const main = sequential(conv('conv1', cin, 3, stride), batchNormLayer(store, `${name}.bn1`, cout), relu,
-    conv('conv2', cout, 3, 1), batchNormLayer(store, `${name}.bn2`, cout));
-  const shortcut: Layer = stride !== 1 || cin !== cout
-    ? sequential(conv('downsample.0', cin, 1, stride), batchNormLayer(store, `${name}.downsample.1`, cout))
-    : (x) => x;
+  const main = sequential(
+    conv('conv1', cin, 3, stride),
+    batchNormLayer(store, `${name}.bn1`, cout),
+    relu,
+    conv('conv2', cout, 3, 1),
+    batchNormLayer(store, `${name}.bn2`, cout),
+  );
+  const shortcut: Layer =
+    stride !== 1 || cin !== cout ? sequential(conv('downsample.0', cin, 1, stride), batchNormLayer(store, `${name}.downsample.1`, cout)) : (x) => x;
   return (x, ctx) => tf.relu(tf.add(main(x, ctx), shortcut(x, ctx)));
 }
 
@@ -65,9 +69,10 @@ export function createResNet(options: ResNetOptions): ModelClassifier {
   const init: WeightInit = initName === 'torchvision' ? 'kaiming-fan-out' : 'uniform';
   const store = new ParameterStore(`resnet${depth}`, base.random);
   const cin = base.inputShape[2]!;
-  const layers: Layer[] = stem === 'cifar'
-    ? [conv2dLayer(store, 'conv1', { inChannels: cin, outChannels: width, kernelSize: 3, padding: 1, bias: false, init })]
-    : [conv2dLayer(store, 'conv1', { inChannels: cin, outChannels: width, kernelSize: 7, stride: 2, padding: 3, bias: false, init })];
+  const layers: Layer[] =
+    stem === 'cifar'
+      ? [conv2dLayer(store, 'conv1', { inChannels: cin, outChannels: width, kernelSize: 3, padding: 1, bias: false, init })]
+      : [conv2dLayer(store, 'conv1', { inChannels: cin, outChannels: width, kernelSize: 7, stride: 2, padding: 3, bias: false, init })];
   layers.push(batchNormLayer(store, 'bn1', width), relu);
   if (stem === 'imagenet') layers.push(maxPool(3, 2, 1));
   let channels = width;

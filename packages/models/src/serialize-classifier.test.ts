@@ -36,7 +36,12 @@ describe('saveClassifier / loadClassifier', () => {
     await saveClassifier(model, join(dir, 'a'));
     expect((await readdir(join(dir, 'a'))).sort()).toEqual(['model.json', 'weights.bin']); // no temp files left
     const manifest = JSON.parse(await readFile(join(dir, 'a', 'model.json'), 'utf8'));
-    expect(manifest).toMatchObject({ format: 'mia-classifier', formatVersion: 1, architecture: 'small-cnn', config: { numClasses: 3, inputShape: [6, 6, 3], seed: 1 } });
+    expect(manifest).toMatchObject({
+      format: 'mia-classifier',
+      formatVersion: 1,
+      architecture: 'small-cnn',
+      config: { numClasses: 3, inputShape: [6, 6, 3], seed: 1 },
+    });
     expect(manifest.weightSpecs.map((s: { name: string }) => s.name)).toContain('f.1.running_var');
     const loaded = await loadClassifier(join(dir, 'a'));
     const x = randomBatch(2, [6, 6, 3], 7);
@@ -86,7 +91,9 @@ describe('serializeClassifier / deserializeClassifier', () => {
       out.set(bytes.subarray(bytes.length - json.weightsByteLength), 12 + m.length);
       return out;
     };
-    expect(() => deserializeClassifier(reencode({ ...json, config: { ...json.config, hidden: [9] } }))).toThrow(/weight features.0.weight must be float32 \[12, 9\], got float32 \[12, 8\]/);
+    expect(() => deserializeClassifier(reencode({ ...json, config: { ...json.config, hidden: [9] } }))).toThrow(
+      /weight features.0.weight must be float32 \[12, 9\], got float32 \[12, 8\]/,
+    );
     expect(() => deserializeClassifier(reencode({ ...json, architecture: 'small-cnn' }))).toThrow(CheckpointError);
     expect(() => deserializeClassifier(reencode({ ...json, architecture: 'nope' }))).toThrow(/cannot rebuild architecture "nope"/);
     expect(() => deserializeClassifier(reencode({ ...json, formatVersion: 2 }))).toThrow('decodeClassifier: formatVersion must be 1, got 2');
@@ -103,8 +110,21 @@ describe('serializeClassifier / deserializeClassifier', () => {
 describe('createModel', () => {
   it('lists every architecture and builds each one deterministically from its seed', () => {
     expect(modelNames).toEqual([
-      'mlp', 'resnet18', 'resnet34', 'resnet-narrow', 'small-cnn', 'vgg11-bn', 'densenet121', 'wrn', 'wrn-16-8',
-      'googlenet', 'inception-v4', 'nn-rl', 'nn-mlh', 'nn-sel', 'nn-crl',
+      'mlp',
+      'resnet18',
+      'resnet34',
+      'resnet-narrow',
+      'small-cnn',
+      'vgg11-bn',
+      'densenet121',
+      'wrn',
+      'wrn-16-8',
+      'googlenet',
+      'inception-v4',
+      'nn-rl',
+      'nn-mlh',
+      'nn-sel',
+      'nn-crl',
     ]);
     const a = createModel('resnet-narrow', { numClasses: 10, seed: 9 });
     const b = createModel('resnet-narrow', { numClasses: 10, seed: 9 });

@@ -100,7 +100,9 @@ function assignWeights(model: ModelClassifier, specs: tf.io.WeightsManifestEntry
     const spec = byName.get(name);
     if (spec === undefined) throw new CheckpointError(`decodeClassifier: ${model.architecture} needs weight ${name}, which the checkpoint lacks`);
     if (spec.dtype !== 'float32' || spec.shape.join(',') !== variable.shape.join(',')) {
-      throw new CheckpointError(`decodeClassifier: weight ${name} must be float32 [${variable.shape.join(', ')}], got ${spec.dtype} [${spec.shape.join(', ')}]`);
+      throw new CheckpointError(
+        `decodeClassifier: weight ${name} must be float32 [${variable.shape.join(', ')}], got ${spec.dtype} [${spec.shape.join(', ')}]`,
+      );
     }
   }
   if (specs.length !== expected.length) {

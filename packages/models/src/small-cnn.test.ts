@@ -14,7 +14,15 @@ describe('createSmallCnn', () => {
     expect(countParameters(model)).toBe(104_298);
     expect(model.forwardFlops()).toBe(39_520_768);
     expect(groupSummary(model)).toEqual([
-      'f.0:conv', 'f.1:batchnorm', 'f.3:conv', 'f.4:batchnorm', 'f.7:conv', 'f.8:batchnorm', 'f.11:conv', 'f.12:batchnorm', 'fc:dense',
+      'f.0:conv',
+      'f.1:batchnorm',
+      'f.3:conv',
+      'f.4:batchnorm',
+      'f.7:conv',
+      'f.8:batchnorm',
+      'f.11:conv',
+      'f.12:batchnorm',
+      'fc:dense',
     ]);
     model.dispose();
   });

@@ -23,15 +23,13 @@ export type SmallCnnOptions = BaseModelOptions;
 export function createSmallCnn(options: SmallCnnOptions): ModelClassifier {
   const base = resolveBaseOptions('createSmallCnn', options, [32, 32, 3]);
   const store = new ParameterStore('smallCnn', base.random);
-  const cbr = (index: number, cin: number, cout: number) => sequential(
-    conv2dLayer(store, `f.${index}`, { inChannels: cin, outChannels: cout, kernelSize: 3, padding: 1 }),
-    batchNormLayer(store, `f.${index + 1}`, cout),
-    relu,
-  );
-  const body = sequential(
-    cbr(0, base.inputShape[2]!, 32), cbr(3, 32, 32), maxPool(2, 2),
-    cbr(7, 32, 64), maxPool(2, 2), cbr(11, 64, 128), globalAvgPool,
-  );
+  const cbr = (index: number, cin: number, cout: number) =>
+    sequential(
+      conv2dLayer(store, `f.${index}`, { inChannels: cin, outChannels: cout, kernelSize: 3, padding: 1 }),
+      batchNormLayer(store, `f.${index + 1}`, cout),
+      relu,
+    );
+  const body = sequential(cbr(0, base.inputShape[2]!, 32), cbr(3, 32, 32), maxPool(2, 2), cbr(7, 32, 64), maxPool(2, 2), cbr(11, 64, 128), globalAvgPool);
   const fc = denseLayer(store, 'fc', { inFeatures: 128, outFeatures: base.numClasses });
   const drop = dropout(base.dropout);
   return modelClassifier({

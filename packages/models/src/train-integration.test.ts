@@ -11,10 +11,12 @@ describe('models under @mia/core train()', () => {
     // 24 images of 3 classes, each class a constant colour plus noise: easy to fit in a few epochs.
     const n = 24;
     const labels = Array.from({ length: n }, (_, i) => i % 3);
-    const x = tf.tidy(() => tf.add(
-      tf.mul(tf.reshape(tf.oneHot(tf.tensor1d(labels, 'int32'), 3), [n, 1, 1, 3]), tf.ones([n, 6, 6, 3])),
-      tf.randomNormal([n, 6, 6, 3], 0, 0.3, 'float32', 1),
-    ));
+    const x = tf.tidy(() =>
+      tf.add(
+        tf.mul(tf.reshape(tf.oneHot(tf.tensor1d(labels, 'int32'), 3), [n, 1, 1, 3]), tf.ones([n, 6, 6, 3])),
+        tf.randomNormal([n, 6, 6, 3], 0, 0.3, 'float32', 1),
+      ),
+    );
     const data = labeledData({ x, y: labels, numClasses: 3 });
     const model = createModel('resnet-narrow', { numClasses: 3, width: 4, inputShape: [6, 6, 3], seed: 1, dropout: 0.1 });
     const runningMean = model.stateVariables[0]!;

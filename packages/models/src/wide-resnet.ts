@@ -25,11 +25,14 @@ function wideBlock(store: ParameterStore, name: string, cin: number, cout: numbe
   const bn1 = batchNormLayer(store, `${name}.bn1`, cin);
   const rest = sequential(
     conv2dLayer(store, `${name}.conv1`, { inChannels: cin, outChannels: cout, kernelSize: 3, stride, padding: 1, bias: false, init }),
-    batchNormLayer(store, `${name}.bn2`, cout), relu, dropout(p),
+    batchNormLayer(store, `${name}.bn2`, cout),
+    relu,
+    dropout(p),
     conv2dLayer(store, `${name}.conv2`, { inChannels: cout, outChannels: cout, kernelSize: 3, padding: 1, bias: false, init }),
   );
   const equal = cin === cout && stride === 1;
-  const shortcut = equal ? undefined
+  const shortcut = equal
+    ? undefined
     : conv2dLayer(store, `${name}.convShortcut`, { inChannels: cin, outChannels: cout, kernelSize: 1, stride, bias: false, init });
   return (x, ctx) => {
     const a = tf.relu(bn1(x, ctx));

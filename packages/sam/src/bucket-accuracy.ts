@@ -22,9 +22,16 @@ export interface BucketAccuracy {
  * @param numBuckets - buckets are 1..numBuckets. @default 5
  * @throws ShapeMismatchError when lengths differ.
  */
-export function bucketAccuracy(buckets: ArrayLike<number>, correctA: ArrayLike<number | boolean>, correctB: ArrayLike<number | boolean>, numBuckets = 5): BucketAccuracy[] {
+export function bucketAccuracy(
+  buckets: ArrayLike<number>,
+  correctA: ArrayLike<number | boolean>,
+  correctB: ArrayLike<number | boolean>,
+  numBuckets = 5,
+): BucketAccuracy[] {
   if (correctA.length !== buckets.length || correctB.length !== buckets.length) {
-    throw new ShapeMismatchError(`bucketAccuracy: correctA and correctB must have ${buckets.length} entries (one per bucketed point), got ${correctA.length} and ${correctB.length}`);
+    throw new ShapeMismatchError(
+      `bucketAccuracy: correctA and correctB must have ${buckets.length} entries (one per bucketed point), got ${correctA.length} and ${correctB.length}`,
+    );
   }
   const count = new Float64Array(numBuckets + 1);
   const hitsA = new Float64Array(numBuckets + 1);

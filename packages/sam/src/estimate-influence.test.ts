@@ -35,8 +35,12 @@ describe('estimateInfluence with a scripted trainModel', () => {
     expect(c.subsets).not.toEqual(a.subsets);
   });
   it('rejects bad options and wrong output lengths', async () => {
-    await expect(estimateInfluence({ numTrain: 6, trainModel: scripted, subsetFraction: 1 })).rejects.toThrow(/subsetFraction·numTrain must round to 1..numTrain−1, got 6/);
-    await expect(estimateInfluence({ numTrain: 5, numTest: 2, trainModel: scripted, numModels: 2 })).rejects.toThrow(/must return 5 train and 2 test scores, got 6 and 2 \(model 0\)/);
+    await expect(estimateInfluence({ numTrain: 6, trainModel: scripted, subsetFraction: 1 })).rejects.toThrow(
+      /subsetFraction·numTrain must round to 1..numTrain−1, got 6/,
+    );
+    await expect(estimateInfluence({ numTrain: 5, numTest: 2, trainModel: scripted, numModels: 2 })).rejects.toThrow(
+      /must return 5 train and 2 test scores, got 6 and 2 \(model 0\)/,
+    );
   });
 });
 

@@ -77,7 +77,9 @@ export async function estimateInfluence(options: EstimateInfluenceOptions): Prom
     const out = await trainModel(subset, deriveSeed(seed, 'model', m));
     const test = out.test ?? [];
     if (out.train.length !== numTrain || test.length !== numTest) {
-      throw new ShapeMismatchError(`${fn}: trainModel must return ${numTrain} train and ${numTest} test scores, got ${out.train.length} and ${test.length} (model ${m})`);
+      throw new ShapeMismatchError(
+        `${fn}: trainModel must return ${numTrain} train and ${numTest} test scores, got ${out.train.length} and ${test.length} (model ${m})`,
+      );
     }
     const scores = Float64Array.from({ length: width }, (_, j) => (j < numTrain ? out.train[j]! : test[j - numTrain]!));
     member.fill(0);

@@ -1,4 +1,13 @@
-export { samPlugin, sharpMinimaPlugin, sharpRegPlugin, samOptionsSchema, sharpRegOptionsSchema, type SamPluginOptions, type SharpMinimaPluginOptions, type SharpRegPluginOptions } from './sam-plugin';
+export {
+  samPlugin,
+  sharpMinimaPlugin,
+  sharpRegPlugin,
+  samOptionsSchema,
+  sharpRegOptionsSchema,
+  type SamPluginOptions,
+  type SharpMinimaPluginOptions,
+  type SharpRegPluginOptions,
+} from './sam-plugin';
 export type { SharpnessPluginOptions } from './sharpness-plugin';
 export { samOptimizer, type SamOptimizer, type SamOptimizerOptions } from './sam-optimizer';
 export { sharpnessGradients, type SharpnessGradientOptions, type SharpnessPasses } from './sharpness-gradients';

@@ -42,10 +42,13 @@ export function influenceEntropy(influence: ArrayLike<number>, options: Influenc
   const { numTest, numTrain } = options;
   checkPositiveInteger(fn, 'numTest', numTest);
   checkPositiveInteger(fn, 'numTrain', numTrain);
-  if (influence.length !== numTest * numTrain) throw new ShapeMismatchError(`${fn}: influence must have numTest·numTrain = ${numTest * numTrain} entries, got ${influence.length}`);
+  if (influence.length !== numTest * numTrain)
+    throw new ShapeMismatchError(`${fn}: influence must have numTest·numTrain = ${numTest * numTrain} entries, got ${influence.length}`);
   const byClass = options.testLabels !== undefined || options.trainLabels !== undefined;
   if (byClass && (options.testLabels?.length !== numTest || options.trainLabels?.length !== numTrain)) {
-    throw new ShapeMismatchError(`${fn}: testLabels and trainLabels must have ${numTest} and ${numTrain} entries, got ${options.testLabels?.length} and ${options.trainLabels?.length}`);
+    throw new ShapeMismatchError(
+      `${fn}: testLabels and trainLabels must have ${numTest} and ${numTrain} entries, got ${options.testLabels?.length} and ${options.trainLabels?.length}`,
+    );
   }
   const negative = options.negative ?? 'clip';
   if (negative !== 'clip' && negative !== 'abs') throw new InvalidArgumentError(`${fn}: negative must be 'clip' or 'abs', got ${JSON.stringify(negative)}`);

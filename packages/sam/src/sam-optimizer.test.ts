@@ -7,7 +7,11 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
 });
 
-const h = () => tf.tensor2d([[3, 1], [1, 2]]);
+const h = () =>
+  tf.tensor2d([
+    [3, 1],
+    [1, 2],
+  ]);
 const quadratic = (w: tf.Variable, hm: tf.Tensor2D) => () => tf.mul(0.5, tf.sum(tf.mul(w, tf.reshape(tf.matMul(hm, tf.reshape(w, [2, 1])), [2])))) as tf.Scalar;
 
 describe('samOptimizer (wrapping a tf.Optimizer)', () => {

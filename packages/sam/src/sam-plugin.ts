@@ -64,7 +64,10 @@ export function sharpMinimaPlugin(options: SharpMinimaPluginOptions): TrainingPl
 
 /** Options of {@link sharpRegPlugin}: either `{rho, lambda, xi}` (Eq. 6) or `{rho, beta}` (App. C.4.1). */
 export type SharpRegPluginOptions = SharpnessPluginOptions &
-  ({ readonly rho: number; readonly lambda: number; readonly xi: number; readonly beta?: undefined } | { readonly rho: number; readonly beta: number; readonly lambda?: undefined; readonly xi?: undefined });
+  (
+    | { readonly rho: number; readonly lambda: number; readonly xi: number; readonly beta?: undefined }
+    | { readonly rho: number; readonly beta: number; readonly lambda?: undefined; readonly xi?: undefined }
+  );
 
 /**
  * SharpReg: `min (1+λ−ξ)·L(w) − λ·max_{‖ε‖₂≤ρ} L(w+ε)`, first-order

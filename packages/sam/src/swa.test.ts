@@ -42,7 +42,13 @@ describe('swa', () => {
 describe('reestimateStatistics', () => {
   it('sets a momentum-0.1 running mean to the equal-weight mean of the data (like update_bn)', () => {
     // x rows: mean over all 5 rows = [(1+3−1+1+6)/5, (2+0+1+1+1)/5] = [2, 1]
-    const x = tf.tensor2d([[1, 2], [3, 0], [-1, 1], [1, 1], [6, 1]]);
+    const x = tf.tensor2d([
+      [1, 2],
+      [3, 0],
+      [-1, 1],
+      [1, 1],
+      [6, 1],
+    ]);
     const data = labeledData({ x, y: [0, 1, 0, 1, 0], numClasses: 2 });
     const model = bnLikeClassifier();
     model.runningMean.assign(tf.tensor1d([100, -100]));
@@ -61,7 +67,9 @@ describe('reestimateStatistics', () => {
   it('rejects a bad batch size', () => {
     const model = bnLikeClassifier();
     const x = tf.ones([2, 2]);
-    expect(() => reestimateStatistics(model, labeledData({ x, y: [0, 1], numClasses: 2 }), { batchSize: 0 })).toThrow(/batchSize must be a positive integer, got 0/);
+    expect(() => reestimateStatistics(model, labeledData({ x, y: [0, 1], numClasses: 2 }), { batchSize: 0 })).toThrow(
+      /batchSize must be a positive integer, got 0/,
+    );
     model.dispose();
     x.dispose();
   });

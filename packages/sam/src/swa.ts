@@ -70,7 +70,9 @@ export function applySwa(model: Classifier, plugin: SwaPlugin, data?: LabeledDat
   if (plugin.count === 0) throw new InvalidArgumentError('applySwa: the plugin must have averaged at least one epoch (is start < epochs?), got count 0');
   const weights = model.trainableVariables;
   if (weights.length !== plugin.averages.length || weights.some((w, k) => w.shape.join() !== plugin.averages[k]!.shape.join())) {
-    throw new InvalidArgumentError(`applySwa: the plugin's averages must match the model's ${weights.length} trainable variables, got ${plugin.averages.length}`);
+    throw new InvalidArgumentError(
+      `applySwa: the plugin's averages must match the model's ${weights.length} trainable variables, got ${plugin.averages.length}`,
+    );
   }
   weights.forEach((w, k) => w.assign(plugin.averages[k]!));
   if (data !== undefined) reestimateStatistics(model, data, options);

@@ -30,8 +30,8 @@ let instances = 0;
 function denseGroup(name: string, fanIn: number, units: number, spec: AttackNetworkSpec, random: Random, uid: string): ParameterGroup {
   const init = spec.init ?? 'pytorch';
   const bound = 1 / Math.sqrt(fanIn);
-  const draw = (size: number, isBias: boolean) => Float32Array.from({ length: size }, () =>
-    init === 'pytorch' ? (2 * random.next() - 1) * bound : isBias ? 0 : random.normal(0, init.normalStd));
+  const draw = (size: number, isBias: boolean) =>
+    Float32Array.from({ length: size }, () => (init === 'pytorch' ? (2 * random.next() - 1) * bound : isBias ? 0 : random.normal(0, init.normalStd)));
   const make = (values: Float32Array, shape: number[], suffix: string) => {
     const t = tf.tensor(values, shape);
     const v = tf.variable(t, true, `attackNet_${uid}/${name}.${suffix}`);
@@ -90,8 +90,13 @@ export function createAttackNetwork(spec: AttackNetworkSpec): Classifier {
       return tf.tidy(() => {
         const input = tf.reshape(x, [x.shape[0]!, spec.inputDim]) as tf.Tensor2D;
         const seed = options.seed ?? 0;
-        const features = branches.length === 0 ? input : tf.concat(branches.map((b) =>
-          run(tf.slice(input, [0, b.start], [-1, b.end - b.start]), b.built, options.training, seed, false)), 1) as tf.Tensor2D;
+        const features =
+          branches.length === 0
+            ? input
+            : (tf.concat(
+                branches.map((b) => run(tf.slice(input, [0, b.start], [-1, b.end - b.start]), b.built, options.training, seed, false)),
+                1,
+              ) as tf.Tensor2D);
         const out = run(features, trunk, options.training, seed, true);
         const logits = outUnits === 1 ? (tf.concat([tf.zerosLike(out), out], 1) as tf.Tensor2D) : out;
         return { logits, features };

@@ -31,8 +31,12 @@ export function bestEpochPlugin(network: Classifier, scoreOf: () => number): Bes
   };
   return {
     name: 'best-epoch',
-    get bestScore() { return bestScore; },
-    get bestEpoch() { return bestEpoch; },
+    get bestScore() {
+      return bestScore;
+    },
+    get bestEpoch() {
+      return bestEpoch;
+    },
     onEpochEnd(info) {
       const score = scoreOf();
       if (score > bestScore) {

@@ -10,7 +10,9 @@ export function checkSplit(fn: string, split: SplitSignals): void {
     throw new InvalidArgumentError(`${fn}: members and nonMembers must be non-empty, got ${split.members.size} and ${split.nonMembers.size} examples`);
   }
   if (split.members.numClasses !== split.nonMembers.numClasses) {
-    throw new ShapeMismatchError(`${fn}: members and nonMembers must have the same numClasses, got ${split.members.numClasses} and ${split.nonMembers.numClasses}`);
+    throw new ShapeMismatchError(
+      `${fn}: members and nonMembers must have the same numClasses, got ${split.members.numClasses} and ${split.nonMembers.numClasses}`,
+    );
   }
 }
 

@@ -13,8 +13,10 @@ function countsOf(fn: string, s: ModelSignals): readonly Float64Array[] {
 
 function labeled(members: ModelSignals, nonMembers: ModelSignals, k: number, fn: string): LabeledMembershipScores {
   return {
-    memberScores: countsOf(fn, members)[k]!, memberLabels: members.labels,
-    nonMemberScores: countsOf(fn, nonMembers)[k]!, nonMemberLabels: nonMembers.labels,
+    memberScores: countsOf(fn, members)[k]!,
+    memberLabels: members.labels,
+    nonMemberScores: countsOf(fn, nonMembers)[k]!,
+    nonMemberLabels: nonMembers.labels,
   };
 }
 
@@ -22,7 +24,9 @@ function split(target: ModelSignals, isMember: Uint8Array): SplitSignals {
   const pick = (bit: number): ModelSignals => {
     const idx = [...isMember.keys()].filter((i) => isMember[i] === bit);
     return {
-      ...target, size: idx.length, labels: Int32Array.from(idx, (i) => target.labels[i]!),
+      ...target,
+      size: idx.length,
+      labels: Int32Array.from(idx, (i) => target.labels[i]!),
       flipCounts: target.flipCounts?.map((c) => Float64Array.from(idx, (i) => c[i]!)),
     };
   };
@@ -48,7 +52,9 @@ export function featureFlipAttack(options: { readonly name?: string } = {}): Sha
   let flips: readonly number[] = [];
   return {
     name,
-    get chosenFlips() { return chosen < 0 ? undefined : flips[chosen]; },
+    get chosenFlips() {
+      return chosen < 0 ? undefined : flips[chosen];
+    },
     async prepare(shadow) {
       const fn = `${name}.prepare`;
       checkSplit(fn, shadow);
@@ -81,7 +87,9 @@ export function featureFlipAttack(options: { readonly name?: string } = {}): Sha
       let best = -1;
       let bestK = 0;
       for (let k = 0; k < known.members.flipCounts!.length; k++) {
-        const r = selThresholdAttack(labeled(known.members, known.nonMembers, k, name), labeled(evaluation.members, evaluation.nonMembers, k, name), { numClasses: target.numClasses });
+        const r = selThresholdAttack(labeled(known.members, known.nonMembers, k, name), labeled(evaluation.members, evaluation.nonMembers, k, name), {
+          numClasses: target.numClasses,
+        });
         if (r.accuracy > best) [best, bestK] = [r.accuracy, k];
       }
       return { selAccuracyOptimistic: best, selBestFlips: flips[bestK]! };

@@ -26,9 +26,15 @@ export function likelihoodRatioAttack(options: { readonly name?: string; readonl
   const mean = (v: Float64Array) => v.reduce((a, b) => a + b, 0) / v.length;
   return {
     name,
-    get thresholds() { return inner.thresholds; },
-    get globalThreshold() { return inner.globalThreshold; },
-    get fallbackClasses() { return inner.fallbackClasses; },
+    get thresholds() {
+      return inner.thresholds;
+    },
+    get globalThreshold() {
+      return inner.globalThreshold;
+    },
+    get fallbackClasses() {
+      return inner.fallbackClasses;
+    },
     async prepare(shadow) {
       checkSplit(`${name}.prepare`, shadow);
       const [m, n] = [shadow.members.phi, shadow.nonMembers.phi];

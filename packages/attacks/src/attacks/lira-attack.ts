@@ -59,7 +59,8 @@ export function liraAttack(options: LiraOptions = {}): ReferenceAttack {
             if (side.length < cap) side.push(phi[i]!);
           });
           if (outside.length === 0) throw new InvalidArgumentError(`${fn}: example ${i} has no OUT reference model; LiRA needs at least one`);
-          if (mode === 'online' && inside.length === 0) throw new InvalidArgumentError(`${fn}: example ${i} has no IN reference model; online LiRA needs at least one (or use mode 'offline')`);
+          if (mode === 'online' && inside.length === 0)
+            throw new InvalidArgumentError(`${fn}: example ${i} has no IN reference model; online LiRA needs at least one (or use mode 'offline')`);
           s.muOut[i] = median(outside);
           s.sdOut[i] = std(outside);
           allOut.push(...outside);

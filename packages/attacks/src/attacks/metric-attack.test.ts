@@ -14,8 +14,15 @@ function fixture(low: number[], labels: number[], correct: number[] = low.map(()
   const l = Float64Array.from(low);
   const h = l.map((v) => 1 - v);
   return {
-    size: l.length, numClasses: 2, labels: Int32Array.from(labels),
-    loss: l, entropy: l, modifiedEntropy: l, trueProbability: h, maxProbability: h, phi: h,
+    size: l.length,
+    numClasses: 2,
+    labels: Int32Array.from(labels),
+    loss: l,
+    entropy: l,
+    modifiedEntropy: l,
+    trueProbability: h,
+    maxProbability: h,
+    phi: h,
     correct: Uint8Array.from(correct),
   };
 }

@@ -71,9 +71,15 @@ export function metricAttack(statistic: Statistic, options: MetricAttackOptions 
 
   return {
     name,
-    get thresholds() { return thresholds; },
-    get globalThreshold() { return globalThreshold; },
-    get fallbackClasses() { return fallbackClasses; },
+    get thresholds() {
+      return thresholds;
+    },
+    get globalThreshold() {
+      return globalThreshold;
+    },
+    get fallbackClasses() {
+      return fallbackClasses;
+    },
     async prepare(shadow: SplitSignals) {
       checkSplit(`${name}.prepare`, shadow);
       numClasses = shadow.members.numClasses;
@@ -114,7 +120,11 @@ export function metricAttack(statistic: Statistic, options: MetricAttackOptions 
       };
       const m = pick(1);
       const n = pick(0);
-      const r = selThresholdAttack(known, { memberScores: m.scores, memberLabels: m.labels, nonMemberScores: n.scores, nonMemberLabels: n.labels }, { numClasses });
+      const r = selThresholdAttack(
+        known,
+        { memberScores: m.scores, memberLabels: m.labels, nonMemberScores: n.scores, nonMemberLabels: n.labels },
+        { numClasses },
+      );
       return { ...perClass, selAccuracyOptimistic: r.accuracy, selGlobalAccuracy: r.globalAccuracy, selClassAccuracy: r.classAccuracy };
     },
     dispose() {},

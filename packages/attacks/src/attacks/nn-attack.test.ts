@@ -21,7 +21,12 @@ function signals(n: number, margin: number, seed: number): ModelSignals {
   const labels = Array.from({ length: n }, () => random.int(C));
   const logits = labels.flatMap((y) => Array.from({ length: C }, (_, j) => random.normal() + (j === y ? margin : 0)));
   const base = signalsFromLogits(logits, labels, C);
-  const query = (shift: number) => signalsFromLogits(logits.map((v, k) => (k % C === labels[Math.floor(k / C)] ? v - shift : v)), labels, C);
+  const query = (shift: number) =>
+    signalsFromLogits(
+      logits.map((v, k) => (k % C === labels[Math.floor(k / C)] ? v - shift : v)),
+      labels,
+      C,
+    );
   return { ...base, queries: [query(0), query(1.5), query(3)] };
 }
 const split = (seed: number): SplitSignals => ({ members: signals(150, 4, seed), nonMembers: signals(150, 0.5, seed + 1) });
@@ -89,7 +94,10 @@ describe('attack features and networks', () => {
   it('a one-unit head gives logits [0, z], so CE equals BCE on sigmoid(z)', () => {
     const net = createAttackNetwork({ inputDim: 3, layers: [{ units: 5 }, { units: 1 }], seed: 3 });
     tf.tidy(() => {
-      const x = tf.tensor2d([[1, -2, 0.5], [0, 1, 1]]);
+      const x = tf.tensor2d([
+        [1, -2, 0.5],
+        [0, 1, 1],
+      ]);
       const logits = net.forward(x, { training: false }).logits;
       const z = tf.sub(tf.slice(logits, [0, 1], [-1, 1]), tf.slice(logits, [0, 0], [-1, 1])).dataSync();
       expect(logits.arraySync()[0]![0]).toBe(0);
@@ -122,7 +130,9 @@ describe('msePlugin (NN-SEL loss)', () => {
     const grad = tf.tidy(() => {
       const labels = tf.tensor1d(y, 'int32');
       const f = (z: tf.Tensor) => msePlugin.loss!({ logits: tf.concat([tf.zerosLike(z), z], 1) as tf.Tensor2D, labels } as never, () => tf.scalar(0));
-      return tf.grad(f)(tf.tensor2d(zValues, [3, 1])).dataSync();
+      return tf
+        .grad(f)(tf.tensor2d(zValues, [3, 1]))
+        .dataSync();
     });
     zValues.forEach((z, i) => {
       const s = 1 / (1 + Math.exp(-z));
@@ -134,10 +144,16 @@ describe('msePlugin (NN-SEL loss)', () => {
 describe('selectBestOn (SEL best-epoch reporting, A9)', () => {
   it('keeps the epoch with the best accuracy on the given signals and leaks nothing', async () => {
     const accuracy = (d: Uint8Array) => 0.5 * (d.subarray(0, 150).reduce((s, v) => s + v, 0) / 150 + 1 - d.subarray(150).reduce((s, v) => s + v, 0) / 150);
-    const make = (selectBestOn?: SplitSignals) => nnAttack({
-      name: 'mlh-like', features: { kind: 'posterior' }, epochs: 6, batchSize: 64, seed: 3, selectBestOn,
-      network: (inputDim, seed) => ({ inputDim, seed, layers: [{ units: 8 }, { units: 2 }] }),
-    });
+    const make = (selectBestOn?: SplitSignals) =>
+      nnAttack({
+        name: 'mlh-like',
+        features: { kind: 'posterior' },
+        epochs: 6,
+        batchSize: 64,
+        seed: 3,
+        selectBestOn,
+        network: (inputDim, seed) => ({ inputDim, seed, layers: [{ units: 8 }, { units: 2 }] }),
+      });
     const before = tf.memory().numTensors;
     const final = make();
     await final.prepare(shadow);

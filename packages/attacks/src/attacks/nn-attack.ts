@@ -1,5 +1,16 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, ShapeMismatchError, adam, checkPositiveInteger, labeledData, train, type Classifier, type LrSchedule, type Optimizer, type TrainingPlugin } from '@mia/core';
+import {
+  InvalidArgumentError,
+  ShapeMismatchError,
+  adam,
+  checkPositiveInteger,
+  labeledData,
+  train,
+  type Classifier,
+  type LrSchedule,
+  type Optimizer,
+  type TrainingPlugin,
+} from '@mia/core';
 import type { ModelSignals, SplitSignals } from '../signals/model-signals';
 import { concatSignals } from '../signals/concat-signals';
 import type { ShadowAttack } from './attack';

@@ -66,7 +66,9 @@ export function nnSelAttack(options: NnSelOptions = {}): ShadowAttack {
     network: (inputDim, seed) => {
       const c = inputDim / 2;
       return {
-        inputDim, seed, init: { normalStd: 0.01 },
+        inputDim,
+        seed,
+        init: { normalStd: 0.01 },
         branches: [
           { start: 0, end: c, layers: [{ units: 1024 }, { units: 512 }, { units: 64 }] },
           { start: c, end: inputDim, layers: [{ units: 128 }, { units: 64 }] },
@@ -95,7 +97,8 @@ export function nnCrlAttack(options: NnPresetOptions = {}): ShadowAttack {
     name: options.name ?? 'nn-crl',
     features: { kind: 'posterior', withLabel: true },
     network: (inputDim, seed) => ({
-      inputDim, seed,
+      inputDim,
+      seed,
       layers: [{ units: 128, dropout: 0.2 }, { units: 64, dropout: 0.2 }, { units: 64, activation: 'linear' }, { units: 2 }],
     }),
     optimizer: () => sgd({ lr: 0.01, momentum: 0.9, weightDecay: 5e-4 }),

@@ -21,7 +21,10 @@ function world(effect: number, n = 400, numReferences = 8, seed = 1) {
   const keep: Uint8Array[] = [];
   for (let p = 0; p < numReferences / 2; p++) {
     const half = Uint8Array.from({ length: n }, () => (random.next() < 0.5 ? 1 : 0));
-    keep.push(half, half.map((v) => 1 - v));
+    keep.push(
+      half,
+      half.map((v) => 1 - v),
+    );
   }
   const isMember = Uint8Array.from({ length: n }, () => (random.next() < 0.5 ? 1 : 0));
   const references: ReferenceSignals = { models: keep.map(modelPhi), keep };
@@ -133,7 +136,14 @@ describe('Attack-R / Attack-P known answers', () => {
     const ref = (l: number[]) => signalsFromLosses(l, [0, 0], 2);
     const a = attackR();
     // OUT losses 1 and 3 → grid [0, 1, 3, 1000] ↦ [0, 1/3, 2/3, 1]; the third model is IN for both points (ignored).
-    await a.prepare({ models: [ref([1, 1]), ref([3, 3]), ref([0.01, 0.01])], keep: [[0, 0], [0, 0], [1, 1]] });
+    await a.prepare({
+      models: [ref([1, 1]), ref([3, 3]), ref([0.01, 0.01])],
+      keep: [
+        [0, 0],
+        [0, 0],
+        [1, 1],
+      ],
+    });
     const scores = a.score(ref([2, 0.5]));
     expect(scores[0]).toBeCloseTo(-(1 / 3 + 0.5 / 3), 9); // 2 is halfway between 1 and 3
     expect(scores[1]).toBeCloseTo(-(0.5 / 3), 9); // 0.5 is halfway between 0 and 1

@@ -26,14 +26,17 @@ export function checkReferences(fn: string, ref: ReferenceSignals): CheckedRefer
     throw new InvalidArgumentError(`${fn}: references must be {models, keep} with at least one model`);
   }
   if (!Array.isArray(ref.keep) || ref.keep.length !== ref.models.length) {
-    throw new ShapeMismatchError(`${fn}: keep must have one row per reference model (${ref.models.length}), got ${Array.isArray(ref.keep) ? ref.keep.length : typeof ref.keep}`);
+    throw new ShapeMismatchError(
+      `${fn}: keep must have one row per reference model (${ref.models.length}), got ${Array.isArray(ref.keep) ? ref.keep.length : typeof ref.keep}`,
+    );
   }
   const size = ref.models[0]!.size;
   if (size === 0) throw new InvalidArgumentError(`${fn}: the audit set must not be empty`);
   const numQueries = queryCount(ref.models[0]!);
   ref.models.forEach((m, k) => {
     if (m.size !== size) throw new ShapeMismatchError(`${fn}: every reference model must score the same ${size} examples, model ${k} has ${m.size}`);
-    if (queryCount(m) !== numQueries) throw new ShapeMismatchError(`${fn}: every reference model must have ${numQueries} queries, model ${k} has ${queryCount(m)}`);
+    if (queryCount(m) !== numQueries)
+      throw new ShapeMismatchError(`${fn}: every reference model must have ${numQueries} queries, model ${k} has ${queryCount(m)}`);
   });
   const keep = ref.keep.map((row, k) => toMembershipArray(fn, `keep[${k}]`, row, size));
   return { models: ref.models, keep, size, numQueries };
@@ -42,8 +45,10 @@ export function checkReferences(fn: string, ref: ReferenceSignals): CheckedRefer
 /** Checks the target's signals cover the audit set of the references (internal). */
 export function checkTarget(fn: string, target: ModelSignals, ref: CheckedReferences | undefined): CheckedReferences {
   if (ref === undefined) throw new InvalidArgumentError(`${fn}: call prepare() before scoring`);
-  if (target.size !== ref.size) throw new ShapeMismatchError(`${fn}: target signals must cover the ${ref.size} audit examples of the references, got ${target.size}`);
-  if (queryCount(target) !== ref.numQueries) throw new ShapeMismatchError(`${fn}: target must have ${ref.numQueries} queries like the references, got ${queryCount(target)}`);
+  if (target.size !== ref.size)
+    throw new ShapeMismatchError(`${fn}: target signals must cover the ${ref.size} audit examples of the references, got ${target.size}`);
+  if (queryCount(target) !== ref.numQueries)
+    throw new ShapeMismatchError(`${fn}: target must have ${ref.numQueries} queries like the references, got ${queryCount(target)}`);
   return ref;
 }
 
@@ -53,7 +58,8 @@ export function checkPopulation(fn: string, population: ArrayLike<number> | unde
   const out = Int32Array.from(population);
   if (out.length === 0) throw new InvalidArgumentError(`${fn}: population must not be empty`);
   out.forEach((i, k) => {
-    if (!Number.isInteger(population[k]) || i < 0 || i >= size) throw new InvalidArgumentError(`${fn}: population[${k}] must be an index in [0, ${size - 1}], got ${population[k]}`);
+    if (!Number.isInteger(population[k]) || i < 0 || i >= size)
+      throw new InvalidArgumentError(`${fn}: population[${k}] must be an index in [0, ${size - 1}], got ${population[k]}`);
   });
   return out;
 }
@@ -80,8 +86,17 @@ export function normalCdf(z: number): number {
   const x = -z / Math.SQRT2;
   const a = Math.abs(x);
   const t = 1 / (1 + 0.5 * a);
-  const r = t * Math.exp(-a * a - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 +
-    t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+  const r =
+    t *
+    Math.exp(
+      -a * a -
+        1.26551223 +
+        t *
+          (1.00002368 +
+            t *
+              (0.37409196 +
+                t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+    );
   return 0.5 * (x >= 0 ? r : 2 - r);
 }
 

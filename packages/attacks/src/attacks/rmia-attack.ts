@@ -53,7 +53,8 @@ export function rmiaAttack(options: RmiaOptions = {}): ReferenceAttack & { reado
   const trim = options.trim ?? 0;
   const name = options.name ?? `rmia-${mode}`;
   if (!(gamma > 0)) throw new InvalidArgumentError(`rmiaAttack: gamma must be a positive number, got ${gamma}`);
-  if (options.a !== undefined && options.a !== 'tune' && !(options.a >= 0 && options.a <= 1)) throw new InvalidArgumentError(`rmiaAttack: a must be 'tune' or a number in [0, 1], got ${options.a}`);
+  if (options.a !== undefined && options.a !== 'tune' && !(options.a >= 0 && options.a <= 1))
+    throw new InvalidArgumentError(`rmiaAttack: a must be 'tune' or a number in [0, 1], got ${options.a}`);
   let refs: CheckedReferences | undefined;
   let refProbs: Float64Array[][] = [];
   let population: Int32Array = new Int32Array(0);
@@ -61,18 +62,26 @@ export function rmiaAttack(options: RmiaOptions = {}): ReferenceAttack & { reado
 
   /** `Pr(x)` per query and point from the reference models `use` (internal). */
   const marginal = (r: CheckedReferences, use: number[], aValue: number): Float64Array[] =>
-    Array.from({ length: r.numQueries }, (_, q) => Float64Array.from({ length: r.size }, (_, i) => {
-      const values = use.filter((k) => mode === 'online' || r.keep[k]![i] === 0).map((k) => refProbs[k]![q]![i]!);
-      if (values.length === 0) throw new InvalidArgumentError(`${name}: example ${i} has no ${mode === 'online' ? '' : 'OUT '}reference model`);
-      const m = mean(values, mode === 'online' ? trim : 0);
-      return mode === 'online' ? m : 0.5 * ((1 + aValue) * m + (1 - aValue));
-    }));
+    Array.from({ length: r.numQueries }, (_, q) =>
+      Float64Array.from({ length: r.size }, (_, i) => {
+        const values = use.filter((k) => mode === 'online' || r.keep[k]![i] === 0).map((k) => refProbs[k]![q]![i]!);
+        if (values.length === 0) throw new InvalidArgumentError(`${name}: example ${i} has no ${mode === 'online' ? '' : 'OUT '}reference model`);
+        const m = mean(values, mode === 'online' ? trim : 0);
+        return mode === 'online' ? m : 0.5 * ((1 + aValue) * m + (1 - aValue));
+      }),
+    );
   const scoresOf = (target: Float64Array[], prior: Float64Array[]): Float64Array =>
-    rmiaPairwiseScores(target.map((t, q) => t.map((v, i) => v / prior[q]![i]!)), population, gamma);
+    rmiaPairwiseScores(
+      target.map((t, q) => t.map((v, i) => v / prior[q]![i]!)),
+      population,
+      gamma,
+    );
 
   return {
     name,
-    get chosenA() { return a; },
+    get chosenA() {
+      return a;
+    },
     async prepare(references) {
       refs = checkReferences(`${name}.prepare`, references);
       population = checkPopulation(`${name}.prepare`, options.population, refs.size);
@@ -82,7 +91,9 @@ export function rmiaAttack(options: RmiaOptions = {}): ReferenceAttack & { reado
       const paired = options.pairedModel ?? 0;
       const others = refs.models.map((_, k) => k).filter((k) => k !== paired);
       if (paired < 0 || paired >= refs.models.length || others.length === 0) {
-        throw new InvalidArgumentError(`${name}.prepare: tuning a needs a paired model index in [0, ${refs.models.length - 1}] and at least one other reference, got pairedModel ${paired} with ${refs.models.length} models`);
+        throw new InvalidArgumentError(
+          `${name}.prepare: tuning a needs a paired model index in [0, ${refs.models.length - 1}] and at least one other reference, got pairedModel ${paired} with ${refs.models.length} models`,
+        );
       }
       let best = -1;
       for (let step = 0; step <= 10; step++) {
@@ -93,7 +104,14 @@ export function rmiaAttack(options: RmiaOptions = {}): ReferenceAttack & { reado
     },
     score(target) {
       const r = checkTarget(`${name}.score`, target, refs);
-      return scoresOf(probabilities(target, signal), marginal(r, r.models.map((_, k) => k), a ?? 0));
+      return scoresOf(
+        probabilities(target, signal),
+        marginal(
+          r,
+          r.models.map((_, k) => k),
+          a ?? 0,
+        ),
+      );
     },
     dispose() {},
   };

@@ -21,7 +21,12 @@ function signals(n: number, member: boolean, seed: number): ModelSignals {
   const labels = Array.from({ length: n }, () => random.int(C));
   const logits = labels.flatMap((y) => Array.from({ length: C }, (_, j) => random.normal() + (j === y ? margin : 0)));
   const base = signalsFromLogits(logits, labels, C);
-  const query = () => signalsFromLogits(logits.map((v) => v + random.normal(0, 1.5)), labels, C);
+  const query = () =>
+    signalsFromLogits(
+      logits.map((v) => v + random.normal(0, 1.5)),
+      labels,
+      C,
+    );
   const count = () => Float64Array.from({ length: n }, () => Math.round(random.next() * 6 + (member ? 4 : 0)));
   return {
     ...base,
@@ -37,7 +42,17 @@ const target = split(3);
 const all = concatSignals([target.members, target.nonMembers]);
 const isMember = Uint8Array.from({ length: 400 }, (_, i) => (i < 200 ? 1 : 0));
 
-const statistics: StatisticName[] = ['correctness', 'loss', 'confidence', 'maxConfidence', 'entropy', 'modifiedEntropy', 'phi', 'gradientNorm', 'queryAccuracy'];
+const statistics: StatisticName[] = [
+  'correctness',
+  'loss',
+  'confidence',
+  'maxConfidence',
+  'entropy',
+  'modifiedEntropy',
+  'phi',
+  'gradientNorm',
+  'queryAccuracy',
+];
 const attacks: [string, () => ShadowAttack][] = [
   ...statistics.map((s): [string, () => ShadowAttack] => [s, () => metricAttack(s)]),
   ['queryAccuracy (sel)', () => metricAttack('queryAccuracy', { mode: 'sel' })],
@@ -70,7 +85,12 @@ describe('likelihoodRatioAttack (CCLr extra)', () => {
     expect(auc(attack.score(all), isMember)).toBeGreaterThan(0.7);
     // Known answer: with φ_in ~ N(1, 1) and φ_out ~ N(−1, 1) fitted exactly, the log ratio at φ is 2φ.
     const two = likelihoodRatioAttack();
-    const phiSignals = (phi: number[]): ModelSignals => ({ ...shadow.members, size: phi.length, phi: Float64Array.from(phi), labels: new Int32Array(phi.length) });
+    const phiSignals = (phi: number[]): ModelSignals => ({
+      ...shadow.members,
+      size: phi.length,
+      phi: Float64Array.from(phi),
+      labels: new Int32Array(phi.length),
+    });
     await two.prepare({ members: phiSignals([0, 2]), nonMembers: phiSignals([-2, 0]) }); // means ±1, std 1
     expect(two.score(phiSignals([0.5]))[0]).toBeCloseTo(1, 12);
   });

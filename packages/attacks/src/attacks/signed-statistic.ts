@@ -2,16 +2,7 @@ import { InvalidArgumentError } from '@mia/core';
 import type { ModelSignals } from '../signals/model-signals';
 
 /** Names of the built-in per-example statistics a threshold attack can use. */
-export type StatisticName =
-  | 'correctness'
-  | 'loss'
-  | 'confidence'
-  | 'maxConfidence'
-  | 'entropy'
-  | 'modifiedEntropy'
-  | 'phi'
-  | 'gradientNorm'
-  | 'queryAccuracy';
+export type StatisticName = 'correctness' | 'loss' | 'confidence' | 'maxConfidence' | 'entropy' | 'modifiedEntropy' | 'phi' | 'gradientNorm' | 'queryAccuracy';
 
 /** A statistic: a built-in name or a function returning one signed score per example (higher = member). */
 export type Statistic = StatisticName | ((signals: ModelSignals) => Float64Array);
@@ -64,6 +55,8 @@ export function signedStatistic(signals: ModelSignals, statistic: Statistic): Fl
       return out;
     }
     default:
-      throw new InvalidArgumentError(`${fn}: statistic must be one of correctness, loss, confidence, maxConfidence, entropy, modifiedEntropy, phi, gradientNorm, queryAccuracy or a function, got ${JSON.stringify(statistic)}`);
+      throw new InvalidArgumentError(
+        `${fn}: statistic must be one of correctness, loss, confidence, maxConfidence, entropy, modifiedEntropy, phi, gradientNorm, queryAccuracy or a function, got ${JSON.stringify(statistic)}`,
+      );
   }
 }

@@ -53,10 +53,14 @@ export function parseNpy(bytes: Uint8Array, source = 'npy'): NpyArray {
   const fortran = /'fortran_order'\s*:\s*(True|False)/.exec(header)?.[1] ?? fail("no 'fortran_order' in header");
   const shapeText = /'shape'\s*:\s*\(([^)]*)\)/.exec(header)?.[1] ?? fail("no 'shape' in header");
   if (fortran === 'True') fail('Fortran-order arrays are not supported; save with np.ascontiguousarray');
-  const shape = shapeText.split(',').map((s) => s.trim()).filter((s) => s !== '').map((s) => {
-    const d = Number(s);
-    return Number.isInteger(d) && d >= 0 ? d : fail(`bad dimension ${JSON.stringify(s)} in shape`);
-  });
+  const shape = shapeText
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map((s) => {
+      const d = Number(s);
+      return Number.isInteger(d) && d >= 0 ? d : fail(`bad dimension ${JSON.stringify(s)} in shape`);
+    });
   const order = descr[0];
   const reader = READERS[descr.slice(1)];
   if (reader === undefined || (order !== '<' && order !== '|' && !(order === '>' && reader.size === 1))) {

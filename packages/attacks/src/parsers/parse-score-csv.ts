@@ -29,12 +29,21 @@ export function parseScoreCsv(text: string, source = 'csv'): ScoreTable {
   const labelCol = col('label');
   const memberCol = header.findIndex((h) => MEMBER_COLUMNS.includes(h));
   if (labelCol < 0 || memberCol < 0) fail(`the header must have 'label' and 'member' columns, got ${JSON.stringify(header)}`);
-  const indexed = (prefix: string) => header.map((h, i) => [h, i] as const).filter(([h]) => new RegExp(`^${prefix}_\\d+$`).test(h))
-    .sort((a, b) => Number(a[0].slice(prefix.length + 1)) - Number(b[0].slice(prefix.length + 1))).map(([, i]) => i);
+  const indexed = (prefix: string) =>
+    header
+      .map((h, i) => [h, i] as const)
+      .filter(([h]) => new RegExp(`^${prefix}_\\d+$`).test(h))
+      .sort((a, b) => Number(a[0].slice(prefix.length + 1)) - Number(b[0].slice(prefix.length + 1)))
+      .map(([, i]) => i);
   const logitCols = indexed('logit');
   const probCols = indexed('prob');
   const columns: Record<string, number[]> = { labels: [], isMember: [] };
-  const groups: [string, number[]][] = [['logits', logitCols], ['probabilities', probCols], ['losses', col('loss') >= 0 ? [col('loss')] : []], ['scores', col('score') >= 0 ? [col('score')] : []]];
+  const groups: [string, number[]][] = [
+    ['logits', logitCols],
+    ['probabilities', probCols],
+    ['losses', col('loss') >= 0 ? [col('loss')] : []],
+    ['scores', col('score') >= 0 ? [col('score')] : []],
+  ];
   const used = groups.filter(([, cols]) => cols.length > 0);
   if (used.length !== 1) fail(`exactly one of loss, score, logit_<j> or prob_<j> columns must be present, got ${used.map(([k]) => k).join(', ') || 'none'}`);
   const [kind, valueCols] = used[0]!;

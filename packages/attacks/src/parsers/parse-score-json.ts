@@ -33,10 +33,13 @@ export function parseScoreJson(text: string, source = 'json'): ScoreTable {
     throw new InvalidDatasetError(`${fn}: not valid JSON: ${(cause as Error).message}`, { cause });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new InvalidDatasetError(`${fn}: expected an object {labels, isMember, logits|probabilities|losses|scores}, got ${Array.isArray(value) ? 'an array' : typeof value}`);
+    throw new InvalidDatasetError(
+      `${fn}: expected an object {labels, isMember, logits|probabilities|losses|scores}, got ${Array.isArray(value) ? 'an array' : typeof value}`,
+    );
   }
   const o = value as Record<string, unknown>;
-  if (o.numClasses !== undefined && typeof o.numClasses !== 'number') throw new InvalidDatasetError(`${fn}: numClasses must be a number, got ${JSON.stringify(o.numClasses)}`);
+  if (o.numClasses !== undefined && typeof o.numClasses !== 'number')
+    throw new InvalidDatasetError(`${fn}: numClasses must be a number, got ${JSON.stringify(o.numClasses)}`);
   return buildScoreTable(fn, {
     numClasses: o.numClasses as number | undefined,
     labels: flatten(fn, 'labels', o.labels),

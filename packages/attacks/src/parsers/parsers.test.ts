@@ -49,7 +49,17 @@ describe('parseNpy', () => {
 
 describe('parseScoreJson', () => {
   it('reads nested logits with boolean membership', () => {
-    const table = parseScoreJson(JSON.stringify({ numClasses: 2, labels: [0, 1], isMember: [true, false], logits: [[2, 0], [0, 1]] }));
+    const table = parseScoreJson(
+      JSON.stringify({
+        numClasses: 2,
+        labels: [0, 1],
+        isMember: [true, false],
+        logits: [
+          [2, 0],
+          [0, 1],
+        ],
+      }),
+    );
     expect([...table.logits!]).toEqual([2, 0, 0, 1]);
     expect([...table.isMember]).toEqual([1, 0]);
     const signals = signalsFromScoreTable(table);

@@ -37,10 +37,11 @@ export function buildScoreTable(
   const kinds = (['logits', 'probabilities', 'losses', 'scores'] as const).filter((k) => columns[k] !== undefined);
   if (kinds.length !== 1) fail(`exactly one of logits, probabilities, losses or scores must be given, got ${kinds.length === 0 ? 'none' : kinds.join(', ')}`);
   labels.forEach((v, i) => (Number.isInteger(v) && v >= 0) || fail(`labels[${i}] must be a non-negative integer, got ${v}`));
-  isMember.forEach((v, i) => (v === 0 || v === 1) || fail(`isMember[${i}] must be 0/1 or a boolean, got ${v}`));
+  isMember.forEach((v, i) => v === 0 || v === 1 || fail(`isMember[${i}] must be 0/1 or a boolean, got ${v}`));
   const maxLabel = labels.reduce((m, v) => Math.max(m, v), 0);
   const numClasses = columns.numClasses ?? Math.max(2, maxLabel + 1);
-  if (!Number.isInteger(numClasses) || numClasses < 2 || maxLabel >= numClasses) fail(`numClasses must be an integer ≥ 2 above every label (max ${maxLabel}), got ${numClasses}`);
+  if (!Number.isInteger(numClasses) || numClasses < 2 || maxLabel >= numClasses)
+    fail(`numClasses must be an integer ≥ 2 above every label (max ${maxLabel}), got ${numClasses}`);
   const kind = kinds[0]!;
   const values = columns[kind]!;
   const width = kind === 'logits' || kind === 'probabilities' ? numClasses : 1;

@@ -25,7 +25,12 @@ describe('computeSignals', () => {
     const before = tf.memory().numTensors;
     const s = computeSignals(model, data, { batchSize: 7, queries: [(x) => tf.mul(x, 0), (x) => x] });
     expect(tf.memory().numTensors).toBe(before);
-    const losses = tf.tidy(() => crossEntropyPerExample(model.forward(data.gather(Array.from({ length: 20 }, (_, i) => i)), { training: false }).logits, tf.tensor1d(data.y, 'int32')).dataSync());
+    const losses = tf.tidy(() =>
+      crossEntropyPerExample(
+        model.forward(data.gather(Array.from({ length: 20 }, (_, i) => i)), { training: false }).logits,
+        tf.tensor1d(data.y, 'int32'),
+      ).dataSync(),
+    );
     s.loss.forEach((v, i) => expect(v).toBeCloseTo(losses[i]!, 5));
     expect(s.queries).toHaveLength(2);
     s.queries![1]!.loss.forEach((v, i) => expect(v).toBeCloseTo(s.loss[i]!, 9));
@@ -51,7 +56,10 @@ describe('computeSignals', () => {
   });
 
   it('flip-noise counts are seeded, bounded and leak-free', () => {
-    const x = tf.tensor2d(Array.from({ length: 60 }, (_, k) => ((k * 7) % 3 === 0 ? 1 : 0)), [10, 6]);
+    const x = tf.tensor2d(
+      Array.from({ length: 60 }, (_, k) => ((k * 7) % 3 === 0 ? 1 : 0)),
+      [10, 6],
+    );
     const binary = labeledData({ x, y: Array.from({ length: 10 }, (_, i) => i % 3), numClasses: 3 });
     const before = tf.memory().numTensors;
     const a = flipNoiseCounts(model, binary, { flips: [1, 6], repeats: 4, seed: 3 });

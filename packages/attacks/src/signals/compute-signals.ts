@@ -39,8 +39,9 @@ export function computeSignals(classifier: Classifier, data: LabeledData, option
     signalsFromLogits(transformedLogits(classifier, data, indices, batchSize, transform), labels, classifier.numClasses);
   const base = signalsOf();
   const queries = options.queries?.map((transform) => signalsOf(transform));
-  const gradientNorm = options.inputGradients === undefined || options.inputGradients === false
-    ? undefined
-    : inputGradientNorms(classifier, data, { batchSize, indices, norm: options.inputGradients });
+  const gradientNorm =
+    options.inputGradients === undefined || options.inputGradients === false
+      ? undefined
+      : inputGradientNorms(classifier, data, { batchSize, indices, norm: options.inputGradients });
   return { ...base, queries, gradientNorm };
 }

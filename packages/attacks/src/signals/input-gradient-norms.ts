@@ -33,7 +33,10 @@ export function inputGradientNorms(classifier: Classifier, data: LabeledData, op
     const idx = indices.subarray(start, Math.min(start + batchSize, indices.length));
     const norms = tf.tidy(() => {
       const x = data.gather(idx);
-      const labels = tf.tensor1d(Int32Array.from(idx, (i) => data.y[i]!), 'int32');
+      const labels = tf.tensor1d(
+        Int32Array.from(idx, (i) => data.y[i]!),
+        'int32',
+      );
       const grad = tf.grad((input: tf.Tensor) => tf.sum(crossEntropyPerExample(classifier.forward(input, { training: false }).logits, labels)))(x);
       const flat = tf.reshape(grad, [idx.length, -1]);
       return options.norm === 'l1' ? tf.sum(tf.abs(flat), 1) : tf.sqrt(tf.sum(tf.square(flat), 1));

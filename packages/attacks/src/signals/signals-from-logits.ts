@@ -64,7 +64,10 @@ export function signalsFromLogits(
     let maxOther = -Infinity;
     for (let j = 0; j < c; j++) {
       const v = z[row + j]!;
-      if (v > max) { max = v; argmax = j; }
+      if (v > max) {
+        max = v;
+        argmax = j;
+      }
       if (j !== label && v > maxOther) maxOther = v;
     }
     let sum = 0;
@@ -93,7 +96,17 @@ export function signalsFromLogits(
     correct[i] = argmax === label ? 1 : 0;
   }
   return {
-    size: n, numClasses: c, labels: y, logits: Float32Array.from(z), probabilities,
-    loss, trueProbability, phi, maxProbability, entropy, modifiedEntropy, correct,
+    size: n,
+    numClasses: c,
+    labels: y,
+    logits: Float32Array.from(z),
+    probabilities,
+    loss,
+    trueProbability,
+    phi,
+    maxProbability,
+    entropy,
+    modifiedEntropy,
+    correct,
   };
 }

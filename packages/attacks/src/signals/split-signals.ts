@@ -21,13 +21,22 @@ export function selectSignals(signals: ModelSignals, indices: ArrayLike<number>)
     return out;
   };
   return {
-    size: idx.length, numClasses: c, labels: rows(signals.labels)!,
-    logits: rows(signals.logits, c), probabilities: rows(signals.probabilities, c),
-    loss: rows(signals.loss)!, trueProbability: rows(signals.trueProbability)!, phi: rows(signals.phi)!,
-    maxProbability: rows(signals.maxProbability), entropy: rows(signals.entropy), modifiedEntropy: rows(signals.modifiedEntropy),
-    correct: rows(signals.correct), gradientNorm: rows(signals.gradientNorm),
+    size: idx.length,
+    numClasses: c,
+    labels: rows(signals.labels)!,
+    logits: rows(signals.logits, c),
+    probabilities: rows(signals.probabilities, c),
+    loss: rows(signals.loss)!,
+    trueProbability: rows(signals.trueProbability)!,
+    phi: rows(signals.phi)!,
+    maxProbability: rows(signals.maxProbability),
+    entropy: rows(signals.entropy),
+    modifiedEntropy: rows(signals.modifiedEntropy),
+    correct: rows(signals.correct),
+    gradientNorm: rows(signals.gradientNorm),
     queries: signals.queries?.map((q) => selectSignals(q, idx)),
-    flipCounts: signals.flipCounts?.map((f) => rows(f)!), flips: signals.flips,
+    flipCounts: signals.flipCounts?.map((f) => rows(f)!),
+    flips: signals.flips,
   };
 }
 
@@ -41,7 +50,9 @@ export function splitSignals(signals: ModelSignals, isMember: ArrayLike<number |
   const members = [...m.keys()].filter((i) => m[i] === 1);
   const nonMembers = [...m.keys()].filter((i) => m[i] === 0);
   if (members.length === 0 || nonMembers.length === 0) {
-    throw new InvalidArgumentError(`splitSignals: isMember must contain both members and non-members, got ${members.length} members and ${nonMembers.length} non-members`);
+    throw new InvalidArgumentError(
+      `splitSignals: isMember must contain both members and non-members, got ${members.length} members and ${nonMembers.length} non-members`,
+    );
   }
   return { members: selectSignals(signals, members), nonMembers: selectSignals(signals, nonMembers) };
 }

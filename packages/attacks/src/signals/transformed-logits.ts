@@ -27,4 +27,3 @@ export function transformedLogits(classifier: Classifier, data: LabeledData, ind
   }
   return out;
 }
-

@@ -43,18 +43,34 @@ describe('auditClassifier end to end (tiny overfit MLP)', () => {
     const before = tf.memory().numTensors;
     const shift = (dx: number) => (x: tf.Tensor) => tf.add(x, dx);
     const attacks = [
-      metricAttack('correctness'), metricAttack('loss'), metricAttack('confidence'), metricAttack('maxConfidence'),
-      metricAttack('entropy'), metricAttack('modifiedEntropy'), metricAttack('gradientNorm', { mode: 'global' }),
+      metricAttack('correctness'),
+      metricAttack('loss'),
+      metricAttack('confidence'),
+      metricAttack('maxConfidence'),
+      metricAttack('entropy'),
+      metricAttack('modifiedEntropy'),
+      metricAttack('gradientNorm', { mode: 'global' }),
       metricAttack('queryAccuracy', { mode: 'sel', name: 'label-only-queries' }),
-      nnMlhAttack({ epochs: 5 }), nnRlAttack({ epochs: 5 }), nnCrlAttack({ epochs: 3 }), nnSelAttack({ epochs: 1 }),
-      augmentationAttack({ epochs: 3 }), featureFlipAttack(),
+      nnMlhAttack({ epochs: 5 }),
+      nnRlAttack({ epochs: 5 }),
+      nnCrlAttack({ epochs: 3 }),
+      nnSelAttack({ epochs: 1 }),
+      augmentationAttack({ epochs: 3 }),
+      featureFlipAttack(),
     ];
     const referenceAttacks = [
-      liraAttack(), liraAttack({ mode: 'offline' }), rmiaAttack(), rmiaAttack({ mode: 'online', name: 'rmia-online' }),
-      attackR(), attackP(),
+      liraAttack(),
+      liraAttack({ mode: 'offline' }),
+      rmiaAttack(),
+      rmiaAttack({ mode: 'online', name: 'rmia-online' }),
+      attackR(),
+      attackP(),
     ];
     const result = await auditClassifier(target, {
-      targetMembers, targetNonMembers, shadowMembers, shadowNonMembers,
+      targetMembers,
+      targetNonMembers,
+      shadowMembers,
+      shadowNonMembers,
       trainShadow: trainModel,
       numReferences: 4,
       signals: { queries: [shift(-0.5), shift(0), shift(0.5)], inputGradients: 'l2' },
@@ -96,9 +112,16 @@ describe('auditClassifier seeded path and errors', () => {
     const target = await quick(sets[0]!, { kind: 'shadow', index: 0 }, 1);
     const run = async () => {
       const result = await auditClassifier(target, {
-        targetMembers: sets[0]!, targetNonMembers: sets[1]!, shadowMembers: sets[2]!, shadowNonMembers: sets[3]!,
-        trainShadow: quick, numShadows: 2, numReferences: 2, seed: 9,
-        attacks: [metricAttack('loss')], referenceAttacks: [liraAttack({ mode: 'offline' })],
+        targetMembers: sets[0]!,
+        targetNonMembers: sets[1]!,
+        shadowMembers: sets[2]!,
+        shadowNonMembers: sets[3]!,
+        trainShadow: quick,
+        numShadows: 2,
+        numReferences: 2,
+        seed: 9,
+        attacks: [metricAttack('loss')],
+        referenceAttacks: [liraAttack({ mode: 'offline' })],
       });
       return result.attacks.map((r) => [r.accuracy, r.auc, ...r.roc.tpr]);
     };
@@ -113,8 +136,12 @@ describe('auditClassifier seeded path and errors', () => {
     const target = await quick(concatData(sets[0]!, sets[1]!), { kind: 'shadow', index: 0 }, 2);
     const attack = metricAttack('confidence', { mode: 'sel' });
     const result = await auditClassifier(target, {
-      targetMembers: sets[1]!, targetNonMembers: sets[3]!, shadowMembers: sets[0]!, shadowNonMembers: sets[2]!,
-      shadowSource: 'target', attacks: [attack],
+      targetMembers: sets[1]!,
+      targetNonMembers: sets[3]!,
+      shadowMembers: sets[0]!,
+      shadowNonMembers: sets[2]!,
+      shadowSource: 'target',
+      attacks: [attack],
     });
     expect(result.attacks[0]!.extra.selAccuracyOptimistic).toBeGreaterThanOrEqual(0);
     expect(result.attacks[0]!.numMembers).toBe(16);
@@ -127,7 +154,9 @@ describe('auditClassifier seeded path and errors', () => {
     const target = tinyMlp({ inputDim: 20, hidden: [4], numClasses: 4 });
     const base = { targetMembers: data, targetNonMembers: data };
     await expect(auditClassifier(target, { ...base, attacks: [metricAttack('loss')] })).rejects.toThrow(/need shadowMembers and shadowNonMembers/);
-    await expect(auditClassifier(target, { ...base, shadowMembers: data, shadowNonMembers: data, attacks: [metricAttack('loss')] })).rejects.toThrow(/need trainShadow/);
+    await expect(auditClassifier(target, { ...base, shadowMembers: data, shadowNonMembers: data, attacks: [metricAttack('loss')] })).rejects.toThrow(
+      /need trainShadow/,
+    );
     await expect(auditClassifier(target, { ...base, numReferences: 3, referenceAttacks: [liraAttack()] })).rejects.toThrow(/must be even/);
     await expect(auditClassifier(target, { ...base, referenceAttacks: [liraAttack()] })).rejects.toThrow(/need trainShadow and numReferences/);
     target.dispose();

@@ -70,11 +70,15 @@ export async function auditClassifier(target: Classifier, options: AuditClassifi
   const numReferences = options.numReferences ?? 0;
   checkNonNegativeInteger(fn, 'numReferences', numReferences);
   if (numReferences % 2 !== 0) throw new InvalidArgumentError(`${fn}: numReferences must be even (complementary pairs), got ${numReferences}`);
-  const targetSplit: SplitSignals = { members: signalsOf(target, options.targetMembers, options), nonMembers: signalsOf(target, options.targetNonMembers, options) };
+  const targetSplit: SplitSignals = {
+    members: signalsOf(target, options.targetMembers, options),
+    nonMembers: signalsOf(target, options.targetNonMembers, options),
+  };
   let shadow: SplitSignals | undefined;
   if (attacks.length > 0) {
     const { shadowMembers, shadowNonMembers, trainShadow } = options;
-    if (shadowMembers === undefined || shadowNonMembers === undefined) throw new InvalidArgumentError(`${fn}: shadow attacks need shadowMembers and shadowNonMembers`);
+    if (shadowMembers === undefined || shadowNonMembers === undefined)
+      throw new InvalidArgumentError(`${fn}: shadow attacks need shadowMembers and shadowNonMembers`);
     if (options.shadowSource === 'target') {
       shadow = { members: signalsOf(target, shadowMembers, options), nonMembers: signalsOf(target, shadowNonMembers, options) };
     } else {
@@ -82,7 +86,8 @@ export async function auditClassifier(target: Classifier, options: AuditClassifi
       const pool = concatData(shadowMembers, shadowNonMembers);
       const parts: SplitSignals[] = [];
       for (let k = 0; k < numShadows; k++) {
-        const perm = numShadows === 1 ? Int32Array.from({ length: pool.size }, (_, i) => i) : seededRandom(deriveSeed(seed, 'shadow-split', k)).permutation(pool.size);
+        const perm =
+          numShadows === 1 ? Int32Array.from({ length: pool.size }, (_, i) => i) : seededRandom(deriveSeed(seed, 'shadow-split', k)).permutation(pool.size);
         const cut = numShadows === 1 ? shadowMembers.size : pool.size >> 1;
         const [inside, outside] = [subsetData(pool, perm.subarray(0, cut)), subsetData(pool, perm.subarray(cut))];
         const model = await trainShadow(inside, { kind: 'shadow', index: k }, deriveSeed(seed, 'shadow', k));
@@ -97,7 +102,8 @@ export async function auditClassifier(target: Classifier, options: AuditClassifi
   }
   let audit;
   if (referenceAttacks.length > 0) {
-    if (options.trainShadow === undefined || numReferences === 0) throw new InvalidArgumentError(`${fn}: reference attacks need trainShadow and numReferences ≥ 2`);
+    if (options.trainShadow === undefined || numReferences === 0)
+      throw new InvalidArgumentError(`${fn}: reference attacks need trainShadow and numReferences ≥ 2`);
     const auditData = concatData(options.targetMembers, options.targetNonMembers);
     const models: ModelSignals[] = [];
     const keep: Uint8Array[] = [];

@@ -7,7 +7,9 @@ import { ShapeMismatchError, type LabeledData } from '@mia/core';
  */
 export function concatData(a: LabeledData, b: LabeledData): LabeledData {
   if (a.numClasses !== b.numClasses || a.inputShape.join(',') !== b.inputShape.join(',')) {
-    throw new ShapeMismatchError(`concatData: both datasets must have the same numClasses and inputShape, got ${a.numClasses} [${a.inputShape.join(', ')}] and ${b.numClasses} [${b.inputShape.join(', ')}]`);
+    throw new ShapeMismatchError(
+      `concatData: both datasets must have the same numClasses and inputShape, got ${a.numClasses} [${a.inputShape.join(', ')}] and ${b.numClasses} [${b.inputShape.join(', ')}]`,
+    );
   }
   const y = new Int32Array(a.size + b.size);
   y.set(a.y);

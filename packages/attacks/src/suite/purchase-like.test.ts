@@ -28,12 +28,18 @@ describe('auditClassifier on a purchaseLike split', () => {
     const role = (name: string) => subsetData(dataset, split.roles[name]!);
     const target = await trainMlp(role('target_train'), 1);
     const before = tf.memory().numTensors;
-    const attacks: ShadowAttack[] = [...(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy'] as const).map((s) => metricAttack(s)), nnMlhAttack({ epochs: 10 })];
+    const attacks: ShadowAttack[] = [
+      ...(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy'] as const).map((s) => metricAttack(s)),
+      nnMlhAttack({ epochs: 10 }),
+    ];
     const result = await auditClassifier(target, {
-      targetMembers: role('target_train'), targetNonMembers: role('target_test'),
-      shadowMembers: role('shadow_train'), shadowNonMembers: role('shadow_test'),
+      targetMembers: role('target_train'),
+      targetNonMembers: role('target_test'),
+      shadowMembers: role('shadow_train'),
+      shadowNonMembers: role('shadow_test'),
       trainShadow: (data, _role, seed) => trainMlp(data, seed),
-      attacks, seed: 11,
+      attacks,
+      seed: 11,
     });
     for (const a of attacks) a.dispose();
     expect(tf.memory().numTensors).toBe(before);

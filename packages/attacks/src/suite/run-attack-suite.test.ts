@@ -32,14 +32,19 @@ describe('runAttackSuite', () => {
     await expect(runAttackSuite({ target, shadow, attacks: [metricAttack('loss'), metricAttack('loss')] })).rejects.toThrow(/unique/);
     await expect(runAttackSuite({ target, attacks: [metricAttack('loss')] })).rejects.toThrow(/need both target and shadow/);
     const empty = losses([0.1], [0]);
-    const noNonMembers: SplitSignals = { members: target.members, nonMembers: { ...empty, size: 0, loss: new Float64Array(0), labels: new Int32Array(0), phi: new Float64Array(0), trueProbability: new Float64Array(0) } };
+    const noNonMembers: SplitSignals = {
+      members: target.members,
+      nonMembers: { ...empty, size: 0, loss: new Float64Array(0), labels: new Int32Array(0), phi: new Float64Array(0), trueProbability: new Float64Array(0) },
+    };
     await expect(runAttackSuite({ target: noNonMembers, shadow, attacks: [metricAttack('loss')] })).rejects.toSatisfy((e) => MiaError.isInstance(e));
     const nanTarget: SplitSignals = { members: { ...target.members, loss: Float64Array.from([NaN, 0.1, 0.2]) }, nonMembers: target.nonMembers };
     await expect(runAttackSuite({ target: nanTarget, shadow, attacks: [metricAttack('loss')] })).rejects.toThrow(/NaN/);
     const references = { models: [signalsFromPhi([0, 1, 2])], keep: [[0, 0, 0]] };
-    await expect(runAttackSuite({ audit: { target: signalsFromPhi([0, 1, 2]), isMember: [1, 0], references, attacks: [liraAttack({ mode: 'offline' })] } }))
-      .rejects.toThrow(ShapeMismatchError);
-    await expect(runAttackSuite({ audit: { target: signalsFromPhi([0, 1, 2]), isMember: [1, 1, 1], references, attacks: [liraAttack({ mode: 'offline' })] } }))
-      .rejects.toThrow(/both members and non-members/);
+    await expect(
+      runAttackSuite({ audit: { target: signalsFromPhi([0, 1, 2]), isMember: [1, 0], references, attacks: [liraAttack({ mode: 'offline' })] } }),
+    ).rejects.toThrow(ShapeMismatchError);
+    await expect(
+      runAttackSuite({ audit: { target: signalsFromPhi([0, 1, 2]), isMember: [1, 1, 1], references, attacks: [liraAttack({ mode: 'offline' })] } }),
+    ).rejects.toThrow(/both members and non-members/);
   });
 });

@@ -70,7 +70,13 @@ export interface AttackSuiteResult {
   readonly maxAdvantageAttack: string;
 }
 
-async function evaluateAttack(attack: ShadowAttack | ReferenceAttack, fit: unknown, target: ModelSignals, isMember: Uint8Array, fprs: readonly number[]): Promise<AttackResult> {
+async function evaluateAttack(
+  attack: ShadowAttack | ReferenceAttack,
+  fit: unknown,
+  target: ModelSignals,
+  isMember: Uint8Array,
+  fprs: readonly number[],
+): Promise<AttackResult> {
   await (attack.prepare as (data: unknown) => Promise<void>)(fit);
   const scores = attack.score(target);
   const summary = summarizeAttack(scores, isMember, { fprs });

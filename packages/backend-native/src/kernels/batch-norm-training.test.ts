@@ -34,21 +34,32 @@ describeNative('native batchNormTraining vs the composite on the cpu backend', (
 
     it(`${name}: y, mean and variance, with scale and offset and without`, async () => {
       expect.hasAssertions();
-      await expectMatchesCpu(() => {
-        const r = batchNormTraining(x(), scale(), offset(), 1e-5);
-        return [r.y, r.mean, r.variance];
-      }, { native: [BATCH_NORM_TRAINING] });
-      await expectMatchesCpu(() => {
-        const r = batchNormTraining(x(), undefined, undefined, 1e-3);
-        return [r.y, r.mean, r.variance];
-      }, { native: [BATCH_NORM_TRAINING] });
+      await expectMatchesCpu(
+        () => {
+          const r = batchNormTraining(x(), scale(), offset(), 1e-5);
+          return [r.y, r.mean, r.variance];
+        },
+        { native: [BATCH_NORM_TRAINING] },
+      );
+      await expectMatchesCpu(
+        () => {
+          const r = batchNormTraining(x(), undefined, undefined, 1e-3);
+          return [r.y, r.mean, r.variance];
+        },
+        { native: [BATCH_NORM_TRAINING] },
+      );
     });
 
     it(`${name}: gradients in x, scale and offset through the statistics`, async () => {
       expect.hasAssertions();
       const dyShape = shape;
       await expectMatchesCpu(
-        () => tf.grads((a: tf.Tensor, s: tf.Tensor, o: tf.Tensor) => tf.sum(tf.mul(batchNormTraining(a, s, o, 1e-5).y, randomTensor(dyShape, 10 * i + 3))))([x(), scale(), offset()]),
+        () =>
+          tf.grads((a: tf.Tensor, s: tf.Tensor, o: tf.Tensor) => tf.sum(tf.mul(batchNormTraining(a, s, o, 1e-5).y, randomTensor(dyShape, 10 * i + 3))))([
+            x(),
+            scale(),
+            offset(),
+          ]),
         { native: [BATCH_NORM_TRAINING, `${BATCH_NORM_TRAINING}Grad`] },
       );
     });
@@ -57,12 +68,20 @@ describeNative('native batchNormTraining vs the composite on the cpu backend', (
       expect.hasAssertions();
       const loss = (a: tf.Tensor): tf.Scalar => {
         const r = batchNormTraining(a, scale(), offset(), 1e-5);
-        return tf.addN([tf.sum(tf.mul(r.y, randomTensor(shape, 10 * i + 4))), tf.sum(tf.mul(r.mean, randomTensor([c], 10 * i + 5))), tf.sum(tf.mul(r.variance, randomTensor([c], 10 * i + 6)))]) as tf.Scalar;
+        return tf.addN([
+          tf.sum(tf.mul(r.y, randomTensor(shape, 10 * i + 4))),
+          tf.sum(tf.mul(r.mean, randomTensor([c], 10 * i + 5))),
+          tf.sum(tf.mul(r.variance, randomTensor([c], 10 * i + 6))),
+        ]) as tf.Scalar;
       };
       await expectMatchesCpu(() => tf.grad(loss)(x()), { native: [BATCH_NORM_TRAINING, `${BATCH_NORM_TRAINING}Grad`] });
       // Only the statistics in the loss (dy is zero).
       await expectMatchesCpu(
-        () => tf.grad((a: tf.Tensor) => { const r = batchNormTraining(a, noScale(c), noOffset(c), 1e-5); return tf.add(tf.sum(tf.square(r.mean)), tf.sum(r.variance)) as tf.Scalar; })(x()),
+        () =>
+          tf.grad((a: tf.Tensor) => {
+            const r = batchNormTraining(a, noScale(c), noOffset(c), 1e-5);
+            return tf.add(tf.sum(tf.square(r.mean)), tf.sum(r.variance)) as tf.Scalar;
+          })(x()),
         { native: [BATCH_NORM_TRAINING, `${BATCH_NORM_TRAINING}Grad`] },
       );
     });
@@ -71,7 +90,10 @@ describeNative('native batchNormTraining vs the composite on the cpu backend', (
   it('gradient in x without scale and offset', async () => {
     expect.hasAssertions();
     await expectMatchesCpu(
-      () => tf.grad((a: tf.Tensor) => tf.sum(tf.mul(batchNormTraining(a, noScale(5), noOffset(5), 1e-5).y, randomTensor([2, 3, 4, 5], 90))))(randomTensor([2, 3, 4, 5], 91)),
+      () =>
+        tf.grad((a: tf.Tensor) => tf.sum(tf.mul(batchNormTraining(a, noScale(5), noOffset(5), 1e-5).y, randomTensor([2, 3, 4, 5], 90))))(
+          randomTensor([2, 3, 4, 5], 91),
+        ),
       { native: [BATCH_NORM_TRAINING, `${BATCH_NORM_TRAINING}Grad`] },
     );
   });

@@ -26,7 +26,17 @@ export const batchNormTrainingConfig: NativeKernelConfig = {
     const mean = backend.makeOutput([channels], 'float32');
     const variance = backend.makeOutput([channels], 'float32');
     const v = (t: TensorInfo | undefined) => (t === undefined ? null : view(backend, t));
-    ctx.addon.batchNormTrain(view(backend, x), v(scale), v(offset), view(backend, y), view(backend, mean), view(backend, variance), sizeOf(x.shape) / channels, channels, epsilonOf(attrs));
+    ctx.addon.batchNormTrain(
+      view(backend, x),
+      v(scale),
+      v(offset),
+      view(backend, y),
+      view(backend, mean),
+      view(backend, variance),
+      sizeOf(x.shape) / channels,
+      channels,
+      epsilonOf(attrs),
+    );
     return [y, mean, variance];
   },
 };
@@ -49,8 +59,17 @@ export const batchNormTrainingGradConfig: NativeKernelConfig = {
     const dScale = backend.makeOutput([channels], 'float32');
     const dOffset = backend.makeOutput([channels], 'float32');
     ctx.addon.batchNormTrainGrad(
-      view(backend, dy), view(backend, x), view(backend, mean), view(backend, variance), scale === undefined ? null : view(backend, scale),
-      view(backend, dx), view(backend, dScale), view(backend, dOffset), sizeOf(x.shape) / channels, channels, epsilonOf(attrs),
+      view(backend, dy),
+      view(backend, x),
+      view(backend, mean),
+      view(backend, variance),
+      scale === undefined ? null : view(backend, scale),
+      view(backend, dx),
+      view(backend, dScale),
+      view(backend, dOffset),
+      sizeOf(x.shape) / channels,
+      channels,
+      epsilonOf(attrs),
     );
     return [dx, dScale, dOffset];
   },

@@ -25,7 +25,18 @@ const cases: ConvCase[] = [
   { name: '1×1 stride 2 same (ResNet shortcut)', x: [2, 7, 7, 4], f: [1, 1, 4, 3], strides: 2, pad: 'same' },
   { name: '3×2 filter, strides 1×2, valid, rectangular input', x: [2, 6, 9, 2], f: [3, 2, 2, 3], strides: [1, 2], pad: 'valid' },
   { name: 'explicit PyTorch-style padding 1 (number), stride 2', x: [2, 8, 8, 3], f: [3, 3, 3, 2], strides: 2, pad: 1 },
-  { name: 'explicit asymmetric padding, stride 2', x: [2, 6, 6, 3], f: [3, 3, 3, 2], strides: 2, pad: [[0, 0], [1, 2], [2, 1], [0, 0]] },
+  {
+    name: 'explicit asymmetric padding, stride 2',
+    x: [2, 6, 6, 3],
+    f: [3, 3, 3, 2],
+    strides: 2,
+    pad: [
+      [0, 0],
+      [1, 2],
+      [2, 1],
+      [0, 0],
+    ],
+  },
   { name: 'filter as large as the input, valid', x: [3, 5, 5, 1], f: [5, 5, 1, 2], strides: 1, pad: 'valid' },
 ];
 
@@ -81,11 +92,19 @@ describeNative('native convolution kernels vs the cpu backend', () => {
           expect.hasAssertions();
           const dyShape = outShape(c);
           await expectMatchesCpu(
-            () => tf.engine().runKernel('Conv2DBackpropInput', { dy: randomTensor(dyShape, 400 + i), filter: randomTensor(c.f, 500 + i) }, { ...attrs(c), inputShape: c.x } as never) as tf.Tensor,
+            () =>
+              tf.engine().runKernel('Conv2DBackpropInput', { dy: randomTensor(dyShape, 400 + i), filter: randomTensor(c.f, 500 + i) }, {
+                ...attrs(c),
+                inputShape: c.x,
+              } as never) as tf.Tensor,
             { native: ['Conv2DBackpropInput'] },
           );
           await expectMatchesCpu(
-            () => tf.engine().runKernel('Conv2DBackpropFilter', { x: randomTensor(c.x, 600 + i), dy: randomTensor(dyShape, 700 + i) }, { ...attrs(c), filterShape: c.f } as never) as tf.Tensor,
+            () =>
+              tf.engine().runKernel('Conv2DBackpropFilter', { x: randomTensor(c.x, 600 + i), dy: randomTensor(dyShape, 700 + i) }, {
+                ...attrs(c),
+                filterShape: c.f,
+              } as never) as tf.Tensor,
             { native: ['Conv2DBackpropFilter'] },
           );
         });
@@ -101,16 +120,18 @@ describeNative('native convolution kernels vs the cpu backend', () => {
   }
 
   const fusedCase = cases[2]!;
-  const fused = (activation: tf.fused.Activation | undefined, withBias: boolean, extra: () => Partial<Parameters<typeof tf.fused.conv2d>[0]> = () => ({})) => (): tf.Tensor =>
-    tf.fused.conv2d({
-      x: randomTensor(fusedCase.x, 800) as tf.Tensor4D,
-      filter: randomTensor(fusedCase.f, 801) as tf.Tensor4D,
-      strides: fusedCase.strides,
-      pad: fusedCase.pad as 'same',
-      bias: withBias ? randomTensor([fusedCase.f[3]], 802) : undefined,
-      activation,
-      ...extra(),
-    });
+  const fused =
+    (activation: tf.fused.Activation | undefined, withBias: boolean, extra: () => Partial<Parameters<typeof tf.fused.conv2d>[0]> = () => ({})) =>
+    (): tf.Tensor =>
+      tf.fused.conv2d({
+        x: randomTensor(fusedCase.x, 800) as tf.Tensor4D,
+        filter: randomTensor(fusedCase.f, 801) as tf.Tensor4D,
+        strides: fusedCase.strides,
+        pad: fusedCase.pad as 'same',
+        bias: withBias ? randomTensor([fusedCase.f[3]], 802) : undefined,
+        activation,
+        ...extra(),
+      });
 
   for (const activation of ['linear', 'relu', 'relu6', 'elu', 'sigmoid'] as const) {
     it(`FusedConv2D: bias + ${activation}`, async () => {
@@ -122,26 +143,47 @@ describeNative('native convolution kernels vs the cpu backend', () => {
   it('FusedConv2D: relu without bias, and leakyrelu with its alpha', async () => {
     expect.hasAssertions();
     await expectMatchesCpu(fused('relu', false), { native: ['FusedConv2D'] });
-    await expectMatchesCpu(fused('leakyrelu', true, () => ({ leakyreluAlpha: 0.3 })), { native: ['FusedConv2D'] });
+    await expectMatchesCpu(
+      fused('leakyrelu', true, () => ({ leakyreluAlpha: 0.3 })),
+      { native: ['FusedConv2D'] },
+    );
   });
 
   it('FusedConv2D: 1×1 stride 2 with bias + relu, batch 1', async () => {
     expect.hasAssertions();
     await expectMatchesCpu(
-      () => tf.fused.conv2d({ x: randomTensor([1, 7, 7, 4], 810) as tf.Tensor4D, filter: randomTensor([1, 1, 4, 3], 811) as tf.Tensor4D, strides: 2, pad: 'same', bias: randomTensor([3], 812), activation: 'relu' }),
+      () =>
+        tf.fused.conv2d({
+          x: randomTensor([1, 7, 7, 4], 810) as tf.Tensor4D,
+          filter: randomTensor([1, 1, 4, 3], 811) as tf.Tensor4D,
+          strides: 2,
+          pad: 'same',
+          bias: randomTensor([3], 812),
+          activation: 'relu',
+        }),
       { native: ['FusedConv2D'] },
     );
   });
 
   it('FusedConv2D: prelu falls back and is right', async () => {
     expect.hasAssertions();
-    await expectMatchesCpu(fused('prelu', true, () => ({ preluActivationWeights: randomTensor([fusedCase.f[3]], 803) })), { fallback: { FusedConv2D: /prelu/ } });
+    await expectMatchesCpu(
+      fused('prelu', true, () => ({ preluActivationWeights: randomTensor([fusedCase.f[3]], 803) })),
+      { fallback: { FusedConv2D: /prelu/ } },
+    );
   });
 
   it('FusedConv2D: a bias that is not a channel vector goes to the wasm kernel (which rejects it as without native kernels)', async () => {
     expect.hasAssertions();
     await expectFallbackThrows(
-      () => tf.fused.conv2d({ x: randomTensor(fusedCase.x, 820) as tf.Tensor4D, filter: randomTensor(fusedCase.f, 821) as tf.Tensor4D, strides: 2, pad: 'same', bias: tf.scalar(0.5) }),
+      () =>
+        tf.fused.conv2d({
+          x: randomTensor(fusedCase.x, 820) as tf.Tensor4D,
+          filter: randomTensor(fusedCase.f, 821) as tf.Tensor4D,
+          strides: 2,
+          pad: 'same',
+          bias: tf.scalar(0.5),
+        }),
       'FusedConv2D',
       /bias shape \[\]/,
       /rank-1 bias/,
@@ -153,7 +195,13 @@ describeNative('native convolution kernels vs the cpu backend', () => {
     const dy = [2, 3, 4, 5];
     const f = [3, 3, 2, 3];
     await expectMatchesCpu(
-      () => tf.engine().runKernel('Conv2DBackpropInput', { dy: randomTensor(dy, 900), filter: randomTensor(f, 901) }, { strides: 1, pad: 'same', dataFormat: 'NCHW', inputShape: [2, 2, 4, 5] } as never) as tf.Tensor,
+      () =>
+        tf.engine().runKernel('Conv2DBackpropInput', { dy: randomTensor(dy, 900), filter: randomTensor(f, 901) }, {
+          strides: 1,
+          pad: 'same',
+          dataFormat: 'NCHW',
+          inputShape: [2, 2, 4, 5],
+        } as never) as tf.Tensor,
       { fallback: { Conv2DBackpropInput: /dataFormat NCHW/ } },
     );
   });
@@ -167,7 +215,13 @@ describeNative('native convolution kernels vs the cpu backend', () => {
       /does not support dataFormat/,
     );
     await expectFallbackThrows(
-      () => tf.engine().runKernel('Conv2DBackpropFilter', { x: randomTensor([1, 2, 4, 4], 912), dy: randomTensor([1, 3, 4, 4], 913) }, { strides: 1, pad: 'same', dataFormat: 'NCHW', filterShape: [3, 3, 2, 3] } as never) as tf.Tensor,
+      () =>
+        tf.engine().runKernel('Conv2DBackpropFilter', { x: randomTensor([1, 2, 4, 4], 912), dy: randomTensor([1, 3, 4, 4], 913) }, {
+          strides: 1,
+          pad: 'same',
+          dataFormat: 'NCHW',
+          filterShape: [3, 3, 2, 3],
+        } as never) as tf.Tensor,
       'Conv2DBackpropFilter',
       /dataFormat NCHW/,
       /does not support dataFormat NCHW/,

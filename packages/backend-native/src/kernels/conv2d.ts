@@ -22,8 +22,23 @@ export function convInfo(xShape: number[], filterShape: number[], attrs: NamedAt
 export function convDims(i: backend_util.Conv2DInfo): number[] {
   const p = i.padInfo;
   return [
-    i.batchSize, i.inHeight, i.inWidth, i.inChannels, i.filterHeight, i.filterWidth, i.outChannels, i.outHeight, i.outWidth,
-    i.strideHeight, i.strideWidth, p.top, p.left, p.bottom, p.right, i.dilationHeight, i.dilationWidth,
+    i.batchSize,
+    i.inHeight,
+    i.inWidth,
+    i.inChannels,
+    i.filterHeight,
+    i.filterWidth,
+    i.outChannels,
+    i.outHeight,
+    i.outWidth,
+    i.strideHeight,
+    i.strideWidth,
+    p.top,
+    p.left,
+    p.bottom,
+    p.right,
+    i.dilationHeight,
+    i.dilationWidth,
   ];
 }
 
@@ -54,9 +69,23 @@ function forward(args: NativeKernelArgs, ctx: NativeKernelContext, fused: boolea
   const y = backend.makeOutput(info.outShape, 'float32');
   const biasView = bias === undefined ? null : view(backend, bias);
   const yView = view(backend, y);
-  ctx.addon.conv2dForward(view(backend, x), view(backend, filter), biasView, yView, convDims(info), epilogue === undefined ? (activation as 'linear' | 'relu') : 'linear');
+  ctx.addon.conv2dForward(
+    view(backend, x),
+    view(backend, filter),
+    biasView,
+    yView,
+    convDims(info),
+    epilogue === undefined ? (activation as 'linear' | 'relu') : 'linear',
+  );
   if (epilogue !== undefined) {
-    ctx.addon.biasActivation(yView, sizeOf(info.outShape) / info.outChannels, info.outChannels, null, epilogue, (attrs['leakyreluAlpha'] as number | undefined) ?? 0.2);
+    ctx.addon.biasActivation(
+      yView,
+      sizeOf(info.outShape) / info.outChannels,
+      info.outChannels,
+      null,
+      epilogue,
+      (attrs['leakyreluAlpha'] as number | undefined) ?? 0.2,
+    );
   }
   return y;
 }

@@ -42,7 +42,8 @@ describeNative('native element-wise kernels vs the cpu backend', () => {
       it(`${name}: ${pattern}`, async () => {
         expect.hasAssertions();
         // b away from 0 for the division (the quotient's scale stays meaningful).
-        const b = (): tf.Tensor => (name === 'RealDiv' ? tf.add(randomTensor(bShape, 2 * i + 1), tf.sign(randomTensor(bShape, 2 * i + 1))) : randomTensor(bShape, 2 * i + 1));
+        const b = (): tf.Tensor =>
+          name === 'RealDiv' ? tf.add(randomTensor(bShape, 2 * i + 1), tf.sign(randomTensor(bShape, 2 * i + 1))) : randomTensor(bShape, 2 * i + 1);
         await expectMatchesCpu(() => op(randomTensor(aShape, 2 * i), b()), { native: [name] });
       });
     }
@@ -57,7 +58,9 @@ describeNative('native element-wise kernels vs the cpu backend', () => {
     if (name !== 'RealDiv') {
       it(`${name}: int32 falls back and is right`, async () => {
         expect.hasAssertions();
-        await expectMatchesCpu(() => op(tf.tensor2d([1, -2, 3, 4, 5, -6], [2, 3], 'int32'), tf.tensor1d([3, 1, -2], 'int32')), { fallback: { [name]: /not float32/ } });
+        await expectMatchesCpu(() => op(tf.tensor2d([1, -2, 3, 4, 5, -6], [2, 3], 'int32'), tf.tensor1d([3, 1, -2], 'int32')), {
+          fallback: { [name]: /not float32/ },
+        });
       });
     }
   }
@@ -106,7 +109,11 @@ describeNative('native element-wise kernels vs the cpu backend', () => {
 
   it('AddN: 2, 3 and 5 inputs, small and large enough for threads, with NaN', async () => {
     expect.hasAssertions();
-    for (const [count, shape] of [[2, [3, 4]], [3, [2, 3, 4, 5]], [5, [40, 1000]]] as const) {
+    for (const [count, shape] of [
+      [2, [3, 4]],
+      [3, [2, 3, 4, 5]],
+      [5, [40, 1000]],
+    ] as const) {
       await expectMatchesCpu(() => tf.addN(Array.from({ length: count }, (_, k) => randomTensor([...shape], 90 + k))), { native: ['AddN'] });
     }
     await expectMatchesCpu(() => tf.addN([tf.tensor1d(left), tf.tensor1d(right), tf.ones([64])]), { native: ['AddN'] });

@@ -73,7 +73,11 @@ export const addNConfig: NativeKernelConfig = {
     if (first === undefined || !allFloat32(...inputs)) return ctx.fallback('not float32 or empty');
     if (inputs.some((t) => t.shape.length !== first.shape.length || t.shape.some((d, i) => d !== first.shape[i]))) return ctx.fallback('shapes differ');
     const out = backend.makeOutput(first.shape, 'float32');
-    ctx.addon.addN(inputs.map((t) => view(backend, t)), view(backend, out), sizeOf(first.shape));
+    ctx.addon.addN(
+      inputs.map((t) => view(backend, t)),
+      view(backend, out),
+      sizeOf(first.shape),
+    );
     return out;
   },
 };

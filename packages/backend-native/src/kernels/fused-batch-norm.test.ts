@@ -28,34 +28,58 @@ describeNative('native FusedBatchNorm vs the cpu backend', () => {
   for (const [i, [name, xShape, statShape]] of cases.entries()) {
     it(`${name}: with offset and scale, and without`, async () => {
       expect.hasAssertions();
-      await expectMatchesCpu(() => {
-        const s = stats(statShape, 10 * i);
-        return tf.batchNorm(randomTensor(xShape, 10 * i + 5), s.mean, s.variance, s.offset, s.scale, 1e-3);
-      }, { native: ['FusedBatchNorm'] });
-      await expectMatchesCpu(() => {
-        const s = stats(statShape, 10 * i);
-        return tf.batchNorm(randomTensor(xShape, 10 * i + 5), s.mean, s.variance, undefined, undefined, 1e-5);
-      }, { native: ['FusedBatchNorm'] });
+      await expectMatchesCpu(
+        () => {
+          const s = stats(statShape, 10 * i);
+          return tf.batchNorm(randomTensor(xShape, 10 * i + 5), s.mean, s.variance, s.offset, s.scale, 1e-3);
+        },
+        { native: ['FusedBatchNorm'] },
+      );
+      await expectMatchesCpu(
+        () => {
+          const s = stats(statShape, 10 * i);
+          return tf.batchNorm(randomTensor(xShape, 10 * i + 5), s.mean, s.variance, undefined, undefined, 1e-5);
+        },
+        { native: ['FusedBatchNorm'] },
+      );
     });
   }
 
   it('rank 3, offset without scale', async () => {
     expect.hasAssertions();
-    await expectMatchesCpu(() => tf.batchNorm(randomTensor([2, 3, 4], 70), randomTensor([4], 71), tf.add(tf.abs(randomTensor([4], 73)), 0.1), randomTensor([4], 72), undefined, 1e-3), { native: ['FusedBatchNorm'] });
+    await expectMatchesCpu(
+      () =>
+        tf.batchNorm(randomTensor([2, 3, 4], 70), randomTensor([4], 71), tf.add(tf.abs(randomTensor([4], 73)), 0.1), randomTensor([4], 72), undefined, 1e-3),
+      { native: ['FusedBatchNorm'] },
+    );
   });
 
   it('NaN and ±Inf in x stay where they are', async () => {
     expect.hasAssertions();
-    await expectMatchesCpu(() => tf.batchNorm(tf.tensor2d([NaN, 1, Infinity, -2, -Infinity, 0.5], [3, 2]), tf.tensor1d([0.5, -1]), tf.tensor1d([1, 2]), tf.tensor1d([0, 1]), tf.tensor1d([2, -1]), 1e-3), {
-      native: ['FusedBatchNorm'],
-    });
+    await expectMatchesCpu(
+      () =>
+        tf.batchNorm(
+          tf.tensor2d([NaN, 1, Infinity, -2, -Infinity, 0.5], [3, 2]),
+          tf.tensor1d([0.5, -1]),
+          tf.tensor1d([1, 2]),
+          tf.tensor1d([0, 1]),
+          tf.tensor1d([2, -1]),
+          1e-3,
+        ),
+      {
+        native: ['FusedBatchNorm'],
+      },
+    );
   });
 
   it('statistics over more than the channel axis fall back and are right', async () => {
     expect.hasAssertions();
-    await expectMatchesCpu(() => {
-      const s = stats([4, 5], 80);
-      return tf.batchNorm(randomTensor([2, 3, 4, 5], 85), s.mean, s.variance, s.offset, s.scale, 1e-3);
-    }, { fallback: { FusedBatchNorm: /not per-channel/ } });
+    await expectMatchesCpu(
+      () => {
+        const s = stats([4, 5], 80);
+        return tf.batchNorm(randomTensor([2, 3, 4, 5], 85), s.mean, s.variance, s.offset, s.scale, 1e-3);
+      },
+      { fallback: { FusedBatchNorm: /not per-channel/ } },
+    );
   });
 });

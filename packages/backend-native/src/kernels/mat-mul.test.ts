@@ -43,7 +43,11 @@ describeNative('native matrix products vs the cpu backend', () => {
   it('BatchMatMul gradients (through tf.grads) on a batched product', async () => {
     expect.hasAssertions();
     await expectMatchesCpu(
-      () => tf.grads((a: tf.Tensor, b: tf.Tensor) => tf.sum(tf.mul(tf.matMul(a, b, false, true), randomTensor([3, 5, 4], 102))))([randomTensor([3, 5, 7], 100), randomTensor([3, 4, 7], 101)]),
+      () =>
+        tf.grads((a: tf.Tensor, b: tf.Tensor) => tf.sum(tf.mul(tf.matMul(a, b, false, true), randomTensor([3, 5, 4], 102))))([
+          randomTensor([3, 5, 7], 100),
+          randomTensor([3, 4, 7], 101),
+        ]),
       { native: ['BatchMatMul'] },
     );
   });
@@ -63,30 +67,44 @@ describeNative('native matrix products vs the cpu backend', () => {
     );
   });
 
-  const fused = (activation: tf.fused.Activation, bias: (() => tf.Tensor) | undefined, ta = false, tb = false, alpha?: number) => (): tf.Tensor =>
-    tf.fused.matMul({
-      a: randomTensor(ta ? [9, 6] : [6, 9], 120),
-      b: randomTensor(tb ? [5, 9] : [9, 5], 121),
-      transposeA: ta,
-      transposeB: tb,
-      bias: bias?.(),
-      activation,
-      leakyreluAlpha: alpha,
-    });
+  const fused =
+    (activation: tf.fused.Activation, bias: (() => tf.Tensor) | undefined, ta = false, tb = false, alpha?: number) =>
+    (): tf.Tensor =>
+      tf.fused.matMul({
+        a: randomTensor(ta ? [9, 6] : [6, 9], 120),
+        b: randomTensor(tb ? [5, 9] : [9, 5], 121),
+        transposeA: ta,
+        transposeB: tb,
+        bias: bias?.(),
+        activation,
+        leakyreluAlpha: alpha,
+      });
 
   for (const activation of ['linear', 'relu', 'relu6', 'elu', 'sigmoid', 'leakyrelu'] as const) {
     it(`_FusedMatMul: bias + ${activation}`, async () => {
       expect.hasAssertions();
-      await expectMatchesCpu(fused(activation, () => randomTensor([5], 122)), { native: ['_FusedMatMul'] });
+      await expectMatchesCpu(
+        fused(activation, () => randomTensor([5], 122)),
+        { native: ['_FusedMatMul'] },
+      );
     });
   }
 
   it('_FusedMatMul: no bias + relu, transposed operands, leakyrelu alpha 0.3, bias [1, n]', async () => {
     expect.hasAssertions();
     await expectMatchesCpu(fused('relu', undefined), { native: ['_FusedMatMul'] });
-    await expectMatchesCpu(fused('relu', () => randomTensor([5], 123), true, true), { native: ['_FusedMatMul'] });
-    await expectMatchesCpu(fused('leakyrelu', () => randomTensor([5], 124), false, true, 0.3), { native: ['_FusedMatMul'] });
-    await expectMatchesCpu(fused('linear', () => randomTensor([1, 5], 125), true, false), { native: ['_FusedMatMul'] });
+    await expectMatchesCpu(
+      fused('relu', () => randomTensor([5], 123), true, true),
+      { native: ['_FusedMatMul'] },
+    );
+    await expectMatchesCpu(
+      fused('leakyrelu', () => randomTensor([5], 124), false, true, 0.3),
+      { native: ['_FusedMatMul'] },
+    );
+    await expectMatchesCpu(
+      fused('linear', () => randomTensor([1, 5], 125), true, false),
+      { native: ['_FusedMatMul'] },
+    );
   });
 
   it('_FusedMatMul: batched with a broadcast b and bias', async () => {
@@ -102,11 +120,9 @@ describeNative('native matrix products vs the cpu backend', () => {
     expect.hasAssertions();
     await expectMatchesCpu(
       () =>
-        tf.grads((a: tf.Tensor, b: tf.Tensor, bias: tf.Tensor) => tf.sum(tf.mul(tf.fused.matMul({ a: a as tf.Tensor2D, b: b as tf.Tensor2D, bias }), randomTensor([6, 5], 143))))([
-          randomTensor([6, 9], 140),
-          randomTensor([9, 5], 141),
-          randomTensor([5], 142),
-        ]),
+        tf.grads((a: tf.Tensor, b: tf.Tensor, bias: tf.Tensor) =>
+          tf.sum(tf.mul(tf.fused.matMul({ a: a as tf.Tensor2D, b: b as tf.Tensor2D, bias }), randomTensor([6, 5], 143))),
+        )([randomTensor([6, 9], 140), randomTensor([9, 5], 141), randomTensor([5], 142)]),
       { native: ['_FusedMatMul'] },
     );
   });
@@ -114,7 +130,14 @@ describeNative('native matrix products vs the cpu backend', () => {
   it('_FusedMatMul: prelu falls back and is right', async () => {
     expect.hasAssertions();
     await expectMatchesCpu(
-      () => tf.fused.matMul({ a: randomTensor([6, 9], 150), b: randomTensor([9, 5], 151), bias: randomTensor([5], 152), activation: 'prelu', preluActivationWeights: randomTensor([5], 153) }),
+      () =>
+        tf.fused.matMul({
+          a: randomTensor([6, 9], 150),
+          b: randomTensor([9, 5], 151),
+          bias: randomTensor([5], 152),
+          activation: 'prelu',
+          preluActivationWeights: randomTensor([5], 153),
+        }),
       { fallback: { _FusedMatMul: /activation prelu/ } },
     );
   });

@@ -42,7 +42,14 @@ function matMul(args: NativeKernelArgs, ctx: NativeKernelContext, fused: boolean
   const cView = view(backend, c);
   ctx.addon.gemm(ta, tb, m, n, k, view(backend, a), view(backend, b), cView, batch, sizeA === 1 ? 0 : m * k, sizeB === 1 ? 0 : k * n);
   if (fused && (bias !== undefined || activation !== 'linear')) {
-    ctx.addon.biasActivation(cView, batch * m, n, bias === undefined ? null : view(backend, bias), activation, (attrs['leakyreluAlpha'] as number | undefined) ?? 0.2);
+    ctx.addon.biasActivation(
+      cView,
+      batch * m,
+      n,
+      bias === undefined ? null : view(backend, bias),
+      activation,
+      (attrs['leakyreluAlpha'] as number | undefined) ?? 0.2,
+    );
   }
   return c;
 }

@@ -32,7 +32,9 @@ const avgPool = (c: PoolCase, x: tf.Tensor): tf.Tensor => tf.avgPool(x as tf.Ten
 /** Values on a coarse grid (many ties within a window), −∞ in the first rows of image 0 and NaN in a block of image 1. */
 function awkward(shape: Shape4, seed: number): tf.Tensor {
   const [n, h, w, c] = shape;
-  const v = randomTensor(shape, seed).dataSync().map((e) => Math.round(e * 2) / 2);
+  const v = randomTensor(shape, seed)
+    .dataSync()
+    .map((e) => Math.round(e * 2) / 2);
   for (let y = 0; y < Math.min(3, h); y++) for (let x = 0; x < w; x++) for (let k = 0; k < c; k++) v[(y * w + x) * c + k] = -Infinity;
   if (n > 1) for (let y = 0; y < Math.min(3, h); y++) for (let x = 0; x < Math.min(3, w); x++) for (let k = 0; k < c; k++) v[((h + y) * w + x) * c + k] = NaN;
   return tf.tensor4d(v, shape);
@@ -59,8 +61,14 @@ describeNative('native pooling kernels vs the cpu backend', () => {
 
     it(`MaxPoolGrad and AvgPoolGrad through tf.grad: ${c.name}`, async () => {
       expect.hasAssertions();
-      await expectMatchesCpu(grad(maxPool, c, () => randomTensor(c.x, 10 * i + 1), 10 * i + 2), { native: ['MaxPool', 'MaxPoolGrad'] });
-      await expectMatchesCpu(grad(avgPool, c, () => randomTensor(c.x, 10 * i + 1), 10 * i + 3), { native: ['AvgPool', 'AvgPoolGrad'] });
+      await expectMatchesCpu(
+        grad(maxPool, c, () => randomTensor(c.x, 10 * i + 1), 10 * i + 2),
+        { native: ['MaxPool', 'MaxPoolGrad'] },
+      );
+      await expectMatchesCpu(
+        grad(avgPool, c, () => randomTensor(c.x, 10 * i + 1), 10 * i + 3),
+        { native: ['AvgPool', 'AvgPoolGrad'] },
+      );
     });
   }
 
@@ -68,20 +76,29 @@ describeNative('native pooling kernels vs the cpu backend', () => {
     it(`MaxPool, MaxPoolGrad: ties, all −∞ windows and NaN windows: ${c.name}`, async () => {
       expect.hasAssertions();
       await expectMatchesCpu(() => maxPool(c, awkward(c.x, 50 + i)), { native: ['MaxPool'] });
-      await expectMatchesCpu(grad(maxPool, c, () => awkward(c.x, 50 + i), 60 + i), { native: ['MaxPool', 'MaxPoolGrad'] });
+      await expectMatchesCpu(
+        grad(maxPool, c, () => awkward(c.x, 50 + i), 60 + i),
+        { native: ['MaxPool', 'MaxPoolGrad'] },
+      );
     });
 
     it(`AvgPool, AvgPoolGrad: ±∞ and NaN windows: ${c.name}`, async () => {
       expect.hasAssertions();
       await expectMatchesCpu(() => avgPool(c, awkward(c.x, 70 + i)), { native: ['AvgPool'] });
-      await expectMatchesCpu(grad(avgPool, c, () => awkward(c.x, 70 + i), 80 + i), { native: ['AvgPool', 'AvgPoolGrad'] });
+      await expectMatchesCpu(
+        grad(avgPool, c, () => awkward(c.x, 70 + i), 80 + i),
+        { native: ['AvgPool', 'AvgPoolGrad'] },
+      );
     });
   }
 
   it('MaxPoolGrad: a constant input sends each window gradient to its first position', async () => {
     expect.hasAssertions();
     const c = cases[5]!;
-    await expectMatchesCpu(grad(maxPool, c, () => tf.fill(c.x, 0.5), 90), { native: ['MaxPoolGrad'] });
+    await expectMatchesCpu(
+      grad(maxPool, c, () => tf.fill(c.x, 0.5), 90),
+      { native: ['MaxPoolGrad'] },
+    );
   });
 
   // The mean of an empty window is 0/0 = NaN on the cpu backend, and natively.
@@ -90,13 +107,24 @@ describeNative('native pooling kernels vs the cpu backend', () => {
     const c: PoolCase = { name: 'ceil', x: [1, 5, 5, 2], filter: 2, strides: 2, pad: 1, rounding: 'ceil' };
     await expectMatchesCpu(() => maxPool(c, randomTensor(c.x, 95)), { native: ['MaxPool'] });
     await expectMatchesCpu(() => avgPool(c, randomTensor(c.x, 96)), { native: ['AvgPool'] });
-    await expectMatchesCpu(grad(maxPool, c, () => randomTensor(c.x, 97), 98), { native: ['MaxPoolGrad'] });
-    await expectMatchesCpu(grad(avgPool, c, () => randomTensor(c.x, 97), 99), { native: ['AvgPoolGrad'] });
+    await expectMatchesCpu(
+      grad(maxPool, c, () => randomTensor(c.x, 97), 98),
+      { native: ['MaxPoolGrad'] },
+    );
+    await expectMatchesCpu(
+      grad(avgPool, c, () => randomTensor(c.x, 97), 99),
+      { native: ['AvgPoolGrad'] },
+    );
   });
 
   it('MaxPool: int32 input goes to the wasm kernel (which rejects it as without native kernels; tf.avgPool casts to float32 itself)', async () => {
     expect.hasAssertions();
-    const ints = (): tf.Tensor4D => tf.tensor4d(Array.from({ length: 32 }, (_, k) => (k * 7) % 11), [2, 4, 4, 1], 'int32');
+    const ints = (): tf.Tensor4D =>
+      tf.tensor4d(
+        Array.from({ length: 32 }, (_, k) => (k * 7) % 11),
+        [2, 4, 4, 1],
+        'int32',
+      );
     await expectFallbackThrows(() => tf.maxPool(ints(), 2, 2, 'valid'), 'MaxPool', /not float32/, /only float32/);
   });
 });

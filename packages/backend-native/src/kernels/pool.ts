@@ -14,7 +14,20 @@ function poolInfo(xShape: number[], attrs: NamedAttrMap): backend_util.Conv2DInf
 }
 
 function poolDims(i: backend_util.Conv2DInfo): number[] {
-  return [i.batchSize, i.inHeight, i.inWidth, i.inChannels, i.filterHeight, i.filterWidth, i.strideHeight, i.strideWidth, i.padInfo.top, i.padInfo.left, i.outHeight, i.outWidth];
+  return [
+    i.batchSize,
+    i.inHeight,
+    i.inWidth,
+    i.inChannels,
+    i.filterHeight,
+    i.filterWidth,
+    i.strideHeight,
+    i.strideWidth,
+    i.padInfo.top,
+    i.padInfo.left,
+    i.outHeight,
+    i.outWidth,
+  ];
 }
 
 /**

@@ -69,7 +69,9 @@ describeNative('native reductions vs the cpu backend', () => {
       await expectMatchesCpu(() => reduce(x(), 1, false), { native: [name] });
       await expectMatchesCpu(() => reduce(x(), 0, false), { native: [name] });
       // NaN in one thread's slice of a column reduction reaches the result.
-      await expectMatchesCpu(() => reduce(tf.concat([randomTensor([900, 40], 70), tf.fill([1, 40], NaN), randomTensor([99, 40], 71)]), 0, false), { native: [name] });
+      await expectMatchesCpu(() => reduce(tf.concat([randomTensor([900, 40], 70), tf.fill([1, 40], NaN), randomTensor([99, 40], 71)]), 0, false), {
+        native: [name],
+      });
     });
 
     it(`${name}: non-contiguous axes fall back and are right`, async () => {

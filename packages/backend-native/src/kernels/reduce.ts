@@ -41,4 +41,3 @@ export const reduceConfigs: NativeKernelConfig[] = [
   reduceConfig('Max', 'max', 'reductionIndices'),
   reduceConfig('Min', 'min', 'axis'),
 ];
-

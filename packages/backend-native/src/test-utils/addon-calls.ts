@@ -20,24 +20,182 @@ export const poolDims = [1, 4, 4, 2, 2, 2, 2, 2, 0, 0, 2, 2];
 
 /** One valid call of every addon function (small shapes), each argument named as the addon names it. */
 export const calls: Call[] = [
-  { fn: 'conv2dForward', args: () => [['x', f32(32)], ['filter', f32(54)], ['bias', f32(3)], ['y', f32(48)], ['dims', convDims], ['activation', 'relu']] },
-  { fn: 'conv2dBackwardData', args: () => [['dy', f32(48)], ['filter', f32(54)], ['dx', f32(32)], ['dims', convDims]] },
-  { fn: 'conv2dBackwardWeights', args: () => [['x', f32(32)], ['dy', f32(48)], ['dw', f32(54)], ['dims', convDims]] },
-  { fn: 'gemm', args: () => [['transposeA', false], ['transposeB', true], ['m', 2], ['n', 3], ['k', 4], ['a', f32(8)], ['b', f32(12)], ['c', f32(6)], ['batch', 1], ['strideA', 0], ['strideB', 0]] },
-  { fn: 'biasActivation', args: () => [['y', f32(6)], ['rows', 2], ['cols', 3], ['bias', f32(3)], ['activation', 'relu6'], ['alpha', 0.2]] },
-  { fn: 'binary', args: () => [['op', 'add'], ['a', f32(6)], ['aShape', [2, 3]], ['b', f32(3)], ['bShape', [3]], ['out', f32(6)], ['outShape', [2, 3]]] },
-  { fn: 'unary', args: () => [['op', 'tanh'], ['x', f32(6)], ['y', f32(6)], ['size', 6], ['alpha', 0]] },
-  { fn: 'reluGrad', args: () => [['dy', f32(6)], ['x', f32(6)], ['dx', f32(6)], ['size', 6]] },
-  { fn: 'tanhGrad', args: () => [['dy', f32(6)], ['y', f32(6)], ['dx', f32(6)], ['size', 6]] },
-  { fn: 'reduce', args: () => [['op', 'sum'], ['x', f32(24)], ['outer', 2], ['mid', 3], ['inner', 4], ['out', f32(8)]] },
-  { fn: 'pool2d', args: () => [['mode', 'max'], ['x', f32(32)], ['y', f32(8)], ['dims', poolDims]] },
-  { fn: 'maxPoolGrad', args: () => [['dy', f32(8)], ['x', f32(32)], ['dx', f32(32)], ['dims', poolDims]] },
-  { fn: 'avgPoolGrad', args: () => [['dy', f32(8)], ['dx', f32(32)], ['dims', poolDims]] },
-  { fn: 'batchNorm', args: () => [['x', f32(6)], ['mean', f32(3)], ['variance', Float32Array.of(1, 2, 3)], ['offset', f32(3)], ['scale', f32(3)], ['y', f32(6)], ['rows', 2], ['channels', 3], ['eps', 1e-3]] },
-  { fn: 'batchNormTrain', args: () => [['x', f32(6)], ['scale', f32(3)], ['offset', f32(3)], ['y', f32(6)], ['mean', f32(3)], ['variance', f32(3)], ['rows', 2], ['channels', 3], ['eps', 1e-3]] },
+  {
+    fn: 'conv2dForward',
+    args: () => [
+      ['x', f32(32)],
+      ['filter', f32(54)],
+      ['bias', f32(3)],
+      ['y', f32(48)],
+      ['dims', convDims],
+      ['activation', 'relu'],
+    ],
+  },
+  {
+    fn: 'conv2dBackwardData',
+    args: () => [
+      ['dy', f32(48)],
+      ['filter', f32(54)],
+      ['dx', f32(32)],
+      ['dims', convDims],
+    ],
+  },
+  {
+    fn: 'conv2dBackwardWeights',
+    args: () => [
+      ['x', f32(32)],
+      ['dy', f32(48)],
+      ['dw', f32(54)],
+      ['dims', convDims],
+    ],
+  },
+  {
+    fn: 'gemm',
+    args: () => [
+      ['transposeA', false],
+      ['transposeB', true],
+      ['m', 2],
+      ['n', 3],
+      ['k', 4],
+      ['a', f32(8)],
+      ['b', f32(12)],
+      ['c', f32(6)],
+      ['batch', 1],
+      ['strideA', 0],
+      ['strideB', 0],
+    ],
+  },
+  {
+    fn: 'biasActivation',
+    args: () => [
+      ['y', f32(6)],
+      ['rows', 2],
+      ['cols', 3],
+      ['bias', f32(3)],
+      ['activation', 'relu6'],
+      ['alpha', 0.2],
+    ],
+  },
+  {
+    fn: 'binary',
+    args: () => [
+      ['op', 'add'],
+      ['a', f32(6)],
+      ['aShape', [2, 3]],
+      ['b', f32(3)],
+      ['bShape', [3]],
+      ['out', f32(6)],
+      ['outShape', [2, 3]],
+    ],
+  },
+  {
+    fn: 'unary',
+    args: () => [
+      ['op', 'tanh'],
+      ['x', f32(6)],
+      ['y', f32(6)],
+      ['size', 6],
+      ['alpha', 0],
+    ],
+  },
+  {
+    fn: 'reluGrad',
+    args: () => [
+      ['dy', f32(6)],
+      ['x', f32(6)],
+      ['dx', f32(6)],
+      ['size', 6],
+    ],
+  },
+  {
+    fn: 'tanhGrad',
+    args: () => [
+      ['dy', f32(6)],
+      ['y', f32(6)],
+      ['dx', f32(6)],
+      ['size', 6],
+    ],
+  },
+  {
+    fn: 'reduce',
+    args: () => [
+      ['op', 'sum'],
+      ['x', f32(24)],
+      ['outer', 2],
+      ['mid', 3],
+      ['inner', 4],
+      ['out', f32(8)],
+    ],
+  },
+  {
+    fn: 'pool2d',
+    args: () => [
+      ['mode', 'max'],
+      ['x', f32(32)],
+      ['y', f32(8)],
+      ['dims', poolDims],
+    ],
+  },
+  {
+    fn: 'maxPoolGrad',
+    args: () => [
+      ['dy', f32(8)],
+      ['x', f32(32)],
+      ['dx', f32(32)],
+      ['dims', poolDims],
+    ],
+  },
+  {
+    fn: 'avgPoolGrad',
+    args: () => [
+      ['dy', f32(8)],
+      ['dx', f32(32)],
+      ['dims', poolDims],
+    ],
+  },
+  {
+    fn: 'batchNorm',
+    args: () => [
+      ['x', f32(6)],
+      ['mean', f32(3)],
+      ['variance', Float32Array.of(1, 2, 3)],
+      ['offset', f32(3)],
+      ['scale', f32(3)],
+      ['y', f32(6)],
+      ['rows', 2],
+      ['channels', 3],
+      ['eps', 1e-3],
+    ],
+  },
+  {
+    fn: 'batchNormTrain',
+    args: () => [
+      ['x', f32(6)],
+      ['scale', f32(3)],
+      ['offset', f32(3)],
+      ['y', f32(6)],
+      ['mean', f32(3)],
+      ['variance', f32(3)],
+      ['rows', 2],
+      ['channels', 3],
+      ['eps', 1e-3],
+    ],
+  },
   {
     fn: 'batchNormTrainGrad',
-    args: () => [['dy', f32(6)], ['x', f32(6)], ['mean', f32(3)], ['variance', Float32Array.of(1, 2, 3)], ['scale', f32(3)], ['dx', f32(6)], ['dScale', f32(3)], ['dOffset', f32(3)], ['rows', 2], ['channels', 3], ['eps', 1e-3]],
+    args: () => [
+      ['dy', f32(6)],
+      ['x', f32(6)],
+      ['mean', f32(3)],
+      ['variance', Float32Array.of(1, 2, 3)],
+      ['scale', f32(3)],
+      ['dx', f32(6)],
+      ['dScale', f32(3)],
+      ['dOffset', f32(3)],
+      ['rows', 2],
+      ['channels', 3],
+      ['eps', 1e-3],
+    ],
   },
 ];
 
@@ -58,7 +216,11 @@ export function expectRejected(addon: NativeAddon, call: Call, at: number, value
   const shown = named ?? name;
   let error: unknown;
   try {
-    invoke(addon, call.fn, args.map(([, v]) => v));
+    invoke(
+      addon,
+      call.fn,
+      args.map(([, v]) => v),
+    );
   } catch (e) {
     error = e;
   }

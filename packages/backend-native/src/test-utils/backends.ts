@@ -39,7 +39,10 @@ export function randomTensor(shape: number[], seed: number): tf.Tensor {
 }
 
 function read(out: tf.Tensor | tf.Tensor[]): Values[] {
-  return (Array.isArray(out) ? out : [out]).map((t) => ({ shape: t.shape, values: (t.dtype === 'int32' ? Int32Array : Float32Array).from(t.dataSync() as Float32Array) }));
+  return (Array.isArray(out) ? out : [out]).map((t) => ({
+    shape: t.shape,
+    values: (t.dtype === 'int32' ? Int32Array : Float32Array).from(t.dataSync() as Float32Array),
+  }));
 }
 
 /** Runs `fn` (which builds its own input tensors) on the cpu backend; returns every output, disposed. */

@@ -33,7 +33,9 @@ export function describeNative(name: string, body: () => void): void {
       });
     });
   } else {
-    process.stderr.write(`@mia/backend-native tests skipped ("${name}"): the native addon is unavailable: ${nativeSkipReason ?? ''}; MIA_REQUIRE_NATIVE=1 makes this a failure\n`);
+    process.stderr.write(
+      `@mia/backend-native tests skipped ("${name}"): the native addon is unavailable: ${nativeSkipReason ?? ''}; MIA_REQUIRE_NATIVE=1 makes this a failure\n`,
+    );
     describe.skip(`${name} [skipped: native addon unavailable: ${nativeSkipReason ?? ''}]`, body);
   }
 }

@@ -29,7 +29,10 @@ function chain(x: tf.Tensor, probe: { tensors: number }): tf.Scalar {
   return tf.sum(tf.square(h));
 }
 
-async function gradOf(backendName: 'cpu' | 'wasm', dyValue?: number): Promise<{ grad: { shape: number[]; values: Float32Array }; tensorsAtBottom: number; dyAlive: boolean }> {
+async function gradOf(
+  backendName: 'cpu' | 'wasm',
+  dyValue?: number,
+): Promise<{ grad: { shape: number[]; values: Float32Array }; tensorsAtBottom: number; dyAlive: boolean }> {
   await tf.setBackend(backendName);
   const probe = { tensors: 0 };
   const x = tf.tidy(() => tf.add(tf.tensor2d(xValues, [3, 4]), 2));

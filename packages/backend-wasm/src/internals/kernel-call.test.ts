@@ -10,8 +10,23 @@ describe('transpose (JavaScript path for 2-D-reducible permutations)', () => {
   beforeAll(setupWasm);
 
   it('recognises exactly the permutations that move a trailing group of axes to the front', () => {
-    expect([[1, 0], [3, 0, 1, 2], [2, 0, 1], [1, 2, 0], [2, 3, 0, 1]].map(rotationSplit)).toEqual([1, 3, 2, 1, 2]);
-    expect([[0, 1], [0, 2, 1], [1, 0, 2], [3, 1, 2, 0], [1, 2, 0, 3], [0]].map(rotationSplit)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+    expect(
+      [
+        [1, 0],
+        [3, 0, 1, 2],
+        [2, 0, 1],
+        [1, 2, 0],
+        [2, 3, 0, 1],
+      ].map(rotationSplit),
+    ).toEqual([1, 3, 2, 1, 2]);
+    expect([[0, 1], [0, 2, 1], [1, 0, 2], [3, 1, 2, 0], [1, 2, 0, 3], [0]].map(rotationSplit)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   // Sizes that are not multiples of the 64×16 blocks, a 1-wide axis, and both dtypes.

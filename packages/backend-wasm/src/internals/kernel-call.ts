@@ -10,12 +10,7 @@ export const stockKernels = new Map<string, AnyKernelFunc>();
  * Runs a wasm kernel directly on TensorInfos (nothing is recorded on the gradient tape, no engine
  * tensor is created). For a kernel this package replaced, the stock one runs.
  */
-export function callKernel(
-  name: string,
-  backend: WasmBackend,
-  inputs: Record<string, TensorInfo> | TensorInfo[],
-  attrs: object = {},
-): TensorInfo {
+export function callKernel(name: string, backend: WasmBackend, inputs: Record<string, TensorInfo> | TensorInfo[], attrs: object = {}): TensorInfo {
   const func = stockKernels.get(name) ?? (getKernel(name, 'wasm')?.kernelFunc as AnyKernelFunc | undefined);
   if (func === undefined) throw new Error(`@mia/backend-wasm: no wasm kernel ${name}`);
   return func({ inputs, backend, attrs }) as TensorInfo;
@@ -47,7 +42,10 @@ export function transpose(backend: WasmBackend, x: TensorInfo, perm: number[]): 
   const shape = x.shape;
   const rows = sizeOf(shape.slice(0, split));
   const cols = sizeOf(shape.slice(split));
-  const out = backend.makeOutput(perm.map((p) => shape[p] as number), x.dtype);
+  const out = backend.makeOutput(
+    perm.map((p) => shape[p] as number),
+    x.dtype,
+  );
   const src = backend.typedArrayFromHeap(x); // views taken after the allocation
   const dst = backend.typedArrayFromHeap(out);
   transpose2d(new Int32Array(src.buffer, src.byteOffset, rows * cols), new Int32Array(dst.buffer, dst.byteOffset, rows * cols), rows, cols);

@@ -25,7 +25,8 @@ export function replaceGradient(kernelName: string, fast: FastGradient): void {
     inputsToSave: current.inputsToSave,
     outputsToSave: current.outputsToSave,
     saveAllInputs: current.saveAllInputs,
-    gradFunc: (dy: Tensor | Tensor[], saved: Tensor[], attrs: NamedAttrMap) => (Array.isArray(dy) ? undefined : fast(dy, saved, attrs)) ?? stock(dy, saved, attrs),
+    gradFunc: (dy: Tensor | Tensor[], saved: Tensor[], attrs: NamedAttrMap) =>
+      (Array.isArray(dy) ? undefined : fast(dy, saved, attrs)) ?? stock(dy, saved, attrs),
     [marker]: true as const,
   };
   registerGradient(config as unknown as Parameters<typeof registerGradient>[0]);

@@ -31,8 +31,7 @@ describe('BatchMatMul', () => {
     const a = randomValues(2 * 3 * 4, 70);
     const b = randomValues(2 * 5 * 4, 71);
     for (const batch of [1, 2]) {
-      const run = () =>
-        tf.matMul(tf.tensor3d(a.slice(0, batch * 12), [batch, 3, 4]), tf.tensor3d(b.slice(0, batch * 20), [batch, 5, 4]), false, true);
+      const run = () => tf.matMul(tf.tensor3d(a.slice(0, batch * 12), [batch, 3, 4]), tf.tensor3d(b.slice(0, batch * 20), [batch, 5, 4]), false, true);
       const got = await onBackend('wasm', run);
       expect(got.shape).toEqual([batch, 3, 5]);
       expectClose(got, await onBackend('cpu', run));

@@ -16,9 +16,29 @@ const cases = [
   // 64×64 maps: the batch is split into chunks of 4 images (16384 / 4096) plus a remainder of 1.
   { x: [5, 64, 64, 1], f: [3, 3, 1, 2], stride: 1, pad: 'same' },
   // PyTorch-style explicit padding 1 at stride 2 (top/left pad 1, unlike tfjs 'same').
-  { x: [2, 8, 8, 3], f: [3, 3, 3, 4], stride: 2, pad: [[0, 0], [1, 1], [1, 1], [0, 0]] },
+  {
+    x: [2, 8, 8, 3],
+    f: [3, 3, 3, 4],
+    stride: 2,
+    pad: [
+      [0, 0],
+      [1, 1],
+      [1, 1],
+      [0, 0],
+    ],
+  },
   // 1×1 at stride 2 with explicit asymmetric padding: the gathered pixels include zero padding.
-  { x: [2, 7, 6, 3], f: [1, 1, 3, 2], stride: 2, pad: [[0, 0], [1, 0], [0, 1], [0, 0]] },
+  {
+    x: [2, 7, 6, 3],
+    f: [1, 1, 3, 2],
+    stride: 2,
+    pad: [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [0, 0],
+    ],
+  },
 ] as const satisfies readonly { x: readonly number[]; f: readonly number[]; stride: number; pad: unknown }[];
 
 const padOf = (pad: unknown): 'same' | 'valid' | [[number, number], [number, number], [number, number], [number, number]] =>
@@ -33,13 +53,21 @@ describe('Conv2DBackpropFilter', () => {
 
   for (const [i, c] of cases.entries()) {
     it(`matches the cpu backend: x ${c.x.join('×')}, filter ${c.f.join('×')}, stride ${c.stride}, ${JSON.stringify(c.pad)}`, async () => {
-      const info = tf.backend_util.computeConv2DInfo([...c.x] as [number, number, number, number], [...c.f] as [number, number, number, number], c.stride, 1, padOf(c.pad));
+      const info = tf.backend_util.computeConv2DInfo(
+        [...c.x] as [number, number, number, number],
+        [...c.f] as [number, number, number, number],
+        c.stride,
+        1,
+        padOf(c.pad),
+      );
       const dyShape = [c.x[0], info.outHeight, info.outWidth, c.f[3]];
       const x = { shape: [...c.x], values: randomValues(tf.util.sizeFromShape([...c.x]), 30 + i) };
       const dy = { shape: dyShape, values: randomValues(tf.util.sizeFromShape(dyShape), 40 + i) };
       const attrs = { filterShape: [...c.f], strides: [c.stride, c.stride], pad: padOf(c.pad), dataFormat: 'NHWC', dimRoundingMode: undefined };
-      const expected = await onBackend('cpu', () =>
-        tf.engine().runKernel('Conv2DBackpropFilter', { x: tf.tensor(x.values, x.shape), dy: tf.tensor(dy.values, dy.shape) }, attrs as never) as tf.Tensor,
+      const expected = await onBackend(
+        'cpu',
+        () =>
+          tf.engine().runKernel('Conv2DBackpropFilter', { x: tf.tensor(x.values, x.shape), dy: tf.tensor(dy.values, dy.shape) }, attrs as never) as tf.Tensor,
       );
       expectClose(await runOwnKernel(conv2DBackpropFilterConfig, { x, dy }, attrs), expected);
     });

@@ -68,7 +68,12 @@ function phaseConv(backend: WasmBackend, dy: TensorInfo, filter: TensorInfo, row
     { x: src, filter: sub },
     {
       strides: [1, 1],
-      pad: [[0, 0], [row.padBefore, row.padAfter], [col.padBefore, col.padAfter], [0, 0]],
+      pad: [
+        [0, 0],
+        [row.padBefore, row.padAfter],
+        [col.padBefore, col.padAfter],
+        [0, 0],
+      ],
       dataFormat: 'NHWC',
       dilations: [1, 1],
     },

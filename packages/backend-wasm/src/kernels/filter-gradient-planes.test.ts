@@ -11,7 +11,16 @@ type Pad = 'same' | 'valid' | [[number, number], [number, number], [number, numb
 // rows: strides 2 and 3, 'valid', PyTorch-style explicit padding at stride 2, a stride-1 'valid' layer.
 const cases: { x: [number, number, number, number]; f: [number, number, number, number]; pad: Pad; stride?: number; chunk?: number }[] = [
   { x: [1, 5, 5, 6], f: [3, 3, 6, 4], pad: 'same' },
-  { x: [3, 7, 5, 3], f: [3, 3, 3, 5], pad: [[0, 0], [1, 1], [1, 1], [0, 0]] },
+  {
+    x: [3, 7, 5, 3],
+    f: [3, 3, 3, 5],
+    pad: [
+      [0, 0],
+      [1, 1],
+      [1, 1],
+      [0, 0],
+    ],
+  },
   { x: [2, 6, 7, 2], f: [2, 2, 2, 3], pad: 'same' },
   { x: [2, 9, 8, 3], f: [4, 4, 3, 2], pad: 'same' },
   { x: [2, 5, 9, 4], f: [3, 1, 4, 3], pad: 'same' },
@@ -23,7 +32,17 @@ const cases: { x: [number, number, number, number]; f: [number, number, number, 
   { x: [3, 4, 6, 1], f: [3, 3, 1, 2], pad: 'same', chunk: 1 },
   { x: [2, 7, 5, 3], f: [3, 3, 3, 5], pad: 'same', stride: 2 },
   { x: [1, 9, 8, 2], f: [3, 3, 2, 3], pad: 'valid', stride: 2 },
-  { x: [2, 8, 8, 3], f: [3, 3, 3, 4], pad: [[0, 0], [1, 1], [1, 1], [0, 0]], stride: 2 },
+  {
+    x: [2, 8, 8, 3],
+    f: [3, 3, 3, 4],
+    pad: [
+      [0, 0],
+      [1, 1],
+      [1, 1],
+      [0, 0],
+    ],
+    stride: 2,
+  },
   { x: [2, 10, 11, 2], f: [4, 3, 2, 3], pad: 'same', stride: 3 },
   { x: [3, 6, 7, 3], f: [2, 3, 3, 2], pad: 'valid', chunk: 25 },
   { x: [4, 7, 7, 2], f: [3, 3, 2, 2], pad: 'same', stride: 2, chunk: 20 },

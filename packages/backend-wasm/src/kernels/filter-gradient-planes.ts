@@ -112,8 +112,20 @@ function patchesTransposed(
  * channel precede the chunk, `channel` in all.
  */
 function shiftedPlane(
-  heap: Float32Array, d: number, base: number, len: number, shift: number, before: number, channel: number,
-  size: number, h: number, w: number, y0: number, y1: number, x0: number, x1: number,
+  heap: Float32Array,
+  d: number,
+  base: number,
+  len: number,
+  shift: number,
+  before: number,
+  channel: number,
+  size: number,
+  h: number,
+  w: number,
+  y0: number,
+  y1: number,
+  x0: number,
+  x1: number,
 ): void {
   const from = Math.min(len, Math.max(0, -(before + shift)));
   const to = Math.max(from, Math.min(len, channel - before - shift));

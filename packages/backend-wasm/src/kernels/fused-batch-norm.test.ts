@@ -4,7 +4,10 @@ import { expectClose, onBackend, randomValues, runOwnKernel, setupWasm } from '.
 import { fusedBatchNormConfig } from './fused-batch-norm';
 
 type Input = { shape: number[]; values: Float32Array };
-const input = (shape: number[], seed: number, map: (v: number) => number = (v) => v): Input => ({ shape, values: randomValues(tf.util.sizeFromShape(shape), seed).map(map) });
+const input = (shape: number[], seed: number, map: (v: number) => number = (v) => v): Input => ({
+  shape,
+  values: randomValues(tf.util.sizeFromShape(shape), seed).map(map),
+});
 
 /** tf.batchNorm on the cpu backend. */
 function onCpu(x: Input, mean: Input, variance: Input, offset: Input | undefined, scale: Input | undefined, epsilon: number) {
@@ -63,8 +66,11 @@ describe('FusedBatchNorm (forward)', () => {
     const x = input([2, 3, 4, 5], 180);
     const mean = input([1, 1, 1, 5], 181);
     const variance = input([1, 1, 1, 5], 182, (v) => Math.abs(v) + 0.1);
-    const run = () => tf.batchNorm(tf.tensor(x.values, x.shape), tf.tensor(mean.values, mean.shape), tf.tensor(variance.values, variance.shape), undefined, undefined, 1e-3);
+    const run = () =>
+      tf.batchNorm(tf.tensor(x.values, x.shape), tf.tensor(mean.values, mean.shape), tf.tensor(variance.values, variance.shape), undefined, undefined, 1e-3);
     expectClose(await onBackend('wasm', run), await onBackend('cpu', run));
-    await expect(runOwnKernel(fusedBatchNormConfig, { x, mean, variance }, { varianceEpsilon: 1e-3 })).rejects.toThrow(/FusedBatchNorm does not support this case/);
+    await expect(runOwnKernel(fusedBatchNormConfig, { x, mean, variance }, { varianceEpsilon: 1e-3 })).rejects.toThrow(
+      /FusedBatchNorm does not support this case/,
+    );
   });
 });

@@ -23,7 +23,10 @@ describe('MaxPoolGrad', () => {
     const dy = { shape: [1, 2, 2, 1], values: Float32Array.of(1, 2, 3, 4) };
     const got = await runOwnKernel(maxPoolGradConfig, { dy, input: x, output: x }, { filterSize: 2, strides: 2, pad: 'valid' });
     expect(Array.from(got.values)).toEqual([1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 4]);
-    const x5 = { shape: [1, 4, 5, 1], values: Float32Array.of(nan, nan, -Infinity, -Infinity, 0, nan, nan, -Infinity, -Infinity, 0, 1, 2, 3, 4, 0, 5, 6, 7, 8, 0) };
+    const x5 = {
+      shape: [1, 4, 5, 1],
+      values: Float32Array.of(nan, nan, -Infinity, -Infinity, 0, nan, nan, -Infinity, -Infinity, 0, 1, 2, 3, 4, 0, 5, 6, 7, 8, 0),
+    };
     const dy5 = { shape: [1, 2, 3, 1], values: Float32Array.of(1, 2, 9, 3, 4, 9) };
     const general = await runOwnKernel(maxPoolGradConfig, { dy: dy5, input: x5, output: x5 }, { filterSize: 2, strides: 2, pad: 'same' });
     expect(Array.from(general.values)).toEqual([1, 0, 2, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0, 3, 0, 4, 0]);

@@ -43,9 +43,18 @@ describe('prefix-axis Sum and Mean', () => {
 
     it(`${name} matches the cpu backend on large maps (a 33×35 pooling window), 1×1 maps, and a two-axis prefix`, async () => {
       for (const [shape, axis] of [
-        [[2, 33, 35, 3], [0, 1, 2]],
-        [[5, 1, 1, 6], [0, 1, 2]],
-        [[3, 5, 7, 4], [0, 1]],
+        [
+          [2, 33, 35, 3],
+          [0, 1, 2],
+        ],
+        [
+          [5, 1, 1, 6],
+          [0, 1, 2],
+        ],
+        [
+          [3, 5, 7, 4],
+          [0, 1],
+        ],
       ] as [number[], number[]][]) {
         const x = { shape, values: randomValues(tf.util.sizeFromShape(shape), 92) };
         const expected = await onBackend('cpu', () => op(tf.tensor(x.values, x.shape), axis));

@@ -26,7 +26,7 @@ export const tileConfig: TrainingKernelConfig = {
     const dst = backend.typedArrayFromHeap(out);
     if (src.length === 0) return out;
     dst.set(src, 0);
-    for (let filled = src.length; filled < dst.length; ) {
+    for (let filled = src.length; filled < dst.length;) {
       const chunk = Math.min(filled, dst.length - filled);
       dst.copyWithin(filled, 0, chunk);
       filled += chunk;

@@ -17,16 +17,29 @@ describe('UnsortedSegmentSum', () => {
     const x = { shape: [7, 3, 5], values: randomValues(105, 90) };
     const ids = Int32Array.from([4, 0, 2, 4, 1, 0, 4]);
     const expected = await onBackend('cpu', () => tf.unsortedSegmentSum(tf.tensor(x.values, x.shape), tf.tensor1d(ids, 'int32'), 6));
-    expectClose(await runOwnKernel(unsortedSegmentSumConfig, { x, segmentIds: { shape: [7], values: ids, dtype: 'int32' } as never }, { numSegments: 6 }), expected);
+    expectClose(
+      await runOwnKernel(unsortedSegmentSumConfig, { x, segmentIds: { shape: [7], values: ids, dtype: 'int32' } as never }, { numSegments: 6 }),
+      expected,
+    );
   });
 
   it('makes the gradient of tf.gather train on wasm (CRL centres), equal to cpu, without leaks', async () => {
-    const grad = () => tf.tidy(() => {
-      const centers = tf.tensor2d([[1, 2, 3], [4, 5, 6], [7, 8, 9]]);
-      const labels = tf.tensor1d([2, 0, 2, 2], 'int32');
-      const weights = tf.tensor2d([[1, 1, 1], [2, 2, 2], [3, 3, 3], [4, 4, 4]]);
-      return tf.grad((c: tf.Tensor) => tf.sum(tf.mul(tf.gather(c, labels), weights)))(centers);
-    });
+    const grad = () =>
+      tf.tidy(() => {
+        const centers = tf.tensor2d([
+          [1, 2, 3],
+          [4, 5, 6],
+          [7, 8, 9],
+        ]);
+        const labels = tf.tensor1d([2, 0, 2, 2], 'int32');
+        const weights = tf.tensor2d([
+          [1, 1, 1],
+          [2, 2, 2],
+          [3, 3, 3],
+          [4, 4, 4],
+        ]);
+        return tf.grad((c: tf.Tensor) => tf.sum(tf.mul(tf.gather(c, labels), weights)))(centers);
+      });
     const expected = await onBackend('cpu', grad);
     const before = tf.memory().numTensors;
     const got = await onBackend('wasm', grad);

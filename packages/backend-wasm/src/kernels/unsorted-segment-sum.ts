@@ -41,7 +41,13 @@ export const unsortedSegmentSumConfig: TrainingKernelConfig = {
     const out = backend.makeOutput([numSegments, ...rest], x.dtype);
     const dst = backend.typedArrayFromHeap(out) as Float32Array | Int32Array; // views taken after the allocation
     dst.fill(0);
-    segmentSumInto(backend.typedArrayFromHeap(x), backend.typedArrayFromHeap(ids), numSegments, rest.reduce((a, b) => a * b, 1), dst);
+    segmentSumInto(
+      backend.typedArrayFromHeap(x),
+      backend.typedArrayFromHeap(ids),
+      numSegments,
+      rest.reduce((a, b) => a * b, 1),
+      dst,
+    );
     return out;
   },
 };

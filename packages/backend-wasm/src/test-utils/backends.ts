@@ -14,7 +14,6 @@ export async function setupWasm(): Promise<WasmBackend> {
   return tf.backend() as unknown as WasmBackend;
 }
 
-
 /** Runs `fn` on the named backend and returns the values it produced (tensors disposed). */
 export async function onBackend(name: 'cpu' | 'wasm', fn: () => tf.Tensor): Promise<{ shape: number[]; values: Float32Array }> {
   await tf.setBackend(name);
@@ -68,7 +67,12 @@ export type FilterGradient = (backend: WasmBackend, x: tf.TensorInfo, dy: tf.Ten
  */
 export async function expectFilterGradient(
   gradient: FilterGradient,
-  c: { x: [number, number, number, number]; f: [number, number, number, number]; stride: number; pad: 'same' | 'valid' | [[number, number], [number, number], [number, number], [number, number]] },
+  c: {
+    x: [number, number, number, number];
+    f: [number, number, number, number];
+    stride: number;
+    pad: 'same' | 'valid' | [[number, number], [number, number], [number, number], [number, number]];
+  },
   seed: number,
 ): Promise<void> {
   const info = tf.backend_util.computeConv2DInfo(c.x, c.f, c.stride, 1, c.pad);
@@ -76,7 +80,10 @@ export async function expectFilterGradient(
   const xv = randomValues(tf.util.sizeFromShape(c.x), seed);
   const dyv = randomValues(tf.util.sizeFromShape(dyShape), seed + 1);
   const attrs = { filterShape: c.f, strides: [c.stride, c.stride], pad: c.pad, dataFormat: 'NHWC', dimRoundingMode: undefined };
-  const expected = await onBackend('cpu', () => tf.engine().runKernel('Conv2DBackpropFilter', { x: tf.tensor(xv, c.x), dy: tf.tensor(dyv, dyShape) }, attrs as never) as tf.Tensor);
+  const expected = await onBackend(
+    'cpu',
+    () => tf.engine().runKernel('Conv2DBackpropFilter', { x: tf.tensor(xv, c.x), dy: tf.tensor(dyv, dyShape) }, attrs as never) as tf.Tensor,
+  );
   await tf.setBackend('wasm');
   const backend = tf.backend() as unknown as WasmBackend & { readSync(id: object): Float32Array; numDataIds(): number };
   const x = tf.tensor(xv, c.x);

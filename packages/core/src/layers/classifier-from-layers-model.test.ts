@@ -28,7 +28,11 @@ describe('classifierFromLayersModel', () => {
     expect(c.numClasses).toBe(3);
     expect(c.inputShape).toEqual([6]);
     expect(c.featureDim).toBe(12);
-    expect(c.parameterGroups.map((g) => [g.name, g.kind])).toEqual([['hidden', 'dense'], ['bn', 'batchnorm'], ['out', 'dense']]);
+    expect(c.parameterGroups.map((g) => [g.name, g.kind])).toEqual([
+      ['hidden', 'dense'],
+      ['bn', 'batchnorm'],
+      ['out', 'dense'],
+    ]);
     expect(c.stateVariables).toHaveLength(2);
     const before = tf.memory().numTensors;
     const x = tf.ones([2, 6]);

@@ -62,7 +62,9 @@ export function classifierFromLayersModel(model: tfl.LayersModel, options: Layer
   const spec = options.featureLayer ?? layers.length - 2;
   const featureLayer = typeof spec === 'number' ? layers[spec] : layers.find((l) => l.name === spec);
   if (featureLayer === undefined) {
-    throw new InvalidArgumentError(`${fn}: options.featureLayer must name a layer of the model (${layers.map((l) => l.name).join(', ')}), got ${JSON.stringify(spec)}`);
+    throw new InvalidArgumentError(
+      `${fn}: options.featureLayer must name a layer of the model (${layers.map((l) => l.name).join(', ')}), got ${JSON.stringify(spec)}`,
+    );
   }
   const outputShape = model.outputs[0]!.shape;
   const numClasses = outputShape[outputShape.length - 1]!;

@@ -74,7 +74,10 @@ export const option = {
     settings: S & { readonly code?: { readonly test: (value: unknown) => value is C; readonly description: string } },
   ): OptionField<V[number] | NoInfer<C>, Presence<S>> => ({ kind: 'choice', values, ...settings }),
   /** An array whose every element satisfies `items`. */
-  list: <T, const S extends FieldSettings<readonly T[]> & { readonly minItems?: number }>(items: OptionField<T>, settings: S): OptionField<readonly T[], Presence<S>> => ({
+  list: <T, const S extends FieldSettings<readonly T[]> & { readonly minItems?: number }>(
+    items: OptionField<T>,
+    settings: S,
+  ): OptionField<readonly T[], Presence<S>> => ({
     kind: 'list',
     items,
     ...settings,
@@ -85,7 +88,10 @@ export const option = {
     ...settings,
   }),
   /** A nested object of named options (unknown keys are errors). */
-  group: <F extends Readonly<Record<string, OptionField>>, const S extends FieldSettings<never>>(fields: F, settings: S): OptionField<OptionsOf<F>, Presence<S>> => ({
+  group: <F extends Readonly<Record<string, OptionField>>, const S extends FieldSettings<never>>(
+    fields: F,
+    settings: S,
+  ): OptionField<OptionsOf<F>, Presence<S>> => ({
     kind: 'group',
     fields,
     ...settings,

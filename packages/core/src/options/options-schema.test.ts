@@ -25,7 +25,10 @@ describe('optionsSchema', () => {
   });
 
   it('names every bad option with its path, the expected and the actual value', () => {
-    const issues = schema.check({ alpha: 1.5, rate: 0, norm: 'l3', hidden: [4, 0.5], flag: 'yes', base: { name: '', extra: 1 }, alpah: 0.1 }, 'defenses[4].params');
+    const issues = schema.check(
+      { alpha: 1.5, rate: 0, norm: 'l3', hidden: [4, 0.5], flag: 'yes', base: { name: '', extra: 1 }, alpah: 0.1 },
+      'defenses[4].params',
+    );
     expect(formatOptionIssues(issues)).toEqual([
       'defenses[4].params.alpah: expected one of the options alpha, epochs, rate, norm, hidden, flag, base, got an unknown option',
       'defenses[4].params.alpha: expected a number in [0, 1], got 1.5',
@@ -64,7 +67,12 @@ describe('optionsSchema', () => {
         norm: { default: 'l1', enum: ['l1', 'l2'] },
         hidden: { type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 1 },
         flag: { type: 'boolean' },
-        base: { type: 'object', properties: { name: { type: 'string', minLength: 1 }, params: { default: {}, type: 'object' } }, required: ['name'], additionalProperties: false },
+        base: {
+          type: 'object',
+          properties: { name: { type: 'string', minLength: 1 }, params: { default: {}, type: 'object' } },
+          required: ['name'],
+          additionalProperties: false,
+        },
       },
       required: ['epochs'],
       additionalProperties: false,

@@ -80,7 +80,8 @@ function checkFields(fields: Readonly<Record<string, OptionField>>, input: Recor
   for (const [key, field] of Object.entries(fields)) {
     const value = input[key];
     if (value === undefined) {
-      if (field.required === true && field.default === undefined) issues.push({ path: join(path, key), expected: expectedOf(field), got: 'nothing (it is required)' });
+      if (field.required === true && field.default === undefined)
+        issues.push({ path: join(path, key), expected: expectedOf(field), got: 'nothing (it is required)' });
       continue;
     }
     checkValue(field, value, join(path, key), issues);
@@ -98,14 +99,17 @@ function fieldJsonSchema(field: OptionField): Record<string, unknown> {
   } else if (field.kind === 'boolean') s.type = 'boolean';
   else if (field.kind === 'string') Object.assign(s, { type: 'string', minLength: 1 });
   else if (field.kind === 'choice') s.enum = [...field.values!];
-  else if (field.kind === 'list') Object.assign(s, { type: 'array', items: fieldJsonSchema(field.items!) }, field.minItems === undefined ? {} : { minItems: field.minItems });
+  else if (field.kind === 'list')
+    Object.assign(s, { type: 'array', items: fieldJsonSchema(field.items!) }, field.minItems === undefined ? {} : { minItems: field.minItems });
   else if (field.kind === 'object') s.type = 'object';
   else Object.assign(s, objectJsonSchema(field.fields!));
   return s;
 }
 
 function objectJsonSchema(fields: Readonly<Record<string, OptionField>>): Record<string, unknown> {
-  const required = Object.entries(fields).filter(([, f]) => f.required === true && f.default === undefined).map(([k]) => k);
+  const required = Object.entries(fields)
+    .filter(([, f]) => f.required === true && f.default === undefined)
+    .map(([k]) => k);
   return {
     type: 'object',
     properties: Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, fieldJsonSchema(f)])),

@@ -28,7 +28,10 @@ export function tinyCnn(options: TinyCnnOptions): Classifier {
   const uid = (instances++).toString(36);
   const make = (shape: number[], fanIn: number, name: string) => {
     const bound = 1 / Math.sqrt(fanIn);
-    const init = tf.tensor(Float32Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => (2 * random.next() - 1) * bound), shape);
+    const init = tf.tensor(
+      Float32Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => (2 * random.next() - 1) * bound),
+      shape,
+    );
     const v = tf.variable(init, true, `tinyCnn_${uid}/${name}`);
     init.dispose();
     return v;

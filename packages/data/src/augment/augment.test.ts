@@ -14,7 +14,10 @@ beforeAll(async () => {
 /** Two random 32×32×3 images (values in [0, 1)), seeded. */
 function images(seed = 1, n = 2): tf.Tensor4D {
   const r = seededRandom(seed);
-  return tf.tensor4d(Float32Array.from({ length: n * 3072 }, () => r.next()), [n, 32, 32, 3]);
+  return tf.tensor4d(
+    Float32Array.from({ length: n * 3072 }, () => r.next()),
+    [n, 32, 32, 3],
+  );
 }
 
 const values = (t: tf.Tensor): number[] => Array.from(t.dataSync());
@@ -95,7 +98,13 @@ describe('translation and rotation', () => {
     expect(v[(3 * 32 + 5) * 3 + 1]).toBe(src[(2 * 32 + 7) * 3 + 1]); // out (3, 5) = in (2, 7)
     expect(v[(0 * 32 + 5) * 3]).toBe(0); // top row uncovered
     expect(v[(10 * 32 + 31) * 3]).toBe(0); // right columns uncovered
-    expect(translationQueries(1)).toEqual([[-1, 0], [0, -1], [0, 1], [1, 0], [0, 0]]);
+    expect(translationQueries(1)).toEqual([
+      [-1, 0],
+      [0, -1],
+      [0, 1],
+      [1, 0],
+      [0, 0],
+    ]);
     expect(translationQueries(2)).toHaveLength(9);
     tf.dispose([x, t]);
   });
@@ -105,7 +114,10 @@ describe('translation and rotation', () => {
     tf.tidy(() => {
       expect(values(rotateImages(x, 0))).toEqual(values(x));
     });
-    const grid = tf.tensor4d(Float32Array.from({ length: 16 }, (_, i) => i), [1, 4, 4, 1]);
+    const grid = tf.tensor4d(
+      Float32Array.from({ length: 16 }, (_, i) => i),
+      [1, 4, 4, 1],
+    );
     const rotated = rotateImages(grid, 90);
     const r = rotated.dataSync();
     // Counter-clockwise as displayed: out[row][col] = in[col][3 − row] (hand-derived for a 4×4 grid).
@@ -130,7 +142,10 @@ describe('translation and rotation', () => {
 
 describe('flipFeatures', () => {
   it('flips exactly m distinct features per row, seeded', () => {
-    const x = tf.tensor2d(Float32Array.from({ length: 4 * 50 }, (_, i) => (i % 3 === 0 ? 1 : 0)), [4, 50]);
+    const x = tf.tensor2d(
+      Float32Array.from({ length: 4 * 50 }, (_, i) => (i % 3 === 0 ? 1 : 0)),
+      [4, 50],
+    );
     const a = flipFeatures(x, 7, seededRandom(1));
     const b = flipFeatures(x, 7, seededRandom(1));
     expect(values(a)).toEqual(values(b));

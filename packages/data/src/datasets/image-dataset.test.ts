@@ -10,9 +10,15 @@ beforeAll(async () => {
 });
 
 const base = {
-  name: 'tiny', source: 'real' as const, description: 'two 1×2 RGB images',
+  name: 'tiny',
+  source: 'real' as const,
+  description: 'two 1×2 RGB images',
   pixels: Uint8Array.of(0, 51, 255, 102, 0, 0, /* image 1 */ 255, 255, 255, 0, 0, 0),
-  labels: Int32Array.of(1, 0), numClasses: 2, height: 1, width: 2, channels: 3,
+  labels: Int32Array.of(1, 0),
+  numClasses: 2,
+  height: 1,
+  width: 2,
+  channels: 3,
 };
 
 describe('imageDataset', () => {
@@ -55,13 +61,23 @@ describe('imageDataset', () => {
 
 describe('tabularDataset', () => {
   it('gathers [k, F] float32 rows, rejects non-binary features, leaks nothing', () => {
-    const data = tabularDataset({ name: 't', source: 'stand-in', description: 'd', features: Uint8Array.of(1, 0, 0, 1, 1, 1), numFeatures: 3, labels: Int32Array.of(0, 4), numClasses: 5 });
+    const data = tabularDataset({
+      name: 't',
+      source: 'stand-in',
+      description: 'd',
+      features: Uint8Array.of(1, 0, 0, 1, 1, 1),
+      numFeatures: 3,
+      labels: Int32Array.of(0, 4),
+      numClasses: 5,
+    });
     const before = tf.memory().numTensors;
     const x = data.gather([1, 0, 1]);
     expect(x.shape).toEqual([3, 3]);
     expect(Array.from(x.dataSync())).toEqual([1, 1, 1, 1, 0, 0, 1, 1, 1]);
     x.dispose();
     expect(tf.memory().numTensors).toBe(before);
-    expect(() => tabularDataset({ name: 't', source: 'real', description: 'd', features: Uint8Array.of(1, 2), numFeatures: 2, labels: Int32Array.of(0), numClasses: 1 })).toThrow(/features must be 0 or 1, got 2 at row 0, column 1/);
+    expect(() =>
+      tabularDataset({ name: 't', source: 'real', description: 'd', features: Uint8Array.of(1, 2), numFeatures: 2, labels: Int32Array.of(0), numClasses: 1 }),
+    ).toThrow(/features must be 0 or 1, got 2 at row 0, column 1/);
   });
 });

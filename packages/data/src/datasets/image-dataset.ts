@@ -54,7 +54,11 @@ export function imageDataset(init: ImageDatasetInit): ImageDataset {
   const height = init.height ?? 32;
   const width = init.width ?? 32;
   const channels = init.channels ?? 3;
-  for (const [key, value] of [['height', height], ['width', width], ['channels', channels]] as const) {
+  for (const [key, value] of [
+    ['height', height],
+    ['width', width],
+    ['channels', channels],
+  ] as const) {
     checkPositiveInteger('imageDataset', key, value);
   }
   const perImage = height * width * channels;

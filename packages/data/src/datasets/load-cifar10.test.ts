@@ -14,7 +14,10 @@ afterAll(removeTempDirs);
 /** Every regular file below `dir` (relative paths). */
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath ?? e.path, e.name).slice(dir.length + 1)).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath ?? e.path, e.name).slice(dir.length + 1))
+    .sort();
 }
 
 let server: Server;
@@ -48,7 +51,9 @@ describe('loadCifar10 sources', () => {
     expect(data.description).toMatch(/from the official binary archive/);
 
     await writeFile(join(cacheDir, 'cifar10', 'cifar10-official.miaimg'), 'corrupted');
-    await expect(loadCifar10({ cacheDir, npmCommand, officialUrl: url, source: 'official' })).rejects.toThrow(/cifar-10-binary\.tar\.gz downloaded from .* is wrong/);
+    await expect(loadCifar10({ cacheDir, npmCommand, officialUrl: url, source: 'official' })).rejects.toThrow(
+      /cifar-10-binary\.tar\.gz downloaded from .* is wrong/,
+    );
     expect(await filesUnder(cacheDir)).toEqual(['fake-npm.sh']); // the bad cache file was removed, nothing half-written
   });
 });

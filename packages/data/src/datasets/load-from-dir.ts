@@ -27,11 +27,21 @@ export interface DirLoadOptions {
 export async function loadCifar100FromDir(dataDir: string, options: DirLoadOptions = {}): Promise<ImageDataset> {
   const strict = options.verifySizes ?? true;
   const sizes: Record<string, number> = { 'train.bin': 50_000, 'test.bin': 10_000 };
-  const images = await readImageFiles(dataDir, ['train.bin', 'test.bin'], ['cifar-100-binary'],
-    (bytes, file) => parseCifar100(bytes, file, strict ? sizes[file.split(/[\\/]/).pop()!] : undefined), 'loadDataset(cifar100)');
+  const images = await readImageFiles(
+    dataDir,
+    ['train.bin', 'test.bin'],
+    ['cifar-100-binary'],
+    (bytes, file) => parseCifar100(bytes, file, strict ? sizes[file.split(/[\\/]/).pop()!] : undefined),
+    'loadDataset(cifar100)',
+  );
   return imageDataset({
-    name: 'cifar100', source: 'real', description: `CIFAR-100, ${images.labels.length} images (train then test, pooled) from ${dataDir}`,
-    pixels: images.pixels, labels: images.labels, coarseLabels: images.coarseLabels!, numClasses: 100,
+    name: 'cifar100',
+    source: 'real',
+    description: `CIFAR-100, ${images.labels.length} images (train then test, pooled) from ${dataDir}`,
+    pixels: images.pixels,
+    labels: images.labels,
+    coarseLabels: images.coarseLabels!,
+    numClasses: 100,
     normalization: options.normalization ?? 'unit',
   });
 }
@@ -44,15 +54,29 @@ export async function loadCifar100FromDir(dataDir: string, options: DirLoadOptio
 export async function loadSvhnFromDir(dataDir: string, options: DirLoadOptions = {}): Promise<ImageDataset> {
   const strict = options.verifySizes ?? true;
   const sizes: Record<string, number> = { 'train_32x32.mat': 73_257, 'test_32x32.mat': 26_032 };
-  const images = await readImageFiles(dataDir, ['train_32x32.mat', 'test_32x32.mat'], ['svhn'],
-    (bytes, file) => parseSvhnMat(bytes, file, strict ? sizes[file.split(/[\\/]/).pop()!] : undefined), 'loadDataset(svhn)');
+  const images = await readImageFiles(
+    dataDir,
+    ['train_32x32.mat', 'test_32x32.mat'],
+    ['svhn'],
+    (bytes, file) => parseSvhnMat(bytes, file, strict ? sizes[file.split(/[\\/]/).pop()!] : undefined),
+    'loadDataset(svhn)',
+  );
   return imageDataset({
-    name: 'svhn', source: 'real', description: `SVHN cropped digits, ${images.labels.length} images (train then test, pooled) from ${dataDir}`,
-    pixels: images.pixels, labels: images.labels, numClasses: 10, normalization: options.normalization ?? 'unit',
+    name: 'svhn',
+    source: 'real',
+    description: `SVHN cropped digits, ${images.labels.length} images (train then test, pooled) from ${dataDir}`,
+    pixels: images.pixels,
+    labels: images.labels,
+    numClasses: 10,
+    normalization: options.normalization ?? 'unit',
   });
 }
 
-const exists = (path: string): Promise<boolean> => stat(path).then((s) => s.isFile(), () => false);
+const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 
 /** File layouts of the Shokri et al. archives. */
 const TABULAR = {
@@ -96,7 +120,12 @@ export async function loadTabularFromDir(name: 'purchase100' | 'texas100', dataD
     throw new InvalidDatasetError(`loadDataset(${name}): dataDir ${dataDir} must hold ${expected} (the Shokri et al. files); put them there`);
   }
   return tabularDataset({
-    name, source: 'real', description: `${name === 'purchase100' ? 'Purchase100' : 'Texas100'}, ${rows.labels.length} records from ${dataDir}`,
-    features: rows.features, numFeatures: spec.numFeatures, labels: rows.labels, numClasses: 100,
+    name,
+    source: 'real',
+    description: `${name === 'purchase100' ? 'Purchase100' : 'Texas100'}, ${rows.labels.length} records from ${dataDir}`,
+    features: rows.features,
+    numFeatures: spec.numFeatures,
+    labels: rows.labels,
+    numClasses: 100,
   });
 }

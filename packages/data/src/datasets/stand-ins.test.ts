@@ -29,11 +29,20 @@ describe('purchaseLike / texasLike', () => {
     const data = purchaseLike({ size: 2000, seed: 1 });
     const f = data.numFeatures;
     const row = (i: number): Uint8Array => data.features.subarray(i * f, (i + 1) * f);
-    let same = 0, sameN = 0, other = 0, otherN = 0;
-    for (let i = 0; i < 300; i++) for (let j = i + 1; j < 300; j++) {
-      if (data.y[i] === data.y[j]) { same += hamming(row(i), row(j)); sameN++; }
-      else { other += hamming(row(i), row(j)); otherN++; }
-    }
+    let same = 0,
+      sameN = 0,
+      other = 0,
+      otherN = 0;
+    for (let i = 0; i < 300; i++)
+      for (let j = i + 1; j < 300; j++) {
+        if (data.y[i] === data.y[j]) {
+          same += hamming(row(i), row(j));
+          sameN++;
+        } else {
+          other += hamming(row(i), row(j));
+          otherN++;
+        }
+      }
     // Hand calculation from the generator (density 0.25, keep 0.22): P(1 | prototype bit 1) = 0.415,
     // P(1 | 0) = 0.195, so two same-class records differ in 600·(0.25·2·0.415·0.585 + 0.75·2·0.195·0.805)
     // ≈ 214.1 bits; records of unrelated classes in up to 600·2·0.25·0.75 = 225 bits.

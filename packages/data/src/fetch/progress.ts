@@ -19,10 +19,7 @@ export type ProgressCallback = (event: ProgressEvent) => void;
  * @param onProgress - the user's callback, if any.
  * @param stream - where to draw the bar. @default process.stderr
  */
-export function progressReporter(
-  onProgress?: ProgressCallback,
-  stream: { isTTY?: boolean; write(text: string): unknown } = process.stderr,
-): ProgressCallback {
+export function progressReporter(onProgress?: ProgressCallback, stream: { isTTY?: boolean; write(text: string): unknown } = process.stderr): ProgressCallback {
   let lastDraw = 0;
   let lastKey = '';
   return (event) => {

@@ -13,9 +13,23 @@ describe('readTarGzEntries', () => {
   it('streams the wanted entries with their bytes', async () => {
     const dir = await tempDir('mia-tar-');
     const big = new Uint8Array(70_000).map((_, i) => i % 253);
-    await writeFile(join(dir, 'a.tgz'), makeTarGz([{ name: 'p/a.txt', bytes: new TextEncoder().encode('abc') }, { name: 'p/big', bytes: big }, { name: 'p/skip', bytes: new Uint8Array(10) }]));
+    await writeFile(
+      join(dir, 'a.tgz'),
+      makeTarGz([
+        { name: 'p/a.txt', bytes: new TextEncoder().encode('abc') },
+        { name: 'p/big', bytes: big },
+        { name: 'p/skip', bytes: new Uint8Array(10) },
+      ]),
+    );
     const seen: TarEntry[] = [];
-    await readTarGzEntries(join(dir, 'a.tgz'), (n) => n !== 'p/skip', (e) => { seen.push(e); }, 'hint');
+    await readTarGzEntries(
+      join(dir, 'a.tgz'),
+      (n) => n !== 'p/skip',
+      (e) => {
+        seen.push(e);
+      },
+      'hint',
+    );
     expect(seen.map((e) => e.name)).toEqual(['p/a.txt', 'p/big']);
     expect(new TextDecoder().decode(seen[0]!.bytes)).toBe('abc');
     expect(Buffer.compare(Buffer.from(seen[1]!.bytes), Buffer.from(big))).toBe(0);
@@ -25,9 +39,23 @@ describe('readTarGzEntries', () => {
     const dir = await tempDir('mia-tar-');
     const archive = makeTarGz([{ name: 'x', bytes: new Uint8Array(50_000).map((_, i) => (i * 7919) % 256) }]);
     await writeFile(join(dir, 't.tgz'), archive.subarray(0, archive.length / 2));
-    await expect(readTarGzEntries(join(dir, 't.tgz'), () => true, () => undefined, 'pass dataDir')).rejects.toThrow(/t\.tgz: .*; pass dataDir/);
+    await expect(
+      readTarGzEntries(
+        join(dir, 't.tgz'),
+        () => true,
+        () => undefined,
+        'pass dataDir',
+      ),
+    ).rejects.toThrow(/t\.tgz: .*; pass dataDir/);
     await writeFile(join(dir, 'n.tgz'), 'plain text');
-    await expect(readTarGzEntries(join(dir, 'n.tgz'), () => true, () => undefined, 'hint')).rejects.toThrow(/cannot read the archive/);
+    await expect(
+      readTarGzEntries(
+        join(dir, 'n.tgz'),
+        () => true,
+        () => undefined,
+        'hint',
+      ),
+    ).rejects.toThrow(/cannot read the archive/);
   });
 });
 

@@ -23,7 +23,9 @@ describe('parseCifar10Batch', () => {
 
   it('rejects a truncated file, a wrong count and a label ≥ 10 with the file name', () => {
     const good = cifar10Batch([1, 2]);
-    expect(() => parseCifar10Batch(good.subarray(0, good.length - 1), 'data_batch_2.bin')).toThrow(/data_batch_2\.bin must be a whole number of 3073-byte records, got 6145 bytes/);
+    expect(() => parseCifar10Batch(good.subarray(0, good.length - 1), 'data_batch_2.bin')).toThrow(
+      /data_batch_2\.bin must be a whole number of 3073-byte records, got 6145 bytes/,
+    );
     expect(() => parseCifar10Batch(good, 'test_batch.bin', 10_000)).toThrow(/must hold 10000 images.*got 2/);
     expect(() => parseCifar10Batch(cifar10Batch([3, 10]), 'x.bin')).toThrow(/record 1 has label 10, expected \[0, 9\]/);
     expect(() => parseCifar10Batch(new Uint8Array(0), 'empty.bin')).toThrow(InvalidDatasetError);
@@ -40,7 +42,16 @@ describe('parseCifar10Batch', () => {
 
 describe('parseCifar100', () => {
   it('reads coarse and fine labels', () => {
-    const decoded = parseCifar100(cifar10Batch([0, 0], [[19, 99], [3, 42]]), 'train.bin');
+    const decoded = parseCifar100(
+      cifar10Batch(
+        [0, 0],
+        [
+          [19, 99],
+          [3, 42],
+        ],
+      ),
+      'train.bin',
+    );
     expect(Array.from(decoded.labels)).toEqual([99, 42]);
     expect(Array.from(decoded.coarseLabels!)).toEqual([19, 3]);
     expect(decoded.pixels[3072]).toBe(7);
@@ -68,7 +79,10 @@ describe('CIFAR from dataDir', () => {
   it('reads cifar-10-binary.tar.gz placed in dataDir', async () => {
     const dir = await tempDir('mia-cifar-');
     const names = ['data_batch_1', 'data_batch_2', 'data_batch_3', 'data_batch_4', 'data_batch_5', 'test_batch'];
-    await writeFile(join(dir, 'cifar-10-binary.tar.gz'), makeTarGz(names.map((n, k) => ({ name: `cifar-10-batches-bin/${n}.bin`, bytes: cifar10Batch([9 - k]) }))));
+    await writeFile(
+      join(dir, 'cifar-10-binary.tar.gz'),
+      makeTarGz(names.map((n, k) => ({ name: `cifar-10-batches-bin/${n}.bin`, bytes: cifar10Batch([9 - k]) }))),
+    );
     const data = await loadCifar10({ dataDir: dir, verifySizes: false });
     expect(Array.from(data.y)).toEqual([9, 8, 7, 6, 5, 4]);
     expect(data.description).toMatch(/from files in /);
@@ -82,7 +96,16 @@ describe('CIFAR from dataDir', () => {
 
   it('loads CIFAR-100 train.bin + test.bin through loadDataset', async () => {
     const dir = await tempDir('mia-cifar100-');
-    await writeFile(join(dir, 'train.bin'), cifar10Batch([0, 0], [[1, 2], [3, 4]]));
+    await writeFile(
+      join(dir, 'train.bin'),
+      cifar10Batch(
+        [0, 0],
+        [
+          [1, 2],
+          [3, 4],
+        ],
+      ),
+    );
     await writeFile(join(dir, 'test.bin'), cifar10Batch([0], [[5, 6]]));
     const data = await loadDataset('cifar100', { dataDir: dir, verifySizes: false });
     expect(Array.from(data.y)).toEqual([2, 4, 6]);

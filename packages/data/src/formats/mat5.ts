@@ -12,17 +12,41 @@ export interface MatArray {
   readonly data: Uint8Array | Float64Array;
 }
 
-const MI_INT8 = 1, MI_UINT8 = 2, MI_INT32 = 5, MI_UINT32 = 6, MI_MATRIX = 14, MI_COMPRESSED = 15;
+const MI_INT8 = 1,
+  MI_UINT8 = 2,
+  MI_INT32 = 5,
+  MI_UINT32 = 6,
+  MI_MATRIX = 14,
+  MI_COMPRESSED = 15;
 const CLASS_NAMES: Record<number, string> = {
-  6: 'double', 7: 'single', 8: 'int8', 9: 'uint8', 10: 'int16', 11: 'uint16', 12: 'int32', 13: 'uint32', 14: 'int64', 15: 'uint64',
+  6: 'double',
+  7: 'single',
+  8: 'int8',
+  9: 'uint8',
+  10: 'int16',
+  11: 'uint16',
+  12: 'int32',
+  13: 'uint32',
+  14: 'int64',
+  15: 'uint64',
 };
 /** Bytes per element of each miXXX storage type with a plain numeric layout. */
 const TYPE_BYTES: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 2, 5: 4, 6: 4, 7: 4, 9: 8, 12: 8, 13: 8 };
 
-interface Element { type: number; start: number; end: number; next: number }
+interface Element {
+  type: number;
+  start: number;
+  end: number;
+  next: number;
+}
 
 class Reader {
-  constructor(readonly bytes: Uint8Array, readonly view: DataView, readonly little: boolean, readonly file: string) {}
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly view: DataView,
+    readonly little: boolean,
+    readonly file: string,
+  ) {}
 
   fail(problem: string): never {
     throw new InvalidDatasetError(`MAT reader: ${this.file}: ${problem}; ${datasetHint(this.file)}`);
@@ -47,23 +71,42 @@ class Reader {
   numbers(el: Element, count: number, asBytes: boolean): Uint8Array | Float64Array {
     const width = TYPE_BYTES[el.type];
     if (width === undefined) this.fail(`unsupported numeric storage type ${el.type}`);
-    if ((el.end - el.start) !== count * width) this.fail(`array data holds ${(el.end - el.start) / width} values, dimensions say ${count}`);
+    if (el.end - el.start !== count * width) this.fail(`array data holds ${(el.end - el.start) / width} values, dimensions say ${count}`);
     if (asBytes && el.type === MI_UINT8) return this.bytes.subarray(el.start, el.end);
     const out = asBytes ? new Uint8Array(count) : new Float64Array(count);
     const v = this.view;
     const le = this.little;
     for (let i = 0, p = el.start; i < count; i++, p += width) {
       switch (el.type) {
-        case 1: out[i] = v.getInt8(p); break;
-        case 2: out[i] = v.getUint8(p); break;
-        case 3: out[i] = v.getInt16(p, le); break;
-        case 4: out[i] = v.getUint16(p, le); break;
-        case 5: out[i] = v.getInt32(p, le); break;
-        case 6: out[i] = v.getUint32(p, le); break;
-        case 7: out[i] = v.getFloat32(p, le); break;
-        case 9: out[i] = v.getFloat64(p, le); break;
-        case 12: out[i] = Number(v.getBigInt64(p, le)); break;
-        default: out[i] = Number(v.getBigUint64(p, le));
+        case 1:
+          out[i] = v.getInt8(p);
+          break;
+        case 2:
+          out[i] = v.getUint8(p);
+          break;
+        case 3:
+          out[i] = v.getInt16(p, le);
+          break;
+        case 4:
+          out[i] = v.getUint16(p, le);
+          break;
+        case 5:
+          out[i] = v.getInt32(p, le);
+          break;
+        case 6:
+          out[i] = v.getUint32(p, le);
+          break;
+        case 7:
+          out[i] = v.getFloat32(p, le);
+          break;
+        case 9:
+          out[i] = v.getFloat64(p, le);
+          break;
+        case 12:
+          out[i] = Number(v.getBigInt64(p, le));
+          break;
+        default:
+          out[i] = Number(v.getBigUint64(p, le));
       }
     }
     return out;

@@ -34,7 +34,10 @@ export function decodePngRgb(bytes: Uint8Array, expected: PngSize, out: Uint8Arr
   if (bytes.length < 33 || SIGNATURE.some((b, i) => bytes[i] !== b)) fail('does not decode as PNG (bad signature)');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const idat: Uint8Array[] = [];
-  let width = 0, height = 0, channels = 0, ended = false;
+  let width = 0,
+    height = 0,
+    channels = 0,
+    ended = false;
   for (let p = 8; p + 8 <= bytes.length && !ended;) {
     const length = view.getUint32(p);
     const type = String.fromCharCode(...bytes.subarray(p + 4, p + 8));
@@ -45,7 +48,8 @@ export function decodePngRgb(bytes: Uint8Array, expected: PngSize, out: Uint8Arr
       height = view.getUint32(p + 12);
       const [depth, color, , , interlace] = body.subarray(8, 13);
       channels = color === 2 ? 3 : color === 6 ? 4 : 0;
-      if (depth !== 8 || channels === 0 || interlace !== 0) fail(`is unsupported (bit depth ${depth}, colour type ${color}, interlace ${interlace}); expected 8-bit RGB`);
+      if (depth !== 8 || channels === 0 || interlace !== 0)
+        fail(`is unsupported (bit depth ${depth}, colour type ${color}, interlace ${interlace}); expected 8-bit RGB`);
     } else if (type === 'IDAT') idat.push(body);
     else if (type === 'IEND') ended = true;
     p += 12 + length;
@@ -80,11 +84,12 @@ export function decodePngRgb(bytes: Uint8Array, expected: PngSize, out: Uint8Arr
     }
     const dst = offset + r * width * 3;
     if (channels === 3) out.set(raw.subarray(start, start + stride), dst);
-    else for (let k = 0; k < width; k++) {
-      out[dst + 3 * k] = raw[start + 4 * k]!;
-      out[dst + 3 * k + 1] = raw[start + 4 * k + 1]!;
-      out[dst + 3 * k + 2] = raw[start + 4 * k + 2]!;
-    }
+    else
+      for (let k = 0; k < width; k++) {
+        out[dst + 3 * k] = raw[start + 4 * k]!;
+        out[dst + 3 * k + 1] = raw[start + 4 * k + 1]!;
+        out[dst + 3 * k + 2] = raw[start + 4 * k + 2]!;
+      }
   }
   return { width, height };
 }

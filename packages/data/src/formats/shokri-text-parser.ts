@@ -126,9 +126,7 @@ export class ShokriTextParser {
     }
     if (this.rows === 0) this.fail('the file holds no rows');
     if (this.expectedRows !== undefined && this.rows !== this.expectedRows) {
-      throw new InvalidDatasetError(
-        `Shokri reader: ${this.file} must hold ${this.expectedRows} rows, got ${this.rows}; ${datasetHint(this.file)}`,
-      );
+      throw new InvalidDatasetError(`Shokri reader: ${this.file} must hold ${this.expectedRows} rows, got ${this.rows}; ${datasetHint(this.file)}`);
     }
     const exact = this.rows === this.labels.length; // avoid a second copy of an 800 MB Texas file
     return {

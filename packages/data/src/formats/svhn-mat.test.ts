@@ -13,19 +13,33 @@ afterAll(removeTempDirs);
 function svhnFixture(labels: readonly number[], compress: boolean): Uint8Array {
   const n = labels.length;
   const x = new Uint8Array(32 * 32 * 3 * n);
-  for (let i = 0; i < n; i++) for (let c = 0; c < 3; c++) for (let w = 0; w < 32; w++) for (let h = 0; h < 32; h++) {
-    x[h + 32 * w + 1024 * c + 3072 * i] = (h + 2 * w + 5 * c + 11 * i) % 256;
-  }
-  return writeMat5([{ name: 'X', dims: [32, 32, 3, n], data: x }, { name: 'y', dims: [n, 1], data: Float64Array.from(labels) }], compress);
+  for (let i = 0; i < n; i++)
+    for (let c = 0; c < 3; c++)
+      for (let w = 0; w < 32; w++)
+        for (let h = 0; h < 32; h++) {
+          x[h + 32 * w + 1024 * c + 3072 * i] = (h + 2 * w + 5 * c + 11 * i) % 256;
+        }
+  return writeMat5(
+    [
+      { name: 'X', dims: [32, 32, 3, n], data: x },
+      { name: 'y', dims: [n, 1], data: Float64Array.from(labels) },
+    ],
+    compress,
+  );
 }
 
 describe('parseMat5', () => {
   it('reads uint8 and double variables, compressed or not', () => {
     for (const compress of [false, true]) {
-      const vars = parseMat5(writeMat5([
-        { name: 'a', dims: [2, 3], data: Uint8Array.from([1, 2, 3, 4, 5, 6]) },
-        { name: 'b', dims: [1, 2], data: Float64Array.from([0.5, -3]) },
-      ], compress));
+      const vars = parseMat5(
+        writeMat5(
+          [
+            { name: 'a', dims: [2, 3], data: Uint8Array.from([1, 2, 3, 4, 5, 6]) },
+            { name: 'b', dims: [1, 2], data: Float64Array.from([0.5, -3]) },
+          ],
+          compress,
+        ),
+      );
       expect(vars.get('a')).toMatchObject({ className: 'uint8', dims: [2, 3] });
       expect(Array.from(vars.get('a')!.data)).toEqual([1, 2, 3, 4, 5, 6]);
       expect(Array.from(vars.get('b')!.data)).toEqual([0.5, -3]);
@@ -63,7 +77,10 @@ describe('parseSvhnMat', () => {
     expect(() => parseSvhnMat(svhnFixture([0], false), 't.mat')).toThrow(/got 0/);
     const noY = writeMat5([{ name: 'X', dims: [32, 32, 3, 1], data: new Uint8Array(3072) }]);
     expect(() => parseSvhnMat(noY, 't.mat')).toThrow(/expected variables X and y, found \[X\]/);
-    const wrongDims = writeMat5([{ name: 'X', dims: [32, 16, 6, 1], data: new Uint8Array(3072) }, { name: 'y', dims: [1, 1], data: Float64Array.of(1) }]);
+    const wrongDims = writeMat5([
+      { name: 'X', dims: [32, 16, 6, 1], data: new Uint8Array(3072) },
+      { name: 'y', dims: [1, 1], data: Float64Array.of(1) },
+    ]);
     expect(() => parseSvhnMat(wrongDims, 't.mat')).toThrow(/X must be uint8 \[32, 32, 3, N\], got uint8 \[32, 16, 6, 1\]/);
     expect(() => parseSvhnMat(svhnFixture([1, 2], false), 't.mat', 73_257)).toThrow(/expected 73257 images, got 2/);
   });

@@ -39,9 +39,12 @@ export function partitionFromJson(json: unknown): Partition {
   if (typeof json !== 'object' || json === null) throw new InvalidArgumentError(`partitionFromJson: json must be an object, got ${describeValue(json)}`);
   const p = json as Record<string, unknown>;
   const n = p['n'];
-  if (typeof n !== 'number' || !Number.isInteger(n) || n <= 0) throw new InvalidArgumentError(`partitionFromJson: n must be a positive integer, got ${describeValue(n)}`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n <= 0)
+    throw new InvalidArgumentError(`partitionFromJson: n must be a positive integer, got ${describeValue(n)}`);
   if (typeof p['preset'] !== 'string' || typeof p['seed'] !== 'number') {
-    throw new InvalidArgumentError(`partitionFromJson: preset (string) and seed (number) are required, got ${describeValue({ preset: p['preset'], seed: p['seed'] })}`);
+    throw new InvalidArgumentError(
+      `partitionFromJson: preset (string) and seed (number) are required, got ${describeValue({ preset: p['preset'], seed: p['seed'] })}`,
+    );
   }
   const rolesIn = (p['roles'] ?? {}) as Record<string, unknown>;
   const roles: Record<string, number[]> = {};

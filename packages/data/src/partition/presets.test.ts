@@ -43,10 +43,14 @@ describe('equal-slice presets (docs/protocol.md §1.2–1.4, §1.8)', () => {
 describe('SELENA (docs/protocol.md §1.5)', () => {
   it('gives Purchase 9 866 / 9 866 / 29 599 / 147 993 and Texas 5 000 / 5 000 / 20 199 / 37 131', () => {
     const purchase = SELENA(0.1, 0.15).split(SIZES.purchase, 0);
-    expect([purchase.roles['tr']!.length, purchase.roles['te']!.length, purchase.roles['ref']!.length, purchase.roles['test']!.length]).toEqual([9866, 9866, 29_599, 147_993]);
+    expect([purchase.roles['tr']!.length, purchase.roles['te']!.length, purchase.roles['ref']!.length, purchase.roles['test']!.length]).toEqual([
+      9866, 9866, 29_599, 147_993,
+    ]);
     expectDisjointRoles(purchase.roles, SIZES.purchase);
     const texas = SELENA(10_000 / SIZES.texas, 0.3).split(SIZES.texas, 0);
-    expect([texas.roles['tr']!.length, texas.roles['te']!.length, texas.roles['ref']!.length, texas.roles['test']!.length]).toEqual([5000, 5000, 20_199, 37_131]);
+    expect([texas.roles['tr']!.length, texas.roles['te']!.length, texas.roles['ref']!.length, texas.roles['test']!.length]).toEqual([
+      5000, 5000, 20_199, 37_131,
+    ]);
     const cifar = SELENA(50_000 / 60_000, 5000 / 60_000).split(SIZES.cifar, 0);
     expect([cifar.roles['tr']!.length, cifar.roles['ref']!.length, cifar.roles['test']!.length]).toEqual([25_000, 5000, 5000]);
     const svhn = SELENA(0.5, 0.25).split(SIZES.svhn, 0);
@@ -112,6 +116,8 @@ describe('partitionFromJson', () => {
     p.roles['target_test']![3] = 100;
     expect(() => partitionFromJson(p)).toThrow(/roles\.target_test\[3\] must be an integer in \[0, 99\], got 100/);
     expect(() => partitionFromJson(null)).toThrow(/json must be an object/);
-    expect(() => partitionFromJson({ preset: 'x', seed: 0, n: 10, roles: {}, models: [{ train: [1, 2], test: [2] }] })).toThrow(/models\[0\]: index 2 is in both train and test/);
+    expect(() => partitionFromJson({ preset: 'x', seed: 0, n: 10, roles: {}, models: [{ train: [1, 2], test: [2] }] })).toThrow(
+      /models\[0\]: index 2 is in both train and test/,
+    );
   });
 });

@@ -63,7 +63,10 @@ export function CRL(k = 5): PartitionPreset {
     split(n, seed) {
       checkPositiveInteger('CRL', 'n', n);
       checkNonNegativeInteger('CRL', 'seed', seed);
-      const pools = halves(Array.from({ length: n }, (_, i) => i), seed);
+      const pools = halves(
+        Array.from({ length: n }, (_, i) => i),
+        seed,
+      );
       const target = halves(pools.train, deriveSeed(seed, 'crl-target'));
       const models = Array.from({ length: k }, (_, i) => halves(pools.test, deriveSeed(seed, 'crl-shadow', i)));
       return { preset: name, n, seed, roles: { target_train: target.train, target_test: target.test, shadow_pool: pools.test }, models };

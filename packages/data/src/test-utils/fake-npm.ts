@@ -8,9 +8,8 @@ import { join } from 'node:path';
  */
 export async function fakeNpm(dir: string, content: string | undefined): Promise<string> {
   const path = join(dir, 'fake-npm.sh');
-  const body = content === undefined
-    ? 'echo "npm error 404 Not Found - GET https://registry.npmjs.org/pkg" >&2; exit 1'
-    : `printf '%s' '${content}' > "$4/pkg-1.0.0.tgz"`;
+  const body =
+    content === undefined ? 'echo "npm error 404 Not Found - GET https://registry.npmjs.org/pkg" >&2; exit 1' : `printf '%s' '${content}' > "$4/pkg-1.0.0.tgz"`;
   await writeFile(path, `#!/bin/sh\n${body}\n`);
   await chmod(path, 0o755);
   return path;

@@ -8,7 +8,9 @@ import * as tf from '@tensorflow/tfjs-core';
 export function maxGradientError(f: (x: tf.Tensor2D) => tf.Scalar, x: number[][], eps = 1e-2): number {
   return tf.tidy(() => {
     const input = tf.tensor2d(x);
-    const analytic = tf.grad((v: tf.Tensor) => f(v as tf.Tensor2D))(input).arraySync() as number[][];
+    const analytic = tf
+      .grad((v: tf.Tensor) => f(v as tf.Tensor2D))(input)
+      .arraySync() as number[][];
     let worst = 0;
     for (let i = 0; i < x.length; i++) {
       for (let j = 0; j < x[i]!.length; j++) {

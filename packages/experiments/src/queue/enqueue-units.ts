@@ -22,7 +22,11 @@ export interface EnqueueSummary {
  * crash) never duplicates work. Pass only units missing from the store.
  * @returns how many jobs were added, already queued, or requeued after an earlier failure.
  */
-export async function enqueueUnits(queue: Queue<UnitJobData, UnitJobResult>, jobs: readonly UnitJobData[], options: EnqueueUnitsOptions = {}): Promise<EnqueueSummary> {
+export async function enqueueUnits(
+  queue: Queue<UnitJobData, UnitJobResult>,
+  jobs: readonly UnitJobData[],
+  options: EnqueueUnitsOptions = {},
+): Promise<EnqueueSummary> {
   const attempts = options.attempts ?? 3;
   if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError(`enqueueUnits: options.attempts must be a positive integer, got ${attempts}`);
   let added = 0;
@@ -41,8 +45,11 @@ export async function enqueueUnits(queue: Queue<UnitJobData, UnitJobResult>, job
       requeued += 1;
     } else added += 1;
     await queue.add('train', data, {
-      jobId: data.key, attempts, backoff: { type: 'exponential', delay: 5000 },
-      removeOnComplete: { age: 7 * 24 * 3600 }, removeOnFail: { age: 7 * 24 * 3600 },
+      jobId: data.key,
+      attempts,
+      backoff: { type: 'exponential', delay: 5000 },
+      removeOnComplete: { age: 7 * 24 * 3600 },
+      removeOnFail: { age: 7 * 24 * 3600 },
     });
   }
   return { added, alreadyQueued, requeued };

@@ -20,10 +20,18 @@ export interface FollowUnitsOptions {
   readonly maxRequeues?: number;
 }
 
-const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => {
-  const t = setTimeout(resolve, ms);
-  signal?.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
-});
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
+  });
 
 /**
  * Waits until every job is completed and its unit is readable from the store, printing a progress
@@ -50,7 +58,10 @@ export async function followUnits(queue: Queue<UnitJobData, UnitJobResult>, jobs
       if ((await options.store.read(key)) === undefined) {
         if (state === 'unknown') {
           const n = (requeues.get(key) ?? 0) + 1;
-          if (n > (options.maxRequeues ?? 3)) throw new UnitJobFailedError(`sweep: the job of unit ${data.label} (${key.slice(0, 12)}) vanished from the queue ${n} times before its model was stored; is something emptying the queue?`);
+          if (n > (options.maxRequeues ?? 3))
+            throw new UnitJobFailedError(
+              `sweep: the job of unit ${data.label} (${key.slice(0, 12)}) vanished from the queue ${n} times before its model was stored; is something emptying the queue?`,
+            );
           requeues.set(key, n);
           await enqueueUnits(queue, [data]);
           options.onLog?.(`requeued ${data.label}: its job vanished from the queue before the model was stored (Redis restarted without persistence?)`);
@@ -60,11 +71,18 @@ export async function followUnits(queue: Queue<UnitJobData, UnitJobResult>, jobs
         invisibleSince.set(key, since);
         if (Date.now() - since < grace) continue;
         const worker = job?.returnvalue?.worker ?? '?';
-        throw new UnitJobFailedError(`sweep: unit ${data.label} (${key.slice(0, 12)}) completed on worker ${worker} but is not in this machine's artifact store after ${grace / 1000} s: do the workers' --artifacts and this machine's cache (--cache-dir <dir>/models) point at the same shared directory?`);
+        throw new UnitJobFailedError(
+          `sweep: unit ${data.label} (${key.slice(0, 12)}) completed on worker ${worker} but is not in this machine's artifact store after ${grace / 1000} s: do the workers' --artifacts and this machine's cache (--cache-dir <dir>/models) point at the same shared directory?`,
+        );
       }
       pending.delete(key);
       const r = job?.returnvalue;
-      const how = r === undefined || r === null ? 'found in the store' : r.trained ? `trained on ${r.worker} (${r.backend}) in ${r.seconds.toFixed(1)} s` : `already stored (reported by ${r.worker})`;
+      const how =
+        r === undefined || r === null
+          ? 'found in the store'
+          : r.trained
+            ? `trained on ${r.worker} (${r.backend}) in ${r.seconds.toFixed(1)} s`
+            : `already stored (reported by ${r.worker})`;
       options.onLog?.(`[${total - pending.size}/${total}] ${data.label} ${how}`);
     }
     if (pending.size > 0) await sleep(options.pollMs ?? 1000, options.signal);

@@ -9,14 +9,18 @@ import type { TrainUnitsRequest } from '../runner';
 
 type Log = ((line: string) => void) | undefined;
 
-
 /**
  * `mia sweep <config> --queue <url> [--no-follow]`: checks the URL and Redis first, then either runs
  * the sweep with the units trained by queue workers (`run`, given the `trainUnits` hook) or only
  * enqueues them.
  * @param run - runs the experiment and writes the report (the CLI's `runCommand`).
  */
-export async function sweepQueueCommand(configPath: string, opts: { queue: string; follow?: boolean; dataDir?: string }, log: Log, run: (trainUnits: (r: TrainUnitsRequest) => Promise<void>) => Promise<void>): Promise<void> {
+export async function sweepQueueCommand(
+  configPath: string,
+  opts: { queue: string; follow?: boolean; dataDir?: string },
+  log: Log,
+  run: (trainUnits: (r: TrainUnitsRequest) => Promise<void>) => Promise<void>,
+): Promise<void> {
   const address = parseQueueUrl(opts.queue);
   const connection = await connectRedis(address, { context: 'sweep' });
   try {

@@ -20,7 +20,8 @@ export interface QueueSweepOptions {
   readonly signal?: AbortSignal;
 }
 
-const summary = (s: EnqueueSummary, cached: number) => `queue: ${s.added} unit(s) enqueued, ${s.alreadyQueued} already queued, ${s.requeued} requeued after an earlier failure, ${cached} already in the store`;
+const summary = (s: EnqueueSummary, cached: number) =>
+  `queue: ${s.added} unit(s) enqueued, ${s.alreadyQueued} already queued, ${s.requeued} requeued after an earlier failure, ${cached} already in the store`;
 
 async function withQueue<T>(connection: Redis, use: (queue: Queue<UnitJobData, UnitJobResult>) => Promise<T>, onLog?: (line: string) => void): Promise<T> {
   const queue = new Queue<UnitJobData, UnitJobResult>(UNIT_QUEUE_NAME, { connection });
@@ -51,11 +52,15 @@ export function queueTrainer(connection: Redis, options: QueueSweepOptions = {})
       return;
     }
     const jobs = unitJobs(config, data, units);
-    await withQueue(connection, async (queue) => {
-      options.onLog?.(summary(await enqueueUnits(queue, jobs, { attempts: options.attempts }), all - units.length));
-      options.onLog?.(`queue: waiting for ${jobs.length} unit(s); start workers with \`mia worker --queue <url> --artifacts <shared dir>\``);
-      await followUnits(queue, jobs, { store, onLog: options.onLog, pollMs: options.pollMs, signal: options.signal });
-    }, options.onLog);
+    await withQueue(
+      connection,
+      async (queue) => {
+        options.onLog?.(summary(await enqueueUnits(queue, jobs, { attempts: options.attempts }), all - units.length));
+        options.onLog?.(`queue: waiting for ${jobs.length} unit(s); start workers with \`mia worker --queue <url> --artifacts <shared dir>\``);
+        await followUnits(queue, jobs, { store, onLog: options.onLog, pollMs: options.pollMs, signal: options.signal });
+      },
+      options.onLog,
+    );
   };
 }
 
@@ -63,7 +68,12 @@ export function queueTrainer(connection: Redis, options: QueueSweepOptions = {})
  * Enqueues the missing units of a (grid) config without waiting (`mia sweep --queue … --no-follow`).
  * @returns the enqueue summary and how many units were already in the store.
  */
-export async function enqueueSweep(input: ExperimentConfig, connection: Redis, store: ArtifactStore, options: QueueSweepOptions & { dataDir?: string } = {}): Promise<EnqueueSummary & { cached: number }> {
+export async function enqueueSweep(
+  input: ExperimentConfig,
+  connection: Redis,
+  store: ArtifactStore,
+  options: QueueSweepOptions & { dataDir?: string } = {},
+): Promise<EnqueueSummary & { cached: number }> {
   const config = await checkedRunConfig(input, { remote: true, source: 'sweep' });
   const data = await prepareData(config, { dataDir: options.dataDir });
   const missing: TrainUnitSpec[] = [];

@@ -41,17 +41,28 @@ export function startQueueWorker(connection: Redis, options: QueueWorkerOptions)
   const log = (line: string) => options.onLog?.(line);
   const store = new DirectoryArtifactStore(options.artifacts);
   const local = packageVersions();
-  const pool = new ThreadPool(concurrency, { storeRoot: options.artifacts, backend: activeBackend(), threads: threadsPerWorker(concurrency), onLog: log, dataDir: options.dataDir });
+  const pool = new ThreadPool(concurrency, {
+    storeRoot: options.artifacts,
+    backend: activeBackend(),
+    threads: threadsPerWorker(concurrency),
+    onLog: log,
+    dataDir: options.dataDir,
+  });
   let releasing = false;
 
   const processor = async (job: Job<UnitJobData, UnitJobResult>, token?: string): Promise<UnitJobResult> => {
     const data = job.data;
     const name = `${data.label ?? job.id} (${String(job.id).slice(0, 12)})`;
-    if (data.format !== 'mia-unit-job-1') throw new UnrecoverableError(`worker ${id}: job ${name} has format ${JSON.stringify(data.format)}, expected "mia-unit-job-1" (enqueued by another @mia/experiments version)`);
+    if (data.format !== 'mia-unit-job-1')
+      throw new UnrecoverableError(
+        `worker ${id}: job ${name} has format ${JSON.stringify(data.format)}, expected "mia-unit-job-1" (enqueued by another @mia/experiments version)`,
+      );
     const diff = versionDifferences(data.versions ?? {}, local);
     if (diff.length > 0) {
       log(`refused    ${name}: package versions differ from the coordinator's`);
-      throw new UnrecoverableError(`worker ${id} refused the job: package versions differ from the coordinator's (${diff.join('; ')}); cache keys include versions, so install the same versions on every worker and the coordinator`);
+      throw new UnrecoverableError(
+        `worker ${id} refused the job: package versions differ from the coordinator's (${diff.join('; ')}); cache keys include versions, so install the same versions on every worker and the coordinator`,
+      );
     }
     if ((await store.read(data.key)) !== undefined) return { worker: id, backend: activeBackend(), seconds: 0, trained: false };
     const started = Date.now();
@@ -69,14 +80,20 @@ export function startQueueWorker(connection: Redis, options: QueueWorkerOptions)
       pool.release(thread);
     }
     if ((await store.read(data.key)) === undefined) {
-      throw new UnrecoverableError(`worker ${id}: trained ${name} but found no entry under the job's key in ${options.artifacts}: this machine computes another cache key (different dataset files under --data-dir?)`);
+      throw new UnrecoverableError(
+        `worker ${id}: trained ${name} but found no entry under the job's key in ${options.artifacts}: this machine computes another cache key (different dataset files under --data-dir?)`,
+      );
     }
     return { worker: id, backend: activeBackend(), seconds: (Date.now() - started) / 1000, trained: true };
   };
 
   const worker = new Worker<UnitJobData, UnitJobResult>(UNIT_QUEUE_NAME, processor, {
-    connection, concurrency, lockDuration: options.lockDurationMs ?? 30_000, stalledInterval: options.stalledIntervalMs ?? 30_000,
-    maxStalledCount: 2, autorun: true,
+    connection,
+    concurrency,
+    lockDuration: options.lockDurationMs ?? 30_000,
+    stalledInterval: options.stalledIntervalMs ?? 30_000,
+    maxStalledCount: 2,
+    autorun: true,
   });
   worker.on('failed', (job, error) => {
     if (job !== undefined && !(error instanceof WaitingError)) log(`failed     ${job.data.label ?? job.id}: ${error.message}`);
@@ -100,7 +117,10 @@ export function startQueueWorker(connection: Redis, options: QueueWorkerOptions)
         releasing = true;
         await pool.terminateBusy();
       }
-      closing ??= worker.close().then(() => pool.close()).then(resolveClosed);
+      closing ??= worker
+        .close()
+        .then(() => pool.close())
+        .then(resolveClosed);
       await closing;
     },
   };

@@ -21,7 +21,12 @@ export async function connectRedis(address: QueueAddress, options: ConnectRedisO
   const timeoutMs = options.timeoutMs ?? 3000;
   let connected = false;
   const client = new Redis({
-    host: address.host, port: address.port, db: address.db, lazyConnect: true, maxRetriesPerRequest: null, connectTimeout: timeoutMs,
+    host: address.host,
+    port: address.port,
+    db: address.db,
+    lazyConnect: true,
+    maxRetriesPerRequest: null,
+    connectTimeout: timeoutMs,
     // Before the first PING succeeded: no retries (fail fast). Afterwards: back off up to 2 s.
     retryStrategy: (times) => (connected ? Math.min(200 * times, 2000) : null),
   });
@@ -46,7 +51,10 @@ export async function connectRedis(address: QueueAddress, options: ConnectRedisO
   } catch (cause) {
     client.disconnect();
     const why = socketError?.message ?? (cause instanceof Error ? cause.message : String(cause));
-    throw new QueueUnavailableError(`${options.context ?? 'queue'}: cannot reach Redis at --queue ${address.url} (${why}); is redis-server running there and reachable from this machine?`, { cause });
+    throw new QueueUnavailableError(
+      `${options.context ?? 'queue'}: cannot reach Redis at --queue ${address.url} (${why}); is redis-server running there and reachable from this machine?`,
+      { cause },
+    );
   } finally {
     clearTimeout(timer);
   }

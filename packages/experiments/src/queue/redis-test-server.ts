@@ -17,7 +17,9 @@ export async function freePort(): Promise<number> {
 /** Starts `redis-server --bind 127.0.0.1 --save '' --appendonly no` and waits until it accepts connections. */
 export async function startRedisServer(): Promise<{ port: number; url: string; stop: () => void }> {
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   const deadline = Date.now() + 20_000;

@@ -19,11 +19,20 @@ afterAll(() => {
 const hasRedis = hasRedisServer();
 let stopRedis: () => void = () => undefined;
 
-interface Proc { child: ChildProcess; stderr: () => string; exited: Promise<number | null>; waitFor(re: RegExp, count?: number): Promise<void> }
+interface Proc {
+  child: ChildProcess;
+  stderr: () => string;
+  exited: Promise<number | null>;
+  waitFor(re: RegExp, count?: number): Promise<void>;
+}
 
 /** Runs the CLI, keeping its stderr; `waitFor` resolves once `re` matched `count` times. */
 function mia(args: string[], cacheDir: string): Proc {
-  const child = spawn(process.execPath, ['--conditions=@mia/source', '--import', 'tsx', join(root, 'packages/experiments/src/cli.ts'), ...args], { cwd: root, env: { ...process.env, MIA_CACHE_DIR: cacheDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=@mia/source', '--import', 'tsx', join(root, 'packages/experiments/src/cli.ts'), ...args], {
+    cwd: root,
+    env: { ...process.env, MIA_CACHE_DIR: cacheDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let err = '';
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
@@ -42,7 +51,9 @@ function mia(args: string[], cacheDir: string): Proc {
 // Smoke-size sweep: 3 grid points = 6 units (target + shadow each), about a second of training each, so
 // that the SIGKILL (sent within ~25 ms of the 'training' line) lands well inside a unit.
 const sweep = {
-  name: 'queue-sweep', scale: 'smoke', seed: 3,
+  name: 'queue-sweep',
+  scale: 'smoke',
+  seed: 3,
   dataset: { name: 'purchaseLike', size: 1200 },
   partition: { preset: 'CCL4', maxPerRole: 100 },
   model: { name: 'mlp', options: { hidden: [64] } },
@@ -68,51 +79,70 @@ describe('mia sweep --queue / mia worker: argument and connection errors', () =>
     expect(badUrl.stderr()).toMatch(/^mia: --queue must be redis:\/\/host:port\[\/db\] .*the scheme is "http", got "http:\/\/127.0.0.1:6379"$/m);
     expect(followAlone.stderr()).toMatch(/^mia: sweep: --follow needs --queue <url>$/m);
     expect(badWorker.stderr()).toMatch(/^mia: --queue must be .*the port is missing, got "redis:\/\/127.0.0.1"$/m);
-    expect(down.stderr()).toMatch(new RegExp(`^mia: worker: cannot reach Redis at --queue redis://127.0.0.1:${closed}/0 \\(.*ECONNREFUSED.*\\); is redis-server running`, 'm'));
+    expect(down.stderr()).toMatch(
+      new RegExp(`^mia: worker: cannot reach Redis at --queue redis://127.0.0.1:${closed}/0 \\(.*ECONNREFUSED.*\\); is redis-server running`, 'm'),
+    );
   });
 });
 
-describe.skipIf(!hasRedis)(`scale-out on a real redis-server${hasRedis ? '' : ' (SKIPPED: redis-server is not on PATH; apt-get install -y redis-server)'}`, () => {
-  it('two workers, one SIGKILLed mid-job: the job is retried on the other, nothing lost or redone, results equal the embedded run', async () => {
-    const redis = await startRedisServer();
-    stopRedis = redis.stop;
-    const url = `${redis.url}/0`;
-    const config = join(dir, 'sweep.json');
-    writeFileSync(config, JSON.stringify(sweep));
-    const embedded = mia(['--backend', 'cpu', 'sweep', config, '--workers', '0', '--out', join(dir, 'embedded')], join(dir, 'cache-embedded'));
-    const shared = join(dir, 'shared');
-    const coordinator = mia(['--backend', 'cpu', 'sweep', config, '--queue', url, '--out', join(dir, 'queued')], shared);
-    await coordinator.waitFor(/^queue: 6 unit\(s\) enqueued, 0 already queued/);
-    const workerArgs = ['--backend', 'cpu', 'worker', '--queue', url, '--artifacts', join(shared, 'models'), '--lock-duration', '4000', '--stalled-interval', '1000'];
-    const a = mia(workerArgs, shared);
-    await a.waitFor(TRAINED); // A finished one unit: it must not be lost or redone
-    const b = mia(workerArgs, shared);
-    await a.waitFor(TRAINING, 2);
-    a.child.kill('SIGKILL'); // in the middle of A's second unit
-    await a.exited;
-    const killedLabel = labels(a.stderr(), TRAINING)[1]!;
-    const trainedByA = labels(a.stderr(), TRAINED);
-    expect(trainedByA, 'A was killed before it finished its second unit').toHaveLength(1);
+describe.skipIf(!hasRedis)(
+  `scale-out on a real redis-server${hasRedis ? '' : ' (SKIPPED: redis-server is not on PATH; apt-get install -y redis-server)'}`,
+  () => {
+    it('two workers, one SIGKILLed mid-job: the job is retried on the other, nothing lost or redone, results equal the embedded run', async () => {
+      const redis = await startRedisServer();
+      stopRedis = redis.stop;
+      const url = `${redis.url}/0`;
+      const config = join(dir, 'sweep.json');
+      writeFileSync(config, JSON.stringify(sweep));
+      const embedded = mia(['--backend', 'cpu', 'sweep', config, '--workers', '0', '--out', join(dir, 'embedded')], join(dir, 'cache-embedded'));
+      const shared = join(dir, 'shared');
+      const coordinator = mia(['--backend', 'cpu', 'sweep', config, '--queue', url, '--out', join(dir, 'queued')], shared);
+      await coordinator.waitFor(/^queue: 6 unit\(s\) enqueued, 0 already queued/);
+      const workerArgs = [
+        '--backend',
+        'cpu',
+        'worker',
+        '--queue',
+        url,
+        '--artifacts',
+        join(shared, 'models'),
+        '--lock-duration',
+        '4000',
+        '--stalled-interval',
+        '1000',
+      ];
+      const a = mia(workerArgs, shared);
+      await a.waitFor(TRAINED); // A finished one unit: it must not be lost or redone
+      const b = mia(workerArgs, shared);
+      await a.waitFor(TRAINING, 2);
+      a.child.kill('SIGKILL'); // in the middle of A's second unit
+      await a.exited;
+      const killedLabel = labels(a.stderr(), TRAINING)[1]!;
+      const trainedByA = labels(a.stderr(), TRAINED);
+      expect(trainedByA, 'A was killed before it finished its second unit').toHaveLength(1);
 
-    expect(await coordinator.exited).toBe(0);
-    const trainedByB = labels(b.stderr(), TRAINED);
-    expect(trainedByB).toContain(killedLabel); // retried on B after BullMQ's stalled-job check
-    expect(trainedByB).not.toContain(trainedByA[0]); // A's finished unit was not redone
-    expect([...trainedByA, ...trainedByB].sort()).toEqual(sweep.defenses[0]!.grid.alpha.flatMap((v) => [`CCQL alpha=${v}/shadow`, `CCQL alpha=${v}/target`]).sort());
-    expect(coordinator.stderr()).toMatch(/^\[6\/6\] CCQL alpha=/m);
+      expect(await coordinator.exited).toBe(0);
+      const trainedByB = labels(b.stderr(), TRAINED);
+      expect(trainedByB).toContain(killedLabel); // retried on B after BullMQ's stalled-job check
+      expect(trainedByB).not.toContain(trainedByA[0]); // A's finished unit was not redone
+      expect([...trainedByA, ...trainedByB].sort()).toEqual(
+        sweep.defenses[0]!.grid.alpha.flatMap((v) => [`CCQL alpha=${v}/shadow`, `CCQL alpha=${v}/target`]).sort(),
+      );
+      expect(coordinator.stderr()).toMatch(/^\[6\/6\] CCQL alpha=/m);
 
-    // The first SIGTERM lets an idle worker exit cleanly.
-    b.child.kill('SIGTERM');
-    expect(await b.exited).toBe(0);
-    expect(b.stderr()).toMatch(/worker stopped/);
+      // The first SIGTERM lets an idle worker exit cleanly.
+      b.child.kill('SIGTERM');
+      expect(await b.exited).toBe(0);
+      expect(b.stderr()).toMatch(/worker stopped/);
 
-    expect(await embedded.exited).toBe(0);
-    const read = (d: string) => JSON.parse(readFileSync(join(dir, d, 'results.json'), 'utf8')) as ExperimentResults;
-    const [local, queued] = [read('embedded'), read('queued')];
-    const numbers = (r: ExperimentResults) => r.rows.map(({ trainSeconds: _, ...row }) => row);
-    expect(queued.rows.map((r) => r.cache)).toEqual(local.rows.map(() => ({ target: 'miss', shadow: 'miss' })));
-    expect(numbers(queued)).toEqual(numbers(local));
-    expect(queued.partition).toEqual(local.partition);
-    expect(queued.versions).toEqual(local.versions);
-  }, 240_000);
-});
+      expect(await embedded.exited).toBe(0);
+      const read = (d: string) => JSON.parse(readFileSync(join(dir, d, 'results.json'), 'utf8')) as ExperimentResults;
+      const [local, queued] = [read('embedded'), read('queued')];
+      const numbers = (r: ExperimentResults) => r.rows.map(({ trainSeconds: _, ...row }) => row);
+      expect(queued.rows.map((r) => r.cache)).toEqual(local.rows.map(() => ({ target: 'miss', shadow: 'miss' })));
+      expect(numbers(queued)).toEqual(numbers(local));
+      expect(queued.partition).toEqual(local.partition);
+      expect(queued.versions).toEqual(local.versions);
+    }, 240_000);
+  },
+);

@@ -10,7 +10,10 @@ export class ThreadPool {
   private readonly idle: Array<{ hash: string; thread: UnitThread }> = [];
   private readonly busy = new Set<UnitThread>();
 
-  constructor(private readonly size: number, private readonly options: UnitThreadOptions) {}
+  constructor(
+    private readonly size: number,
+    private readonly options: UnitThreadOptions,
+  ) {}
 
   /** A thread for `config`, reusing an idle one of the same config. */
   async acquire(config: ExperimentConfig): Promise<UnitThread> {

@@ -46,7 +46,15 @@ export function unitJobs(config: ExperimentConfig, data: PreparedData, units: re
   return units.map((unit) => {
     const defense = config.defenses[unit.defenseIndex];
     if (defense === undefined) throw new RangeError(`unitJobs: unit.defenseIndex must be < ${config.defenses.length}, got ${unit.defenseIndex}`);
-    return { format: 'mia-unit-job-1', key: unitKey(config, data, defense, unit.role), label: `${defense.label ?? defense.name}/${unit.role}`, config, unit, versions, submittedBy };
+    return {
+      format: 'mia-unit-job-1',
+      key: unitKey(config, data, defense, unit.role),
+      label: `${defense.label ?? defense.name}/${unit.role}`,
+      config,
+      unit,
+      versions,
+      submittedBy,
+    };
   });
 }
 

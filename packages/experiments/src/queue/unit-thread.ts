@@ -35,9 +35,16 @@ export class UnitThread {
   private stderr = '';
   private exited = false;
 
-  constructor(readonly config: ExperimentConfig, options: UnitThreadOptions) {
+  constructor(
+    readonly config: ExperimentConfig,
+    options: UnitThreadOptions,
+  ) {
     const { url, execArgv } = threadEntry();
-    this.worker = new Worker(url, { execArgv, stderr: true, workerData: { config, storeRoot: options.storeRoot, dataDir: options.dataDir, index: 0, backend: options.backend, threads: options.threads } });
+    this.worker = new Worker(url, {
+      execArgv,
+      stderr: true,
+      workerData: { config, storeRoot: options.storeRoot, dataDir: options.dataDir, index: 0, backend: options.backend, threads: options.threads },
+    });
     this.worker.stderr.on('data', (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString()).slice(-2000);
     });

@@ -22,12 +22,13 @@ export interface WorkerCommandOptions {
 /** Validates the options of `mia worker` before the backend is loaded. */
 export function parseWorkerOptions(opts: WorkerCommandOptions) {
   const address = parseQueueUrl(opts.queue);
-  if (typeof opts.artifacts !== 'string' || opts.artifacts === '') throw new InvalidArgumentError(`worker: --artifacts must be the shared artifact directory, got ${JSON.stringify(opts.artifacts)}`);
+  if (typeof opts.artifacts !== 'string' || opts.artifacts === '')
+    throw new InvalidArgumentError(`worker: --artifacts must be the shared artifact directory, got ${JSON.stringify(opts.artifacts)}`);
   return {
-    address, artifacts: resolve(opts.artifacts),
+    address,
+    artifacts: resolve(opts.artifacts),
     concurrency: positiveInteger('worker', '--concurrency', opts.concurrency, 1),
     lockDurationMs: positiveInteger('worker', '--lock-duration', opts.lockDuration, 30_000),
     stalledIntervalMs: positiveInteger('worker', '--stalled-interval', opts.stalledInterval, 30_000),
   };
 }
-

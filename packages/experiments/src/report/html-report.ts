@@ -27,7 +27,9 @@ export async function htmlReport(results: ExperimentResults, options: ReportOpti
   const notes = results.notes.map((n) => `<p class="note"><strong>Note:</strong> ${escape(n)}</p>`);
   const warnings = (results.warnings ?? []).map((w) => `<p class="warning"><strong>Warning:</strong> ${escape(w)}</p>`);
   const perDefense = results.rows.map((r) => `<section class="attacks"><h3>${escape(r.label)}</h3>${tableHtml(attackTable(r))}</section>`);
-  const versions = Object.entries(results.versions).map(([k, v]) => `${k} ${v}`).join(', ');
+  const versions = Object.entries(results.versions)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
   const meaning = whatItMeans(results);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(results.config.name)} — @mia report</title>

@@ -11,12 +11,24 @@ function paperValue(results: ExperimentResults, label: string, column: string): 
 }
 
 /** A value with its bootstrap SE when known: "60.0 ± 1.2". */
-const withSe = (value: string, se: number | undefined, format: (v: number) => string) => (se === undefined || !Number.isFinite(se) ? value : `${value} ± ${format(se)}`);
+const withSe = (value: string, se: number | undefined, format: (v: number) => string) =>
+  se === undefined || !Number.isFinite(se) ? value : `${value} ± ${format(se)}`;
 
 /** Rows of the main table: one per defense, attack advantages as columns (table cells are strings). */
 export function mainTable(results: ExperimentResults): { header: string[]; rows: string[][] } {
   const attacks = results.config.attacks.filter((a) => results.rows.some((r) => r.attacks.some((x) => x.attack === a)));
-  const header = ['defense', 'train acc %', 'test acc %', 'loss gap', 'loss var', ...attacks.map((a) => `adv ${a} %`), 'max adv %', 'P1', 'paper P1', 'paper test acc %'];
+  const header = [
+    'defense',
+    'train acc %',
+    'test acc %',
+    'loss gap',
+    'loss var',
+    ...attacks.map((a) => `adv ${a} %`),
+    'max adv %',
+    'P1',
+    'paper P1',
+    'paper test acc %',
+  ];
   const rows = results.rows.map((r) => [
     r.label,
     pct(r.trainAccuracy),
@@ -43,7 +55,13 @@ export const RESULTS_NOTE =
 /** One defense's attack table: balanced accuracy, advantage, AUC and TPR at each FPR with the achieved FPR. */
 export function attackTable(row: ExperimentResults['rows'][number]): { header: string[]; rows: string[][] } {
   const fprs = row.attacks[0]?.tprAtFpr.map((t) => `TPR@${t.fpr * 100}%FPR %`) ?? [];
-  const rows = row.attacks.map((a) => [a.attack, pct(a.accuracy), pct(a.advantage), num(a.auc), ...a.tprAtFpr.map((t) => `${pct(t.tpr)} (@${pct(t.achievedFpr)})`)]);
+  const rows = row.attacks.map((a) => [
+    a.attack,
+    pct(a.accuracy),
+    pct(a.advantage),
+    num(a.auc),
+    ...a.tprAtFpr.map((t) => `${pct(t.tpr)} (@${pct(t.achievedFpr)})`),
+  ]);
   return { header: ['attack', 'balanced acc %', 'advantage %', 'AUC', ...fprs], rows };
 }
 
@@ -84,7 +102,9 @@ export function markdownReport(results: ExperimentResults, options: ReportOption
     ...(results.warnings ?? []).map((w) => `> **Warning:** ${w}`),
     '',
     `Dataset: **${results.dataset.name}** (${results.dataset.source === 'real' ? 'real data' : 'STAND-IN, not the real dataset'}: ${results.dataset.description}), ` +
-      `partition ${results.partition.preset} (${Object.entries(results.partition.sizes).map(([k, v]) => `${k} ${v}`).join(', ')}), ` +
+      `partition ${results.partition.preset} (${Object.entries(results.partition.sizes)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}), ` +
       `model ${results.config.model.name}, ${results.config.training.epochs} epochs, scale \`${results.config.scale}\`, seed ${results.config.seed}, backend ${results.backend}.`,
     '',
     '## Results',
@@ -106,7 +126,9 @@ export function markdownReport(results: ExperimentResults, options: ReportOption
     ...reproduceCommands(results, options.configPath),
     '```',
     '',
-    `Versions: ${Object.entries(results.versions).map(([k, v]) => `${k} ${v}`).join(', ')}. Started ${results.startedAt}, ${results.seconds.toFixed(1)} s.`,
+    `Versions: ${Object.entries(results.versions)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}. Started ${results.startedAt}, ${results.seconds.toFixed(1)} s.`,
     '',
   ].join('\n');
 }

@@ -21,9 +21,28 @@ export function privacyUtilitySpec(results: ExperimentResults): TopLevelSpec {
     height: 300,
     data: { values },
     layer: [
-      { mark: { type: 'line', point: false, opacity: 0.5 }, encoding: { x: { field: 'maxAdvantage', type: 'quantitative', title: 'max attack advantage (TPR − FPR)', scale: { zero: false, padding: 24 } }, y: { field: 'testAccuracy', type: 'quantitative', title: 'test accuracy', scale: { zero: false, padding: 24 } }, color, order: { field: 'maxAdvantage' } } },
-      { mark: { type: 'point', filled: true, size: 80 }, encoding: { x: { field: 'maxAdvantage', type: 'quantitative' }, y: { field: 'testAccuracy', type: 'quantitative' }, color, tooltip: [{ field: 'label' }] } },
-      { mark: { type: 'text', dx: 6, align: 'left', fontSize: 10 }, encoding: { x: { field: 'maxAdvantage', type: 'quantitative' }, y: { field: 'testAccuracy', type: 'quantitative' }, text: { field: 'label' } } },
+      {
+        mark: { type: 'line', point: false, opacity: 0.5 },
+        encoding: {
+          x: { field: 'maxAdvantage', type: 'quantitative', title: 'max attack advantage (TPR − FPR)', scale: { zero: false, padding: 24 } },
+          y: { field: 'testAccuracy', type: 'quantitative', title: 'test accuracy', scale: { zero: false, padding: 24 } },
+          color,
+          order: { field: 'maxAdvantage' },
+        },
+      },
+      {
+        mark: { type: 'point', filled: true, size: 80 },
+        encoding: {
+          x: { field: 'maxAdvantage', type: 'quantitative' },
+          y: { field: 'testAccuracy', type: 'quantitative' },
+          color,
+          tooltip: [{ field: 'label' }],
+        },
+      },
+      {
+        mark: { type: 'text', dx: 6, align: 'left', fontSize: 10 },
+        encoding: { x: { field: 'maxAdvantage', type: 'quantitative' }, y: { field: 'testAccuracy', type: 'quantitative' }, text: { field: 'label' } },
+      },
     ],
   } as TopLevelSpec;
 }
@@ -53,8 +72,25 @@ export function rocSpec(results: ExperimentResults, attack: string): TopLevelSpe
     height: 300,
     data: { values },
     layer: [
-      { data: { values: [{ x: floor, y: floor }, { x: 1, y: 1 }] }, mark: { type: 'line', strokeDash: [4, 4], color: '#999' }, encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' } } },
-      { mark: { type: 'line', interpolate: 'step-after' }, encoding: { x: { field: 'fpr', type: 'quantitative', scale: { type: 'log', domain: [floor, 1] }, title: 'FPR' }, y: { field: 'tpr', type: 'quantitative', scale: { type: 'log', domain: [floor, 1] }, title: 'TPR' }, color: { field: 'label', type: 'nominal', title: 'defense' }, order: { field: 'fpr' } } },
+      {
+        data: {
+          values: [
+            { x: floor, y: floor },
+            { x: 1, y: 1 },
+          ],
+        },
+        mark: { type: 'line', strokeDash: [4, 4], color: '#999' },
+        encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' } },
+      },
+      {
+        mark: { type: 'line', interpolate: 'step-after' },
+        encoding: {
+          x: { field: 'fpr', type: 'quantitative', scale: { type: 'log', domain: [floor, 1] }, title: 'FPR' },
+          y: { field: 'tpr', type: 'quantitative', scale: { type: 'log', domain: [floor, 1] }, title: 'TPR' },
+          color: { field: 'label', type: 'nominal', title: 'defense' },
+          order: { field: 'fpr' },
+        },
+      },
     ],
   } as TopLevelSpec;
 }
@@ -79,7 +115,11 @@ export function lossHistogramSpec(results: ExperimentResults): TopLevelSpec {
       width: 220,
       height: 140,
       mark: { type: 'bar', opacity: 0.6 },
-      encoding: { x: { field: 'loss', type: 'quantitative', bin: false, title: 'cross-entropy loss' }, y: { field: 'fraction', type: 'quantitative', stack: null, title: 'fraction' }, color: { field: 'set', type: 'nominal' } },
+      encoding: {
+        x: { field: 'loss', type: 'quantitative', bin: false, title: 'cross-entropy loss' },
+        y: { field: 'fraction', type: 'quantitative', stack: null, title: 'fraction' },
+        color: { field: 'set', type: 'nominal' },
+      },
     },
   } as TopLevelSpec;
 }

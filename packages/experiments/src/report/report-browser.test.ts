@@ -20,24 +20,67 @@ const dir = mkdtempSync(join(tmpdir(), 'mia-html-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const row = (label: string, acc: number, adv: number): DefenseRow => ({
-  defense: label, label, params: {}, trainAccuracy: 0.99, testAccuracy: acc, lossGap: 1, lossVariance: 0.5,
-  attacks: ['loss', 'confidence'].map((attack) => ({ attack, accuracy: 0.5 + adv / 2, advantage: adv, auc: 0.5 + adv / 2, tprAtFpr: [{ fpr: 0.01, tpr: 0.1, achievedFpr: 0.01 }], roc: { fpr: [0, 0.001, 0.01, 0.2, 1], tpr: [0, 0.02, 0.1, 0.7, 1] } })),
-  maxAdvantage: adv, p1: 0.5, lossHistogram: { edges: [0, 0.5, 1, 1.5], members: [30, 5, 1], nonMembers: [10, 15, 11] },
-  cache: { target: 'miss', shadow: 'miss' }, trainSeconds: 3,
+  defense: label,
+  label,
+  params: {},
+  trainAccuracy: 0.99,
+  testAccuracy: acc,
+  lossGap: 1,
+  lossVariance: 0.5,
+  attacks: ['loss', 'confidence'].map((attack) => ({
+    attack,
+    accuracy: 0.5 + adv / 2,
+    advantage: adv,
+    auc: 0.5 + adv / 2,
+    tprAtFpr: [{ fpr: 0.01, tpr: 0.1, achievedFpr: 0.01 }],
+    roc: { fpr: [0, 0.001, 0.01, 0.2, 1], tpr: [0, 0.02, 0.1, 0.7, 1] },
+  })),
+  maxAdvantage: adv,
+  p1: 0.5,
+  lossHistogram: { edges: [0, 0.5, 1, 1.5], members: [30, 5, 1], nonMembers: [10, 15, 11] },
+  cache: { target: 'miss', shadow: 'miss' },
+  trainSeconds: 3,
 });
 
-const launch = () => chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+const launch = () =>
+  chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 const shots = join(process.env.MIA_ARTIFACTS ?? dir, 'screenshots');
 
 describe.skipIf(!haveChromium)('report.html in headless Chromium', () => {
   it('renders every figure and fetches nothing from the network', async () => {
     const results: ExperimentResults = {
       format: 'mia-results-1',
-      config: parseExperimentConfig({ name: 'browser-check', dataset: { name: 'purchaseLike' }, partition: {}, model: { name: 'mlp' }, training: { epochs: 1, batchSize: 1, lr: 0.1 }, defenses: [{ name: 'none' }], attacks: ['loss', 'confidence'] }),
+      config: parseExperimentConfig({
+        name: 'browser-check',
+        dataset: { name: 'purchaseLike' },
+        partition: {},
+        model: { name: 'mlp' },
+        training: { epochs: 1, batchSize: 1, lr: 0.1 },
+        defenses: [{ name: 'none' }],
+        attacks: ['loss', 'confidence'],
+      }),
       dataset: { name: 'purchaseLike', source: 'stand-in', description: 'synthetic', size: 10 },
-      partition: { preset: 'CCL4', sizes: {}, digest: 'x' }, backend: 'cpu', versions: {}, startedAt: '2026-11-22T00:00:00Z', seconds: 1,
+      partition: { preset: 'CCL4', sizes: {}, digest: 'x' },
+      backend: 'cpu',
+      versions: {},
+      startedAt: '2026-11-22T00:00:00Z',
+      seconds: 1,
       rows: [row('undefended', 0.7, 0.6), { ...row('CCQL alpha=0.2', 0.68, 0.3), defense: 'ccl' }, { ...row('CCQL alpha=0.6', 0.66, 0.2), defense: 'ccl' }],
-      notes: ['stand-in data'], warnings: ['too few examples per class: 1.5 per class'], command: 'mia sweep configs/ccl.yaml',
+      notes: ['stand-in data'],
+      warnings: ['too few examples per class: 1.5 per class'],
+      command: 'mia sweep configs/ccl.yaml',
     };
     const paths = await writeReport(results, dir);
     const browser = await launch();
@@ -46,11 +89,13 @@ describe.skipIf(!haveChromium)('report.html in headless Chromium', () => {
       const requests: string[] = [];
       page.on('request', (r) => requests.push(r.url()));
       await page.goto(pathToFileURL(paths.html).href);
-      const figures = await page.$$eval('figure', (fs) => fs.map((f) => {
-        const svg = f.querySelector('svg');
-        const box = svg?.getBoundingClientRect();
-        return { id: f.id, width: box?.width ?? 0, height: box?.height ?? 0, marks: svg?.querySelectorAll('path, rect, line').length ?? 0 };
-      }));
+      const figures = await page.$$eval('figure', (fs) =>
+        fs.map((f) => {
+          const svg = f.querySelector('svg');
+          const box = svg?.getBoundingClientRect();
+          return { id: f.id, width: box?.width ?? 0, height: box?.height ?? 0, marks: svg?.querySelectorAll('path, rect, line').length ?? 0 };
+        }),
+      );
       expect(figures.map((f) => f.id)).toEqual(['privacy-utility', 'roc-loss', 'roc-confidence', 'loss-histograms']);
       for (const f of figures) {
         expect(f.width, f.id).toBeGreaterThan(100);
@@ -68,7 +113,9 @@ describe.skipIf(!haveChromium)('report.html in headless Chromium', () => {
       expect(Math.max(...ticks)).toBe(1);
       // No markdown in the page: the attack tables are tables, the only <pre> is the reproduce command.
       expect(await page.$$eval('section.attacks table', (ts) => ts.length)).toBe(3);
-      expect(await texts('pre')).toEqual([`mia sweep configs/ccl.yaml   # how this run was made\nmia run ${paths.config}   # this run alone, from its config as run (defaults filled in)`]);
+      expect(await texts('pre')).toEqual([
+        `mia sweep configs/ccl.yaml   # how this run was made\nmia run ${paths.config}   # this run alone, from its config as run (defaults filled in)`,
+      ]);
       expect(await page.textContent('body')).not.toMatch(/\|---|^#{1,3} /m);
       const warning = await page.$('p.warning');
       expect((await warning!.boundingBox())!.height).toBeGreaterThan(10);

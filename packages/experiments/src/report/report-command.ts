@@ -23,7 +23,8 @@ async function readJson<T>(path: string): Promise<T | undefined> {
 async function rerenderRun(dir: string): Promise<string[]> {
   const results = await readJson<ExperimentResults>(join(dir, 'results.json'));
   if (results === undefined) return [];
-  if (results.format !== 'mia-results-1') throw new InvalidArgumentError(`report: ${join(dir, 'results.json')} has format ${JSON.stringify(results.format)}, expected "mia-results-1"`);
+  if (results.format !== 'mia-results-1')
+    throw new InvalidArgumentError(`report: ${join(dir, 'results.json')} has format ${JSON.stringify(results.format)}, expected "mia-results-1"`);
   const paths = await writeReport(results, dir);
   return [paths.markdown, paths.html];
 }
@@ -38,10 +39,14 @@ export async function rerenderReports(dir: string): Promise<string[]> {
   const reproduction = await readJson<ReproductionResult>(join(dir, 'reproduction.json'));
   if (reproduction === undefined) {
     const written = await rerenderRun(dir);
-    if (written.length === 0) throw new InvalidArgumentError(`report: ${dir} holds neither results.json (of \`mia run\`) nor reproduction.json (of \`mia reproduce\`)`);
+    if (written.length === 0)
+      throw new InvalidArgumentError(`report: ${dir} holds neither results.json (of \`mia run\`) nor reproduction.json (of \`mia reproduce\`)`);
     return written;
   }
-  if (reproduction.format !== 'mia-reproduction-1') throw new InvalidArgumentError(`report: ${join(dir, 'reproduction.json')} has format ${JSON.stringify(reproduction.format)}, expected "mia-reproduction-1"`);
+  if (reproduction.format !== 'mia-reproduction-1')
+    throw new InvalidArgumentError(
+      `report: ${join(dir, 'reproduction.json')} has format ${JSON.stringify(reproduction.format)}, expected "mia-reproduction-1"`,
+    );
   const written: string[] = [];
   const runs = await readdir(join(dir, 'runs')).catch(() => [] as string[]);
   for (const id of runs.sort()) written.push(...(await rerenderRun(join(dir, 'runs', id))));

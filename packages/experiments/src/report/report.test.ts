@@ -14,23 +14,49 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function row(label: string, testAccuracy: number, advantage: number): DefenseRow {
   return {
-    defense: label.split(' ')[0]!, label, params: {}, trainAccuracy: 1, testAccuracy, lossGap: 0.5, lossVariance: 0.1,
-    attacks: [{ attack: 'loss', accuracy: 0.5 + advantage / 2, advantage, auc: 0.5 + advantage, tprAtFpr: [{ fpr: 0.01, tpr: 0.05, achievedFpr: 0.01 }], roc: { fpr: [0, 0.01, 0.5, 1], tpr: [0, 0.05, 0.9, 1] } }],
-    maxAdvantage: advantage, p1: 0.6, lossHistogram: { edges: [0, 1, 2], members: [8, 2], nonMembers: [3, 7] },
-    cache: { target: 'miss', shadow: 'miss' }, trainSeconds: 1,
+    defense: label.split(' ')[0]!,
+    label,
+    params: {},
+    trainAccuracy: 1,
+    testAccuracy,
+    lossGap: 0.5,
+    lossVariance: 0.1,
+    attacks: [
+      {
+        attack: 'loss',
+        accuracy: 0.5 + advantage / 2,
+        advantage,
+        auc: 0.5 + advantage,
+        tprAtFpr: [{ fpr: 0.01, tpr: 0.05, achievedFpr: 0.01 }],
+        roc: { fpr: [0, 0.01, 0.5, 1], tpr: [0, 0.05, 0.9, 1] },
+      },
+    ],
+    maxAdvantage: advantage,
+    p1: 0.6,
+    lossHistogram: { edges: [0, 1, 2], members: [8, 2], nonMembers: [3, 7] },
+    cache: { target: 'miss', shadow: 'miss' },
+    trainSeconds: 1,
   };
 }
 
 const results: ExperimentResults = {
   format: 'mia-results-1',
   config: parseExperimentConfig({
-    name: 'fixture', dataset: { name: 'purchaseLike' }, partition: { preset: 'CCL4' }, model: { name: 'mlp' },
-    training: { epochs: 1, batchSize: 8, lr: 0.1 }, defenses: [{ name: 'none' }, { name: 'ccl' }], attacks: ['loss'],
-    paper: { source: 'CCL Table 1', values: { 'none': { p1: 0.41 } } },
+    name: 'fixture',
+    dataset: { name: 'purchaseLike' },
+    partition: { preset: 'CCL4' },
+    model: { name: 'mlp' },
+    training: { epochs: 1, batchSize: 8, lr: 0.1 },
+    defenses: [{ name: 'none' }, { name: 'ccl' }],
+    attacks: ['loss'],
+    paper: { source: 'CCL Table 1', values: { none: { p1: 0.41 } } },
   }),
   dataset: { name: 'purchaseLike', source: 'stand-in', description: 'synthetic', size: 100 },
   partition: { preset: 'CCL4', sizes: { target_train: 25 }, digest: 'abc' },
-  backend: 'cpu', versions: { '@mia/experiments': '0.1.0' }, startedAt: '2026-11-22T00:00:00Z', seconds: 1,
+  backend: 'cpu',
+  versions: { '@mia/experiments': '0.1.0' },
+  startedAt: '2026-11-22T00:00:00Z',
+  seconds: 1,
   rows: [row('none', 0.6, 0.4), row('ccl alpha=0.5', 0.62, 0.2)],
   notes: ['purchaseLike is a synthetic stand-in for Purchase100.'],
   warnings: ['ccl alpha=0.5 target diverged: its mean loss on its own training set is 5.03e+22'],
@@ -67,13 +93,22 @@ describe('reports', () => {
     const html = readFileSync(paths.html, 'utf8');
     expect(html).not.toMatch(/^#+ |\| --- \||\|---\|/m); // no markdown left anywhere
     expect(html).toContain('<p class="warning"><strong>Warning:</strong> ccl alpha=0.5 target diverged');
-    expect(html).toContain('<h3>ccl alpha=0.5</h3><table><thead><tr><th>attack</th><th>balanced acc %</th><th>advantage %</th><th>AUC</th><th>TPR@1%FPR %</th></tr></thead><tbody><tr><td>loss</td><td>60.0</td><td>20.0</td><td>0.700</td><td>5.0 (@1.0)</td></tr></tbody></table>');
+    expect(html).toContain(
+      '<h3>ccl alpha=0.5</h3><table><thead><tr><th>attack</th><th>balanced acc %</th><th>advantage %</th><th>AUC</th><th>TPR@1%FPR %</th></tr></thead><tbody><tr><td>loss</td><td>60.0</td><td>20.0</td><td>0.700</td><td>5.0 (@1.0)</td></tr></tbody></table>',
+    );
     expect(html).toContain(`<pre><code>mia run configs/fixture.yaml   # how this run was made\nmia run ${paths.config}`);
     expect(html).toContain('&quot;(@y)&quot; after it is that FPR y');
   });
 
-  it('plots: one trade-off series per defense (sweep parameters stripped), ROC axes from the data\'s resolution', () => {
-    expect(['CCQL alpha=0.2', 'CCQL α=0.5', 'CCQL alpha=0.2 concave=quadratic', 'undefended', 'α=0.5', 'PAST λ=0.1 α=0.5'].map(seriesOf)).toEqual(['CCQL', 'CCQL', 'CCQL', 'undefended', 'α=0.5', 'PAST']);
+  it("plots: one trade-off series per defense (sweep parameters stripped), ROC axes from the data's resolution", () => {
+    expect(['CCQL alpha=0.2', 'CCQL α=0.5', 'CCQL alpha=0.2 concave=quadratic', 'undefended', 'α=0.5', 'PAST λ=0.1 α=0.5'].map(seriesOf)).toEqual([
+      'CCQL',
+      'CCQL',
+      'CCQL',
+      'undefended',
+      'α=0.5',
+      'PAST',
+    ]);
     // 1/2500 = 4e-4 → 1e-4; exactly 1e-3 stays 1e-3; zeros and ones are ignored.
     expect(rocFloor([0, 1 / 2500, 0.5, 1])).toBe(1e-4);
     expect(rocFloor([0, 0.001, 1])).toBe(1e-3);
@@ -96,7 +131,9 @@ describe('reports', () => {
     expect(readFileSync(join(copy, 'runs', 'purchase', 'report.md'), 'utf8')).toContain(`mia run ${join(copy, 'runs', 'purchase', 'config.json')}`);
 
     mkdirSync(join(dir, 'empty'), { recursive: true });
-    await expect(rerenderReports(join(dir, 'empty'))).rejects.toThrow(/report: .*empty holds neither results.json \(of `mia run`\) nor reproduction.json \(of `mia reproduce`\)/);
+    await expect(rerenderReports(join(dir, 'empty'))).rejects.toThrow(
+      /report: .*empty holds neither results.json \(of `mia run`\) nor reproduction.json \(of `mia reproduce`\)/,
+    );
     mkdirSync(join(dir, 'broken'), { recursive: true });
     writeFileSync(join(dir, 'broken', 'reproduction.json'), '{"format": "mia-reproduction-1", "tables": [');
     await expect(rerenderReports(join(dir, 'broken'))).rejects.toThrow(/report: .*broken\/reproduction.json is not valid JSON/);

@@ -11,13 +11,17 @@ describe('whatItMeans: one sentence per defense against the undefended model', (
     const relax = fakeRow('RelaxLoss', { train: 0.8, test: 0.65, adv: 0.5, se: fakeSe(0.01) });
     const [lead, sentence] = whatItMeans(fakeResults([undefended, relax], { classes: 100 }));
     expect(lead).toMatch(/overfit \(train 100\.0 %, test 64\.0 %\) and leaks membership \(highest attack advantage 64\.0 %\)/);
-    expect(sentence).toBe('RelaxLoss lowers the highest attack advantage from 64.0 % to 50.0 % (Δ -14.0 ± 1.4 points) at the same test accuracy within noise (65.0 % vs 64.0 %).');
+    expect(sentence).toBe(
+      'RelaxLoss lowers the highest attack advantage from 64.0 % to 50.0 % (Δ -14.0 ± 1.4 points) at the same test accuracy within noise (65.0 % vs 64.0 %).',
+    );
   });
 
   it('no privacy gain within noise, and an accuracy cost beyond noise', () => {
     const ccl = fakeRow('CCQL', { train: 1, test: 0.55, adv: 0.63, se: fakeSe(0.01) });
     const [, sentence] = whatItMeans(fakeResults([undefended, ccl], { classes: 100 }));
-    expect(sentence).toMatch(/^CCQL leaves the highest attack advantage unchanged within noise \(63\.0 %, Δ -1\.0 ± 1\.4 points\) while test accuracy drops from 64\.0 % to 55\.0 % \(Δ -9\.0 ± 1\.4 points\)\.$/);
+    expect(sentence).toMatch(
+      /^CCQL leaves the highest attack advantage unchanged within noise \(63\.0 %, Δ -1\.0 ± 1\.4 points\) while test accuracy drops from 64\.0 % to 55\.0 % \(Δ -9\.0 ± 1\.4 points\)\.$/,
+    );
   });
 
   it('warns when the undefended model is near chance or has no gap, and falls back to binomial SEs without stored ones', () => {
@@ -33,9 +37,19 @@ describe('whatItMeans: one sentence per defense against the undefended model', (
     expect(whatItMeans(fakeResults([fakeRow('CCQL', { train: 1, test: 0.5, adv: 0.2 })]))).toEqual([]);
     expect(whatItMeans(fakeResults([undefended]))).toEqual([]);
     const results = fakeResults([undefended, fakeRow('RelaxLoss', { train: 0.8, test: 0.65, adv: 0.5, se: fakeSe(0.01) })], { classes: 100 });
-    const config = { name: 'x', description: 'd', model: { name: 'mlp' }, training: { epochs: 1 }, scale: 'cpu', seed: 0, attacks: ['loss'] } as unknown as typeof results.config;
+    const config = {
+      name: 'x',
+      description: 'd',
+      model: { name: 'mlp' },
+      training: { epochs: 1 },
+      scale: 'cpu',
+      seed: 0,
+      attacks: ['loss'],
+    } as unknown as typeof results.config;
     const withConfig = { ...results, config };
     expect(markdownReport(withConfig)).toContain('## What it means\n\nThe undefended model is overfit');
-    expect(await htmlReport(withConfig)).toMatch(/<section class="meaning" data-section="what-it-means"><h2>What it means<\/h2><p>The undefended model is overfit/);
+    expect(await htmlReport(withConfig)).toMatch(
+      /<section class="meaning" data-section="what-it-means"><h2>What it means<\/h2><p>The undefended model is overfit/,
+    );
   });
 });

@@ -43,11 +43,16 @@ export function whatItMeans(results: ExperimentResults): string[] {
   const base = results.rows.find((r) => r.defense === 'none');
   const others = results.rows.filter((r) => r !== base);
   if (base === undefined || others.length === 0) return [];
-  const n = Math.min(...Object.entries(results.partition.sizes).filter(([k]) => k.startsWith('target_')).map(([, v]) => v));
+  const n = Math.min(
+    ...Object.entries(results.partition.sizes)
+      .filter(([k]) => k.startsWith('target_'))
+      .map(([, v]) => v),
+  );
   const classes = results.dataset.classes;
   const chance = classes === undefined || classes <= 0 ? undefined : 1 / classes;
   const regime: string[] = [];
-  if (chance !== undefined && base.testAccuracy <= 3 * chance) regime.push(`its test accuracy ${pct(base.testAccuracy)} % is at most 3× chance (${pct(chance)} %)`);
+  if (chance !== undefined && base.testAccuracy <= 3 * chance)
+    regime.push(`its test accuracy ${pct(base.testAccuracy)} % is at most 3× chance (${pct(chance)} %)`);
   if (base.trainAccuracy - base.testAccuracy <= 0) regime.push('it does not generalize worse than it fits (no train–test gap)');
   const lead =
     regime.length > 0

@@ -24,7 +24,11 @@ export interface EveryColumnOptions {
   readonly columns?: readonly string[];
 }
 
-const estimateOf = (cell: TableCell): Estimate => ({ value: cell.ours!, ...(cell.se === undefined ? {} : { se: cell.se }), ...(cell.seSource === undefined ? {} : { seSource: cell.seSource }) });
+const estimateOf = (cell: TableCell): Estimate => ({
+  value: cell.ours!,
+  ...(cell.se === undefined ? {} : { se: cell.se }),
+  ...(cell.seSource === undefined ? {} : { seSource: cell.seSource }),
+});
 
 /**
  * A claim that A vs B goes the claimed way in every column of a table (e.g. "P1(PAST) > P1(w/o) on
@@ -43,7 +47,11 @@ export function claimForEveryColumn(options: EveryColumnOptions): Claim {
     }
     const problem = options.gate?.(column);
     if (problem !== undefined) return { column, verdict: 'not testable', evidence: `not testable at this scale: ${problem}` };
-    const decision = compareEstimates(estimateOf(a), estimateOf(b), { direction: options.direction, format: table.format, ...(options.offset === undefined ? {} : { offset: options.offset }) });
+    const decision = compareEstimates(estimateOf(a), estimateOf(b), {
+      direction: options.direction,
+      format: table.format,
+      ...(options.offset === undefined ? {} : { offset: options.offset }),
+    });
     return { column, verdict: decision.verdict, evidence: `${rowA} vs ${rowB} ${decision.evidence}` };
   });
   return combineColumns(options.statement, decisions);
@@ -68,7 +76,13 @@ export function regimeGate(options: RegimeGateOptions): ColumnGate {
     const run = options.runs[column];
     if (run === undefined || isNotRun(run)) return undefined;
     const compared = typeof options.compared === 'function' ? options.compared(column) : options.compared;
-    return testabilityProblem({ results: run, undefended: options.undefended, compared, regime: options.regime, ...(options.classes === undefined ? {} : { classes: options.classes }) });
+    return testabilityProblem({
+      results: run,
+      undefended: options.undefended,
+      compared,
+      regime: options.regime,
+      ...(options.classes === undefined ? {} : { classes: options.classes }),
+    });
   };
 }
 
@@ -95,7 +109,13 @@ export function compareRows(o: CompareRowsOptions): Claim {
   const results: ExperimentResults = o.run;
   const missing = missingRows(results, [o.rowA, o.rowB, ...(o.undefended === undefined ? [] : [o.undefended])]);
   if (missing.length > 0) return notEvaluated(o.statement, `no row ${missing.map((m) => JSON.stringify(m)).join(', ')} in this run`);
-  const problem = testabilityProblem({ results, undefended: o.undefended, compared: [o.rowA, o.rowB], regime: o.regime, ...(o.classes === undefined ? {} : { classes: o.classes }) });
+  const problem = testabilityProblem({
+    results,
+    undefended: o.undefended,
+    compared: [o.rowA, o.rowB],
+    regime: o.regime,
+    ...(o.classes === undefined ? {} : { classes: o.classes }),
+  });
   if (problem !== undefined) return notTestable(o.statement, problem);
   const row = (label: string) => results.rows.find((r) => r.label === label)!;
   const a = o.metric.estimate(row(o.rowA), results);

@@ -1,19 +1,62 @@
 export { runReproduction, type RunReproductionOptions } from './run-reproduction';
 export { registerReproductions, reproductionNames, getReproduction, byScale } from './registry';
 export { metricTable, rowOf, cellOf, claim, formatValue, type MetricTableOptions, type PaperValues } from './table-helpers';
-export { claimForEveryColumn, regimeGate, compareRows, type EveryColumnOptions, type ColumnGate, type RegimeGateOptions, type CompareRowsOptions } from './column-claims';
 export {
-  compareEstimates, combineColumns, isDecided, decidedClaim, notEvaluated, notTestable, formatNumber,
-  type Estimate, type SeSource, type Direction, type CompareOptions, type Decision, type ColumnDecision,
+  claimForEveryColumn,
+  regimeGate,
+  compareRows,
+  type EveryColumnOptions,
+  type ColumnGate,
+  type RegimeGateOptions,
+  type CompareRowsOptions,
+} from './column-claims';
+export {
+  compareEstimates,
+  combineColumns,
+  isDecided,
+  decidedClaim,
+  notEvaluated,
+  notTestable,
+  formatNumber,
+  type Estimate,
+  type SeSource,
+  type Direction,
+  type CompareOptions,
+  type Decision,
+  type ColumnDecision,
 } from './verdicts';
-export { DEFAULT_REGIME, regime, classesOf, regimeProblem, collapseProblem, testabilityProblem, missingRows, type Regime, type TestabilityInput } from './testability';
+export {
+  DEFAULT_REGIME,
+  regime,
+  classesOf,
+  regimeProblem,
+  collapseProblem,
+  testabilityProblem,
+  missingRows,
+  type Regime,
+  type TestabilityInput,
+} from './testability';
 export { rowMetrics, attackMetric, averageAdvantageMetric, binomialAdvantageSe, hanleyMcNeilSe, p1DeltaSe, type RowMetric } from './row-metrics';
 export { trendClaim, type TrendPoint, type TrendClaimOptions } from './trend-claims';
 export { verdictCounts, type VerdictCounts } from './verdict-counts';
 export { checkReproduction, type ExpectedReproduction } from './check-reproduction';
 export { reproductionMarkdown, reproductionHtml, tableMarkdown, claimsMarkdown, writeReproductionReport } from './reproduction-report';
 export {
-  REPRODUCTION_SCALES, CLAIM_VERDICTS, isNotRun,
-  type Reproduction, type ReproductionContext, type ReproductionOutput, type ReproductionResult, type ReproductionScale,
-  type ReproductionTable, type ReproductionFigure, type TableCell, type CellFormat, type Claim, type ClaimVerdict, type NotRun, type RunOutcome, type LoadedUnit,
+  REPRODUCTION_SCALES,
+  CLAIM_VERDICTS,
+  isNotRun,
+  type Reproduction,
+  type ReproductionContext,
+  type ReproductionOutput,
+  type ReproductionResult,
+  type ReproductionScale,
+  type ReproductionTable,
+  type ReproductionFigure,
+  type TableCell,
+  type CellFormat,
+  type Claim,
+  type ClaimVerdict,
+  type NotRun,
+  type RunOutcome,
+  type LoadedUnit,
 } from './types';

@@ -9,7 +9,8 @@ const registry = new Map<string, Reproduction>();
  */
 export function registerReproductions(reproductions: readonly Reproduction[]): void {
   for (const r of reproductions) {
-    if (!/^[a-z0-9]+-[a-z0-9.-]+$/.test(r.name)) throw new InvalidArgumentError(`registerReproductions: name must look like "<paper>-<table>" (lower case), got ${JSON.stringify(r.name)}`);
+    if (!/^[a-z0-9]+-[a-z0-9.-]+$/.test(r.name))
+      throw new InvalidArgumentError(`registerReproductions: name must look like "<paper>-<table>" (lower case), got ${JSON.stringify(r.name)}`);
     const existing = registry.get(r.name);
     if (existing !== undefined && existing !== r) throw new InvalidArgumentError(`registerReproductions: ${JSON.stringify(r.name)} is already registered`);
     registry.set(r.name, r);

@@ -22,21 +22,39 @@ export function tableMarkdown(table: ReproductionTable): string {
   const body = table.rows.map((r) => `| ${r.label} | ${r.cells.map((c) => cellText(c, table)).join(' | ')} |`);
   const reasons = [...new Set(table.rows.flatMap((r) => r.cells.flatMap((c) => (c.notRun === undefined ? [] : [c.notRun]))))];
   const unit = table.format === 'pct' ? ' Values in %.' : '';
-  return [`### ${table.title}`, '', header, rule, ...body, '', ...(table.caption === undefined ? [] : [`${table.caption}${unit}`, '']), ...reasons.map((r) => `- ${r}`), ...(reasons.length > 0 ? [''] : [])].join('\n');
+  return [
+    `### ${table.title}`,
+    '',
+    header,
+    rule,
+    ...body,
+    '',
+    ...(table.caption === undefined ? [] : [`${table.caption}${unit}`, '']),
+    ...reasons.map((r) => `- ${r}`),
+    ...(reasons.length > 0 ? [''] : []),
+  ].join('\n');
 }
 
 /** The claims section as Markdown. */
 export function claimsMarkdown(result: Pick<ReproductionResult, 'claims'>): string {
   const mark = {
-    holds: '✅ holds', 'does not hold': '❌ does not hold', 'within noise': '〰️ within noise', 'not testable': '⚪ not testable',
-    'not evaluated': '— not evaluated', partial: '◐ partial',
+    holds: '✅ holds',
+    'does not hold': '❌ does not hold',
+    'within noise': '〰️ within noise',
+    'not testable': '⚪ not testable',
+    'not evaluated': '— not evaluated',
+    partial: '◐ partial',
   } as const;
   return result.claims.map((c) => `- **${mark[c.verdict]}** — ${c.statement}\n  ${c.evidence}`).join('\n');
 }
 
 /** `report.md` of a reproduction: tables (ours beside the paper's), claims, notes, runs. */
 export function reproductionMarkdown(result: ReproductionResult): string {
-  const runs = Object.entries(result.runs).map(([id, r]) => (isNotRun(r) ? `- \`${id}\`: ${r.notRun}` : `- \`${id}\`: ${r.dataset} (${r.source === 'real' ? 'real data' : 'STAND-IN'}), ${r.seconds.toFixed(0)} s — [report](runs/${id}/report.md)`));
+  const runs = Object.entries(result.runs).map(([id, r]) =>
+    isNotRun(r)
+      ? `- \`${id}\`: ${r.notRun}`
+      : `- \`${id}\`: ${r.dataset} (${r.source === 'real' ? 'real data' : 'STAND-IN'}), ${r.seconds.toFixed(0)} s — [report](runs/${id}/report.md)`,
+  );
   return [
     `# ${result.title}`,
     '',
@@ -46,13 +64,13 @@ export function reproductionMarkdown(result: ReproductionResult): string {
     ...result.notes.map((n) => `> **Note:** ${n}\n`),
     '## Tables',
     '',
-    'Each cell: our value (paper\'s value). Cells the paper does not report show ours only.',
+    "Each cell: our value (paper's value). Cells the paper does not report show ours only.",
     '',
     ...result.tables.map(tableMarkdown),
     '## Claims',
     '',
     result.verdictRules === 2
-      ? 'A comparison holds (or does not) only beyond 2 standard errors of the difference; otherwise it is within noise. A claim is not testable when the undefended model is not in the paper\'s regime or a compared model collapsed (docs/protocol.md §5.1 of the repository).'
+      ? "A comparison holds (or does not) only beyond 2 standard errors of the difference; otherwise it is within noise. A claim is not testable when the undefended model is not in the paper's regime or a compared model collapsed (docs/protocol.md §5.1 of the repository)."
       : 'These verdicts were computed before the testability gate: strict inequalities on single seeds, no margins.',
     '',
     claimsMarkdown(result),
@@ -68,14 +86,28 @@ export function reproductionMarkdown(result: ReproductionResult): string {
 
 function tableHtml(table: ReproductionTable): string {
   const head = `<tr><th></th>${table.columns.map((c) => `<th>${escape(c)}</th>`).join('')}</tr>`;
-  const rows = table.rows.map((r) => `<tr><th>${escape(r.label)}</th>${r.cells.map((c) => `<td${c.ours === undefined ? ' class="not-run"' : ''}>${escape(cellText(c, table))}</td>`).join('')}</tr>`).join('');
+  const rows = table.rows
+    .map(
+      (r) =>
+        `<tr><th>${escape(r.label)}</th>${r.cells.map((c) => `<td${c.ours === undefined ? ' class="not-run"' : ''}>${escape(cellText(c, table))}</td>`).join('')}</tr>`,
+    )
+    .join('');
   return `<h3>${escape(table.title)}</h3><table>${head}${rows}</table>${table.caption === undefined ? '' : `<p>${escape(table.caption)}</p>`}`;
 }
 
 /** `report.html`: self-contained (inline CSS and SVG, nothing fetched). */
 export async function reproductionHtml(result: ReproductionResult): Promise<string> {
-  const figures = await Promise.all((result.figures ?? []).map(async (f) => `<figure data-figure="${escape(f.id)}"><figcaption>${escape(f.title)}</figcaption>${await renderSvg(f.spec)}</figure>`));
-  const claims = result.claims.map((c) => `<li class="${c.verdict.replace(/ /g, '-')}"><strong>${escape(c.verdict)}</strong> — ${escape(c.statement)}<br><small>${escape(c.evidence)}</small></li>`).join('');
+  const figures = await Promise.all(
+    (result.figures ?? []).map(
+      async (f) => `<figure data-figure="${escape(f.id)}"><figcaption>${escape(f.title)}</figcaption>${await renderSvg(f.spec)}</figure>`,
+    ),
+  );
+  const claims = result.claims
+    .map(
+      (c) =>
+        `<li class="${c.verdict.replace(/ /g, '-')}"><strong>${escape(c.verdict)}</strong> — ${escape(c.statement)}<br><small>${escape(c.evidence)}</small></li>`,
+    )
+    .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(result.title)} — @mia reproduction</title>
 <style>body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1100px;color:#222}

@@ -47,17 +47,33 @@ const fromBootstrap = (value: number, se: number | undefined): Estimate | undefi
 export const rowMetrics = {
   testAccuracy: {
     name: 'test accuracy',
-    estimate: (row, results) => fromBootstrap(row.testAccuracy, row.se?.testAccuracy) ?? { value: row.testAccuracy, se: binomial(row.testAccuracy, sizes(results).nonMembers), seSource: 'binomial' },
+    estimate: (row, results) =>
+      fromBootstrap(row.testAccuracy, row.se?.testAccuracy) ?? {
+        value: row.testAccuracy,
+        se: binomial(row.testAccuracy, sizes(results).nonMembers),
+        seSource: 'binomial',
+      },
   },
   trainAccuracy: {
     name: 'train accuracy',
-    estimate: (row, results) => fromBootstrap(row.trainAccuracy, row.se?.trainAccuracy) ?? { value: row.trainAccuracy, se: binomial(row.trainAccuracy, sizes(results).members), seSource: 'binomial' },
+    estimate: (row, results) =>
+      fromBootstrap(row.trainAccuracy, row.se?.trainAccuracy) ?? {
+        value: row.trainAccuracy,
+        se: binomial(row.trainAccuracy, sizes(results).members),
+        seSource: 'binomial',
+      },
   },
   maxAdvantage: {
     name: 'max advantage',
     estimate: (row, results) => {
       const n = sizes(results);
-      return fromBootstrap(row.maxAdvantage, row.se?.maxAdvantage) ?? { value: row.maxAdvantage, se: binomialAdvantageSe(row.maxAdvantage, n.members, n.nonMembers), seSource: 'binomial' };
+      return (
+        fromBootstrap(row.maxAdvantage, row.se?.maxAdvantage) ?? {
+          value: row.maxAdvantage,
+          se: binomialAdvantageSe(row.maxAdvantage, n.members, n.nonMembers),
+          seSource: 'binomial',
+        }
+      );
     },
   },
   p1: {
@@ -65,7 +81,12 @@ export const rowMetrics = {
     estimate: (row, results) => {
       if (row.se !== undefined) return { value: row.p1, se: row.se.p1, seSource: 'bootstrap' };
       const n = sizes(results);
-      const se = p1DeltaSe(row.testAccuracy, row.maxAdvantage, binomial(row.testAccuracy, n.nonMembers), binomialAdvantageSe(row.maxAdvantage, n.members, n.nonMembers));
+      const se = p1DeltaSe(
+        row.testAccuracy,
+        row.maxAdvantage,
+        binomial(row.testAccuracy, n.nonMembers),
+        binomialAdvantageSe(row.maxAdvantage, n.members, n.nonMembers),
+      );
       return { value: row.p1, se, seSource: 'binomial' };
     },
   },
@@ -86,7 +107,11 @@ export function attackMetric(attack: string, which: 'advantage' | 'auc'): RowMet
       const boot = row.se?.attacks[attack]?.[which];
       if (boot !== undefined) return { value, se: boot, seSource: 'bootstrap' };
       const n = sizes(results);
-      return { value, se: which === 'auc' ? hanleyMcNeilSe(value, n.members, n.nonMembers) : binomialAdvantageSe(value, n.members, n.nonMembers), seSource: 'binomial' };
+      return {
+        value,
+        se: which === 'auc' ? hanleyMcNeilSe(value, n.members, n.nonMembers) : binomialAdvantageSe(value, n.members, n.nonMembers),
+        seSource: 'binomial',
+      };
     },
   };
 }

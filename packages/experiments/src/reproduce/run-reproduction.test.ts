@@ -21,32 +21,54 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
 });
 
-const tiny = (dataset: string) => parseExperimentConfig({
-  name: `repro-test-${dataset}`, scale: 'smoke', seed: 3,
-  dataset: { name: dataset, size: 1200 },
-  partition: { preset: 'CCL4', maxPerRole: 100 },
-  model: { name: 'mlp', options: { hidden: [32] } },
-  training: { epochs: 8, batchSize: 32, lr: 0.1 },
-  defenses: [{ name: 'none', label: 'undefended' }, { name: 'ccl', label: 'CCQL', params: { alpha: 0.5, concave: 'quadratic' } }],
-  attacks: ['loss', 'entropy'],
-});
+const tiny = (dataset: string) =>
+  parseExperimentConfig({
+    name: `repro-test-${dataset}`,
+    scale: 'smoke',
+    seed: 3,
+    dataset: { name: dataset, size: 1200 },
+    partition: { preset: 'CCL4', maxPerRole: 100 },
+    model: { name: 'mlp', options: { hidden: [32] } },
+    training: { epochs: 8, batchSize: 32, lr: 0.1 },
+    defenses: [
+      { name: 'none', label: 'undefended' },
+      { name: 'ccl', label: 'CCQL', params: { alpha: 0.5, concave: 'quadratic' } },
+    ],
+    attacks: ['loss', 'entropy'],
+  });
 
 // A two-column table: one column on a stand-in that runs, one on CIFAR-100, which is not available
 // without --data-dir and must come out as "not run" with the reason, never dropped.
 const demo: Reproduction = {
-  name: 'demo-table1', paper: 'Demo', title: 'Demo Table 1: P1', source: 'nowhere, Table 1',
+  name: 'demo-table1',
+  paper: 'Demo',
+  title: 'Demo Table 1: P1',
+  source: 'nowhere, Table 1',
   async run(ctx) {
     const runs = { purchaseLike: await ctx.run('purchase', tiny('purchaseLike')), 'CIFAR-100': await ctx.run('cifar100', tiny('cifar100')) };
-    const table = metricTable({ title: 'P1', runs, rows: ['undefended', 'CCQL'], metric: rowMetrics.p1, format: 'num', paper: { CCQL: { purchaseLike: 0.5 } } });
+    const table = metricTable({
+      title: 'P1',
+      runs,
+      rows: ['undefended', 'CCQL'],
+      metric: rowMetrics.p1,
+      format: 'num',
+      paper: { CCQL: { purchaseLike: 0.5 } },
+    });
     const loaded = await ctx.loadModel(tiny('purchaseLike'), 'CCQL');
     const weights = loaded.model.trainableVariables.length;
     loaded.model.dispose();
     return {
       tables: [table],
-      claims: [claimForEveryColumn({
-        table, statement: 'P1(CCQL) > P1(undefended) on every dataset', rowA: 'CCQL', rowB: 'undefended', direction: 'greater',
-        gate: regimeGate({ runs, undefended: 'undefended', compared: ['CCQL', 'undefended'], regime: DEFAULT_REGIME }),
-      })],
+      claims: [
+        claimForEveryColumn({
+          table,
+          statement: 'P1(CCQL) > P1(undefended) on every dataset',
+          rowA: 'CCQL',
+          rowB: 'undefended',
+          direction: 'greater',
+          gate: regimeGate({ runs, undefended: 'undefended', compared: ['CCQL', 'undefended'], regime: DEFAULT_REGIME }),
+        }),
+      ],
       notes: [`loaded the CCQL target back from the cache: ${weights} trainable variables`],
     };
   },
@@ -71,16 +93,26 @@ describe('runReproduction', () => {
     expect(ccql.cells[1]!.notRun).toMatch(/dataset not available/);
     // One column measured, one not run: decided on a strict subset ("partial"), or not testable at this tiny scale.
     expect(['partial', 'not testable']).toContain(result.claims[0]!.verdict);
-    expect(result.claims[0]!.evidence).toMatch(/purchaseLike: (holds|does not hold|within noise|not testable) — .*CIFAR-100: not evaluated — not run: dataset not available/);
+    expect(result.claims[0]!.evidence).toMatch(
+      /purchaseLike: (holds|does not hold|within noise|not testable) — .*CIFAR-100: not evaluated — not run: dataset not available/,
+    );
     expect(result.verdictRules).toBe(2);
     // Cells carry the runner's bootstrap SE.
     expect(ccql.cells[0]!.seSource).toBe('bootstrap');
     expect(ccql.cells[0]!.se).toBeGreaterThan(0);
-    expect(checkReproduction(result, { tables: [{ title: 'P1', rows: ['undefended', 'CCQL'], columns: ['purchaseLike', 'CIFAR-100'] }], claims: 1 })).toEqual([]);
+    expect(checkReproduction(result, { tables: [{ title: 'P1', rows: ['undefended', 'CCQL'], columns: ['purchaseLike', 'CIFAR-100'] }], claims: 1 })).toEqual(
+      [],
+    );
     // The checker does find gaps.
-    expect(checkReproduction(result, { tables: [{ title: 'P1', rows: ['RelaxLoss'], columns: ['SVHN'] }, { title: 'Fig. 2', rows: [], columns: [] }], claims: 2 })).toEqual([
-      'P1: column "SVHN" missing', 'P1: row "RelaxLoss" missing', 'table "Fig. 2" missing (have "P1")', 'expected 2 claims, got 1',
-    ]);
+    expect(
+      checkReproduction(result, {
+        tables: [
+          { title: 'P1', rows: ['RelaxLoss'], columns: ['SVHN'] },
+          { title: 'Fig. 2', rows: [], columns: [] },
+        ],
+        claims: 2,
+      }),
+    ).toEqual(['P1: column "SVHN" missing', 'P1: row "RelaxLoss" missing', 'table "Fig. 2" missing (have "P1")', 'expected 2 claims, got 1']);
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toMatch(/\| CCQL \| \d\.\d{3} \(paper 0\.500\) \| not run \|/);
     expect(md).toMatch(/## Claims\n\nA comparison holds \(or does not\) only beyond 2 standard errors[\s\S]*P1\(CCQL\) > P1\(undefended\)/);

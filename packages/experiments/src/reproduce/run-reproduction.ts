@@ -12,7 +12,15 @@ import { unitKey } from '../train-unit';
 import { packageVersions } from '../versions';
 import { writeReport } from '../report/write-report';
 import { writeReproductionReport } from './reproduction-report';
-import { isNotRun, type LoadedUnit, type Reproduction, type ReproductionContext, type ReproductionResult, type ReproductionScale, type RunOutcome } from './types';
+import {
+  isNotRun,
+  type LoadedUnit,
+  type Reproduction,
+  type ReproductionContext,
+  type ReproductionResult,
+  type ReproductionScale,
+  type RunOutcome,
+} from './types';
 
 /** Options of {@link runReproduction}. */
 export interface RunReproductionOptions {
@@ -42,19 +50,25 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
   const notes = new Set<string>();
   const prepared = new Map<string, PreparedData>();
   const ctx: ReproductionContext = {
-    scale: options.scale, store, log,
+    scale: options.scale,
+    store,
+    log,
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     async run(id: string, config: ExperimentConfig): Promise<RunOutcome> {
       if (id in runs) throw new MiaError(`${reproduction.name}: run id ${JSON.stringify(id)} used twice`);
       let results;
       try {
-        results = await runExperiment({ ...config, scale: options.scale }, {
-          store, onLog: (line) => log(`[${id}] ${line}`),
-          ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
-          ...(options.workers === undefined ? {} : { workers: options.workers }),
-          ...(options.signal === undefined ? {} : { signal: options.signal }),
-        });
+        results = await runExperiment(
+          { ...config, scale: options.scale },
+          {
+            store,
+            onLog: (line) => log(`[${id}] ${line}`),
+            ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+            ...(options.workers === undefined ? {} : { workers: options.workers }),
+            ...(options.signal === undefined ? {} : { signal: options.signal }),
+          },
+        );
       } catch (error) {
         if (!InvalidDatasetError.isInstance(error)) throw error;
         const outcome = { notRun: `not run: dataset not available (${(error as Error).message})` };
@@ -71,7 +85,10 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
     async loadModel(config, defenseLabel, role = 'target'): Promise<LoadedUnit> {
       const expanded = expandGrid({ ...config, scale: options.scale });
       const defense = expanded.defenses.find((d) => (d.label ?? d.name) === defenseLabel);
-      if (defense === undefined) throw new MiaError(`loadModel: defenseLabel must be one of ${expanded.defenses.map((d) => JSON.stringify(d.label ?? d.name)).join(', ')}, got ${JSON.stringify(defenseLabel)}`);
+      if (defense === undefined)
+        throw new MiaError(
+          `loadModel: defenseLabel must be one of ${expanded.defenses.map((d) => JSON.stringify(d.label ?? d.name)).join(', ')}, got ${JSON.stringify(defenseLabel)}`,
+        );
       const cacheId = JSON.stringify([expanded.dataset, expanded.partition, expanded.seed]);
       let data = prepared.get(cacheId);
       if (data === undefined) {
@@ -80,24 +97,47 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
       }
       const entry = await store.read(unitKey(expanded, data, defense, role));
       const bytes = entry?.files.get('model.bin');
-      if (bytes === undefined) throw new MiaError(`loadModel: the ${role} model of ${JSON.stringify(defenseLabel)} in ${config.name} is not in the cache; call ctx.run on its config first`);
+      if (bytes === undefined)
+        throw new MiaError(
+          `loadModel: the ${role} model of ${JSON.stringify(defenseLabel)} in ${config.name} is not in the cache; call ctx.run on its config first`,
+        );
       const roles = data.partition.roles;
       const inference = roles[`${role}_inference`] ?? roles.inference;
       const released = { members: toFloats(entry!.files.get('members.logits')!), nonMembers: toFloats(entry!.files.get('non-members.logits')!) };
-      return { model: deserializeClassifier(bytes), data, members: roles[`${role}_train`]!, nonMembers: roles[`${role}_test`]!, ...(inference === undefined ? {} : { inference }), released };
+      return {
+        model: deserializeClassifier(bytes),
+        data,
+        members: roles[`${role}_train`]!,
+        nonMembers: roles[`${role}_test`]!,
+        ...(inference === undefined ? {} : { inference }),
+        released,
+      };
     },
   };
   log(`reproduce  ${reproduction.name} at scale ${options.scale}: ${reproduction.title}`);
   const output = await reproduction.run(ctx);
-  const notRun = Object.entries(runs).filter(([, r]) => isNotRun(r)).map(([id]) => id);
+  const notRun = Object.entries(runs)
+    .filter(([, r]) => isNotRun(r))
+    .map(([id]) => id);
   if (notRun.length > 0) notes.add(`Not run here (dataset not available; point --data-dir at the files to run them): ${notRun.join(', ')}.`);
   const result: ReproductionResult = {
-    format: 'mia-reproduction-1', name: reproduction.name, paper: reproduction.paper, title: reproduction.title,
-    source: reproduction.source, description: reproduction.description ?? '', scale: options.scale,
-    backend: activeBackend(), versions: packageVersions(), startedAt: new Date(started).toISOString(),
-    seconds: (Date.now() - started) / 1000, runs,
-    tables: output.tables, claims: output.claims, ...(output.figures === undefined ? {} : { figures: output.figures }),
-    notes: [...notes, ...(output.notes ?? [])], verdictRules: 2,
+    format: 'mia-reproduction-1',
+    name: reproduction.name,
+    paper: reproduction.paper,
+    title: reproduction.title,
+    source: reproduction.source,
+    description: reproduction.description ?? '',
+    scale: options.scale,
+    backend: activeBackend(),
+    versions: packageVersions(),
+    startedAt: new Date(started).toISOString(),
+    seconds: (Date.now() - started) / 1000,
+    runs,
+    tables: output.tables,
+    claims: output.claims,
+    ...(output.figures === undefined ? {} : { figures: output.figures }),
+    notes: [...notes, ...(output.notes ?? [])],
+    verdictRules: 2,
   };
   await writeReproductionReport(result, options.out);
   return result;

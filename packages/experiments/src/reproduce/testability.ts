@@ -20,7 +20,13 @@ export interface Regime {
 }
 
 /** The thresholds of docs/protocol.md §5.1 (train ≥ 90 %, test ≥ 3× chance, gap > 0, collapse ≤ 1.5× chance). */
-export const DEFAULT_REGIME: Regime = { minTrainAccuracy: 0.9, minTestOverChance: 3, minGap: 0, collapseOverChance: 1.5, why: 'the defaults of docs/protocol.md §5.1' };
+export const DEFAULT_REGIME: Regime = {
+  minTrainAccuracy: 0.9,
+  minTestOverChance: 3,
+  minGap: 0,
+  collapseOverChance: 1.5,
+  why: 'the defaults of docs/protocol.md §5.1',
+};
 
 /** A regime with some thresholds changed (and the reason). */
 export const regime = (overrides: Partial<Regime> & { readonly why: string }): Regime => ({ ...DEFAULT_REGIME, ...overrides });
@@ -31,7 +37,9 @@ const pct = (v: number) => `${(100 * v).toFixed(1)} %`;
 export function classesOf(results: ExperimentResults, fallback?: number): number {
   const classes = results.dataset.classes ?? fallback;
   if (classes === undefined || !Number.isInteger(classes) || classes < 2) {
-    throw new InvalidArgumentError(`classesOf: the number of classes of ${results.dataset.name} must be an integer ≥ 2 (results.dataset.classes or the fallback), got ${String(classes)}`);
+    throw new InvalidArgumentError(
+      `classesOf: the number of classes of ${results.dataset.name} must be an integer ≥ 2 (results.dataset.classes or the fallback), got ${String(classes)}`,
+    );
   }
   return classes;
 }
@@ -41,7 +49,8 @@ export function regimeProblem(undefended: DefenseRow, classes: number, r: Regime
   const chance = 1 / classes;
   const problems: string[] = [];
   if (undefended.trainAccuracy < r.minTrainAccuracy) problems.push(`undefended train accuracy ${pct(undefended.trainAccuracy)} < ${pct(r.minTrainAccuracy)}`);
-  if (undefended.testAccuracy < r.minTestOverChance * chance) problems.push(`undefended test accuracy ${pct(undefended.testAccuracy)} < ${r.minTestOverChance}× chance (${pct(r.minTestOverChance * chance)})`);
+  if (undefended.testAccuracy < r.minTestOverChance * chance)
+    problems.push(`undefended test accuracy ${pct(undefended.testAccuracy)} < ${r.minTestOverChance}× chance (${pct(r.minTestOverChance * chance)})`);
   const gap = undefended.trainAccuracy - undefended.testAccuracy;
   if (!(gap > r.minGap)) problems.push(`undefended generalization gap ${pct(gap)} ≤ ${pct(r.minGap)}`);
   return problems.length === 0 ? undefined : problems.join(', ');

@@ -40,11 +40,18 @@ export function trendClaim(o: TrendClaimOptions): Claim {
   const shown = kept.map((p) => `${o.knob} ${p.x}: ${formatNumber(p.y, o.format)}`).join(', ');
   const excluded = dropped.length === 0 ? '' : `; left out: ${dropped.join('; ')}`;
   if (kept.length < 3) return notTestable(o.statement, `${kept.length} non-collapsed point(s), a trend needs ≥ 3 (${shown || 'none'}${excluded})`);
-  const { tau, p, method } = kendallTau(kept.map((q) => q.x), kept.map((q) => q.y));
+  const { tau, p, method } = kendallTau(
+    kept.map((q) => q.x),
+    kept.map((q) => q.y),
+  );
   const alpha = o.alpha ?? 0.05;
   const claimed = o.direction === 'increasing' ? 1 : -1;
   const sign = Number.isNaN(tau) ? 0 : Math.sign(tau);
   const verdict = p < alpha && sign === claimed ? 'holds' : p < alpha && sign === -claimed ? 'does not hold' : 'within noise';
   const tauText = Number.isNaN(tau) ? 'τ undefined (constant values)' : `τ = ${tau >= 0 ? '+' : '−'}${Math.abs(tau).toFixed(2)}`;
-  return { statement: o.statement, verdict, evidence: `Kendall ${tauText} over ${kept.length} points, p = ${p.toPrecision(2)} (${method}; significant below ${alpha}); ${shown}${excluded}` };
+  return {
+    statement: o.statement,
+    verdict,
+    evidence: `Kendall ${tauText} over ${kept.length} points, p = ${p.toPrecision(2)} (${method}; significant below ${alpha}); ${shown}${excluded}`,
+  };
 }

@@ -16,7 +16,10 @@ export interface VerdictCounts {
 export function verdictCounts(result: Pick<ReproductionResult, 'claims' | 'name'> & { readonly verdictRules?: number }): VerdictCounts {
   const verdicts = Object.fromEntries(CLAIM_VERDICTS.map((v) => [v, 0])) as Record<ClaimVerdict, number>;
   for (const c of result.claims) {
-    if (!CLAIM_VERDICTS.includes(c.verdict)) throw new Error(`verdictCounts: claim ${JSON.stringify(c.statement)} of ${result.name} has verdict ${JSON.stringify(c.verdict)}, expected one of ${CLAIM_VERDICTS.join(', ')}`);
+    if (!CLAIM_VERDICTS.includes(c.verdict))
+      throw new Error(
+        `verdictCounts: claim ${JSON.stringify(c.statement)} of ${result.name} has verdict ${JSON.stringify(c.verdict)}, expected one of ${CLAIM_VERDICTS.join(', ')}`,
+      );
     verdicts[c.verdict] += 1;
   }
   return { claims: result.claims.length, verdicts, gated: result.verdictRules === 2 };

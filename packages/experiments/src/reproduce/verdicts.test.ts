@@ -10,13 +10,18 @@ import { combineColumns, compareEstimates } from './verdicts';
 
 const REGIME = regime({ why: 'test' });
 // In regime: train 100 %, test 60 % (≥ 3 × 10 %), gap 40 points.
-const base = (o: { p1: number; se?: number; train?: number; test?: number }) => fakeRow('w/o', { train: o.train ?? 1, test: o.test ?? 0.6, p1: o.p1, se: fakeSe(o.se ?? 0.01) });
+const base = (o: { p1: number; se?: number; train?: number; test?: number }) =>
+  fakeRow('w/o', { train: o.train ?? 1, test: o.test ?? 0.6, p1: o.p1, se: fakeSe(o.se ?? 0.01) });
 const defended = (o: { p1: number; se?: number; test?: number }) => fakeRow('D', { train: 0.9, test: o.test ?? 0.58, p1: o.p1, se: fakeSe(o.se ?? 0.01) });
 
 function claimOn(runs: Record<string, RunOutcome>) {
   const table = metricTable({ title: 'P1', runs, rows: ['D', 'w/o'], metric: rowMetrics.p1, format: 'num' });
   return claimForEveryColumn({
-    table, statement: 'P1(D) > P1(w/o) on every dataset', rowA: 'D', rowB: 'w/o', direction: 'greater',
+    table,
+    statement: 'P1(D) > P1(w/o) on every dataset',
+    rowA: 'D',
+    rowB: 'w/o',
+    direction: 'greater',
     gate: regimeGate({ runs, undefended: 'w/o', compared: ['D', 'w/o'], regime: REGIME }),
   });
 }
@@ -29,7 +34,9 @@ describe('compareEstimates', () => {
     expect(compareEstimates({ value: 0.6, se: 0.02 }, { value: 0.7, se: 0.02 }, { direction: 'greater', format: 'num' }).verdict).toBe('does not hold');
     expect(compareEstimates({ value: 0.66, se: 0.02 }, { value: 0.64, se: 0.02 }, { direction: 'greater', format: 'num' }).verdict).toBe('within noise');
     // 'less' and an offset: "A ≥ B − 2 points" with A 1 point below B and tiny SEs holds.
-    expect(compareEstimates({ value: 0.5, se: 0.001 }, { value: 0.6, se: 0.001 }, { direction: 'less', format: 'pct' }).evidence).toMatch(/50\.0 vs 60\.0, Δ = −10\.0 ± 0\.1/);
+    expect(compareEstimates({ value: 0.5, se: 0.001 }, { value: 0.6, se: 0.001 }, { direction: 'less', format: 'pct' }).evidence).toMatch(
+      /50\.0 vs 60\.0, Δ = −10\.0 ± 0\.1/,
+    );
     const ni = compareEstimates({ value: 0.59, se: 0.001 }, { value: 0.6, se: 0.001 }, { direction: 'greater', offset: -0.02, format: 'pct' });
     expect(ni.verdict).toBe('holds');
     expect(ni.evidence).toMatch(/against the allowed −2\.0/);
@@ -37,7 +44,9 @@ describe('compareEstimates', () => {
 
   it('is not testable without an SE, and names a binomial SE source', () => {
     expect(compareEstimates({ value: 1 }, { value: 0, se: 0.1 }, { direction: 'greater', format: 'num' }).verdict).toBe('not testable');
-    expect(compareEstimates({ value: 1, se: 0.1, seSource: 'binomial' }, { value: 0, se: 0.1 }, { direction: 'greater', format: 'num' }).evidence).toMatch(/binomial approximation/);
+    expect(compareEstimates({ value: 1, se: 0.1, seSource: 'binomial' }, { value: 0, se: 0.1 }, { direction: 'greater', format: 'num' }).evidence).toMatch(
+      /binomial approximation/,
+    );
   });
 });
 
@@ -49,7 +58,9 @@ describe('claimForEveryColumn with the regime gate', () => {
   });
 
   it('does not hold when a column goes the other way beyond 2 SE', () => {
-    expect(claimOn({ A: fakeResults([base({ p1: 0.6 }), defended({ p1: 0.7 })]), B: fakeResults([base({ p1: 0.7 }), defended({ p1: 0.6 })]) }).verdict).toBe('does not hold');
+    expect(claimOn({ A: fakeResults([base({ p1: 0.6 }), defended({ p1: 0.7 })]), B: fakeResults([base({ p1: 0.7 }), defended({ p1: 0.6 })]) }).verdict).toBe(
+      'does not hold',
+    );
   });
 
   it('is within noise when a difference is below 2 SE', () => {
@@ -84,7 +95,9 @@ describe('claimForEveryColumn with the regime gate', () => {
       C: { notRun: 'not run: dataset not available' },
     });
     expect(c.verdict).toBe('partial');
-    expect(c.evidence).toMatch(/^decided on 1 of 3 columns; A: holds — .*; B: not testable — not testable at this scale: undefended test accuracy .*; C: not evaluated — not run: dataset not available$/);
+    expect(c.evidence).toMatch(
+      /^decided on 1 of 3 columns; A: holds — .*; B: not testable — not testable at this scale: undefended test accuracy .*; C: not evaluated — not run: dataset not available$/,
+    );
   });
 
   it('uses a binomial approximation for results without bootstrap SEs and says so', () => {
@@ -100,7 +113,17 @@ describe('claimForEveryColumn with the regime gate', () => {
 describe('compareRows', () => {
   it('gates, compares and reports a missing comparator', () => {
     const run = fakeResults([base({ p1: 0.5 }), defended({ p1: 0.7 })]);
-    const o = { statement: 's', run, rowA: 'D', rowB: 'w/o', metric: rowMetrics.p1, direction: 'greater' as const, format: 'num' as const, regime: REGIME, undefended: 'w/o' };
+    const o = {
+      statement: 's',
+      run,
+      rowA: 'D',
+      rowB: 'w/o',
+      metric: rowMetrics.p1,
+      direction: 'greater' as const,
+      format: 'num' as const,
+      regime: REGIME,
+      undefended: 'w/o',
+    };
     expect(compareRows(o).verdict).toBe('holds');
     expect(compareRows({ ...o, rowA: 'E' }).verdict).toBe('not evaluated');
     expect(compareRows({ ...o, run: { notRun: 'not run: x' } }).evidence).toBe('not run: x');
@@ -110,9 +133,19 @@ describe('compareRows', () => {
 
 describe('combineColumns', () => {
   it('is not testable when no column is decided and one is not testable, not evaluated when none ran', () => {
-    expect(combineColumns('s', [{ column: 'A', verdict: 'not testable', evidence: 'x' }, { column: 'B', verdict: 'not evaluated', evidence: 'y' }]).verdict).toBe('not testable');
+    expect(
+      combineColumns('s', [
+        { column: 'A', verdict: 'not testable', evidence: 'x' },
+        { column: 'B', verdict: 'not evaluated', evidence: 'y' },
+      ]).verdict,
+    ).toBe('not testable');
     expect(combineColumns('s', [{ column: 'A', verdict: 'not evaluated', evidence: 'y' }]).verdict).toBe('not evaluated');
-    expect(combineColumns('s', [{ column: 'A', verdict: 'holds', evidence: '' }, { column: 'B', verdict: 'within noise', evidence: '' }]).verdict).toBe('within noise');
+    expect(
+      combineColumns('s', [
+        { column: 'A', verdict: 'holds', evidence: '' },
+        { column: 'B', verdict: 'within noise', evidence: '' },
+      ]).verdict,
+    ).toBe('within noise');
   });
 });
 
@@ -130,11 +163,23 @@ describe('trendClaim', () => {
   });
 
   it('leaves collapsed points out, is not testable under 3 points and not evaluated when the sweep is missing', () => {
-    const c = trendClaim({ statement: 's', points: [{ x: 0, y: 0.5 }, { x: 1, y: 0.4 }, { x: 2, y: 0.01, collapsed: 'collapsed (1.2 %)' }], direction: 'decreasing', format: 'num', knob: 'α' });
+    const c = trendClaim({
+      statement: 's',
+      points: [
+        { x: 0, y: 0.5 },
+        { x: 1, y: 0.4 },
+        { x: 2, y: 0.01, collapsed: 'collapsed (1.2 %)' },
+      ],
+      direction: 'decreasing',
+      format: 'num',
+      knob: 'α',
+    });
     expect(c.verdict).toBe('not testable');
     expect(c.evidence).toMatch(/2 non-collapsed point\(s\), a trend needs ≥ 3 .*left out: α 2: collapsed \(1\.2 %\)/);
     expect(t({ missing: 'not run: x' }).verdict).toBe('not evaluated');
-    expect(trendClaim({ statement: 's', points: pts([3, 2, 1]), direction: 'decreasing', format: 'num', knob: 'α', gate: 'undefended out of regime' }).evidence).toBe('not testable at this scale: undefended out of regime');
+    expect(
+      trendClaim({ statement: 's', points: pts([3, 2, 1]), direction: 'decreasing', format: 'num', knob: 'α', gate: 'undefended out of regime' }).evidence,
+    ).toBe('not testable at this scale: undefended out of regime');
   });
 });
 
@@ -143,8 +188,14 @@ describe('verdictCounts', () => {
     const { verdictCounts } = await import('./verdict-counts');
     const claims = (['holds', 'holds', 'does not hold', 'partial'] as const).map((verdict) => ({ statement: verdict, verdict, evidence: 'e' }));
     const old = verdictCounts({ name: 'x', claims });
-    expect(old).toEqual({ claims: 4, gated: false, verdicts: { holds: 2, 'does not hold': 1, 'within noise': 0, 'not testable': 0, 'not evaluated': 0, partial: 1 } });
+    expect(old).toEqual({
+      claims: 4,
+      gated: false,
+      verdicts: { holds: 2, 'does not hold': 1, 'within noise': 0, 'not testable': 0, 'not evaluated': 0, partial: 1 },
+    });
     expect(verdictCounts({ name: 'x', claims, verdictRules: 2 }).gated).toBe(true);
-    expect(() => verdictCounts({ name: 'x', claims: [{ statement: 's', verdict: 'fails' as never, evidence: '' }] })).toThrow(/claim "s" of x has verdict "fails", expected one of holds/);
+    expect(() => verdictCounts({ name: 'x', claims: [{ statement: 's', verdict: 'fails' as never, evidence: '' }] })).toThrow(
+      /claim "s" of x has verdict "fails", expected one of holds/,
+    );
   });
 });

@@ -60,8 +60,14 @@ export function compareEstimates(a: Estimate, b: Estimate, options: CompareOptio
   const verdict: ClaimVerdict = margin > 2 * se ? 'holds' : margin < -2 * se ? 'does not hold' : 'within noise';
   const against = offset === 0 ? '' : ` against the allowed ${signed(offset, format)}`;
   const sources = [...new Set([a.seSource, b.seSource].filter((s): s is SeSource => s !== undefined && s !== 'bootstrap'))];
-  const note = sources.length === 0 ? '' : `; SE from ${sources.map((s) => (s === 'binomial' ? 'a binomial approximation sqrt(p(1−p)/n) (results without bootstrap SEs)' : 'repeated seeds')).join(' and ')}`;
-  return { verdict, evidence: `${values}, Δ = ${signed(diff, format)} ± ${formatNumber(se, format)}${against} (2 SE = ${formatNumber(2 * se, format)}${note})` };
+  const note =
+    sources.length === 0
+      ? ''
+      : `; SE from ${sources.map((s) => (s === 'binomial' ? 'a binomial approximation sqrt(p(1−p)/n) (results without bootstrap SEs)' : 'repeated seeds')).join(' and ')}`;
+  return {
+    verdict,
+    evidence: `${values}, Δ = ${signed(diff, format)} ± ${formatNumber(se, format)}${against} (2 SE = ${formatNumber(2 * se, format)}${note})`,
+  };
 }
 
 /** The verdict of one column of a claim, with its evidence. */
@@ -98,4 +104,8 @@ export const decidedClaim = (statement: string, decision: Decision): Claim => ({
 export const notEvaluated = (statement: string, why: string): Claim => ({ statement, verdict: 'not evaluated', evidence: why });
 
 /** A claim whose preconditions fail at this scale (docs/protocol.md §5), with the reason. */
-export const notTestable = (statement: string, reason: string): Claim => ({ statement, verdict: 'not testable', evidence: `not testable at this scale: ${reason}` });
+export const notTestable = (statement: string, reason: string): Claim => ({
+  statement,
+  verdict: 'not testable',
+  evidence: `not testable at this scale: ${reason}`,
+});

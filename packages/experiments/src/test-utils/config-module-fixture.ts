@@ -5,4 +5,6 @@ import { defineDefense } from '../defense-definition';
 import { registerDefense } from '../defense-registry';
 import { trainWithPlugins } from '../train-helpers';
 
-registerDefense(defineDefense({ name: 'test-config-module', description: 'test fixture', schema: optionsSchema({}), train: (ctx) => trainWithPlugins(ctx, []) }));
+registerDefense(
+  defineDefense({ name: 'test-config-module', description: 'test fixture', schema: optionsSchema({}), train: (ctx) => trainWithPlugins(ctx, []) }),
+);

@@ -17,7 +17,8 @@ async function ready(): Promise<void> {
   while (!existsSync(go)) await new Promise((r) => setTimeout(r, 2));
 }
 const filesOf = (text: string) => ({ 'model.bin': new TextEncoder().encode(text.repeat(50_000)), 'members.logits': new TextEncoder().encode(text) });
-const tagOf = (entry: { files: Map<string, Uint8Array> } | undefined) => (entry === undefined ? undefined : new TextDecoder().decode(entry.files.get('members.logits')));
+const tagOf = (entry: { files: Map<string, Uint8Array> } | undefined) =>
+  entry === undefined ? undefined : new TextDecoder().decode(entry.files.get('members.logits'));
 
 if (mode === 'die-mid-write') {
   // The real writeFile for the first file (6 MB), then the process is killed as by `kill -9`.
