@@ -1,21 +1,19 @@
 import { activeBackend } from './backend-choice';
 import { deriveSeed } from '@mia/core';
 import { runAttackSuite } from '@mia/attacks';
-import { lossGap, lossVariance, p1Score } from '@mia/metrics';
 import { DirectoryArtifactStore, type ArtifactStore } from './artifact-store';
 import { createAttacks } from './attack-registry';
 import type { ExperimentConfig } from './config';
 import { defaultModelStore } from './model-store';
-import { sharedHistogram } from './histogram';
 import { prepareData, type PreparedData } from './prepare-data';
 import { checkAugmentationAttacks, isAugmentationAttack, unitQuerySignals } from './query-signals';
-import type { AttackRow, DefenseRow, ExperimentResults } from './results';
+import type { DefenseRow, ExperimentResults } from './results';
 import { divergenceWarning, examplesPerClassWarning } from './run-warnings';
 import { trainUnit, unitKey, type TrainUnitSpec } from './train-unit';
 import { checkedRunConfig } from './run-config';
 import { trainUnitsInWorkers } from './worker-pool';
 import { packageVersions } from './versions';
-import { rowUncertainty } from './row-uncertainty';
+import { defenseRow } from './defense-row';
 
 /** Options of {@link runExperiment}. */
 export interface RunExperimentOptions {
@@ -42,15 +40,6 @@ export interface TrainUnitsRequest {
   readonly data: PreparedData;
   readonly units: readonly TrainUnitSpec[];
   readonly store: ArtifactStore;
-}
-
-const accuracyOf = (s: { correct?: Uint8Array; size: number }) => (s.correct ?? new Uint8Array()).reduce((a, b) => a + b, 0) / Math.max(1, s.size);
-
-/** Samples an ROC down to at most `max` vertices for plotting (keeps the first and last). */
-function thinRoc(fpr: ArrayLike<number>, tpr: ArrayLike<number>, max = 400): { fpr: number[]; tpr: number[] } {
-  const step = Math.max(1, Math.ceil(fpr.length / max));
-  const keep = Array.from({ length: fpr.length }, (_, i) => i).filter((i) => i % step === 0 || i === fpr.length - 1);
-  return { fpr: keep.map((i) => fpr[i]!), tpr: keep.map((i) => tpr[i]!) };
 }
 
 /**
@@ -137,50 +126,15 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
       });
       results.push(...augmented.attacks);
     }
-    const best = results.length === 0 ? undefined : results.reduce((a, b) => (b.advantage > a.advantage ? b : a));
-    const attackRows: AttackRow[] = results.map((a) => ({
-      attack: a.name,
-      accuracy: a.accuracy,
-      advantage: a.advantage,
-      auc: a.auc,
-      tprAtFpr: a.tprAtFpr.map((t) => ({ fpr: t.fpr, tpr: t.tpr, achievedFpr: t.achievedFpr })),
-      roc: thinRoc(a.roc.fpr, a.roc.tpr),
-    }));
-    const testAccuracy = accuracyOf(target.nonMembers);
-    const maxAdvantage = best === undefined ? 0 : Math.max(0, best.advantage);
-    const se = rowUncertainty({
-      membersCorrect: target.members.correct ?? new Uint8Array(target.members.size),
-      nonMembersCorrect: target.nonMembers.correct ?? new Uint8Array(target.nonMembers.size),
-      membersLoss: target.members.loss,
-      nonMembersLoss: target.nonMembers.loss,
-      attacks: results.map((a) =>
-        a.decisionBased && a.decisions !== undefined ? { name: a.name, scores: a.scores, decisions: a.decisions } : { name: a.name, scores: a.scores },
-      ),
-      best: best?.name ?? '',
-      seed: deriveSeed(config.seed, 'bootstrap', defense.label ?? defense.name),
-    });
-    rows.push({
-      defense: defense.name,
-      label: defense.label ?? defense.name,
-      params: defense.params,
-      trainAccuracy: accuracyOf(target.members),
-      testAccuracy,
-      validationAccuracy: target.validationAccuracy,
-      lossGap: lossGap(target.members.loss, target.nonMembers.loss),
-      lossVariance: lossVariance(target.members.loss),
-      attacks: attackRows,
-      maxAdvantage,
-      p1: p1Score(testAccuracy, maxAdvantage),
-      se,
-      lossHistogram: sharedHistogram(target.members.loss, target.nonMembers.loss),
-      cache: { target: target.cache, shadow: shadow?.cache ?? 'none' },
-      trainSeconds: target.seconds + (shadow?.seconds ?? 0),
-      trainingMetrics: target.metrics === undefined && shadow?.metrics === undefined ? undefined : { target: target.metrics, shadow: shadow?.metrics },
-    });
+    const row = defenseRow(config, defense, target, shadow, results);
+    rows.push(row);
+    const best = row.attacks.length === 0 ? undefined : row.attacks.reduce((a, b) => (b.advantage > a.advantage ? b : a));
+    const testAccuracy = row.testAccuracy;
+    const maxAdvantage = row.maxAdvantage;
     options.onLog?.(
       best === undefined
         ? `trained    ${defense.label ?? defense.name}: test acc ${(100 * testAccuracy).toFixed(1)}% (no attacks in this run)`
-        : `attacked   ${defense.label ?? defense.name}: test acc ${(100 * testAccuracy).toFixed(1)}%, max advantage ${(100 * maxAdvantage).toFixed(1)}% (${best.name})`,
+        : `attacked   ${defense.label ?? defense.name}: test acc ${(100 * testAccuracy).toFixed(1)}%, max advantage ${(100 * maxAdvantage).toFixed(1)}% (${best.attack})`,
     );
   }
   const notes: string[] = [];
