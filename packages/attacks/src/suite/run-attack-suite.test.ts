@@ -14,7 +14,8 @@ const target: SplitSignals = { members: losses([0.15, 0.3, 0.25], [0, 0, 1]), no
 
 describe('runAttackSuite', () => {
   it('reports the shadow-threshold accuracy next to the threshold-free metrics', async () => {
-    const { attacks, maxAdvantage, maxAdvantageAttack } = await runAttackSuite({ target, shadow, attacks: [metricAttack('loss')] });
+    // Per-class thresholds on this hand-built set of 2–3 shadow examples per class (the default falls back to the global threshold below 10).
+    const { attacks, maxAdvantage, maxAdvantageAttack } = await runAttackSuite({ target, shadow, attacks: [metricAttack('loss', { minClassExamples: 1 })] });
     const r = attacks[0]!;
     // TPR 2/3, FPR 1/2 (derivation in metric-attack.test.ts) → accuracy ½(2/3 + 1/2) = 7/12, advantage 1/6.
     expect(r.accuracy).toBeCloseTo(7 / 12, 12);
