@@ -21,7 +21,7 @@ export interface UseNativeTrainingOptions extends UseWasmTrainingOptions {
   /**
    * Keep freed native memory mapped (glibc's mmap threshold 32 MB, trim threshold 1 GB) instead of
    * returning it to the kernel after every kernel call: oneDNN's reorder and scratch buffers are
-   * then not page-faulted in again each step, 10–15 % of a SmallCNN or ResNet-18 step on this VM
+   * then not page-faulted in again each step, 0–15 % of a SmallCNN or ResNet-18 step on this VM
    * (`pnpm bench`, "malloc kept" rows). Left alone when the environment sets
    * `MALLOC_MMAP_THRESHOLD_` or `MALLOC_TRIM_THRESHOLD_` (the user's choice wins).
    * @default true
