@@ -38,33 +38,26 @@ const PAPER = {
   cifar100: { dataset: 'cifar100', model: 'densenet121', epochs: 300, milestones: [150, 225], beta: 0.05, options: {} },
 } as const;
 
+/** A smoke-scale tabular stand-in: 800 records, a one-layer MLP, 3 epochs. */
+const smokeTabular = (dataset: string): ReducedSetup => ({
+  dataset,
+  size: 800,
+  maxPerRole: 150,
+  validation: 40,
+  model: { name: 'mlp', options: { hidden: [32] } },
+  epochs: 3,
+  batchSize: 50,
+  lr: 0.1,
+  earlyStopEpoch: 2,
+});
+
 /**
  * Reduced scales: `cpu` is {@link CPU_PLAN} (Table 1 in the paper's regime, the figures smaller);
  * `smoke`: a few hundred examples, 1–3 epochs.
  */
 const SMOKE: Record<CclDataset, ReducedSetup> = {
-  texas: {
-    dataset: 'texasLike',
-    size: 800,
-    maxPerRole: 150,
-    validation: 40,
-    model: { name: 'mlp', options: { hidden: [32] } },
-    epochs: 3,
-    batchSize: 50,
-    lr: 0.1,
-    earlyStopEpoch: 2,
-  },
-  purchase: {
-    dataset: 'purchaseLike',
-    size: 800,
-    maxPerRole: 150,
-    validation: 40,
-    model: { name: 'mlp', options: { hidden: [32] } },
-    epochs: 3,
-    batchSize: 50,
-    lr: 0.1,
-    earlyStopEpoch: 2,
-  },
+  texas: smokeTabular('texasLike'),
+  purchase: smokeTabular('purchaseLike'),
   cifar10: {
     dataset: 'cifar10',
     maxPerRole: 40,
