@@ -48,7 +48,6 @@ const smokeTabular = (dataset: string): ReducedSetup => ({
   epochs: 3,
   batchSize: 50,
   lr: 0.1,
-  earlyStopEpoch: 2,
 });
 
 /**
@@ -63,10 +62,9 @@ const SMOKE: Record<CclDataset, ReducedSetup> = {
     maxPerRole: 40,
     validation: 40,
     model: { name: 'small-cnn', options: {} },
-    epochs: 1,
+    epochs: 2,
     batchSize: 40,
     lr: 0.05,
-    earlyStopEpoch: 1,
   },
   cifar100: {
     dataset: 'cifar100',
@@ -76,7 +74,6 @@ const SMOKE: Record<CclDataset, ReducedSetup> = {
     epochs: 1,
     batchSize: 40,
     lr: 0.05,
-    earlyStopEpoch: 1,
   },
 };
 

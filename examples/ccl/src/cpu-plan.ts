@@ -9,11 +9,6 @@ export interface ReducedSetup {
   readonly epochs: number;
   readonly batchSize: number;
   readonly lr: number;
-  /**
-   * Table 1's early-stopping control: the epoch of the undefended run whose validation accuracy is
-   * closest to CCQL's (the run's schedule is kept; docs/protocol.md §4.11).
-   */
-  readonly earlyStopEpoch?: number;
 }
 
 /** The four datasets of CCL Table 1 that run here. */
@@ -26,20 +21,9 @@ export type PlanDataset = 'texas' | 'purchase' | 'cifar10' | 'cifar100';
  * ≤ 25 min cold for the whole of Table 1 on the native backend of a 2-core machine, with a
  * validation slice for the early-stopping control.
  *
- * How `earlyStopEpoch` was read (docs/protocol.md A11): the Table 1 target's training replayed with
- * the run's seeds, its validation accuracy printed after every epoch, for the undefended model and for
- * CCQL; the epoch whose undefended validation accuracy is closest to CCQL's final one. Measured on the
- * native backend (2026-11-25):
- * - Purchase: undefended validation 19.4, 34.1, 49.2, 49.8, 52.3, 57.4, 57.7, 59.9, 62.2, 62.8, **63.0**,
- *   63.3, 63.8, … 63.8 % after epochs 1–20 (final: train 100 %, test 62.5 %); CCQL final validation
- *   63.0 % (train 99.0 %, test 59.2 %) → epoch 11.
- * - Texas: undefended validation 1.7, 1.2, 4.8, **11.3**, 15.0, 15.6, 16.7, 17.3, … 17.7 % after epochs
- *   1–15 (final: train 100 %, test 18.0 %); CCQL validation 10.0 % after 12 of 15 epochs (train 49.6 %;
- *   it learns slowly under the milestone at epoch 6) → epoch 4.
- * - CIFAR-10: provisional (half the run), not yet matched: CCQL's curve did not run on the shared
- *   machine. Undefended validation 21, 22, …, 42.5 % (epoch 20, noisy at lr 0.05), then 57.8, 60.7,
- *   60.6, 58.3, 61.0 % after epochs 21–25 (train 85.2 %, test 61.9 % at epoch 25 of 40; the run was
- *   stopped there). The report prints every row's validation accuracy, so a mismatch shows.
+ * The early-stopping control's epoch is not planned: Table 1 reads it off the undefended target's
+ * per-epoch validation curve in a selection pass (the epoch closest to CCQL's final validation
+ * accuracy; `matchedStopOf`, docs/protocol.md A11) and prints it in the report's notes.
  *
  * `figures`: Fig. 1, 2 and 4 (tens of settings in Fig. 2), kept small so each stays ≤ 60 min.
  */
@@ -54,7 +38,6 @@ export const CPU_PLAN: { readonly table1: Readonly<Record<PlanDataset, ReducedSe
       epochs: 15,
       batchSize: 128,
       lr: 0.1,
-      earlyStopEpoch: 4,
     },
     purchase: {
       dataset: 'purchaseLike',
@@ -65,7 +48,6 @@ export const CPU_PLAN: { readonly table1: Readonly<Record<PlanDataset, ReducedSe
       epochs: 20,
       batchSize: 128,
       lr: 0.1,
-      earlyStopEpoch: 11,
     },
     cifar10: {
       dataset: 'cifar10',
@@ -75,7 +57,6 @@ export const CPU_PLAN: { readonly table1: Readonly<Record<PlanDataset, ReducedSe
       epochs: 40,
       batchSize: 64,
       lr: 0.05,
-      earlyStopEpoch: 20,
     },
     cifar100: {
       dataset: 'cifar100',
@@ -85,7 +66,6 @@ export const CPU_PLAN: { readonly table1: Readonly<Record<PlanDataset, ReducedSe
       epochs: 40,
       batchSize: 64,
       lr: 0.05,
-      earlyStopEpoch: 20,
     },
   },
   // Sized from step times measured on wasm at load ≈ 5 (small-cnn ≈ 6.4 s per 128-batch step,

@@ -86,7 +86,7 @@ describe('CCL reproductions at smoke scale', () => {
     expect(result.claims[0]!.evidence).toMatch(/^Texas: not testable — not testable at this scale: undefended .*ImageNet: not evaluated — not run/);
     // The max advantage on CIFAR-10 includes the augmentation attacks; the tabular columns have none.
     const attacksOfRun = (dataset: string) => {
-      for (const id of readdirSync(join(dir, 'ccl-table1', 'runs'))) {
+      for (const id of readdirSync(join(dir, 'ccl-table1', 'runs')).filter((d) => !d.endsWith('-selection'))) {
         const r = JSON.parse(readFileSync(join(dir, 'ccl-table1', 'runs', id, 'results.json'), 'utf8')) as ExperimentResults;
         if (r.dataset.name === dataset) return r.rows[0]!.attacks.map((a) => a.attack);
       }
@@ -94,7 +94,14 @@ describe('CCL reproductions at smoke scale', () => {
     };
     expect(attacksOfRun('cifar10')).toEqual(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh', 'rotation', 'translation']);
     expect(attacksOfRun('texasLike')).toEqual(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh']);
-    // The early-stopping control and its validation accuracy are there on every run column.
+    // The early-stopping control (its epoch read off a selection run's validation curve) and its
+    // validation accuracy are there on every run column.
+    expect(
+      readdirSync(join(dir, 'ccl-table1', 'runs'))
+        .filter((d) => d.endsWith('-selection'))
+        .sort(),
+    ).toEqual(['cifar10-selection', 'purchase-selection', 'texas-selection']);
+    expect(result.notes.join('\n')).toMatch(/Texas: epoch [12] \(w\/o validation [\d.]+ % vs CCQL's [\d.]+ %\)/);
     const validation = result.tables[4]!;
     for (const row of validation.rows) for (const i of [0, 1, 3]) expect(row.cells[i]!.ours).toBeGreaterThanOrEqual(0);
     const again = await run('ccl-table1', 'table1-again');

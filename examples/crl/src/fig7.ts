@@ -36,7 +36,7 @@ export function fig7Defenses(dataset: CrlDataset, scale: ReproductionContext['sc
   return ABLATIONS.flatMap((a) =>
     LEVELS[scale].map((k) => {
       const level = levelOf(dataset, k, scale);
-      return { name: 'crl', label: labelOf(a, level), params: crlParams(level, COMPONENTS[a]) };
+      return { name: 'crl', label: labelOf(a, level), params: crlParams(level, COMPONENTS[a], scale) };
     }),
   );
 }

@@ -25,6 +25,13 @@ export const SAM_REGIME = regime({
   why: 'SAM-privacy compares optimisers on models that fit their training sets (Table 1: SGD train ≈ 100 %) — the docs/protocol.md §5.1 defaults',
 });
 
+/**
+ * Compared rows that must fit their training set like SGD: SAM is an optimiser the paper trains to
+ * convergence (its Table 1 SAM models generalise better than SGD's), so a SAM model that stopped short
+ * of fitting (e.g. 47 % train accuracy after a few epochs at ρ = 0.1) tests nothing about SAM.
+ */
+export const MUST_FIT: readonly string[] = ['SAM'];
+
 /** One comparison of a column check: `a` vs `b` beyond `offset` in `direction`, with a 2-SE margin. */
 export interface Comparison {
   readonly label: string;
@@ -76,7 +83,8 @@ const combine = (vs: readonly ClaimVerdict[]): ClaimVerdict =>
 
 /**
  * A claim that `check`'s comparisons hold on every dataset column (docs/protocol.md §5.1): per column,
- * "not testable" when SGD is out of SAM's regime or a compared model collapsed, else each comparison
+ * "not testable" when SGD is out of SAM's regime, a compared model collapsed or a compared SAM model did
+ * not fit ({@link MUST_FIT}), else each comparison
  * decided with a 2-SE margin (any beyond 2 SE the wrong way → does not hold; all beyond 2 SE the right
  * way → holds; else within noise); columns that did not run are "not evaluated", so a subset gives
  * "partial". Columns `applies` excludes (e.g. no MemGuard row on CIFAR-10) are not part of the claim.
@@ -95,6 +103,7 @@ export function claimOverColumns(
       results: c.results,
       undefended: 'SGD',
       compared: ['SGD', ...compared].filter((l) => c.results.rows.some((r) => r.label === l)),
+      fitted: compared.filter((l) => MUST_FIT.includes(l)),
       regime: SAM_REGIME,
     });
     if (problem !== undefined) return { column, verdict: 'not testable', evidence: `not testable at this scale: ${problem}` };

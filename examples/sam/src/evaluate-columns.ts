@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { contentHash, getDefense, type ExperimentConfig, type ExperimentResults } from '@mia/experiments';
-import { isNotRun, type NotRun, type ReproductionContext } from '@mia/experiments/reproduce';
+import { isNotRun, type NotRun, type ReproductionContext, type ReproductionScale } from '@mia/experiments/reproduce';
 import { serializeClassifier } from '@mia/models';
 import { DATASET_COLUMNS, columnConfig, coreDefenses, type DatasetColumn } from './configs';
 import { evaluateModel, type ModelEvaluation } from './evaluate-model';
@@ -81,12 +81,12 @@ async function evaluateCached(ctx: ReproductionContext, config: ExperimentConfig
  */
 export async function evaluateColumns(
   ctx: ReproductionContext,
-  defensesOf: (column: DatasetColumn) => ExperimentConfig['defenses'] = coreDefenses,
+  defensesOf: (column: DatasetColumn, scale: ReproductionScale) => ExperimentConfig['defenses'] = coreDefenses,
   suffix = 'core',
 ): Promise<Record<DatasetColumn, ColumnEvaluation | NotRun>> {
   const out = {} as Record<DatasetColumn, ColumnEvaluation | NotRun>;
   for (const column of DATASET_COLUMNS) {
-    const config = columnConfig(column, ctx.scale, defensesOf(column), suffix);
+    const config = columnConfig(column, ctx.scale, defensesOf(column, ctx.scale), suffix);
     const results = await ctx.run(`${column.toLowerCase().replace(/[^a-z0-9]+/g, '')}-${suffix}`, config);
     if (isNotRun(results)) {
       out[column] = results;

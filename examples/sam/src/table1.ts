@@ -1,6 +1,6 @@
 import { isNotRun, type NotRun, type Reproduction, type ReproductionTable } from '@mia/experiments/reproduce';
 import { attackAccuracyOf, claimOverColumns, testAccuracyOf } from './column-claims';
-import { DATASET_COLUMNS, SAM_RHO, SHARPREG_PARAMS, type DatasetColumn } from './configs';
+import { DATASET_COLUMNS, SAM_RHO, SHARPREG_PARAMS, samRho, type DatasetColumn } from './configs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';
 import { describeEvaluation, evaluationOptions } from './evaluation-options';
 import { TABLE1 } from './paper-values';
@@ -91,7 +91,7 @@ export function table1Claims(columns: Readonly<Record<DatasetColumn, ColumnEvalu
 export function evaluationNotes(scale: Parameters<typeof evaluationOptions>[0]): string[] {
   return [
     describeEvaluation(evaluationOptions(scale)),
-    `Optimisers: SGD (plain cross-entropy), SAM ρ = ${SAM_RHO}, SharpReg (λ, ρ, ξ) per dataset ${DATASET_COLUMNS.map((d) => `${d} (${Object.values(SHARPREG_PARAMS[d]).join(', ')})`).join(', ')} (Table 4, docs/protocol.md §2.4).`,
+    `Optimisers: SGD (plain cross-entropy), SAM ρ = ${SAM_RHO}${samRho('CIFAR-10', scale) === SAM_RHO ? '' : ` (CIFAR columns at this scale: ${samRho('CIFAR-10', scale)}, the only ρ of {0.02, 0.05, 0.1} whose model fits its training set in 20 epochs, chosen on the validation slice)`}, SharpReg (λ, ρ, ξ) per dataset ${DATASET_COLUMNS.map((d) => `${d} (${Object.values(SHARPREG_PARAMS[d]).join(', ')})`).join(', ')} (Table 4, docs/protocol.md §2.4).`,
     "Partition: CCL5 (members, test non-members, a reference set AdvReg uses); the attack data are the target's own members and test non-members, halved per split as in App. C.3 (no shadow model). The final epoch is used (no best-validation checkpoint, PROTOCOL A11).",
     'Purchase-100 and Texas-100 run on the synthetic stand-ins purchaseLike / texasLike below paper scale; CIFAR-100 needs --data-dir.',
   ];

@@ -11,7 +11,7 @@ import {
   type ReproductionTable,
 } from '@mia/experiments/reproduce';
 import { SAM_REGIME, attackAccuracyOf, claimOverColumns, testAccuracyOf } from './column-claims';
-import { CPU_PLAN, DATASET_COLUMNS, SAM_RHO, SHARPREG_PARAMS, type DatasetColumn } from './configs';
+import { CPU_PLAN, DATASET_COLUMNS, SHARPREG_PARAMS, samRho, type DatasetColumn } from './configs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';
 import { TABLE4 } from './paper-values';
 import { cellOf, mean, notRunCell, pct } from './table-cells';
@@ -57,7 +57,7 @@ export function table4RunnerDefenses(column: DatasetColumn, scale: ReproductionS
     column === 'CIFAR-10' ? [] : [{ name: 'memguard', label: 'MemGuard', params: scale === 'smoke' ? { attackEpochs: 5, maxIterations: 30 } : {} }];
   return [
     { name: 'none', label: 'SGD', params: {} },
-    { name: 'sam', label: 'SAM', params: { rho: SAM_RHO } },
+    { name: 'sam', label: 'SAM', params: { rho: samRho(column, scale) } },
     ...memGuard,
     { name: 'advreg', label: 'AdvReg', params: advreg },
     { name: 'selena', label: 'SELENA', params: selena },

@@ -64,6 +64,13 @@ export const experimentSchema = z.strictObject({
   defenses: z.array(defenseSchema).min(1),
   /** Runner attacks; `[]` trains the targets only (no shadow models), for reproductions that attack the targets themselves. */
   attacks: z.array(z.string().min(1)).default(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh']),
+  /**
+   * Shadow models per defense whose signals are pooled to calibrate the attacks (the CRL paper's
+   * NN attack pools k = 5, docs/protocol.md §3.2): the first trains on `shadow_train` against
+   * `shadow_test`; each further one on a seeded random half of `shadow_train ∪ shadow_test` against
+   * the other half. @default 1
+   */
+  shadowModels: z.number().int().min(1).max(64).default(1),
   /** Queries of the augmentation attacks `rotation` ([−r, 0, r] degrees) and `translation` (|i| + |j| = d), docs/protocol.md §3.3. */
   augmentation: z
     .strictObject({ rotationDegrees: z.number().positive().default(4), translationDistance: z.number().int().positive().default(1) })

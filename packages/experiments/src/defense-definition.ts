@@ -1,4 +1,4 @@
-import type { Classifier, LabeledData, OptionIssue, OptionsSchema } from '@mia/core';
+import type { Classifier, LabeledData, OptionIssue, OptionsSchema, TrainingPlugin } from '@mia/core';
 import type { TrainingConfig } from './config';
 
 /** What a defense gets to train one (target or shadow) model; `options` are its validated params with defaults. */
@@ -32,6 +32,12 @@ export interface DefenseTrainContext<O = Record<string, unknown>> {
    * merge over earlier keys.
    */
   readonly recordMetrics?: (metrics: Readonly<Record<string, unknown>>) => void;
+  /**
+   * Observer plugins the runner adds to this model's training (the validation-curve monitor of a
+   * target with a validation slice). `trainWithPlugins` appends them; a defense with its own loop
+   * may pass them to `train` too. They must not change the model.
+   */
+  readonly monitors?: readonly TrainingPlugin[];
 }
 
 /** The member and non-member logits of a trained unit, row-major `[n, C]`. */

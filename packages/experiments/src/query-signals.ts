@@ -8,6 +8,7 @@ import { contentHash } from './canonical-hash';
 import type { DefenseConfig, ExperimentConfig } from './config';
 import type { PreparedData } from './prepare-data';
 import { unitKey } from './train-unit';
+import { roleIndices, type UnitRole } from './unit-roles';
 
 /** The augmentation attacks the runner has (docs/protocol.md §3.3). */
 export const AUGMENTATION_ATTACKS = ['rotation', 'translation'] as const;
@@ -65,14 +66,14 @@ export async function unitQuerySignals(
   config: ExperimentConfig,
   data: PreparedData,
   defense: DefenseConfig,
-  role: 'target' | 'shadow',
+  role: UnitRole,
   attack: AugmentationAttackName,
   store: ArtifactStore,
   onLog?: (line: string) => void,
 ): Promise<UnitQuerySignals> {
-  const roles = data.partition.roles;
-  const memberIdx = Int32Array.from(roles[`${role}_train`]!);
-  const nonMemberIdx = Int32Array.from(roles[`${role}_test`]!);
+  const indices = roleIndices(config.seed, data.partition.roles, role);
+  const memberIdx = Int32Array.from(indices.memberIdx);
+  const nonMemberIdx = Int32Array.from(indices.nonMemberIdx);
   const numClasses = data.dataset.numClasses;
   const base = unitKey(config, data, defense, role);
   const query =

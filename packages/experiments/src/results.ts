@@ -43,7 +43,11 @@ export interface DefenseRow {
   /** Whether the target and shadow models came from the cache (`'none'`: a run without attacks trains no shadow). */
   readonly cache: { readonly target: 'hit' | 'miss'; readonly shadow: 'hit' | 'miss' | 'none' };
   readonly trainSeconds: number;
-  /** What the defense recorded while training each model (e.g. CRL's relaxation counts), when it recorded anything. */
+  /**
+   * What the defense recorded while training each model (e.g. CRL's relaxation counts), when it
+   * recorded anything; with a validation slice the target's also has `validationCurve` (accuracy
+   * on the slice after every epoch of its own training).
+   */
   readonly trainingMetrics?:
     { readonly target: Readonly<Record<string, unknown>> | undefined; readonly shadow: Readonly<Record<string, unknown>> | undefined } | undefined;
   /**

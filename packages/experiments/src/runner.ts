@@ -1,6 +1,6 @@
 import { activeBackend } from './backend-choice';
 import { deriveSeed } from '@mia/core';
-import { runAttackSuite } from '@mia/attacks';
+import { concatSignals, runAttackSuite } from '@mia/attacks';
 import { DirectoryArtifactStore, type ArtifactStore } from './artifact-store';
 import { createAttacks } from './attack-registry';
 import type { ExperimentConfig } from './config';
@@ -14,6 +14,8 @@ import { checkedRunConfig } from './run-config';
 import { trainUnitsInWorkers } from './worker-pool';
 import { packageVersions } from './versions';
 import { defenseRow } from './defense-row';
+import { shadowRoles, unitRoles } from './unit-roles';
+import type { UnitSignals } from './unit-scope';
 
 /** Options of {@link runExperiment}. */
 export interface RunExperimentOptions {
@@ -64,8 +66,10 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     options.onLog?.(`warning: ${warning}`);
   };
   warn(examplesPerClassWarning(data));
-  // No attacks (a reproduction that attacks the targets itself): no shadow models to train.
-  const roles = config.attacks.length === 0 ? (['target'] as const) : (['target', 'shadow'] as const);
+  // No attacks (a reproduction that attacks the targets itself): no shadow models to train; else
+  // `config.shadowModels` shadows per defense, pooled.
+  const roles = unitRoles(config);
+  const shadowsOf = shadowRoles(config);
   const trainedByWorkers = new Set<string>();
   if (workers > 0 || options.trainUnits !== undefined) {
     if (options.trainUnits === undefined && !(store instanceof DirectoryArtifactStore))
@@ -90,12 +94,17 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
   const rows: DefenseRow[] = [];
   for (const defense of config.defenses) {
     const target = await trainUnit(config, data, defense, 'target', store, options);
-    const shadow = roles.length === 1 ? undefined : await trainUnit(config, data, defense, 'shadow', store, options);
+    const shadows: UnitSignals[] = [];
+    for (const role of shadowsOf) shadows.push(await trainUnit(config, data, defense, role, store, options));
     // Units the worker pool trained in this run come back from the cache; report them as trained.
-    if (trainedByWorkers.has(`${config.defenses.indexOf(defense)}:target`)) target.cache = 'miss';
-    if (shadow !== undefined && trainedByWorkers.has(`${config.defenses.indexOf(defense)}:shadow`)) shadow.cache = 'miss';
+    const index = config.defenses.indexOf(defense);
+    if (trainedByWorkers.has(`${index}:target`)) target.cache = 'miss';
+    shadows.forEach((u, k) => {
+      if (trainedByWorkers.has(`${index}:${shadowsOf[k]}`)) u.cache = 'miss';
+    });
     warn(divergenceWarning(`${defense.label ?? defense.name} target`, target.members, config.training.lr));
-    if (shadow !== undefined) warn(divergenceWarning(`${defense.label ?? defense.name} shadow`, shadow.members, config.training.lr));
+    shadows.forEach((u, k) => warn(divergenceWarning(`${defense.label ?? defense.name} ${shadowsOf[k]}`, u.members, config.training.lr)));
+    const shadow = shadows.length === 0 ? undefined : poolShadows(shadows);
     const attackSeed = deriveSeed(config.seed, 'attack');
     const attacks = createAttacks(
       config.attacks.filter((a) => !isAugmentationAttack(a)),
@@ -115,7 +124,9 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     // Augmentation attacks (docs/protocol.md §3.3): their own suite on signals with the attack's queries.
     for (const name of shadow === undefined ? [] : config.attacks.filter(isAugmentationAttack)) {
       const tq = await unitQuerySignals(config, data, defense, 'target', name, store, options.onLog);
-      const sq = await unitQuerySignals(config, data, defense, 'shadow', name, store, options.onLog);
+      const per = [];
+      for (const role of shadowsOf) per.push(await unitQuerySignals(config, data, defense, role, name, store, options.onLog));
+      const sq = { members: poolQueries(per.map((q) => q.members)), nonMembers: poolQueries(per.map((q) => q.nonMembers)) };
       const augmentation = createAttacks([name], { seed: attackSeed });
       const augmented = await runAttackSuite({
         target: { members: { ...target.members, queries: tq.members }, nonMembers: { ...target.nonMembers, queries: tq.nonMembers } },
@@ -165,4 +176,26 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     notes,
     warnings,
   };
+}
+
+/**
+ * The shadows of one defense as one calibration set (docs/protocol.md §3.2, the CRL paper's k = 5):
+ * members and non-members concatenated in role order; trained in this run if any of them was; their
+ * training time summed; the first shadow's recorded metrics.
+ */
+function poolShadows(shadows: readonly UnitSignals[]): UnitSignals {
+  if (shadows.length === 1) return shadows[0]!;
+  const pooled: UnitSignals = {
+    members: concatSignals(shadows.map((s) => s.members)),
+    nonMembers: concatSignals(shadows.map((s) => s.nonMembers)),
+    cache: shadows.some((s) => s.cache === 'miss') ? 'miss' : 'hit',
+    seconds: shadows.reduce((t, s) => t + s.seconds, 0),
+  };
+  if (shadows[0]!.metrics !== undefined) pooled.metrics = shadows[0]!.metrics;
+  return pooled;
+}
+
+/** Per-query signals of several shadows joined query by query (each shadow answers the same queries). */
+function poolQueries<T extends Parameters<typeof concatSignals>[0][number]>(perShadow: readonly (readonly T[])[]): T[] {
+  return perShadow[0]!.map((_, q) => concatSignals(perShadow.map((s) => s[q]!)) as T);
 }

@@ -36,7 +36,8 @@ export async function trainBaseUnit(
     const started = Date.now();
     const definition = getDefense(base.name);
     const options = definition.schema.parse(base.params, `defense ${base.name}`);
-    const other = await definition.train({ ...ctx, options, label: `${base.name}/${role} (base of ${ctx.label})` });
+    // No monitors: the unit's validation curve covers its own training, not its base's.
+    const other = await definition.train({ ...ctx, options, label: `${base.name}/${role} (base of ${ctx.label})`, monitors: undefined });
     if (other !== undefined) {
       try {
         copyWeights(other, model);

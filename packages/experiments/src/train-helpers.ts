@@ -54,7 +54,7 @@ export function optimizerFor(training: TrainingConfig): { optimizer: Optimizer; 
  * early while the schedule stays the full run's (early-stopping checkpoints, docs/protocol.md §4.11).
  */
 export async function trainWithPlugins(
-  ctx: Pick<DefenseTrainContext<unknown>, 'model' | 'members' | 'training' | 'seed' | 'label' | 'signal'>,
+  ctx: Pick<DefenseTrainContext<unknown>, 'model' | 'members' | 'training' | 'seed' | 'label' | 'signal' | 'monitors'>,
   plugins: readonly TrainingPlugin[],
   epochs = ctx.training.epochs,
 ): Promise<void> {
@@ -65,7 +65,7 @@ export async function trainWithPlugins(
       batchSize: ctx.training.batchSize,
       optimizer,
       schedule,
-      plugins,
+      plugins: [...plugins, ...(ctx.monitors ?? [])],
       seed: ctx.seed,
       label: ctx.label,
       microBatchSize: ctx.training.microBatchSize,

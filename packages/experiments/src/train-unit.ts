@@ -9,6 +9,8 @@ import { getDefense } from './defense-registry';
 import type { PreparedData } from './prepare-data';
 import { trainBaseUnit } from './train-base';
 import { underClaim } from './under-claim';
+import { validationMonitor } from './validation-monitor';
+import { dataRole, type UnitRole } from './unit-roles';
 import { packageVersions } from './versions';
 import { metricsOf, signalsOf, unitScope, type UnitExtras, type UnitScope, type UnitSignals } from './unit-scope';
 
@@ -23,11 +25,11 @@ export interface TrainUnitOptions {
 /** Which model of a run: the target or the shadow of one defense. */
 export interface TrainUnitSpec {
   readonly defenseIndex: number;
-  readonly role: 'target' | 'shadow';
+  readonly role: UnitRole;
 }
 
 /** The content address of a unit: dataset, split, model, training, defense, role seed and code versions. */
-export function unitKey(config: ExperimentConfig, data: PreparedData, defense: Pick<DefenseConfig, 'name' | 'params'>, role: 'target' | 'shadow'): string {
+export function unitKey(config: ExperimentConfig, data: PreparedData, defense: Pick<DefenseConfig, 'name' | 'params'>, role: UnitRole): string {
   return contentHash({
     kind: 'trained-model-1',
     role,
@@ -50,7 +52,7 @@ export async function trainUnit(
   config: ExperimentConfig,
   data: PreparedData,
   defense: DefenseConfig,
-  role: 'target' | 'shadow',
+  role: UnitRole,
   store: ArtifactStore,
   options: TrainUnitOptions,
 ): Promise<UnitSignals> {
@@ -100,9 +102,13 @@ async function trainAndCache(
   };
   let initCount = 0;
   let metrics: Record<string, unknown> | undefined;
+  const monitor =
+    scope.validationIdx === undefined || scope.validationIdx.length === 0
+      ? undefined
+      : validationMonitor(subsetData(data.dataset, scope.validationIdx), (line) => options.onLog?.(`${label}: ${line}`));
   let model = createModel(config.model.name, { ...modelOptions, seed: deriveSeed(seed, 'init') });
   try {
-    const inferenceIdx = data.partition.roles[`${role}_inference`] ?? data.partition.roles.inference;
+    const inferenceIdx = data.partition.roles[`${dataRole(role)}_inference`] ?? data.partition.roles.inference;
     const ctx: DefenseTrainContext<unknown> = {
       model,
       members: subsetData(data.dataset, scope.memberIdx),
@@ -118,8 +124,10 @@ async function trainAndCache(
       recordMetrics: (m) => {
         metrics = { ...metrics, ...m };
       },
+      monitors: monitor === undefined ? undefined : [monitor.plugin],
     };
     const replacement = await definition.train(ctx);
+    if (monitor !== undefined && monitor.curve.length > 0) metrics = { ...metrics, validationCurve: [...monitor.curve] };
     if (replacement !== undefined) {
       if (!('architecture' in replacement)) {
         replacement.dispose();

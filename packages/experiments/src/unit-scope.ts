@@ -6,6 +6,7 @@ import { toBytes } from './float-bytes';
 import type { ExperimentConfig } from './config';
 import type { UnitLogits } from './defense-definition';
 import type { PreparedData } from './prepare-data';
+import { roleIndices, type UnitRole } from './unit-roles';
 
 /**
  * Signals of a trained unit on its members and non-members, (target of a partition with a
@@ -34,7 +35,7 @@ export interface UnitExtras {
 export interface UnitScope {
   readonly config: ExperimentConfig;
   readonly data: PreparedData;
-  readonly role: 'target' | 'shadow';
+  readonly role: UnitRole;
   readonly store: ArtifactStore;
   readonly memberIdx: readonly number[];
   readonly nonMemberIdx: readonly number[];
@@ -54,16 +55,9 @@ export interface UnitScope {
 }
 
 /** The scope of one unit of a run. @internal */
-export function unitScope(
-  config: ExperimentConfig,
-  data: PreparedData,
-  role: 'target' | 'shadow',
-  store: ArtifactStore,
-  onLog?: (line: string) => void,
-): UnitScope {
+export function unitScope(config: ExperimentConfig, data: PreparedData, role: UnitRole, store: ArtifactStore, onLog?: (line: string) => void): UnitScope {
   const roles = data.partition.roles;
-  const memberIdx = roles[`${role}_train`]!;
-  const nonMemberIdx = roles[`${role}_test`]!;
+  const { memberIdx, nonMemberIdx } = roleIndices(config.seed, roles, role);
   const logitsAt = (model: ModelClassifier, indices: readonly number[]) => {
     const t = predictLogits(model, data.dataset, { indices });
     const values = Float32Array.from(t.dataSync() as Float32Array);

@@ -100,8 +100,26 @@ describe('a run with a validation slice', () => {
     const second = await runExperiment(config, { store });
     expect(second.rows.map((r) => r.cache.target)).toEqual(['hit', 'hit']);
     expect(second.rows.map((r) => r.validationAccuracy)).toEqual(first.rows.map((r) => r.validationAccuracy));
-    // Without the slice the rows have no validation accuracy.
+    // The per-epoch curve of the target trained from scratch: one value per epoch, the last one the
+    // final model's (the same slice, the same weights), kept with the cached unit.
+    const curve = first.rows[0]!.trainingMetrics?.target?.validationCurve as number[] | undefined;
+    expect(curve).toHaveLength(4);
+    expect(curve![3]).toBeCloseTo(first.rows[0]!.validationAccuracy!, 12);
+    expect(second.rows[0]!.trainingMetrics?.target?.validationCurve).toEqual(curve);
+    // PAST's unit records its tuning epochs only (its phase 1 is the w/o unit, with its own curve).
+    const tuning = first.rows[1]!.trainingMetrics?.target?.validationCurve as number[] | undefined;
+    if (tuning !== undefined) expect(tuning.length).toBeLessThanOrEqual(1);
+    // Without the slice the rows have no validation accuracy and no curve.
     const plain = await runExperiment({ ...config, partition: { preset: 'PAST6', maxPerRole: 80 } }, { store });
     expect(plain.rows.every((r) => r.validationAccuracy === undefined)).toBe(true);
+    expect(plain.rows.every((r) => r.trainingMetrics?.target?.validationCurve === undefined)).toBe(true);
+  });
+
+  it('the monitor leaves the trained model unchanged (same logits with and without it)', async () => {
+    const withSlice = await runExperiment(config, { store: new DirectoryArtifactStore(join(dir, 'a')) });
+    const without = await runExperiment({ ...config, partition: { preset: 'PAST6', maxPerRole: 80 } }, { store: new DirectoryArtifactStore(join(dir, 'b')) });
+    expect(withSlice.rows[0]!.trainAccuracy).toBe(without.rows[0]!.trainAccuracy);
+    expect(withSlice.rows[0]!.testAccuracy).toBe(without.rows[0]!.testAccuracy);
+    expect(withSlice.rows[0]!.maxAdvantage).toBe(without.rows[0]!.maxAdvantage);
   });
 });

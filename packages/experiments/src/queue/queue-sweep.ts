@@ -6,6 +6,7 @@ import { prepareData } from '../prepare-data';
 import { checkedRunConfig } from '../run-config';
 import type { TrainUnitsRequest } from '../runner';
 import { unitKey, type TrainUnitSpec } from '../train-unit';
+import { unitRoles } from '../unit-roles';
 import { enqueueUnits, type EnqueueSummary } from './enqueue-units';
 import { followUnits } from './follow-units';
 import { UNIT_QUEUE_NAME, unitJobs, type UnitJobData, type UnitJobResult } from './unit-job';
@@ -77,12 +78,13 @@ export async function enqueueSweep(
   const config = await checkedRunConfig(input, { remote: true, source: 'sweep' });
   const data = await prepareData(config, { dataDir: options.dataDir });
   const missing: TrainUnitSpec[] = [];
+  const roles = unitRoles(config);
   for (const [defenseIndex, defense] of config.defenses.entries()) {
-    for (const role of ['target', 'shadow'] as const) {
+    for (const role of roles) {
       if ((await store.read(unitKey(config, data, defense, role))) === undefined) missing.push({ defenseIndex, role });
     }
   }
-  const cached = config.defenses.length * 2 - missing.length;
+  const cached = config.defenses.length * roles.length - missing.length;
   const result = await withQueue(connection, (queue) => enqueueUnits(queue, unitJobs(config, data, missing), { attempts: options.attempts }), options.onLog);
   options.onLog?.(summary(result, cached));
   return { ...result, cached };

@@ -71,6 +71,12 @@ export interface TestabilityInput {
   readonly undefended: string | undefined;
   /** Labels of the rows the claim compares (each must not have collapsed). */
   readonly compared: readonly string[];
+  /**
+   * Labels of compared rows that must also fit their training set like the undefended model
+   * (train accuracy ≥ `regime.minTrainAccuracy`): for claims about models the paper trains to
+   * convergence, e.g. SAM against SGD, where an under-trained SAM model says nothing about SAM.
+   */
+  readonly fitted?: readonly string[];
   readonly regime: Regime;
   /** Number of classes when the results do not record it (older results). */
   readonly classes?: number;
@@ -78,7 +84,8 @@ export interface TestabilityInput {
 
 /**
  * Why a claim cannot be tested on one run (docs/protocol.md §5.1): the undefended model is not in
- * the paper's regime, or a compared model collapsed. Undefined when it can. Missing rows are not
+ * the paper's regime, a compared model collapsed, or a model that must fit (`fitted`) did not.
+ * Undefined when it can. Missing rows are not
  * a testability problem but a missing comparator: see {@link missingRows}.
  */
 export function testabilityProblem(input: TestabilityInput): string | undefined {
@@ -94,6 +101,11 @@ export function testabilityProblem(input: TestabilityInput): string | undefined 
     const row = find(label);
     const problem = row === undefined ? undefined : collapseProblem(row, input.results, classes, input.regime);
     if (problem !== undefined) problems.push(problem);
+  }
+  for (const label of input.fitted ?? []) {
+    const row = find(label);
+    if (row !== undefined && row.trainAccuracy < input.regime.minTrainAccuracy)
+      problems.push(`${label} did not fit its training set (train accuracy ${pct(row.trainAccuracy)} < ${pct(input.regime.minTrainAccuracy)})`);
   }
   return problems.length === 0 ? undefined : problems.join('; ');
 }

@@ -3,7 +3,7 @@ import { fakeResults, fakeRow, fakeSe } from '../test-utils/reproduction-fixture
 import { claimForEveryColumn, compareRows, regimeGate } from './column-claims';
 import { rowMetrics } from './row-metrics';
 import { metricTable } from './table-helpers';
-import { regime } from './testability';
+import { regime, testabilityProblem } from './testability';
 import { trendClaim } from './trend-claims';
 import type { RunOutcome } from './types';
 import { combineColumns, compareEstimates } from './verdicts';
@@ -79,6 +79,26 @@ describe('claimForEveryColumn with the regime gate', () => {
     expect(collapsed.evidence).toMatch(/D collapsed \(test accuracy 12\.0 % ≤ 1\.5× chance, 15\.0 %\)/);
     const diverged = claimOn({ A: fakeResults([base({ p1: 0.5 }), defended({ p1: 0.9 })], { warnings: ['D target diverged: its mean loss …'] }) });
     expect(diverged.evidence).toMatch(/D failed \(D target diverged\)/);
+  });
+
+  it('is not testable when a model that must fit (`fitted`) did not, and testable once it does', () => {
+    const lowFit = fakeResults([base({ p1: 0.5 }), defended({ p1: 0.9 })]);
+    // defended(): train 90 % — fits at the default 90 % bound; a stricter regime makes it not fit.
+    expect(testabilityProblem({ results: lowFit, undefended: 'w/o', compared: ['D'], fitted: ['D'], regime: REGIME })).toBeUndefined();
+    const strict = regime({ why: 'test', minTrainAccuracy: 0.95 });
+    expect(
+      testabilityProblem({
+        results: fakeResults([base({ p1: 0.5 }), defended({ p1: 0.9 })]),
+        undefended: 'w/o',
+        compared: ['D'],
+        fitted: ['D'],
+        regime: strict,
+      }),
+    ).toBe('D did not fit its training set (train accuracy 90.0 % < 95.0 %)');
+    // Without `fitted`, the same low train accuracy of a compared model is allowed (defenses may lower it).
+    expect(
+      testabilityProblem({ results: fakeResults([base({ p1: 0.5 }), defended({ p1: 0.9 })]), undefended: 'w/o', compared: ['D'], regime: strict }),
+    ).toBeUndefined();
   });
 
   it('is not evaluated when a comparator row or every run is missing (never holds)', () => {
