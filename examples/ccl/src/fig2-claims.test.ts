@@ -2,9 +2,11 @@ import type { DefenseRow } from '@mia/experiments';
 import { describe, expect, it } from 'vitest';
 import { fig2Claims, fig2TextTable, type Fig2Setting } from './fig2-claims';
 
-// A hand-made DefenseRow: only the fields the claims read matter.
-function row(testAccuracy: number, loss: number, others = loss): DefenseRow {
-  const attacks = ['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh'].map((attack) => ({
+const ATTACKS = ['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh'];
+
+// A hand-made DefenseRow: only the fields the claims read matter; every SE is `se` (bootstrap SEs in real rows).
+function row(testAccuracy: number, loss: number, others = loss, se = 0.01): DefenseRow {
+  const attacks = ATTACKS.map((attack) => ({
     attack,
     accuracy: 0,
     advantage: attack === 'loss' ? loss : others,
@@ -12,7 +14,8 @@ function row(testAccuracy: number, loss: number, others = loss): DefenseRow {
     tprAtFpr: [],
     roc: { fpr: [], tpr: [] },
   }));
-  return { testAccuracy, attacks, maxAdvantage: Math.max(loss, others) } as unknown as DefenseRow;
+  const seOf = { testAccuracy: se, maxAdvantage: se, attacks: Object.fromEntries(ATTACKS.map((a) => [a, { advantage: se, auc: se }])) };
+  return { testAccuracy, attacks, maxAdvantage: Math.max(loss, others), se: seOf } as unknown as DefenseRow;
 }
 const s = (family: string, label: string, r: DefenseRow | { notRun: string }): Fig2Setting => ({ family, label, strength: 0, row: r });
 
@@ -29,9 +32,9 @@ describe('fig2Claims', () => {
     ];
     const [c1, c2, c3] = fig2Claims(settings, 'purchaseLike');
     expect(c1!.verdict).toBe('holds');
-    expect(c1!.evidence).toContain('undefended test accuracy 60.0%; correctness: lowest CCQL α=0.5 10.0% (holds)');
+    expect(c1!.evidence).toMatch(/^undefended test accuracy 60\.0%; correctness: holds — CCQL α=0\.5 vs Dropout p=0\.5: 10\.0 vs 25\.0, Δ = −15\.0 ± 1\.4/);
     expect(c2!.verdict).toBe('holds');
-    expect(c2!.evidence).toBe('CCQL CCQL α=0.5 10.0% vs Dropout Dropout p=0.5 25.0%');
+    expect(c2!.evidence).toMatch(/^CCQL CCQL α=0\.5 vs Dropout Dropout p=0\.5: 10\.0 vs 25\.0, Δ = −15\.0 ± 1\.4 \(2 SE = 2\.8\)/);
     expect(c3!.verdict).toBe('holds');
     expect(c3!.evidence).toBe('2 of 2 baseline settings dominated');
     expect(fig2TextTable(settings).rows.map((r) => r.cells[0])).toEqual([
@@ -44,12 +47,29 @@ describe('fig2Claims', () => {
     const settings = [s('w/o', 'w/o', row(0.6, 0.4)), s('CCQL', 'CCQL α=0.5', row(0.58, 0.1)), s('Label smoothing', 'Label smoothing ε=0.3', row(0.65, 0.2))];
     const [c1, c2, c3] = fig2Claims(settings, 'purchaseLike');
     expect(c1!.verdict).toBe('does not hold');
-    expect(c1!.evidence).toContain('loss: lowest Label smoothing ε=0.3 20.0% (fails)');
+    expect(c1!.evidence).toContain('loss: does not hold — no CCL setting reached the undefended accuracy');
     expect(c2!.verdict).toBe('does not hold');
     expect(c2!.evidence).toBe('no CCQL setting reached the undefended test accuracy 60.0%');
     expect(c3!.verdict).toBe('does not hold');
-    expect(c3!.evidence).toBe('0 of 1 baseline settings dominated; not dominated: Label smoothing ε=0.3 (acc 65.0%, adv 20.0%)');
+    // CCQL is 7 points less accurate (> 2 SE): Label smoothing is out of its reach.
+    expect(c3!.evidence).toBe('0 of 1 baseline settings dominated; beyond 2 SE of every CCL setting: Label smoothing ε=0.3 (acc 65.0%, adv 20.0%)');
     expect(fig2TextTable(settings).rows[0]!.cells[0]!.notRun).toMatch(/no CCQL setting reached the undefended test accuracy \(60\.0%\)/);
+  });
+
+  it('are within noise when the differences are below 2 SE, and not testable without SEs', () => {
+    const settings = [
+      s('w/o', 'w/o', row(0.6, 0.4, 0.4, 0.05)),
+      s('CCQL', 'CCQL α=0.5', row(0.62, 0.2, 0.2, 0.05)),
+      s('Dropout', 'Dropout p=0.5', row(0.63, 0.22, 0.22, 0.05)),
+    ];
+    const [c1, c2, c3] = fig2Claims(settings, 'purchaseLike');
+    expect(c1!.verdict).toBe('within noise');
+    expect(c2!.verdict).toBe('within noise');
+    // Dropout is 1 point more accurate than CCQL: not dominated, but within 2 SE of it.
+    expect(c3!.verdict).toBe('within noise');
+    expect(c3!.evidence).toMatch(/within 2 SE of being dominated: Dropout p=0\.5/);
+    const noSe = settings.map((x) => ({ ...x, row: { ...(x.row as DefenseRow), se: undefined } }));
+    expect(fig2Claims(noSe, 'purchaseLike')[1]!.verdict).toBe('not testable');
   });
 
   it('are not evaluated when the undefended model did not run', () => {

@@ -94,3 +94,23 @@ export const LAMBDA_SELECTION = {
     'λ = 1e-3': 'validation 1.0 % (train 1.4 %): collapsed',
   } as Readonly<Record<string, string>>,
 } as const;
+
+/**
+ * How the ablations' λ was chosen at `cpu` scale (docs/protocol.md A11), by Table 1's rule: Fig. 5a's
+ * L1+Ours (PAST) sweep on the ablation setup, each λ's validation accuracy (the slice cut from
+ * target_inference beyond the cap) against the undefended base's; kept: the largest λ within
+ * `tolerance` of it. Measured by `pnpm mia reproduce past-fig5a --scale cpu` (native, 2026-11-25).
+ */
+export const ABLATION_LAMBDA_SELECTION = {
+  grid: [1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3],
+  tolerance: 0.01,
+  measured: {
+    Base: 'validation 50.6 % (train 100 %, test 50.7 %)',
+    'λ = 1e-5': 'validation 50.3 %',
+    'λ = 3e-5': 'validation 50.4 %',
+    'λ = 1e-4': 'validation 50.7 %',
+    'λ = 3e-4': "validation 51.0 % (test 51.2 %, highest advantage 71.3 % vs the base's 78.9 %): the largest within a point, kept",
+    'λ = 1e-3': 'validation 45.2 % (train 92.4 %): 5.4 points below',
+    'λ = 3e-3': 'validation 0.5 %: collapsed',
+  } as Readonly<Record<string, string>>,
+} as const;

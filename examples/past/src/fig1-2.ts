@@ -12,11 +12,13 @@ import {
 } from '@mia/defense-past';
 import {
   claim,
+  compareEstimates,
   isNotRun,
   notTestable,
   testabilityProblem,
   trendClaim,
   type Claim,
+  type Estimate,
   type Reproduction,
   type ReproductionContext,
   type ReproductionFigure,
@@ -88,6 +90,29 @@ async function analyse(ctx: ReproductionContext, setup: DatasetSetup): Promise<A
 }
 
 const lastDense = (s: SensitivitySummary) => [...s.modules].reverse().find((m) => m.kind === 'dense')!;
+
+/**
+ * A share over n parameters with its binomial SE sqrt(p(1−p)/n). These claims are about the
+ * parameters of one undefended model and its PAST-tuned copy; the SE states how finely the share is
+ * resolved by the parameter count, not the spread over training seeds (one seed here).
+ */
+const shareEstimate = (p: number, n: number): Estimate => ({ value: p, se: Math.sqrt(Math.max(p * (1 - p), 1 / n) / n), seSource: 'binomial' });
+
+/** The mean of the last dense layer's sensitivities with its SE (sample std / √n over that layer's parameters). */
+function lastDenseEstimate(s: SensitivitySummary, values: Float32Array): Estimate {
+  const index = s.modules.length - 1 - [...s.modules].reverse().findIndex((m) => m.kind === 'dense');
+  const offset = s.modules.slice(0, index).reduce((n, m) => n + m.count, 0);
+  const layer = values.subarray(offset, offset + s.modules[index]!.count);
+  const mean = layer.reduce((t, v) => t + v, 0) / layer.length;
+  const variance = layer.reduce((t, v) => t + (v - mean) ** 2, 0) / Math.max(1, layer.length - 1);
+  return { value: mean, se: Math.sqrt(variance / layer.length) };
+}
+
+/** A claim decided by {@link compareEstimates} (2-SE margin, docs/protocol.md §5.1). */
+function marginClaim(statement: string, a: Estimate, b: Estimate, direction: 'greater' | 'less', format: 'num' | 'pct'): Claim {
+  const d = compareEstimates(a, b, { direction, format });
+  return { statement, verdict: d.verdict, evidence: d.evidence };
+}
 const nearZero = (w: Float32Array) => w.reduce((n, v) => n + (Math.abs(v) < 0.01 ? 1 : 0), 0) / w.length;
 const meanAbs = (w: Float32Array) => w.reduce((s, v) => s + Math.abs(v), 0) / w.length;
 
@@ -222,7 +247,6 @@ export const fig12: Reproduction = {
       caption: 'Measured before tuning (epoch 0) and after every tuning epoch; loss gap = |mean member CE − mean test CE| in eval mode.',
       rows: a.curve.map((c) => ({ label: `epoch ${c.epoch}`, cells: [{ ours: c.giniShifted }, { ours: c.giniAbs }, { ours: c.lossGap }] })),
     };
-    const f3 = (v: number) => v.toPrecision(6);
     return {
       tables: [sens, weights, curve],
       figures: [
@@ -246,15 +270,20 @@ export const fig12: Reproduction = {
       // Gated on the undefended model's regime; Gini and loss gap as trends over the tuning epochs (Kendall τ), the
       // rest are properties of the two models themselves (counts over their parameters).
       claims: gateAll(testabilityProblem({ results: run, undefended: 'w/o', compared: ['w/o', 'PAST'], regime: PAST_REGIME }), [
-        claim(
+        marginClaim(
           'Fig. 1b: most parameters have sensitivity < 0.1 (share ≥ 90 %; paper 97 %)',
-          a.before.overall.shareBelow >= 0.9,
-          `share ${f3(a.before.overall.shareBelow)}`,
+          shareEstimate(a.before.overall.shareBelow, a.before.overall.count),
+          { value: 0.9, se: 0 },
+          'greater',
+          'pct',
         ),
-        claim(
+        // The top-20 % share of the cumulative sensitivity: an SE from the parameter count as for a share.
+        marginClaim(
           'Fig. 1b: the top 20 % of parameters hold ≥ 80 % of the cumulative sensitivity (paper 89.27 %)',
-          a.before.overall.topShare >= 0.8,
-          `top-20 % share ${f3(a.before.overall.topShare)}`,
+          shareEstimate(a.before.overall.topShare, a.before.overall.count),
+          { value: 0.8, se: 0 },
+          'greater',
+          'pct',
         ),
         trendClaim({
           statement: 'Fig. 2b: PAST tuning decreases the (shifted) Gini index (Kendall τ over the epochs)',
@@ -270,15 +299,19 @@ export const fig12: Reproduction = {
           format: 'num',
           knob: 'epoch',
         }),
-        claim(
+        marginClaim(
           'Fig. 2a: after PAST more weights lie near 0 (share |w| < 0.01 grows)',
-          nearZero(a.weights.after) > nearZero(a.weights.before),
-          `${f3(nearZero(a.weights.before))} → ${f3(nearZero(a.weights.after))}`,
+          shareEstimate(nearZero(a.weights.after), a.weights.after.length),
+          shareEstimate(nearZero(a.weights.before), a.weights.before.length),
+          'greater',
+          'pct',
         ),
-        claim(
+        marginClaim(
           'Fig. 13a: PAST lowers the mean sensitivity of the last dense layer (paper 0.0223 → 0.0088)',
-          lastDense(a.after).mean < lastDense(a.before).mean,
-          `${f3(lastDense(a.before).mean)} → ${f3(lastDense(a.after).mean)}`,
+          lastDenseEstimate(a.after, a.sensitivity.after),
+          lastDenseEstimate(a.before, a.sensitivity.before),
+          'less',
+          'num',
         ),
       ]),
       notes,
