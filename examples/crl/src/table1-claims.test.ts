@@ -18,7 +18,7 @@ describe('Table 1 claims', () => {
     const lossy = group({ CE: [0.7, 0.8], AdvReg: [0.71, 0.7], RelaxLoss: [0.65, 0.65], CRL: [0.67, 0.6] });
     const v2 = TABLE1_CLAIMS.map(([s, t]) => table1Claim(s, t, [lossy], []));
     expect(v2.map((c) => c.verdict)).toEqual(['does not hold', 'holds', 'holds', 'does not hold', 'does not hold']);
-    expect(v2[0]!.evidence).toContain('test acc 67.0 vs 70.0 ✗');
+    expect(v2[0]!.evidence).toContain('test acc 67.0 vs 70.0, allowed −2.0 ✗');
   });
 
   it('is "not evaluated" when no group was measured, and still reports the paper\'s own verdict', () => {
@@ -42,6 +42,7 @@ describe('Table 1 claims', () => {
     const noisy: MeasuredGroup = { ...group(values), se: () => 0.05 };
     const [s0, t0] = TABLE1_CLAIMS[1]!; // CRL's AUCs ≤ RelaxLoss's: 60.0 vs 65.0 with SE 5 points each → within noise
     expect(table1Claim(s0, t0, [noisy], []).verdict).toBe('within noise');
+    expect(table1Claim(s0, t0, [noisy], []).evidence).toContain('60.0 vs 65.0 (Δ = −5.0 ± 7.1) ~');
     const tight: MeasuredGroup = { ...group(values), se: () => 0.001 };
     expect(table1Claim(s0, t0, [tight], []).verdict).toBe('holds');
     const gated: MeasuredGroup = { ...tight, gate: 'undefended test accuracy 11.7 % < 3× chance (30.0 %)' };

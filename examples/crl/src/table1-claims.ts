@@ -40,6 +40,9 @@ const all = (vs: readonly ClaimVerdict[]): ClaimVerdict | undefined =>
 const mark = (v: ClaimVerdict) => (v === 'holds' ? '' : v === 'does not hold' ? ' ✗' : ' ~');
 
 const pct = (v: number) => (100 * v).toFixed(1);
+/** " (Δ = −8.2 ± 1.2)" in points when both SEs are known (ours), else "" (the paper's values have none). */
+const delta = (a: number, b: number, seA: number | undefined, seB: number | undefined) =>
+  seA === undefined || seB === undefined ? '' : ` (Δ = ${a - b < 0 ? '−' : '+'}${pct(Math.abs(a - b))} ± ${pct(Math.sqrt(seA * seA + seB * seB))})`;
 
 /** `a cmp b` on every attack column both have; the detail lists each comparison. */
 function everyAuc(rowA: Approach, rowB: Approach, strict: boolean): GroupTest {
@@ -52,7 +55,7 @@ function everyAuc(rowA: Approach, rowB: Approach, strict: boolean): GroupTest {
       if (a === undefined || b === undefined) continue;
       const ok = decide(a, b, se?.(rowA, column), se?.(rowB, column), 'less', 0, strict);
       oks.push(ok);
-      parts.push(`${column.replace(' AUC', '')} ${pct(a)} vs ${pct(b)}${mark(ok)}`);
+      parts.push(`${column.replace(' AUC', '')} ${pct(a)} vs ${pct(b)}${delta(a, b, se?.(rowA, column), se?.(rowB, column))}${mark(ok)}`);
     }
     return { ok: all(oks), detail: parts.join(', ') };
   };
@@ -65,7 +68,8 @@ const crlBeatsCe: GroupTest = (get, se) => {
   const ce = get('CE', 'Test Acc.');
   if (aucs.ok === undefined || crl === undefined || ce === undefined) return { ok: undefined, detail: 'cells missing' };
   const accOk = decide(crl, ce, se?.('CRL', 'Test Acc.'), se?.('CE', 'Test Acc.'), 'greater', -0.02, false);
-  return { ok: all([aucs.ok, accOk]), detail: `${aucs.detail}; test acc ${pct(crl)} vs ${pct(ce)}${mark(accOk)}` };
+  const d = delta(crl, ce, se?.('CRL', 'Test Acc.'), se?.('CE', 'Test Acc.'));
+  return { ok: all([aucs.ok, accOk]), detail: `${aucs.detail}; test acc ${pct(crl)} vs ${pct(ce)}${d}, allowed −2.0${mark(accOk)}` };
 };
 
 /** Test accuracy of `a` ≥ (or <) every row of `others`. */
