@@ -24,12 +24,12 @@ import { PAST_REGIME } from './table1';
 
 /** α values of Fig. 6a (PASTr notebook grid, docs/protocol.md §2.1; α = 0 is plain ℓ1). */
 export function fig6Alphas(scale: ReproductionScale): number[] {
-  return byScale(scale, { paper: [0, 0.5, 0.8, 1.0, 1.1, 1.2, 1.4, 1.5, 1.7, 2.0, 2.5], cpu: [0, 0.5, 1.5, 2.5, 3.5], smoke: [0, 2.5] });
+  return byScale(scale, { paper: [0, 0.5, 0.8, 1.0, 1.1, 1.2, 1.4, 1.5, 1.7, 2.0, 2.5], cpu: [0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5], smoke: [0, 2.5] });
 }
 
 /** Tuning epochs of Fig. 6b ({5, 10, …, 75} in the paper). */
 export function fig6Epochs(scale: ReproductionScale): number[] {
-  return byScale(scale, { paper: [5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75], cpu: [2, 5, 10, 20], smoke: [1, 2] });
+  return byScale(scale, { paper: [5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75], cpu: [2, 5, 10, 15, 20], smoke: [1, 2] });
 }
 
 /** Fig. 6a's experiment: the undefended model and PAST over the α grid (tuning epochs of the setup). */

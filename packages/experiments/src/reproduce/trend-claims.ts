@@ -30,7 +30,8 @@ export interface TrendClaimOptions {
  * A trend claim ("X decreases as λ grows", docs/protocol.md §5.1) decided by Kendall's τ over the
  * non-collapsed points and its two-sided p-value (exact for n ≤ 10): holds when τ has the claimed
  * sign with p < 0.05, does not hold when it has the opposite sign with p < 0.05, else within
- * noise; not testable with fewer than 3 points. Never decided on two end points.
+ * noise; not testable with fewer than 3 points, or with so few (n ≤ 4 at α = 0.05) that even a
+ * perfect ordering is not significant. Never decided on two end points.
  */
 export function trendClaim(o: TrendClaimOptions): Claim {
   if ('missing' in o.points) return notEvaluated(o.statement, o.points.missing);
@@ -40,11 +41,18 @@ export function trendClaim(o: TrendClaimOptions): Claim {
   const shown = kept.map((p) => `${o.knob} ${p.x}: ${formatNumber(p.y, o.format)}`).join(', ');
   const excluded = dropped.length === 0 ? '' : `; left out: ${dropped.join('; ')}`;
   if (kept.length < 3) return notTestable(o.statement, `${kept.length} non-collapsed point(s), a trend needs ≥ 3 (${shown || 'none'}${excluded})`);
+  const alpha = o.alpha ?? 0.05;
+  // A claim that cannot hold: with n points even a perfect ordering has exact two-sided p = 2/n!.
+  const best = smallestExactP(kept.length);
+  if (best >= alpha)
+    return notTestable(
+      o.statement,
+      `${kept.length} non-collapsed points cannot show a trend at p < ${alpha} (a perfect ordering gives p = 2/${kept.length}! = ${best.toPrecision(2)}; ${shown}${excluded})`,
+    );
   const { tau, p, method } = kendallTau(
     kept.map((q) => q.x),
     kept.map((q) => q.y),
   );
-  const alpha = o.alpha ?? 0.05;
   const claimed = o.direction === 'increasing' ? 1 : -1;
   const sign = Number.isNaN(tau) ? 0 : Math.sign(tau);
   const verdict = p < alpha && sign === claimed ? 'holds' : p < alpha && sign === -claimed ? 'does not hold' : 'within noise';
@@ -54,4 +62,11 @@ export function trendClaim(o: TrendClaimOptions): Claim {
     verdict,
     evidence: `Kendall ${tauText} over ${kept.length} points, p = ${p.toPrecision(2)} (${method}; significant below ${alpha}); ${shown}${excluded}`,
   };
+}
+
+/** The exact two-sided p-value of Kendall's τ = ±1 over n distinct points: 2/n! (below 1e-6 past n = 10). */
+function smallestExactP(n: number): number {
+  let f = 1;
+  for (let k = 2; k <= Math.min(n, 11); k++) f *= k;
+  return Math.min(1, 2 / f);
 }
