@@ -96,16 +96,16 @@ const lastDense = (s: SensitivitySummary) => [...s.modules].reverse().find((m) =
  * parameters of one undefended model and its PAST-tuned copy; the SE states how finely the share is
  * resolved by the parameter count, not the spread over training seeds (one seed here).
  */
-const shareEstimate = (p: number, n: number): Estimate => ({ value: p, se: Math.sqrt(Math.max(p * (1 - p), 1 / n) / n), seSource: 'binomial' });
+const shareEstimate = (p: number, n: number): Estimate => ({ value: p, se: Math.sqrt(Math.max(p * (1 - p), 1 / n) / n), seSource: 'parameters' });
 
-/** The mean of the last dense layer's sensitivities with its SE (sample std / √n over that layer's parameters). */
+/** The mean of the last dense layer's sensitivities, in units of 10⁻³, with its SE (sample std / √n over that layer's parameters). */
 function lastDenseEstimate(s: SensitivitySummary, values: Float32Array): Estimate {
   const index = s.modules.length - 1 - [...s.modules].reverse().findIndex((m) => m.kind === 'dense');
   const offset = s.modules.slice(0, index).reduce((n, m) => n + m.count, 0);
   const layer = values.subarray(offset, offset + s.modules[index]!.count);
   const mean = layer.reduce((t, v) => t + v, 0) / layer.length;
   const variance = layer.reduce((t, v) => t + (v - mean) ** 2, 0) / Math.max(1, layer.length - 1);
-  return { value: mean, se: Math.sqrt(variance / layer.length) };
+  return { value: 1000 * mean, se: 1000 * Math.sqrt(variance / layer.length), seSource: 'parameters' };
 }
 
 /** A claim decided by {@link compareEstimates} (2-SE margin, docs/protocol.md §5.1). */
@@ -307,7 +307,7 @@ export const fig12: Reproduction = {
           'pct',
         ),
         marginClaim(
-          'Fig. 13a: PAST lowers the mean sensitivity of the last dense layer (paper 0.0223 → 0.0088)',
+          'Fig. 13a: PAST lowers the mean sensitivity of the last dense layer (×10⁻³; paper 22.3 → 8.8)',
           lastDenseEstimate(a.after, a.sensitivity.after),
           lastDenseEstimate(a.before, a.sensitivity.before),
           'less',

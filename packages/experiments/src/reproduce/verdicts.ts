@@ -1,7 +1,17 @@
 import type { CellFormat, Claim, ClaimVerdict } from './types';
 
-/** Where a standard error comes from: the runner's bootstrap, a binomial approximation (older results), or repeated seeds. */
-export type SeSource = 'bootstrap' | 'binomial' | 'seeds';
+/**
+ * Where a standard error comes from: the runner's bootstrap, a binomial approximation (older results),
+ * repeated seeds, or the spread over a model's parameters (claims about one model's weights or
+ * sensitivities: the resolution of the measurement, not the spread over training seeds).
+ */
+export type SeSource = 'bootstrap' | 'binomial' | 'seeds' | 'parameters';
+
+const SOURCE_TEXT: Readonly<Record<Exclude<SeSource, 'bootstrap'>, string>> = {
+  binomial: 'a binomial approximation sqrt(p(1−p)/n) (results without bootstrap SEs)',
+  seeds: 'repeated seeds',
+  parameters: "the model's parameters (one training seed)",
+};
 
 /** A measured number with its standard error (absent when none is known). */
 export interface Estimate {
@@ -59,11 +69,8 @@ export function compareEstimates(a: Estimate, b: Estimate, options: CompareOptio
   const margin = (direction === 'greater' ? 1 : -1) * (diff - offset);
   const verdict: ClaimVerdict = margin > 2 * se ? 'holds' : margin < -2 * se ? 'does not hold' : 'within noise';
   const against = offset === 0 ? '' : ` against the allowed ${signed(offset, format)}`;
-  const sources = [...new Set([a.seSource, b.seSource].filter((s): s is SeSource => s !== undefined && s !== 'bootstrap'))];
-  const note =
-    sources.length === 0
-      ? ''
-      : `; SE from ${sources.map((s) => (s === 'binomial' ? 'a binomial approximation sqrt(p(1−p)/n) (results without bootstrap SEs)' : 'repeated seeds')).join(' and ')}`;
+  const sources = [...new Set([a.seSource, b.seSource].filter((s): s is Exclude<SeSource, 'bootstrap'> => s !== undefined && s !== 'bootstrap'))];
+  const note = sources.length === 0 ? '' : `; SE from ${sources.map((s) => SOURCE_TEXT[s]).join(' and ')}`;
   return {
     verdict,
     evidence: `${values}, Δ = ${signed(diff, format)} ± ${formatNumber(se, format)}${against} (2 SE = ${formatNumber(2 * se, format)}${note})`,
