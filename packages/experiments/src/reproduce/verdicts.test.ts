@@ -185,7 +185,9 @@ describe('trendClaim', () => {
   it('is not testable when the points are too few for any ordering to be significant (4 points: p ≥ 2/4! = 0.083)', () => {
     const four = t([0.4, 0.3, 0.2, 0.1]);
     expect(four.verdict).toBe('not testable');
-    expect(four.evidence).toMatch(/^not testable at this scale: 4 non-collapsed points cannot show a trend at p < 0\.05 \(a perfect ordering gives p = 2\/4! = 0\.083/);
+    expect(four.evidence).toMatch(
+      /^not testable at this scale: 4 non-collapsed points cannot show a trend at p < 0\.05 \(a perfect ordering gives p = 2\/4! = 0\.083/,
+    );
     expect(t([0.3, 0.2, 0.1]).verdict).toBe('not testable');
   });
 
