@@ -3,6 +3,7 @@ import {
   claim,
   combineColumns,
   compareEstimates,
+  decidedClaim,
   formatValue,
   isNotRun,
   notEvaluated,
@@ -150,7 +151,7 @@ export function fig2Claims(settings: readonly Fig2Setting[], dataset: string, ga
     c2 = notEvaluated(statement2, `CCQL ${q.s.label} ${pct(q.v)}, but no Dropout setting reached the undefended accuracy ${pct(acc)}: no comparator`);
   else {
     const x = compareEstimates(advantageEstimate(q.s.row, 'loss'), advantageEstimate(d.s.row, 'loss'), { direction: 'less', format: 'pct' });
-    c2 = { statement: statement2, verdict: x.verdict, evidence: `CCQL ${q.s.label} vs Dropout ${d.s.label}: ${x.evidence}` };
+    c2 = decidedClaim(statement2, { ...x, evidence: `CCQL ${q.s.label} vs Dropout ${d.s.label}: ${x.evidence}` });
   }
   const ccl = all.filter((s) => CCL_FAMILIES.has(s.family));
   const baselines = all.filter((s) => !CCL_FAMILIES.has(s.family) && !REFERENCES.has(s.family));

@@ -13,6 +13,7 @@ import {
 import {
   claim,
   compareEstimates,
+  decidedClaim,
   isNotRun,
   notTestable,
   testabilityProblem,
@@ -109,10 +110,8 @@ function lastDenseEstimate(s: SensitivitySummary, values: Float32Array): Estimat
 }
 
 /** A claim decided by {@link compareEstimates} (2-SE margin, docs/protocol.md §5.1). */
-function marginClaim(statement: string, a: Estimate, b: Estimate, direction: 'greater' | 'less', format: 'num' | 'pct'): Claim {
-  const d = compareEstimates(a, b, { direction, format });
-  return { statement, verdict: d.verdict, evidence: d.evidence };
-}
+const marginClaim = (statement: string, a: Estimate, b: Estimate, direction: 'greater' | 'less', format: 'num' | 'pct'): Claim =>
+  decidedClaim(statement, compareEstimates(a, b, { direction, format }));
 const nearZero = (w: Float32Array) => w.reduce((n, v) => n + (Math.abs(v) < 0.01 ? 1 : 0), 0) / w.length;
 const meanAbs = (w: Float32Array) => w.reduce((s, v) => s + Math.abs(v), 0) / w.length;
 

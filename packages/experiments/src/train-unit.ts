@@ -22,7 +22,7 @@ export interface TrainUnitOptions {
   readonly onLog?: (line: string) => void;
 }
 
-/** Which model of a run: the target or the shadow of one defense. */
+/** Which model of a run: the target or one of the shadows of one defense. */
 export interface TrainUnitSpec {
   readonly defenseIndex: number;
   readonly role: UnitRole;
