@@ -13,6 +13,7 @@ import { runExperiment, type RunExperimentOptions } from './runner';
 import { claimsMarkdown, tableMarkdown } from './reproduce/reproduction-report';
 import { getReproduction, reproductionNames } from './reproduce/registry';
 import { runReproduction } from './reproduce/run-reproduction';
+import { redecideReproduction } from './reproduce/redecide';
 import { REPRODUCTION_SCALES, type ReproductionScale } from './reproduce/types';
 import { whatItMeans } from './report/what-it-means';
 
@@ -52,7 +53,7 @@ function printSummary(results: ExperimentResults): void {
 /** `mia reproduce <name>`: runs a registered paper reproduction at a scale, or a shipped config. */
 export async function reproduceCommand(
   name: string | undefined,
-  opts: { list?: boolean; out?: string; dataDir?: string; scale?: string; workers?: number },
+  opts: { list?: boolean; out?: string; dataDir?: string; scale?: string; workers?: number; redecide?: boolean },
   global: GlobalOptions,
 ): Promise<void> {
   const names = (await readdir(CONFIG_DIR)).filter((f) => /\.(json|ya?ml)$/.test(f)).map((f) => f.replace(/\.(json|ya?ml)$/, ''));
@@ -73,6 +74,13 @@ export async function reproduceCommand(
       process.stderr.write(`reproduce: ${name} at scale cpu, the default (minutes to an hour on 2 cores; --scale smoke checks it in seconds)\n`);
     const log = global.quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
     const out = opts.out ?? join('runs', `${name}-${scale}`);
+    if (opts.redecide === true) {
+      const result = await redecideReproduction(reproduction, { dir: out, ...(log === undefined ? {} : { onLog: log }) });
+      process.stdout.write(
+        `## Claims (re-decided on the results of ${result.startedAt})\n\n${claimsMarkdown(result)}\n\nwrote ${join(out, 'report.md')}\n      ${join(out, 'report.html')}\n      ${join(out, 'reproduction.json')}\n`,
+      );
+      return;
+    }
     const result = await runReproduction(reproduction, {
       scale: scale as ReproductionScale,
       out,

@@ -116,7 +116,11 @@ program
   .option('--out <dir>', 'output directory (default: runs/<name>-<scale> for a paper reproduction, runs/<config name> for a shipped config)')
   .option('--data-dir <dir>', 'directory with dataset files you provide (tables on data that is not available are reported "not run")')
   .option('--workers <n>', 'worker threads for the trainings (default 0: in this thread)')
-  .action(async (name: string | undefined, opts: { list?: boolean; out?: string; dataDir?: string; scale?: string; workers?: string }) => {
+  .option(
+    '--redecide',
+    "decide the claims again under this version's verdict rules on the results stored in --out (trains nothing; a reproduction that needs its trained models must be re-run)",
+  )
+  .action(async (name: string | undefined, opts: { list?: boolean; out?: string; dataDir?: string; scale?: string; workers?: string; redecide?: boolean }) => {
     const workers = opts.workers === undefined ? undefined : Number(opts.workers);
     if (workers !== undefined && (!Number.isInteger(workers) || workers < 0))
       throw new InvalidArgumentError(`reproduce: --workers must be a non-negative integer, got ${JSON.stringify(opts.workers)}`);

@@ -1,4 +1,5 @@
 export { runReproduction, type RunReproductionOptions } from './run-reproduction';
+export { redecideReproduction, type RedecideOptions } from './redecide';
 export { registerReproductions, reproductionNames, getReproduction, byScale } from './registry';
 export { metricTable, rowOf, cellOf, claim, formatValue, type MetricTableOptions, type PaperValues } from './table-helpers';
 export {
@@ -44,6 +45,7 @@ export { reproductionMarkdown, reproductionHtml, tableMarkdown, claimsMarkdown, 
 export {
   REPRODUCTION_SCALES,
   CLAIM_VERDICTS,
+  CURRENT_VERDICT_RULES,
   isNotRun,
   type Reproduction,
   type ReproductionContext,

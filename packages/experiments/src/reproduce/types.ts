@@ -159,4 +159,9 @@ export interface ReproductionResult extends ReproductionOutput {
    * (docs/protocol.md §5). Absent in results computed before the testability gate.
    */
   readonly verdictRules?: 2;
+  /** When the claims were last decided, if later than the measurement (`mia reproduce --redecide`). */
+  readonly decidedAt?: string;
 }
+
+/** The verdict rules this version decides claims with (see {@link ReproductionResult.verdictRules}). */
+export const CURRENT_VERDICT_RULES = 2;

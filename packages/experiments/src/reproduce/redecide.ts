@@ -1,0 +1,108 @@
+import { MiaError } from '@mia/core';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { canonicalJson } from '../canonical-hash';
+import type { ArtifactStore } from '../artifact-store';
+import { defaultModelStore } from '../model-store';
+import { checkedRunConfig } from '../run-config';
+import type { ExperimentResults } from '../results';
+import { writeReproductionReport } from './reproduction-report';
+import { CURRENT_VERDICT_RULES, isNotRun, type Reproduction, type ReproductionContext, type ReproductionResult, type RunOutcome } from './types';
+
+/** Options of {@link redecideReproduction}. */
+export interface RedecideOptions {
+  /**
+   * A directory written by `mia reproduce` (or `runReproduction`): `reproduction.json` and
+   * `runs/<id>/results.json` per experiment. Its `reproduction.json` and reports are rewritten.
+   */
+  readonly dir: string;
+  readonly onLog?: (line: string) => void;
+  /** Where cached evaluations are read from (some reproductions cache per-model evaluations). @default the model store */
+  readonly store?: ArtifactStore;
+}
+
+const readJson = async <T>(path: string, what: string): Promise<T> => {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new MiaError(`redecide: ${what} must exist at ${path}, got ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  try {
+    return JSON.parse(text) as T;
+  } catch (error) {
+    throw new MiaError(`redecide: ${what} at ${path} must be JSON, got a parse error (${(error as Error).message})`);
+  }
+};
+
+/** The top-level keys whose values differ between two configs (for an error a reader can act on). */
+function differingKeys(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => canonicalJson(a[k]) !== canonicalJson(b[k])).sort();
+}
+
+/**
+ * Decides a reproduction's claims again, under the verdict rules of this version, on the numbers it
+ * measured before: its tables and claims are rebuilt from the stored `runs/<id>/results.json`
+ * instead of training (docs/protocol.md §5.1). Nothing is measured anew, so the tables must come
+ * out as before; only the decisions can change. Each stored run must have been run with exactly the
+ * config the reproduction asks for now (compared after defaults are filled in); a reproduction
+ * whose configs changed since, or that needs its trained models (`ctx.loadModel`: sensitivities,
+ * influence, gradients), cannot be re-decided and must be re-run. The original run's time, backend
+ * and versions are kept; `decidedAt` records when the claims were decided.
+ * @throws MiaError naming the run and what differs when a stored run does not match the config.
+ */
+export async function redecideReproduction(reproduction: Reproduction, options: RedecideOptions): Promise<ReproductionResult> {
+  const previous = await readJson<ReproductionResult>(join(options.dir, 'reproduction.json'), 'reproduction.json');
+  if (previous.name !== reproduction.name)
+    throw new MiaError(`redecide: ${join(options.dir, 'reproduction.json')} must be a result of ${reproduction.name}, got one of ${previous.name}`);
+  const log = options.onLog ?? (() => undefined);
+  const notes = new Set<string>();
+  const used = new Set<string>();
+  const ctx: ReproductionContext = {
+    scale: previous.scale,
+    store: options.store ?? defaultModelStore(),
+    log,
+    async run(id, config): Promise<RunOutcome> {
+      if (used.has(id)) throw new MiaError(`${reproduction.name}: run id ${JSON.stringify(id)} used twice`);
+      used.add(id);
+      const recorded = previous.runs[id];
+      if (recorded !== undefined && isNotRun(recorded)) return recorded;
+      const results = await readJson<ExperimentResults>(join(options.dir, 'runs', id, 'results.json'), `the stored results of run ${JSON.stringify(id)}`);
+      const expected = await checkedRunConfig({ ...config, scale: previous.scale }, { remote: false });
+      const stored = results.config as unknown as Record<string, unknown>;
+      const wanted = expected as unknown as Record<string, unknown>;
+      // `workers` and `modules` say where units trained, not what they are.
+      const differs = differingKeys({ ...stored, workers: 0, modules: [] }, { ...wanted, workers: 0, modules: [] });
+      if (differs.length > 0)
+        throw new MiaError(
+          `redecide: run ${JSON.stringify(id)} of ${reproduction.name} was measured with another config than the reproduction asks for now (differs in ${differs.join(', ')}); re-run it: mia reproduce ${reproduction.name} --scale ${previous.scale}`,
+        );
+      for (const note of results.notes) notes.add(note);
+      for (const warning of results.warnings ?? []) notes.add(`Warning, run ${id}: ${warning}`);
+      log(`[${id}] stored results (${results.seconds.toFixed(0)} s when measured)`);
+      return results;
+    },
+    async loadModel() {
+      throw new MiaError(
+        `redecide: ${reproduction.name} needs its trained models (ctx.loadModel), which stored results do not hold; re-run it: mia reproduce ${reproduction.name} --scale ${previous.scale}`,
+      );
+    },
+  };
+  log(`redecide  ${reproduction.name} (scale ${previous.scale}) on the results stored in ${options.dir}`);
+  const output = await reproduction.run(ctx);
+  const notRun = Object.entries(previous.runs)
+    .filter(([, r]) => isNotRun(r))
+    .map(([id]) => id);
+  if (notRun.length > 0) notes.add(`Not run here (dataset not available; point --data-dir at the files to run them): ${notRun.join(', ')}.`);
+  const result: ReproductionResult = {
+    ...previous,
+    tables: output.tables,
+    claims: output.claims,
+    ...(output.figures === undefined ? {} : { figures: output.figures }),
+    notes: [...notes, ...(output.notes ?? [])],
+    decidedAt: new Date().toISOString(),
+    verdictRules: CURRENT_VERDICT_RULES,
+  };
+  await writeReproductionReport(result, options.dir);
+  return result;
+}
