@@ -20,6 +20,7 @@ import { defineDefense, type DefenseDefinition, type DefenseTrainContext } from 
 import { memGuardDefense, selenaDefense } from './output-defenses';
 import { pastDefense } from './past-defense';
 import { optimizerFor, trainWithPlugins } from './train-helpers';
+import { refuseTrainingAugmentation } from './training-augmentation';
 
 /** `fields` without `keys` (options the run sets itself: epochs, batch size, seed). */
 function without<F extends Record<string, OptionField>, K extends keyof F>(fields: F, ...keys: K[]): Omit<F, K> {
@@ -85,6 +86,7 @@ export const BUILTIN_DEFENSES: readonly DefenseDefinition<never>[] = [
     description: 'adversarial regularisation, MLHospital schedule (docs/protocol.md §4.7)',
     needsInference: true,
     schema: optionsSchema(without(advRegOptionsSchema.fields, 'epochs', 'batchSize', 'seed')),
+    check: (_o, run) => refuseTrainingAugmentation(run),
     async train(ctx) {
       const { optimizer, schedule } = optimizerFor(ctx.training);
       try {
@@ -106,6 +108,7 @@ export const BUILTIN_DEFENSES: readonly DefenseDefinition<never>[] = [
     description: 'Mixup + MMD (docs/protocol.md §4.6)',
     needsInference: true,
     schema: optionsSchema(without(mixupMmdOptionsSchema.fields, 'epochs', 'batchSize', 'seed')),
+    check: (_o, run) => refuseTrainingAugmentation(run),
     train: async (ctx) =>
       void (await trainMixupMmd(ctx.model, ctx.members, inferenceOf('mixup-mmd', ctx), {
         ...ctx.options,

@@ -24,6 +24,18 @@ export const trainingSchema = z.strictObject({
     ])
     .default({ type: 'constant' }),
   microBatchSize: z.number().int().positive().optional(),
+  /**
+   * Training-time augmentation of image batches (docs/protocol.md §1.1): a random crop from the image
+   * zero-padded by `crop` pixels and a random horizontal flip, drawn per image from the unit's seed.
+   * Only training batches are augmented; the attacks query the un-augmented members. Absent: none
+   * (and the cache keys of configs without it are unchanged).
+   */
+  augment: z
+    .strictObject({
+      crop: z.number().int().min(0).max(16).default(4),
+      flip: z.boolean().default(true),
+    })
+    .optional(),
 });
 
 /** One defense of a run; `params` are checked against the defense's own schema (see `experimentIssues`). */

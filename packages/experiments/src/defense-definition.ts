@@ -1,4 +1,5 @@
-import type { Classifier, LabeledData, OptionIssue, OptionsSchema, TrainingPlugin } from '@mia/core';
+import type * as tf from '@tensorflow/tfjs-core';
+import type { Classifier, LabeledData, OptionIssue, OptionsSchema, Random, TrainingPlugin } from '@mia/core';
 import type { TrainingConfig } from './config';
 
 /** What a defense gets to train one (target or shadow) model; `options` are its validated params with defaults. */
@@ -38,6 +39,12 @@ export interface DefenseTrainContext<O = Record<string, unknown>> {
    * may pass them to `train` too. They must not change the model.
    */
   readonly monitors?: readonly TrainingPlugin[];
+  /**
+   * The run's training augmentation (`training.augment`) as `train`'s `augment` option, or undefined
+   * without one. `trainWithPlugins` applies it; a defense with its own training loop passes it to
+   * `train`, or refuses runs with `training.augment` in its `check`.
+   */
+  readonly augment?: (x: tf.Tensor, random: Random) => tf.Tensor;
 }
 
 /** The member and non-member logits of a trained unit, row-major `[n, C]`. */

@@ -10,6 +10,7 @@ import {
 } from '@mia/defense-baselines';
 import { defineDefense } from './defense-definition';
 import { optimizerFor, trainWithPlugins } from './train-helpers';
+import { refuseTrainingAugmentation } from './training-augmentation';
 
 const memGuardSchema = optionsSchema({
   ...memGuardOptionsSchema.fields,
@@ -68,8 +69,10 @@ export const selenaDefense = defineDefense({
   name: 'selena',
   description: 'SELENA: Split-AI ensemble then self-distillation (docs/protocol.md §4.14)',
   schema: selenaSchema,
-  check: (o) =>
-    o.numExcluded >= o.numModels ? [{ path: 'numExcluded', expected: `an integer less than numModels (${o.numModels})`, got: String(o.numExcluded) }] : [],
+  check: (o, run) => [
+    ...(o.numExcluded >= o.numModels ? [{ path: 'numExcluded', expected: `an integer less than numModels (${o.numModels})`, got: String(o.numExcluded) }] : []),
+    ...refuseTrainingAugmentation(run),
+  ],
   async train(ctx) {
     const { numModels, numExcluded, assignmentSeed, distillationEpochs = ctx.training.epochs } = ctx.options;
     const { optimizer, schedule } = optimizerFor(ctx.training);

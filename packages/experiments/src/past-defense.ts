@@ -58,6 +58,7 @@ export const pastDefense = defineDefense({
       seed: ctx.seed,
       label: `${ctx.label} (PAST tuning)`,
       signal: ctx.signal,
+      augment: ctx.augment,
       epochs: o.tuneEpochs,
       lambda: o.lambda,
       alpha: o.alpha,

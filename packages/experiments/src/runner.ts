@@ -6,6 +6,7 @@ import { createAttacks } from './attack-registry';
 import type { ExperimentConfig } from './config';
 import { defaultModelStore } from './model-store';
 import { prepareData, type PreparedData } from './prepare-data';
+import { checkTrainingAugmentation } from './training-augmentation';
 import { checkAugmentationAttacks, isAugmentationAttack, unitQuerySignals } from './query-signals';
 import type { DefenseRow, ExperimentResults } from './results';
 import { divergenceWarning, examplesPerClassWarning } from './run-warnings';
@@ -59,6 +60,7 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
   const store = options.store ?? defaultModelStore();
   const data = await (options.loadData ?? prepareData)(config, { dataDir: options.dataDir });
   checkAugmentationAttacks(config, data.dataset.inputShape);
+  checkTrainingAugmentation(config, data.dataset.inputShape);
   const warnings: string[] = [];
   const warn = (warning: string | undefined) => {
     if (warning === undefined) return;

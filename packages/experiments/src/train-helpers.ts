@@ -54,7 +54,7 @@ export function optimizerFor(training: TrainingConfig): { optimizer: Optimizer; 
  * early while the schedule stays the full run's (early-stopping checkpoints, docs/protocol.md §4.11).
  */
 export async function trainWithPlugins(
-  ctx: Pick<DefenseTrainContext<unknown>, 'model' | 'members' | 'training' | 'seed' | 'label' | 'signal' | 'monitors'>,
+  ctx: Pick<DefenseTrainContext<unknown>, 'model' | 'members' | 'training' | 'seed' | 'label' | 'signal' | 'monitors' | 'augment'>,
   plugins: readonly TrainingPlugin[],
   epochs = ctx.training.epochs,
 ): Promise<void> {
@@ -70,6 +70,7 @@ export async function trainWithPlugins(
       label: ctx.label,
       microBatchSize: ctx.training.microBatchSize,
       signal: ctx.signal,
+      augment: ctx.augment,
     });
   } finally {
     optimizer.dispose();

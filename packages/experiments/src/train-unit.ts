@@ -10,6 +10,7 @@ import type { PreparedData } from './prepare-data';
 import { trainBaseUnit } from './train-base';
 import { underClaim } from './under-claim';
 import { validationMonitor } from './validation-monitor';
+import { trainingAugmentation } from './training-augmentation';
 import { dataRole, type UnitRole } from './unit-roles';
 import { packageVersions } from './versions';
 import { metricsOf, signalsOf, unitScope, type UnitExtras, type UnitScope, type UnitSignals } from './unit-scope';
@@ -125,6 +126,7 @@ async function trainAndCache(
         metrics = { ...metrics, ...m };
       },
       monitors: monitor === undefined ? undefined : [monitor.plugin],
+      augment: trainingAugmentation(config.training),
     };
     const replacement = await definition.train(ctx);
     if (monitor !== undefined && monitor.curve.length > 0) metrics = { ...metrics, validationCurve: [...monitor.curve] };
