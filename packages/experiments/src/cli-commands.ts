@@ -4,9 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '@mia/core';
 import { loadDataset, type DatasetName } from '@mia/data';
 import { loadExperimentConfig } from './load-config';
-import { defaultModelStore } from './model-store';
 import { rerenderReports } from './report/report-command';
-import { describeLeftover } from './store-leftovers';
 import { writeReport } from './report/write-report';
 import type { ExperimentResults } from './results';
 import { runExperiment, type RunExperimentOptions } from './runner';
@@ -119,41 +117,4 @@ export async function datasetsFetchCommand(name: string, opts: { dataDir?: strin
   process.stdout.write(
     `${dataset.name}: ${dataset.size} examples, ${dataset.numClasses} classes, input [${dataset.inputShape.join(', ')}], ${dataset.source}\n`,
   );
-}
-
-/** `mia cache ls|verify|prune`: the entries, and what killed processes left (unfinished writes, claims). */
-export async function cacheCommand(action: 'ls' | 'verify' | 'prune', opts: { remove?: boolean } = {}): Promise<void> {
-  const store = defaultModelStore();
-  const entries = await store.list();
-  const say = (line: string) => process.stdout.write(`${line}\n`);
-  if (action === 'ls') {
-    for (const e of entries) say(`${e.key.slice(0, 16)}  ${String(e.meta.label ?? '?').padEnd(28)} ${String(e.meta.config ?? '').padEnd(24)} ${e.createdAt}`);
-    say(`${entries.length} entries in ${store.root}`);
-    for (const l of await store.leftovers()) say(`leftover ${describeLeftover(l)}`);
-    return;
-  }
-  if (action === 'prune') {
-    for (const e of entries) await store.remove(e.key);
-    const { removed, kept } = await store.sweep();
-    say(`removed ${entries.length} entries and ${removed.length} leftovers of processes that are gone from ${store.root}`);
-    for (const l of kept) say(`kept ${describeLeftover(l)}`);
-    return;
-  }
-  let bad = 0;
-  for (const e of entries) {
-    const r = await store.verify(e.key);
-    if (r.ok) continue;
-    bad += 1;
-    say(
-      `CORRUPTED ${e.key.slice(0, 16)} ${String(e.meta.label ?? '')}: ${r.problems.join('; ')}${opts.remove === true ? ' (removed)' : ' (will be retrained on the next run)'}`,
-    );
-    if (opts.remove === true) await store.remove(e.key);
-  }
-  const leftovers = await store.leftovers();
-  const stale = leftovers.filter((l) => l.stale);
-  for (const l of leftovers)
-    say(`LEFTOVER ${describeLeftover(l)}${l.stale ? (opts.remove === true ? ' (removed)' : ' (`mia cache prune` or `verify --remove` removes it)') : ''}`);
-  if (opts.remove === true) await store.sweep();
-  say(`${entries.length} entries checked, ${bad} corrupted; ${leftovers.length} leftovers, ${stale.length} stale`);
-  if (bad > 0 && opts.remove !== true) process.exitCode = 1;
 }

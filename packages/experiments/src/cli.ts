@@ -3,7 +3,8 @@ import { Command, CommanderError } from 'commander';
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, MiaError, type BackendName } from '@mia/core';
 import { attackScoresCommand, type AttackScoresOptions } from './cli-attack-scores';
-import { runCommand, reproduceCommand, reportCommand, cacheCommand, datasetsFetchCommand } from './cli-commands';
+import { cacheLsCommand, cachePruneCommand, cacheVerifyCommand, type CachePruneOptions } from './cli-cache';
+import { runCommand, reproduceCommand, reportCommand, datasetsFetchCommand } from './cli-commands';
 import { asBackendName, initDefaultBackend } from './backend-choice';
 import { experimentJsonSchema } from './config-json-schema';
 import { exitOnInterrupt } from './exit-on-interrupt';
@@ -163,22 +164,27 @@ datasets
   .option('--data-dir <dir>', 'directory with the original files')
   .action(async (name: string, opts: { dataDir?: string }) => datasetsFetchCommand(name, opts));
 
-const cache = program.command('cache').description('inspect the model cache');
+const cache = program
+  .command('cache')
+  .description('inspect and clean the model cache (trained models, their signals and attack outputs); only `prune --models` removes good models');
 cache
   .command('ls')
-  .description('list cached models')
-  .action(async () => cacheCommand('ls'));
+  .description('list cached models and the leftovers of killed processes')
+  .action(async () => cacheLsCommand());
 cache
   .command('verify')
   .description(
     "check every entry's SHA-256 and list unfinished writes (.tmp-*) and claims left by killed processes; corrupted entries are retrained on the next run",
   )
-  .option('--remove', 'delete corrupted entries and stale leftovers')
-  .action(async (o: { remove?: boolean }) => cacheCommand('verify', o));
+  .option('--remove', 'delete corrupted entries and stale leftovers (never a good model)')
+  .action(async (o: { remove?: boolean }) => cacheVerifyCommand(o));
 cache
   .command('prune')
-  .description('delete every cached model, and the unfinished writes and claims of processes that are gone')
-  .action(async () => cacheCommand('prune'));
+  .description('delete corrupted entries and the unfinished writes and claims of processes that are gone; trained models stay unless --models is given')
+  .option('--dry-run', 'list what would be deleted and its size, delete nothing')
+  .option('--models', 'also delete good trained models (they are retrained on the next run that needs them)')
+  .option('--older-than <age>', 'with --models: only models cached longer ago than this, e.g. 30d, 12h, 45m')
+  .action(async (o: CachePruneOptions) => cachePruneCommand(o));
 
 async function main(): Promise<void> {
   try {

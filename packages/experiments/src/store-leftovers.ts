@@ -16,7 +16,13 @@ export interface Leftover {
   readonly stale: boolean;
 }
 
-async function treeBytes(path: string): Promise<number> {
+/** `2.5 MB`, `12.0 kB`: a size for messages. */
+export function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} kB`;
+}
+
+/** Bytes of a file, or of every file under a directory (0 when it is gone). */
+export async function treeBytes(path: string): Promise<number> {
   const info = await lstat(path).catch(() => undefined);
   if (info === undefined) return 0;
   if (!info.isDirectory()) return info.size;
@@ -68,7 +74,7 @@ export async function findLeftovers(root: string, now = Date.now()): Promise<Lef
 /** One line about a leftover for `mia cache verify|ls|prune`: what it is, its size, whose it is and whether it is stale. */
 export function describeLeftover(leftover: Leftover): string {
   const what = leftover.kind === 'temporary' ? 'unfinished write' : 'claim';
-  const size = leftover.bytes >= 1024 * 1024 ? `${(leftover.bytes / 1024 / 1024).toFixed(1)} MB` : `${(leftover.bytes / 1024).toFixed(1)} kB`;
+  const size = formatBytes(leftover.bytes);
   const owner =
     leftover.owner === undefined
       ? 'owner unknown'
