@@ -84,7 +84,7 @@ describe('reference attacks on synthetic Gaussian signals', () => {
 });
 
 describe('rmiaPairwiseScores', () => {
-  it('counts z with r(z) < r(x)/γ, excluding x itself (known answer)', () => {
+  it('counts z with r(x)/r(z) > γ, excluding x itself (known answer, positive ratios)', () => {
     // r = [1, 2, 4, 8], population = all, γ = 1: x=8 beats 1,2,4 → 3/3; x=1 beats none → 0.
     const out = rmiaPairwiseScores([Float64Array.from([1, 2, 4, 8])], Int32Array.from([0, 1, 2, 3]), 1);
     expect([...out]).toEqual([0, 1 / 3, 2 / 3, 1]);

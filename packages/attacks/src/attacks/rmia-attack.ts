@@ -18,7 +18,11 @@ export interface RmiaOptions {
   readonly gamma?: number;
   /** `Pr(x|θ)`. @default 'softmax' */
   readonly signal?: RmiaSignal;
-  /** Online only: trim this fraction from each end before averaging (PMr `trim_mean` 0.2). @default 0 */
+  /**
+   * Trim this fraction of the reference signals from each end before averaging them into `Pr(x)`
+   * (online: all references; offline: the OUT references), as scipy's `trim_mean` in PMr (0.2 in
+   * its configs, both modes). @default 0 (plain mean, PMm)
+   */
   readonly trim?: number;
   /** Indices (into the audit set) of the population z; a point never counts against itself. @default all */
   readonly population?: ArrayLike<number>;
@@ -37,13 +41,15 @@ function mean(values: number[], trim: number): number {
 }
 
 /**
- * RMIA (Zarifzadeh et al. 2024): `r(x) = Pr(x|θ_T)/Pr(x)` with `Pr(x)` from reference models;
- * `score(x) = #{z ∈ Z : r(x)/r(z) > γ}/|Z|`, computed by sorting `r(z)` and binary search
- * (O((|X|+|Z|) log |Z|)); with several queries, a majority vote over queries per pair. Defaults
- * follow PMm (PROTOCOL A29): offline, `a` tuned on the paired reference model, γ = 1, softmax signal.
+ * RMIA (Zarifzadeh et al. 2024): `r(x) = Pr(x|θ_T)/Pr(x)` with `Pr(x)` from reference models
+ * (offline: `½((1+a)·Pr_OUT(x) + (1−a))`); `score(x) = #{z ∈ Z : r(x)/r(z) > γ}/|Z|`, exactly the
+ * authors' pairwise test for any sign of the signal, computed in O((|X|+|Z|) log |Z|) with one
+ * query; with several queries, a majority vote over queries per pair. Defaults follow PMm
+ * (`attacks.py`; docs/protocol.md §7 A29): offline, `a` tuned on the paired reference model,
+ * γ = 1, softmax signal, plain mean.
  *
  * @returns A {@link ReferenceAttack}; `chosenA` holds the tuned `a` after `prepare`.
- * @throws InvalidArgumentError when a point has no OUT reference (offline) or tuning has no other reference.
+ * @throws InvalidArgumentError on a bad option, when a point has no OUT reference (offline), or when tuning has no other reference.
  * @see docs/protocol.md §3.9; §7 A29.
  */
 export function rmiaAttack(options: RmiaOptions = {}): ReferenceAttack & { readonly chosenA: number | undefined } {
@@ -53,6 +59,7 @@ export function rmiaAttack(options: RmiaOptions = {}): ReferenceAttack & { reado
   const trim = options.trim ?? 0;
   const name = options.name ?? `rmia-${mode}`;
   if (!(gamma > 0)) throw new InvalidArgumentError(`rmiaAttack: gamma must be a positive number, got ${gamma}`);
+  if (!(trim >= 0 && trim < 0.5)) throw new InvalidArgumentError(`rmiaAttack: trim must be a fraction in [0, 0.5), got ${trim}`);
   if (options.a !== undefined && options.a !== 'tune' && !(options.a >= 0 && options.a <= 1))
     throw new InvalidArgumentError(`rmiaAttack: a must be 'tune' or a number in [0, 1], got ${options.a}`);
   let refs: CheckedReferences | undefined;
@@ -66,7 +73,7 @@ export function rmiaAttack(options: RmiaOptions = {}): ReferenceAttack & { reado
       Float64Array.from({ length: r.size }, (_, i) => {
         const values = use.filter((k) => mode === 'online' || r.keep[k]![i] === 0).map((k) => refProbs[k]![q]![i]!);
         if (values.length === 0) throw new InvalidArgumentError(`${name}: example ${i} has no ${mode === 'online' ? '' : 'OUT '}reference model`);
-        const m = mean(values, mode === 'online' ? trim : 0);
+        const m = mean(values, trim);
         return mode === 'online' ? m : 0.5 * ((1 + aValue) * m + (1 - aValue));
       }),
     );

@@ -63,5 +63,5 @@ export function parseScoreCsv(text: string, source = 'csv'): ScoreTable {
     columns.isMember!.push(num(fields[memberCol]!, r, 'member'));
     for (const c of valueCols) columns[kind]!.push(num(fields[c]!, r, header[c]!));
   }
-  return buildScoreTable(fn, { ...columns, numClasses: kind === 'logits' || kind === 'probabilities' ? valueCols.length : undefined });
+  return buildScoreTable(fn, { ...columns, rowWidth: kind === 'logits' || kind === 'probabilities' ? valueCols.length : undefined });
 }

@@ -66,6 +66,40 @@ describe('parseScoreJson', () => {
     expect(signals.loss[0]).toBeCloseTo(Math.log(1 + Math.exp(-2)), 12);
   });
 
+  it('takes the number of classes from the row width, not from the largest label', () => {
+    // A 10-class model scored on examples whose labels are only 0–4: rows are 10 wide.
+    const rows = [0, 1, 2, 3, 4, 2].map((y) => Array.from({ length: 10 }, (_, j) => (j === y ? 3 : j / 10)));
+    const subset = parseScoreJson(JSON.stringify({ labels: [0, 1, 2, 3, 4, 2], isMember: [1, 0, 1, 0, 1, 0], logits: rows }));
+    expect(subset.numClasses).toBe(10);
+    expect(subset.logits).toHaveLength(60);
+    expect(signalsFromScoreTable(subset).numClasses).toBe(10);
+    // One row of a 10-class model with label 3.
+    const one = parseScoreJson(JSON.stringify({ labels: [3], isMember: [true], probabilities: [[0.1, 0.1, 0.1, 0.2, 0.1, 0.1, 0.1, 0.1, 0.05, 0.05]] }));
+    expect(one.numClasses).toBe(10);
+    // p_y of the single row is 0.2, so its loss is −ln 0.2.
+    expect(signalsFromScoreTable(one).loss[0]).toBeCloseTo(-Math.log(0.2), 12);
+    // Flat row-major without numClasses: 2 labels, 6 values → 3 classes.
+    const flat = parseScoreJson('{"labels": [0, 0], "isMember": [1, 0], "logits": [1, 2, 3, 4, 5, 6]}');
+    expect(flat.numClasses).toBe(3);
+    // An explicit numClasses that agrees with the rows is accepted.
+    expect(parseScoreJson('{"numClasses": 3, "labels": [1], "isMember": [0], "logits": [[1, 2, 3]]}').numClasses).toBe(3);
+  });
+
+  it('rejects ragged rows, a numClasses that contradicts the rows, and labels beyond the row width', () => {
+    expect(() => parseScoreJson('{"labels": [0, 1, 0], "isMember": [1, 0, 1], "logits": [[1, 2, 3], [4, 5, 6], [7, 8]]}', 'r.json')).toThrow(
+      /r\.json.*logits\[2\] has 2 values but logits\[0\] has 3/,
+    );
+    expect(() => parseScoreJson('{"labels": [0, 1], "isMember": [1, 0], "probabilities": [[0.5, 0.5], 0.3]}')).toThrow(/probabilities\[1\] must be a row/);
+    expect(() => parseScoreJson('{"labels": [0], "isMember": [1], "logits": [[[1, 2]]]}')).toThrow(/logits\[0\] must be a row of numbers/);
+    expect(() => parseScoreJson('{"numClasses": 10, "labels": [0], "isMember": [1], "logits": [[1, 2, 3]]}')).toThrow(
+      /numClasses is 10 but the logits rows have 3 values/,
+    );
+    expect(() => parseScoreJson('{"labels": [0, 1], "isMember": [1, 0], "logits": [1, 2, 3]}')).toThrow(/logits has 3 values, not a multiple of the 2 labels/);
+    expect(() => parseScoreJson('{"labels": [0, 3], "isMember": [1, 0], "logits": [[1, 2, 3], [4, 5, 6]]}')).toThrow(
+      /numClasses must be an integer ≥ 2 above every label \(max 3\), got 3/,
+    );
+  });
+
   it('rejects corrupted JSON and inconsistent columns', () => {
     expect(() => parseScoreJson('{"labels": [0, 1', 'a.json')).toThrow(/a\.json.*not valid JSON/);
     expect(() => parseScoreJson('[1, 2]')).toThrow(/expected an object/);
