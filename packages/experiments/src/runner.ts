@@ -13,7 +13,8 @@ import { trainUnit, unitKey, type TrainUnitSpec } from './train-unit';
 import { checkedRunConfig } from './run-config';
 import { trainUnitsInWorkers } from './worker-pool';
 import { packageVersions } from './versions';
-import { defenseRow } from './defense-row';
+import { defenseRow, rowBootstrapInput } from './defense-row';
+import { pairedRowSe, type PairedRowInput } from './paired-se';
 import { shadowRoles, unitRoles } from './unit-roles';
 import type { UnitSignals } from './unit-scope';
 
@@ -92,6 +93,8 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
       });
   }
   const rows: DefenseRow[] = [];
+  // Every row is evaluated on the same examples (the target partition roles), so rows pair (§5.2).
+  const paired: PairedRowInput[] = [];
   for (const defense of config.defenses) {
     const target = await trainUnit(config, data, defense, 'target', store, options);
     const shadows: UnitSignals[] = [];
@@ -139,6 +142,7 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     }
     const row = defenseRow(config, defense, target, shadow, results);
     rows.push(row);
+    paired.push({ label: row.label, input: rowBootstrapInput(target, results) });
     const best = row.attacks.length === 0 ? undefined : row.attacks.reduce((a, b) => (b.advantage > a.advantage ? b : a));
     const testAccuracy = row.testAccuracy;
     const maxAdvantage = row.maxAdvantage;
@@ -175,7 +179,14 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     rows,
     notes,
     warnings,
+    ...pairedSeOf(config, paired),
   };
+}
+
+/** The run's paired bootstrap table (docs/protocol.md §5.2), seeded from the config seed; none with one row. */
+function pairedSeOf(config: ExperimentConfig, rows: readonly PairedRowInput[]): Pick<ExperimentResults, 'pairedSe'> {
+  const pairedSe = pairedRowSe(rows, { seed: deriveSeed(config.seed, 'paired-bootstrap') });
+  return pairedSe === undefined ? {} : { pairedSe };
 }
 
 /**
