@@ -3,7 +3,7 @@ import { deriveSeed } from '@mia/core';
 import { concatSignals, runAttackSuite } from '@mia/attacks';
 import { DirectoryArtifactStore, type ArtifactStore } from './artifact-store';
 import { createAttacks } from './attack-registry';
-import type { ExperimentConfig } from './config';
+import { trainingSeedOf, type ExperimentConfig } from './config';
 import { defaultModelStore } from './model-store';
 import { prepareData, type PreparedData } from './prepare-data';
 import { checkAugmentationAttacks, isAugmentationAttack, unitQuerySignals } from './query-signals';
@@ -108,7 +108,8 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     warn(divergenceWarning(`${defense.label ?? defense.name} target`, target.members, config.training.lr));
     shadows.forEach((u, k) => warn(divergenceWarning(`${defense.label ?? defense.name} ${shadowsOf[k]}`, u.members, config.training.lr)));
     const shadow = shadows.length === 0 ? undefined : poolShadows(shadows);
-    const attackSeed = deriveSeed(config.seed, 'attack');
+    // The attack models train with the training seed: their randomness is part of a seed's spread (§5.2).
+    const attackSeed = deriveSeed(trainingSeedOf(config), 'attack');
     const attacks = createAttacks(
       config.attacks.filter((a) => !isAugmentationAttack(a)),
       { seed: attackSeed, nnEpochs: config.scale === 'smoke' ? 5 : undefined },
