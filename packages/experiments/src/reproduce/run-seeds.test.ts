@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryArtifactStore } from '../artifact-store';
 import { parseExperimentConfig } from '../config';
 import { pairedDifferenceSe } from '../paired-se';
+import { runExperiment } from '../runner';
 import type { ExperimentResults } from '../results';
 import { runReproduction } from './run-reproduction';
 import { isNotRun, type Reproduction, type ReproductionContext } from './types';
@@ -104,6 +105,14 @@ describe('ReproductionContext.runSeeds', () => {
     expect(single.trainingSeeds).toBeUndefined();
     expect(single.rows.map((r) => [r.testAccuracy, r.se])).toEqual(r3.rows.map((r) => [r.testAccuracy, r.se]));
     expect(single.pairedSe).toEqual(r3.pairedSe);
+
+    // Seeded: training seed 4 retrained from scratch in another store gives the same numbers.
+    const fresh = await runExperiment({ ...config, trainingSeed: 4 }, { store: new DirectoryArtifactStore(join(dir, 'fresh')) });
+    expect(fresh.rows.map((r) => r.cache.target)).toEqual(['miss', 'miss']);
+    expect(fresh.rows.map((r) => [r.testAccuracy, r.attacks.map((a) => a.auc), r.se])).toEqual(
+      r4.rows.map((r) => [r.testAccuracy, r.attacks.map((a) => a.auc), r.se]),
+    );
+    expect(fresh.pairedSe).toEqual(r4.pairedSe);
   });
 
   it('refuses a k that is not a positive integer', async () => {
