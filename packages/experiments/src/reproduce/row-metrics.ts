@@ -44,7 +44,8 @@ const fromBootstrap = (row: DefenseRow, value: number, se: number | undefined): 
 
 /**
  * The row metrics with standard errors (docs/protocol.md §5.1): the runner's bootstrap SE when the
- * row has one (`DefenseRow.se`), else a binomial approximation `sqrt(p(1−p)/n)` from the partition
+ * row has one (`DefenseRow.se`; in a `runSeeds` aggregate the seeds combined with the bootstrap,
+ * marked `seSource: 'seeds'`, §5.2), else a binomial approximation `sqrt(p(1−p)/n)` from the partition
  * sizes (Hanley–McNeil for an AUC, the delta method for P1), marked `seSource: 'binomial'`. The loss
  * gap has no approximation: without a bootstrap SE it has none.
  */

@@ -92,6 +92,7 @@ describe('aggregateSeeds', () => {
     const fewer = fakeResults([fakeRow('A', { train: 1, test: 0.5 })]);
     expect(() => aggregateSeeds([seedRun(0.8, 0.7), fewer], [0, 1])).toThrow('aggregateSeeds: every run must have the rows ["A","B"], got ["A"] in runs[1]');
     expect(() => aggregateSeeds([seedRun(0.8, 0.7)], [])).toThrow('aggregateSeeds: trainingSeeds must have one seed per run (1), got 0');
+    expect(() => aggregateSeeds([seedRun(0.8, 0.7), seedRun(0.8, 0.7)], [2, 2])).toThrow('aggregateSeeds: trainingSeeds must be distinct, got [2,2]');
   });
 
   it('without paired SEs in some run (older results), has none', () => {

@@ -148,12 +148,15 @@ function aggregatePaired(runs: readonly ExperimentResults[]): PairedSeTable | un
  * ROC curves, loss histograms and training metrics are the first seed's (for plots). With one run,
  * returns that run itself.
  * @param runs - The results of one config trained with each training seed, in order.
- * @throws InvalidArgumentError when the runs differ in partition (so in evaluation examples) or rows.
+ * @throws InvalidArgumentError when the runs differ in partition (so in evaluation examples) or rows,
+ *   or the training seeds are not one distinct seed per run.
  */
 export function aggregateSeeds(runs: readonly ExperimentResults[], trainingSeeds: readonly number[]): ExperimentResults {
   if (runs.length === 0) throw new InvalidArgumentError('aggregateSeeds: runs must hold at least one run, got 0');
   if (trainingSeeds.length !== runs.length)
     throw new InvalidArgumentError(`aggregateSeeds: trainingSeeds must have one seed per run (${runs.length}), got ${trainingSeeds.length}`);
+  if (new Set(trainingSeeds).size !== trainingSeeds.length)
+    throw new InvalidArgumentError(`aggregateSeeds: trainingSeeds must be distinct, got ${JSON.stringify(trainingSeeds)}`);
   const first = runs[0]!;
   if (runs.length === 1) return first;
   const { pairedSe: _single, ...rest } = first;
