@@ -52,7 +52,15 @@ export const experimentSchema = z.strictObject({
   name: z.string().regex(/^[a-zA-Z0-9._-]+$/, 'letters, digits, ".", "_" or "-"'),
   description: z.string().default(''),
   scale: z.enum(['smoke', 'cpu', 'paper']).default('cpu'),
+  /** Seed of the partition, the evaluation resamples and (without `trainingSeed`) of the training. */
   seed: z.number().int().nonnegative().default(0),
+  /**
+   * Seed of the training alone: every model's initialisation, batch order and defense randomness, and
+   * the attack models; the partition (so the evaluation examples) stays `seed`'s. `runSeeds` of
+   * `@mia/experiments/reproduce` varies it (docs/protocol.md §5.2). Absent, `seed` drives the
+   * training as before (cache keys and results unchanged). @default `seed`
+   */
+  trainingSeed: z.number().int().nonnegative().optional(),
   dataset: z.strictObject({
     name: z.string().min(1),
     /** Number of examples for synthetic stand-ins (ignored for real data). */
@@ -100,6 +108,9 @@ export const experimentSchema = z.strictObject({
 });
 
 export type ExperimentConfig = z.infer<typeof experimentSchema>;
+
+/** The seed a run trains its models (and attack models) with: `trainingSeed`, else `seed`. */
+export const trainingSeedOf = (config: Pick<ExperimentConfig, 'seed' | 'trainingSeed'>): number => config.trainingSeed ?? config.seed;
 export type TrainingConfig = z.infer<typeof trainingSchema>;
 export type DefenseConfig = z.infer<typeof defenseSchema>;
 

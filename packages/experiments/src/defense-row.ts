@@ -4,7 +4,7 @@ import { lossGap, lossVariance, p1Score } from '@mia/metrics';
 import type { DefenseConfig, ExperimentConfig } from './config';
 import { sharedHistogram } from './histogram';
 import type { AttackRow, DefenseRow } from './results';
-import { rowUncertainty } from './row-uncertainty';
+import { rowUncertainty, type RowUncertaintyInput } from './row-uncertainty';
 import type { UnitSignals } from './unit-scope';
 
 const accuracyOf = (s: { correct?: Uint8Array; size: number }) => (s.correct ?? new Uint8Array()).reduce((a, b) => a + b, 0) / Math.max(1, s.size);
@@ -40,14 +40,7 @@ export function defenseRow(
   const testAccuracy = accuracyOf(target.nonMembers);
   const maxAdvantage = best === undefined ? 0 : Math.max(0, best.advantage);
   const se = rowUncertainty({
-    membersCorrect: target.members.correct ?? new Uint8Array(target.members.size),
-    nonMembersCorrect: target.nonMembers.correct ?? new Uint8Array(target.nonMembers.size),
-    membersLoss: target.members.loss,
-    nonMembersLoss: target.nonMembers.loss,
-    attacks: results.map((a) =>
-      a.decisionBased && a.decisions !== undefined ? { name: a.name, scores: a.scores, decisions: a.decisions } : { name: a.name, scores: a.scores },
-    ),
-    best: best?.name ?? '',
+    ...rowBootstrapInput(target, results),
     seed: deriveSeed(config.seed, 'bootstrap', defense.label ?? defense.name),
   });
   return {
@@ -67,5 +60,24 @@ export function defenseRow(
     cache: { target: target.cache, shadow: shadow?.cache ?? 'none' },
     trainSeconds: target.seconds + (shadow?.seconds ?? 0),
     trainingMetrics: target.metrics === undefined && shadow?.metrics === undefined ? undefined : { target: target.metrics, shadow: shadow?.metrics },
+  };
+}
+
+/**
+ * What the bootstrap of a row resamples (docs/protocol.md §5.1): the target's per-example correctness
+ * and loss on its members and non-members, and every attack's scores (and decisions when it has a
+ * decision rule); also the input of the run's paired bootstrap (§5.2).
+ */
+export function rowBootstrapInput(target: UnitSignals, results: readonly AttackResult[]): Omit<RowUncertaintyInput, 'seed' | 'resamples'> {
+  const best = results.length === 0 ? undefined : results.reduce((a, b) => (b.advantage > a.advantage ? b : a));
+  return {
+    membersCorrect: target.members.correct ?? new Uint8Array(target.members.size),
+    nonMembersCorrect: target.nonMembers.correct ?? new Uint8Array(target.nonMembers.size),
+    membersLoss: target.members.loss,
+    nonMembersLoss: target.nonMembers.loss,
+    attacks: results.map((a) =>
+      a.decisionBased && a.decisions !== undefined ? { name: a.name, scores: a.scores, decisions: a.decisions } : { name: a.name, scores: a.scores },
+    ),
+    best: best?.name ?? '',
   };
 }

@@ -26,6 +26,7 @@ export { canonicalJson, contentHash } from './canonical-hash';
 export { writeReport } from './report/write-report';
 export { markdownReport } from './report/markdown-report';
 export { htmlReport } from './report/html-report';
-export type { ExperimentResults, DefenseRow, AttackRow, RowSe } from './results';
+export type { ExperimentResults, DefenseRow, AttackRow, RowSe, SeedValues } from './results';
+export { pairedDifferenceSe, pairedRowSe, pairIndex, type PairedSeTable, type PairedMetric, type PairedRowInput, type PairedRowSeOptions } from './paired-se';
 // The job queue (bullmq, ioredis) and the paper-reproduction framework have their own entry points,
 // `@mia/experiments/queue` and `@mia/experiments/reproduce`, so importing this one loads neither.

@@ -1,7 +1,21 @@
 import type { ExperimentConfig } from './config';
+import type { PairedSeTable } from './paired-se';
 import type { RowSe } from './row-uncertainty';
 
 export type { RowSe } from './row-uncertainty';
+export type { PairedSeTable } from './paired-se';
+
+/** One training seed's numbers of a row of a `runSeeds` aggregate (docs/protocol.md §5.2). */
+export interface SeedValues {
+  readonly trainingSeed: number;
+  readonly trainAccuracy: number;
+  readonly testAccuracy: number;
+  readonly lossGap: number;
+  readonly maxAdvantage: number;
+  readonly p1: number;
+  /** Per attack (by name): its advantage and AUC with this seed. */
+  readonly attacks: Readonly<Record<string, { readonly advantage: number; readonly auc: number }>>;
+}
 
 /** One attack's numbers on one defended target (docs/protocol.md §3.0, §5). */
 export interface AttackRow {
@@ -55,6 +69,11 @@ export interface DefenseRow {
    * absent in results written before they were computed (the verdicts then use binomial approximations).
    */
   readonly se?: RowSe;
+  /**
+   * A row of a `runSeeds` aggregate (several training seeds, docs/protocol.md §5.2): each seed's
+   * numbers; the row's numbers are then their means and `se` combines the seed spread with the bootstrap.
+   */
+  readonly seeds?: readonly SeedValues[];
 }
 
 /** Everything a run measured, with what is needed to reproduce it (written as `results.json`). */
@@ -81,4 +100,11 @@ export interface ExperimentResults {
   readonly warnings?: readonly string[];
   /** The command that ran it, for the report's "Reproduce" section (e.g. `pnpm mia run my.yaml`). */
   readonly command?: string;
+  /**
+   * SEs of the differences between any two rows, paired over the same evaluation examples
+   * (docs/protocol.md §5.2; read with `pairedDifferenceSe`); absent in older results and with one row.
+   */
+  readonly pairedSe?: PairedSeTable;
+  /** The training seeds of a `runSeeds` aggregate, in order (absent for a single run). */
+  readonly trainingSeeds?: readonly number[];
 }

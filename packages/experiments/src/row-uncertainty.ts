@@ -1,9 +1,13 @@
-import { p1Score, stratifiedBootstrapSe, weightedMean, weightedScores } from '@mia/metrics';
+import { p1Score, stratifiedBootstrapSe, weightedMean, weightedScores, type StratifiedResample } from '@mia/metrics';
 
 /** Bootstrap standard errors of a row's numbers (docs/protocol.md §5), stored as `DefenseRow.se`. */
 export interface RowSe {
-  /** How they were computed: stratified bootstrap over the target's evaluation examples. */
-  readonly method: 'bootstrap';
+  /**
+   * How they were computed: `bootstrap`, stratified bootstrap over the target's evaluation examples
+   * (one training seed); `seeds+bootstrap`, the spread over training seeds combined with the
+   * bootstrap (a `runSeeds` aggregate, docs/protocol.md §5.2).
+   */
+  readonly method: 'bootstrap' | 'seeds+bootstrap';
   readonly resamples: number;
   readonly trainAccuracy: number;
   readonly testAccuracy: number;
@@ -51,40 +55,9 @@ export interface RowUncertaintyInput {
  * @throws MetricsError when the attack scores do not cover every member and non-member.
  */
 export function rowUncertainty(input: RowUncertaintyInput): RowSe {
-  const nM = input.membersCorrect.length;
-  const nN = input.nonMembersCorrect.length;
   const resamples = input.resamples ?? 200;
-  const prepared = input.attacks.map((a) => ({
-    name: a.name,
-    weighted: weightedScores(a.scores.subarray(0, nM), a.scores.subarray(nM)),
-    decisions: a.decisions === undefined ? undefined : { members: a.decisions.subarray(0, nM), nonMembers: a.decisions.subarray(nM) },
-  }));
-  const se = stratifiedBootstrapSe(
-    nM,
-    nN,
-    (r) => {
-      const out: Record<string, number> = {
-        trainAccuracy: weightedMean(input.membersCorrect, r.members),
-        testAccuracy: weightedMean(input.nonMembersCorrect, r.nonMembers),
-        lossGap: weightedMean(input.nonMembersLoss, r.nonMembers) - weightedMean(input.membersLoss, r.members),
-      };
-      for (const a of prepared) {
-        if (a.decisions === undefined) {
-          const both = a.weighted.both(r);
-          out[`adv:${a.name}`] = both.bestAdvantage;
-          out[`auc:${a.name}`] = both.auc;
-        } else {
-          out[`adv:${a.name}`] = weightedMean(a.decisions.members, r.members) - weightedMean(a.decisions.nonMembers, r.nonMembers);
-          out[`auc:${a.name}`] = a.weighted.auc(r);
-        }
-      }
-      const bestAdvantage = Math.max(0, out[`adv:${input.best}`] ?? 0);
-      out.maxAdvantage = bestAdvantage;
-      out.p1 = p1Score(out.testAccuracy!, bestAdvantage);
-      return out;
-    },
-    { resamples, seed: input.seed },
-  );
+  const { prepared, statistics } = rowStatistics(input);
+  const se = stratifiedBootstrapSe(input.membersCorrect.length, input.nonMembersCorrect.length, statistics, { resamples, seed: input.seed });
   return {
     method: 'bootstrap',
     resamples,
@@ -95,4 +68,45 @@ export function rowUncertainty(input: RowUncertaintyInput): RowSe {
     p1: se.p1!,
     attacks: Object.fromEntries(prepared.map((a) => [a.name, { advantage: se[`adv:${a.name}`]!, auc: se[`auc:${a.name}`]! }])),
   };
+}
+
+/** The numbers of one row on one resample, keyed `trainAccuracy`, …, `adv:<attack>`, `auc:<attack>`. @internal */
+export type RowStatistics = (resample: StratifiedResample) => Record<string, number>;
+
+/**
+ * The statistics {@link rowUncertainty} resamples, as a function of one stratified resample (the
+ * paired bootstrap of `paired-se.ts` evaluates it for every row on the same resamples). @internal
+ */
+export function rowStatistics(input: Omit<RowUncertaintyInput, 'seed' | 'resamples'>): {
+  readonly prepared: ReadonlyArray<{ readonly name: string }>;
+  readonly statistics: RowStatistics;
+} {
+  const nM = input.membersCorrect.length;
+  const prepared = input.attacks.map((a) => ({
+    name: a.name,
+    weighted: weightedScores(a.scores.subarray(0, nM), a.scores.subarray(nM)),
+    decisions: a.decisions === undefined ? undefined : { members: a.decisions.subarray(0, nM), nonMembers: a.decisions.subarray(nM) },
+  }));
+  const statistics: RowStatistics = (r) => {
+    const out: Record<string, number> = {
+      trainAccuracy: weightedMean(input.membersCorrect, r.members),
+      testAccuracy: weightedMean(input.nonMembersCorrect, r.nonMembers),
+      lossGap: weightedMean(input.nonMembersLoss, r.nonMembers) - weightedMean(input.membersLoss, r.members),
+    };
+    for (const a of prepared) {
+      if (a.decisions === undefined) {
+        const both = a.weighted.both(r);
+        out[`adv:${a.name}`] = both.bestAdvantage;
+        out[`auc:${a.name}`] = both.auc;
+      } else {
+        out[`adv:${a.name}`] = weightedMean(a.decisions.members, r.members) - weightedMean(a.decisions.nonMembers, r.nonMembers);
+        out[`auc:${a.name}`] = a.weighted.auc(r);
+      }
+    }
+    const bestAdvantage = Math.max(0, out[`adv:${input.best}`] ?? 0);
+    out.maxAdvantage = bestAdvantage;
+    out.p1 = p1Score(out.testAccuracy!, bestAdvantage);
+    return out;
+  };
+  return { prepared, statistics };
 }

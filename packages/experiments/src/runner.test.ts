@@ -59,6 +59,10 @@ describe('runExperiment', () => {
     ]);
     expect(second.rows.map((r) => r.testAccuracy)).toEqual(first.rows.map((r) => r.testAccuracy));
     expect(second.rows[0]!.attacks.map((a) => a.auc)).toEqual(first.rows[0]!.attacks.map((a) => a.auc));
+    // The paired bootstrap of the two rows (same evaluation examples, docs/protocol.md §5.2) is seeded: identical again.
+    expect(first.pairedSe!.rows).toEqual(['undefended', 'CCEL']);
+    expect(first.pairedSe!.se.p1![0]).toBeGreaterThan(0);
+    expect(second.pairedSe).toEqual(first.pairedSe);
 
     // Corrupt one file of one entry: verify flags it and the next run retrains exactly that model.
     const entries = await store.list();
@@ -149,5 +153,6 @@ describe('runExperiment', () => {
       inThread.rows.map((r) => [r.trainAccuracy, r.testAccuracy, r.lossGap]),
     );
     expect(pooled.rows.map((r) => r.attacks.map((a) => a.auc))).toEqual(inThread.rows.map((r) => r.attacks.map((a) => a.auc)));
+    expect(pooled.pairedSe).toEqual(inThread.pairedSe);
   });
 });

@@ -3,7 +3,7 @@ import { deriveSeed } from '@mia/core';
 import { concatSignals, runAttackSuite } from '@mia/attacks';
 import { DirectoryArtifactStore, type ArtifactStore } from './artifact-store';
 import { createAttacks } from './attack-registry';
-import type { ExperimentConfig } from './config';
+import { trainingSeedOf, type ExperimentConfig } from './config';
 import { defaultModelStore } from './model-store';
 import { prepareData, type PreparedData } from './prepare-data';
 import { checkTrainingAugmentation } from './training-augmentation';
@@ -14,7 +14,8 @@ import { trainUnit, unitKey, type TrainUnitSpec } from './train-unit';
 import { checkedRunConfig } from './run-config';
 import { trainUnitsInWorkers } from './worker-pool';
 import { packageVersions } from './versions';
-import { defenseRow } from './defense-row';
+import { defenseRow, rowBootstrapInput } from './defense-row';
+import { pairedRowSe, type PairedRowInput } from './paired-se';
 import { shadowRoles, unitRoles } from './unit-roles';
 import type { UnitSignals } from './unit-scope';
 
@@ -94,6 +95,8 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
       });
   }
   const rows: DefenseRow[] = [];
+  // Every row is evaluated on the same examples (the target partition roles), so rows pair (§5.2).
+  const paired: PairedRowInput[] = [];
   for (const defense of config.defenses) {
     const target = await trainUnit(config, data, defense, 'target', store, options);
     const shadows: UnitSignals[] = [];
@@ -107,7 +110,8 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     warn(divergenceWarning(`${defense.label ?? defense.name} target`, target.members, config.training.lr));
     shadows.forEach((u, k) => warn(divergenceWarning(`${defense.label ?? defense.name} ${shadowsOf[k]}`, u.members, config.training.lr)));
     const shadow = shadows.length === 0 ? undefined : poolShadows(shadows);
-    const attackSeed = deriveSeed(config.seed, 'attack');
+    // The attack models train with the training seed: their randomness is part of a seed's spread (§5.2).
+    const attackSeed = deriveSeed(trainingSeedOf(config), 'attack');
     const attacks = createAttacks(
       config.attacks.filter((a) => !isAugmentationAttack(a)),
       { seed: attackSeed, nnEpochs: config.scale === 'smoke' ? 5 : undefined },
@@ -141,6 +145,7 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     }
     const row = defenseRow(config, defense, target, shadow, results);
     rows.push(row);
+    paired.push({ label: row.label, input: rowBootstrapInput(target, results) });
     const best = row.attacks.length === 0 ? undefined : row.attacks.reduce((a, b) => (b.advantage > a.advantage ? b : a));
     const testAccuracy = row.testAccuracy;
     const maxAdvantage = row.maxAdvantage;
@@ -177,7 +182,14 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     rows,
     notes,
     warnings,
+    ...pairedSeOf(config, paired),
   };
+}
+
+/** The run's paired bootstrap table (docs/protocol.md §5.2), seeded from the config seed; none with one row. */
+function pairedSeOf(config: ExperimentConfig, rows: readonly PairedRowInput[]): Pick<ExperimentResults, 'pairedSe'> {
+  const pairedSe = pairedRowSe(rows, { seed: deriveSeed(config.seed, 'paired-bootstrap') });
+  return pairedSe === undefined ? {} : { pairedSe };
 }
 
 /**

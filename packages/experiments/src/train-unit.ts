@@ -3,7 +3,7 @@ import { createModel, type ModelClassifier } from '@mia/models';
 import type { ArtifactEntry, ArtifactStore } from './artifact-store';
 import { toFloats } from './float-bytes';
 import { contentHash } from './canonical-hash';
-import type { DefenseConfig, ExperimentConfig } from './config';
+import { trainingSeedOf, type DefenseConfig, type ExperimentConfig } from './config';
 import type { DefenseTrainContext } from './defense-definition';
 import { getDefense } from './defense-registry';
 import type { PreparedData } from './prepare-data';
@@ -29,12 +29,15 @@ export interface TrainUnitSpec {
   readonly role: UnitRole;
 }
 
-/** The content address of a unit: dataset, split, model, training, defense, role seed and code versions. */
+/**
+ * The content address of a unit: dataset, split, model, training, defense, role seed (from the
+ * training seed, {@link trainingSeedOf}) and code versions.
+ */
 export function unitKey(config: ExperimentConfig, data: PreparedData, defense: Pick<DefenseConfig, 'name' | 'params'>, role: UnitRole): string {
   return contentHash({
     kind: 'trained-model-1',
     role,
-    seed: deriveSeed(config.seed, role),
+    seed: deriveSeed(trainingSeedOf(config), role),
     dataset: { name: data.dataset.name, source: data.dataset.source, size: data.dataset.size },
     partition: data.digest,
     model: config.model,
@@ -90,7 +93,7 @@ async function trainAndCache(
   fromEntry: (entry: ArtifactEntry, how: string) => UnitSignals,
 ): Promise<UnitSignals> {
   const { config, data, role, store } = scope;
-  const seed = deriveSeed(config.seed, role);
+  const seed = deriveSeed(trainingSeedOf(config), role);
   options.onLog?.(`training   ${label} (${scope.memberIdx.length} members)`);
   const started = Date.now();
   const definition = getDefense(defense.name);

@@ -38,6 +38,7 @@ export {
   type TestabilityInput,
 } from './testability';
 export { rowMetrics, attackMetric, averageAdvantageMetric, binomialAdvantageSe, hanleyMcNeilSe, p1DeltaSe, type RowMetric } from './row-metrics';
+export { aggregateSeeds, combineSeeds, pairedEstimates, rowValue, type SeedCombination } from './seeds';
 export { trendClaim, type TrendPoint, type TrendClaimOptions } from './trend-claims';
 export { verdictCounts, type VerdictCounts } from './verdict-counts';
 export { checkReproduction, type ExpectedReproduction } from './check-reproduction';

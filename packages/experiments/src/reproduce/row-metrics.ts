@@ -36,11 +36,16 @@ export function p1DeltaSe(acc: number, adv: number, seAcc: number, seAdv: number
   return Math.sqrt((dAcc * seAcc) ** 2 + (dAdv * seAdv) ** 2);
 }
 
-const fromBootstrap = (value: number, se: number | undefined): Estimate | undefined => (se === undefined ? undefined : { value, se, seSource: 'bootstrap' });
+/** A row's own SE source: 'seeds' for a `runSeeds` aggregate (seeds combined with the bootstrap, §5.2), else 'bootstrap'. */
+const rowSeSource = (row: DefenseRow): 'seeds' | 'bootstrap' => (row.se?.method === 'seeds+bootstrap' ? 'seeds' : 'bootstrap');
+
+const fromBootstrap = (row: DefenseRow, value: number, se: number | undefined): Estimate | undefined =>
+  se === undefined ? undefined : { value, se, seSource: rowSeSource(row) };
 
 /**
  * The row metrics with standard errors (docs/protocol.md §5.1): the runner's bootstrap SE when the
- * row has one (`DefenseRow.se`), else a binomial approximation `sqrt(p(1−p)/n)` from the partition
+ * row has one (`DefenseRow.se`; in a `runSeeds` aggregate the seeds combined with the bootstrap,
+ * marked `seSource: 'seeds'`, §5.2), else a binomial approximation `sqrt(p(1−p)/n)` from the partition
  * sizes (Hanley–McNeil for an AUC, the delta method for P1), marked `seSource: 'binomial'`. The loss
  * gap has no approximation: without a bootstrap SE it has none.
  */
@@ -48,7 +53,7 @@ export const rowMetrics = {
   testAccuracy: {
     name: 'test accuracy',
     estimate: (row, results) =>
-      fromBootstrap(row.testAccuracy, row.se?.testAccuracy) ?? {
+      fromBootstrap(row, row.testAccuracy, row.se?.testAccuracy) ?? {
         value: row.testAccuracy,
         se: binomial(row.testAccuracy, sizes(results).nonMembers),
         seSource: 'binomial',
@@ -57,7 +62,7 @@ export const rowMetrics = {
   trainAccuracy: {
     name: 'train accuracy',
     estimate: (row, results) =>
-      fromBootstrap(row.trainAccuracy, row.se?.trainAccuracy) ?? {
+      fromBootstrap(row, row.trainAccuracy, row.se?.trainAccuracy) ?? {
         value: row.trainAccuracy,
         se: binomial(row.trainAccuracy, sizes(results).members),
         seSource: 'binomial',
@@ -68,7 +73,7 @@ export const rowMetrics = {
     estimate: (row, results) => {
       const n = sizes(results);
       return (
-        fromBootstrap(row.maxAdvantage, row.se?.maxAdvantage) ?? {
+        fromBootstrap(row, row.maxAdvantage, row.se?.maxAdvantage) ?? {
           value: row.maxAdvantage,
           se: binomialAdvantageSe(row.maxAdvantage, n.members, n.nonMembers),
           seSource: 'binomial',
@@ -79,7 +84,7 @@ export const rowMetrics = {
   p1: {
     name: 'P1',
     estimate: (row, results) => {
-      if (row.se !== undefined) return { value: row.p1, se: row.se.p1, seSource: 'bootstrap' };
+      if (row.se !== undefined) return { value: row.p1, se: row.se.p1, seSource: rowSeSource(row) };
       const n = sizes(results);
       const se = p1DeltaSe(
         row.testAccuracy,
@@ -92,7 +97,7 @@ export const rowMetrics = {
   },
   lossGap: {
     name: 'loss gap',
-    estimate: (row) => fromBootstrap(row.lossGap, row.se?.lossGap) ?? { value: row.lossGap },
+    estimate: (row) => fromBootstrap(row, row.lossGap, row.se?.lossGap) ?? { value: row.lossGap },
   },
 } as const satisfies Record<string, RowMetric>;
 
@@ -105,7 +110,7 @@ export function attackMetric(attack: string, which: 'advantage' | 'auc'): RowMet
       if (a === undefined) return { value: NaN };
       const value = a[which];
       const boot = row.se?.attacks[attack]?.[which];
-      if (boot !== undefined) return { value, se: boot, seSource: 'bootstrap' };
+      if (boot !== undefined) return { value, se: boot, seSource: rowSeSource(row) };
       const n = sizes(results);
       return {
         value,

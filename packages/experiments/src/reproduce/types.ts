@@ -117,6 +117,16 @@ export interface ReproductionContext {
    */
   run(id: string, config: ExperimentConfig): Promise<RunOutcome>;
   /**
+   * Runs a config with k training seeds s0 … s0 + k − 1 (s0 = `config.trainingSeed ?? config.seed`;
+   * the partition, so the evaluation examples, stays the config's), each through {@link run} (cached;
+   * run ids `id` for s0, then `id-seed-<s>`), and returns their aggregate (`aggregateSeeds`): rows
+   * with the mean over seeds, SEs combining the seed spread with the bootstrap, each seed's numbers
+   * in `row.seeds`, and paired SEs over seeds (docs/protocol.md §5.2). k = 1 returns {@link run}'s
+   * result unchanged (bootstrap SEs only: one training seed); a {@link NotRun} of any seed is returned as is.
+   * @throws InvalidArgumentError when k is not a positive integer.
+   */
+  runSeeds(id: string, config: ExperimentConfig, k: number): Promise<RunOutcome>;
+  /**
    * Loads the target (or shadow) model of one defense of a config that {@link run} has run
    * (by label, or by name when unlabelled). The caller disposes `model`.
    */

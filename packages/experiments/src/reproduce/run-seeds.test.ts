@@ -1,0 +1,123 @@
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-cpu';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DirectoryArtifactStore } from '../artifact-store';
+import { parseExperimentConfig } from '../config';
+import { pairedDifferenceSe } from '../paired-se';
+import { runExperiment } from '../runner';
+import type { ExperimentResults } from '../results';
+import { runReproduction } from './run-reproduction';
+import { isNotRun, type Reproduction, type ReproductionContext } from './types';
+
+const dir = mkdtempSync(join(tmpdir(), 'mia-seeds-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+const config = parseExperimentConfig({
+  name: 'seeds-test',
+  scale: 'smoke',
+  seed: 3,
+  dataset: { name: 'purchaseLike', size: 1200 },
+  partition: { preset: 'CCL4', maxPerRole: 100 },
+  model: { name: 'mlp', options: { hidden: [16] } },
+  training: { epochs: 4, batchSize: 32, lr: 0.1 },
+  defenses: [
+    { name: 'none', label: 'undefended' },
+    { name: 'ccl', label: 'CCQL', params: { alpha: 0.5, concave: 'quadratic' } },
+  ],
+  attacks: ['loss', 'entropy'],
+});
+
+/** Runs `body` as a reproduction at smoke scale on `store` and returns what it returned. */
+async function reproduce<T>(store: DirectoryArtifactStore, out: string, body: (ctx: ReproductionContext) => Promise<T>): Promise<T> {
+  let value: T | undefined;
+  const reproduction: Reproduction = {
+    name: 'seeds-demo',
+    paper: 'Demo',
+    title: 'seeds',
+    source: 'nowhere',
+    async run(ctx) {
+      value = await body(ctx);
+      return { tables: [], claims: [] };
+    },
+  };
+  await runReproduction(reproduction, { scale: 'smoke', out: join(dir, out), store });
+  return value!;
+}
+
+const weightsOf = async (ctx: ReproductionContext, trainingSeed: number | undefined) => {
+  const loaded = await ctx.loadModel(trainingSeed === undefined ? config : { ...config, trainingSeed }, 'undefended');
+  const values = loaded.model.trainableVariables.map((v) => Array.from(v.dataSync()));
+  loaded.model.dispose();
+  return { values, members: loaded.members };
+};
+
+describe('ReproductionContext.runSeeds', () => {
+  it('trains k models per defense on one partition (different weights), caches them, and aggregates every seed', async () => {
+    const store = new DirectoryArtifactStore(join(dir, 'cache'));
+    const before = tf.memory().numTensors;
+    const first = await reproduce(store, 'a', async (ctx) => {
+      const agg = (await ctx.runSeeds('tiny', config, 2)) as ExperimentResults;
+      return { agg, seed3: await weightsOf(ctx, undefined), seed4: await weightsOf(ctx, 4) };
+    });
+    expect(tf.memory().numTensors).toBe(before);
+    const { agg } = first;
+    // Seeds 3 (the config's own: the single-seed run) and 4; 2 defenses × (target + shadow) × 2 seeds trained.
+    expect(agg.trainingSeeds).toEqual([3, 4]);
+    expect((await store.list()).filter((e) => e.meta.kind === 'trained-model')).toHaveLength(8);
+    expect(first.seed4.members).toEqual(first.seed3.members);
+    expect(first.seed4.values).not.toEqual(first.seed3.values);
+    // Each seed's run is written under its own id, on the same partition; the aggregate holds both.
+    const read = (id: string): ExperimentResults => JSON.parse(readFileSync(join(dir, 'a', 'runs', id, 'results.json'), 'utf8'));
+    const [r3, r4] = [read('tiny'), read('tiny-seed-4')];
+    expect(r3.config).not.toHaveProperty('trainingSeed');
+    expect(r4.config.trainingSeed).toBe(4);
+    expect(r4.partition.digest).toBe(r3.partition.digest);
+    for (const [i, row] of agg.rows.entries()) {
+      expect(row.seeds!.map((s) => [s.trainingSeed, s.testAccuracy, s.maxAdvantage])).toEqual([
+        [3, r3.rows[i]!.testAccuracy, r3.rows[i]!.maxAdvantage],
+        [4, r4.rows[i]!.testAccuracy, r4.rows[i]!.maxAdvantage],
+      ]);
+      expect(row.testAccuracy).toBeCloseTo((r3.rows[i]!.testAccuracy + r4.rows[i]!.testAccuracy) / 2, 12);
+      expect(row.se!.method).toBe('seeds+bootstrap');
+      expect(row.se!.testAccuracy).toBeGreaterThanOrEqual(Math.min(r3.rows[i]!.se!.testAccuracy, r4.rows[i]!.se!.testAccuracy));
+      expect(row.cache.target).toBe('miss');
+    }
+    expect(r3.rows.map((r) => r.testAccuracy)).not.toEqual(r4.rows.map((r) => r.testAccuracy));
+    expect(pairedDifferenceSe(agg, 'undefended', 'CCQL', 'p1')).toBeGreaterThan(0);
+    expect(agg.pairedSe!.method).toBe('seeds+paired-bootstrap');
+
+    // A rerun comes from the cache (nothing trained) with identical numbers; k = 1 is the single run.
+    const second = await reproduce(store, 'b', async (ctx) => ({
+      agg: (await ctx.runSeeds('tiny', config, 2)) as ExperimentResults,
+      single: await ctx.runSeeds('one', config, 1),
+    }));
+    expect(second.agg.rows.map((r) => r.cache)).toEqual(agg.rows.map(() => ({ target: 'hit', shadow: 'hit' })));
+    expect(second.agg.rows.map((r) => [r.seeds, r.se, r.p1])).toEqual(agg.rows.map((r) => [r.seeds, r.se, r.p1]));
+    expect(second.agg.pairedSe).toEqual(agg.pairedSe);
+    expect(isNotRun(second.single)).toBe(false);
+    const single = second.single as ExperimentResults;
+    expect(single.trainingSeeds).toBeUndefined();
+    expect(single.rows.map((r) => [r.testAccuracy, r.se])).toEqual(r3.rows.map((r) => [r.testAccuracy, r.se]));
+    expect(single.pairedSe).toEqual(r3.pairedSe);
+
+    // Seeded: training seed 4 retrained from scratch in another store gives the same numbers.
+    const fresh = await runExperiment({ ...config, trainingSeed: 4 }, { store: new DirectoryArtifactStore(join(dir, 'fresh')) });
+    expect(fresh.rows.map((r) => r.cache.target)).toEqual(['miss', 'miss']);
+    expect(fresh.rows.map((r) => [r.testAccuracy, r.attacks.map((a) => a.auc), r.se])).toEqual(
+      r4.rows.map((r) => [r.testAccuracy, r.attacks.map((a) => a.auc), r.se]),
+    );
+    expect(fresh.pairedSe).toEqual(r4.pairedSe);
+  });
+
+  it('refuses a k that is not a positive integer', async () => {
+    const store = new DirectoryArtifactStore(join(dir, 'bad'));
+    for (const k of [0, 1.5])
+      await expect(reproduce(store, `bad-${k}`, (ctx) => ctx.runSeeds('x', config, k))).rejects.toThrow(`runSeeds: k must be a positive integer, got ${k}`);
+  });
+});

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { pairedDifferenceSe, type PairedSeTable } from '../paired-se';
+import type { ExperimentResults } from '../results';
+import { fakeResults, fakeRow, fakeSe } from '../test-utils/reproduction-fixtures';
+import { rowMetrics } from './row-metrics';
+import { aggregateSeeds, combineSeeds, pairedEstimates } from './seeds';
+import { compareEstimates } from './verdicts';
+
+/** A paired table of rows A, B with the same paired SE for every metric (the one pair). */
+const pairTable = (se: number): PairedSeTable => ({
+  method: 'paired-bootstrap',
+  resamples: 200,
+  rows: ['A', 'B'],
+  se: Object.fromEntries(['trainAccuracy', 'testAccuracy', 'lossGap', 'maxAdvantage', 'p1', 'adv:loss', 'auc:loss'].map((k) => [k, [se]])),
+});
+/** One seed's run: test accuracies of A and B, bootstrap SE 0.005 per row and paired SE 0.005 of A − B. */
+const seedRun = (a: number, b: number): ExperimentResults => ({
+  ...fakeResults([fakeRow('A', { train: 1, test: a, se: fakeSe(0.005) }), fakeRow('B', { train: 1, test: b, se: fakeSe(0.005) })]),
+  pairedSe: pairTable(0.005),
+});
+const greater = { direction: 'greater', format: 'pct' } as const;
+const pairedDecision = (results: ExperimentResults) => {
+  const e = pairedEstimates(results, 'A', 'B', 'testAccuracy')!;
+  return compareEstimates(e.a, e.b, greater);
+};
+
+describe('combineSeeds', () => {
+  it('adds the between-seed variance over k to the mean squared bootstrap SE (hand calculation)', () => {
+    // mean 0.2; s² = ((−0.1)² + 0.1²)/1 = 0.02, s²/k = 0.01; mean(b²) = (0.01² + 0.02²)/2 = 0.00025.
+    const c = combineSeeds([0.1, 0.3], [0.01, 0.02]);
+    expect(c.value).toBeCloseTo(0.2, 12);
+    expect(c.se).toBeCloseTo(Math.sqrt(0.01025), 12);
+    // Identical seeds: only the bootstrap, not divided by k (the evaluation examples are shared).
+    expect(combineSeeds([0.5, 0.5, 0.5], [0.03, 0.03, 0.03]).se).toBeCloseTo(0.03, 12);
+    expect(combineSeeds([0.7], [0.02])).toEqual({ value: 0.7, se: 0.02 });
+  });
+  it('names a bad argument', () => {
+    expect(() => combineSeeds([], [])).toThrow('combineSeeds: values must hold at least one value, got 0');
+    expect(() => combineSeeds([1, 2], [0.1])).toThrow('combineSeeds: bootstrapSes must have one SE per value (2), got 1');
+  });
+});
+
+describe('aggregateSeeds', () => {
+  it('a difference beyond 2 paired SEs with every seed but within the seed spread comes out "within noise"', () => {
+    // Δ = +10.0 and +2.0 points, each beyond 2 × 0.5: "holds" seed by seed.
+    const runs = [seedRun(0.8, 0.7), seedRun(0.72, 0.7)];
+    for (const run of runs) expect(pairedDecision(run).verdict).toBe('holds');
+    const agg = aggregateSeeds(runs, [3, 4]);
+    // s_d² = (0.04² + 0.04²)/1 = 0.0032; SE² = 0.0032/2 + 0.005² = 0.001625.
+    expect(pairedDifferenceSe(agg, 'A', 'B', 'testAccuracy')).toBeCloseTo(Math.sqrt(0.001625), 4);
+    const decision = pairedDecision(agg);
+    expect(decision.verdict).toBe('within noise');
+    expect(decision.evidence).toBe('76.0 vs 70.0, Δ = +6.0 ± 4.0 (2 SE = 8.1; SE from repeated seeds)');
+    // The rows' own SEs combine the same way: the unpaired comparison is within noise as well.
+    const [a, b] = agg.rows.map((r) => rowMetrics.testAccuracy.estimate(r, agg));
+    expect(a!.seSource).toBe('seeds');
+    expect(compareEstimates(a!, b!, greater).verdict).toBe('within noise');
+  });
+
+  it('a difference consistent across seeds holds with the combined SE', () => {
+    const agg = aggregateSeeds([seedRun(0.76, 0.7), seedRun(0.762, 0.7)], [3, 4]);
+    // s_d² = 2·0.001²/1 = 2e-6; SE² = 1e-6 + 2.5e-5.
+    expect(pairedDifferenceSe(agg, 'A', 'B', 'testAccuracy')).toBeCloseTo(Math.sqrt(2.6e-5), 6);
+    expect(pairedDecision(agg).verdict).toBe('holds');
+  });
+
+  it('rows carry the means, the combined SEs and each seed’s numbers; k = 1 is the run itself', () => {
+    const runs = [seedRun(0.8, 0.7), seedRun(0.72, 0.7)];
+    const agg = aggregateSeeds(runs, [3, 4]);
+    expect(agg.trainingSeeds).toEqual([3, 4]);
+    const a = agg.rows[0]!;
+    expect(a.testAccuracy).toBeCloseTo(0.76, 12);
+    expect(a.se!.method).toBe('seeds+bootstrap');
+    expect(a.se!.testAccuracy).toBeCloseTo(Math.sqrt(0.0032 / 2 + 0.005 ** 2), 12);
+    // Identical values across seeds: only the bootstrap SE.
+    expect(a.se!.trainAccuracy).toBeCloseTo(0.005, 12);
+    expect(a.seeds!.map((s) => [s.trainingSeed, s.testAccuracy, s.attacks.loss!.advantage])).toEqual([
+      [3, 0.8, 0],
+      [4, 0.72, 0],
+    ]);
+    expect(agg.pairedSe!.method).toBe('seeds+paired-bootstrap');
+    expect(agg.pairedSe!.seeds).toBe(2);
+    const one = seedRun(0.8, 0.7);
+    expect(aggregateSeeds([one], [3])).toBe(one);
+  });
+
+  it('refuses runs on different partitions or rows, naming the run', () => {
+    const other = { ...seedRun(0.8, 0.7), partition: { preset: 'CCL4', sizes: {}, digest: 'y' } };
+    expect(() => aggregateSeeds([seedRun(0.8, 0.7), other], [0, 1])).toThrow(
+      'aggregateSeeds: every run must use the same partition (digest x), got y in runs[1] (training seed 1)',
+    );
+    const fewer = fakeResults([fakeRow('A', { train: 1, test: 0.5 })]);
+    expect(() => aggregateSeeds([seedRun(0.8, 0.7), fewer], [0, 1])).toThrow('aggregateSeeds: every run must have the rows ["A","B"], got ["A"] in runs[1]');
+    expect(() => aggregateSeeds([seedRun(0.8, 0.7)], [])).toThrow('aggregateSeeds: trainingSeeds must have one seed per run (1), got 0');
+    expect(() => aggregateSeeds([seedRun(0.8, 0.7), seedRun(0.8, 0.7)], [2, 2])).toThrow('aggregateSeeds: trainingSeeds must be distinct, got [2,2]');
+  });
+
+  it('without paired SEs in some run (older results), has none', () => {
+    const { pairedSe: _, ...old } = seedRun(0.72, 0.7);
+    const agg = aggregateSeeds([seedRun(0.8, 0.7), old], [0, 1]);
+    expect(agg.pairedSe).toBeUndefined();
+    expect(pairedEstimates(agg, 'A', 'B', 'p1')).toBeUndefined();
+  });
+});

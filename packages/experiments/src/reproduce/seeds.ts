@@ -1,0 +1,212 @@
+import { InvalidArgumentError } from '@mia/core';
+import { pairIndex, pairedDifferenceSe, pairedMetricKey, storedSe, type PairedMetric, type PairedSeTable } from '../paired-se';
+import type { AttackRow, DefenseRow, ExperimentResults, RowSe, SeedValues } from '../results';
+import type { Estimate } from './verdicts';
+
+/** A number combined over training seeds: the mean and its SE (docs/protocol.md §5.2). */
+export interface SeedCombination {
+  readonly value: number;
+  readonly se: number;
+}
+
+/**
+ * Combines one number measured with k training seeds on the same evaluation examples
+ * (docs/protocol.md §5.2): the mean v̄ of the values v_s, and SE² = s²/k + mean(b_s²), s² the
+ * between-seed sample variance and b_s the bootstrap SE of seed s. The bootstrap term is not divided
+ * by k: the seeds share the evaluation examples, so their sampling errors do not average out (the
+ * SE is conservative by at most the seeds' unshared evaluation noise). With k = 1: v and b.
+ * @throws InvalidArgumentError when there is no value or the two arrays differ in length.
+ */
+export function combineSeeds(values: readonly number[], bootstrapSes: readonly number[]): SeedCombination {
+  const k = values.length;
+  if (k === 0) throw new InvalidArgumentError('combineSeeds: values must hold at least one value, got 0');
+  if (bootstrapSes.length !== k) throw new InvalidArgumentError(`combineSeeds: bootstrapSes must have one SE per value (${k}), got ${bootstrapSes.length}`);
+  const average = values.reduce((a, v) => a + v, 0) / k;
+  if (k === 1) return { value: average, se: bootstrapSes[0]! };
+  const bootstrap = bootstrapSes.reduce((a, b) => a + b * b, 0) / k;
+  const between = values.reduce((a, v) => a + (v - average) ** 2, 0) / (k - 1);
+  return { value: average, se: Math.sqrt(between / k + bootstrap) };
+}
+
+/** The value of a {@link PairedMetric} key (`p1`, `adv:<attack>`, …) in a row; NaN when the row lacks it. */
+export function rowValue(row: DefenseRow, key: string): number {
+  const [kind, attack] = key.split(/:(.*)/s) as [string, string | undefined];
+  if (attack === undefined) return typeof row[key as keyof DefenseRow] === 'number' ? (row[key as keyof DefenseRow] as number) : NaN;
+  const a = row.attacks.find((x) => x.attack === attack);
+  return a === undefined ? NaN : kind === 'adv' ? a.advantage : a.auc;
+}
+
+const HEADLINE = ['trainAccuracy', 'testAccuracy', 'lossGap', 'maxAdvantage', 'p1'] as const;
+const mean = (xs: readonly number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
+
+/** One seed's numbers of a row, for {@link DefenseRow.seeds}. */
+const seedValues = (row: DefenseRow, trainingSeed: number): SeedValues => ({
+  trainingSeed,
+  ...(Object.fromEntries(HEADLINE.map((m) => [m, row[m]])) as Record<(typeof HEADLINE)[number], number>),
+  attacks: Object.fromEntries(row.attacks.map((a) => [a.attack, { advantage: a.advantage, auc: a.auc }])),
+});
+
+/** The rows of one defense over seeds as one row: means, combined SEs and each seed's numbers. */
+function aggregateRow(rows: readonly DefenseRow[], trainingSeeds: readonly number[]): DefenseRow {
+  const first = rows[0]!;
+  const attacks: AttackRow[] = first.attacks.map((a) => {
+    const per = rows.map((r) => r.attacks.find((x) => x.attack === a.attack));
+    const of = (pick: (x: AttackRow) => number) => mean(per.map((x) => (x === undefined ? NaN : pick(x))));
+    return {
+      ...a,
+      accuracy: of((x) => x.accuracy),
+      advantage: of((x) => x.advantage),
+      auc: of((x) => x.auc),
+      tprAtFpr: a.tprAtFpr.map((t, i) => ({
+        fpr: t.fpr,
+        tpr: of((x) => x.tprAtFpr[i]?.tpr ?? NaN),
+        achievedFpr: of((x) => x.tprAtFpr[i]?.achievedFpr ?? NaN),
+      })),
+    };
+  });
+  const ses = rows.map((r) => r.se);
+  const combined = (value: (r: DefenseRow) => number, se: (s: RowSe) => number | undefined) =>
+    combineSeeds(
+      rows.map(value),
+      ses.map((s) => (s === undefined ? NaN : (se(s) ?? NaN))),
+    ).se;
+  const se: RowSe | undefined = ses.some((s) => s === undefined)
+    ? undefined
+    : {
+        method: 'seeds+bootstrap',
+        resamples: first.se!.resamples,
+        ...(Object.fromEntries(
+          HEADLINE.map((m) => [
+            m,
+            combined(
+              (r) => r[m],
+              (s) => s[m],
+            ),
+          ]),
+        ) as Record<(typeof HEADLINE)[number], number>),
+        attacks: Object.fromEntries(
+          first.attacks.map((a) => [
+            a.attack,
+            {
+              advantage: combined(
+                (r) => rowValue(r, `adv:${a.attack}`),
+                (s) => s.attacks[a.attack]?.advantage,
+              ),
+              auc: combined(
+                (r) => rowValue(r, `auc:${a.attack}`),
+                (s) => s.attacks[a.attack]?.auc,
+              ),
+            },
+          ]),
+        ),
+      };
+  const validation = rows.map((r) => r.validationAccuracy);
+  const missed = (pick: (r: DefenseRow) => string) => rows.some((r) => pick(r) === 'miss');
+  return {
+    ...first,
+    ...(Object.fromEntries(HEADLINE.map((m) => [m, mean(rows.map((r) => r[m]))])) as Record<(typeof HEADLINE)[number], number>),
+    validationAccuracy: validation.some((v) => v === undefined) ? undefined : mean(validation as number[]),
+    lossVariance: mean(rows.map((r) => r.lossVariance)),
+    attacks,
+    cache: {
+      target: missed((r) => r.cache.target) ? 'miss' : 'hit',
+      shadow: first.cache.shadow === 'none' ? 'none' : missed((r) => r.cache.shadow) ? 'miss' : 'hit',
+    },
+    trainSeconds: rows.reduce((t, r) => t + r.trainSeconds, 0),
+    se,
+    seeds: rows.map((r, s) => seedValues(r, trainingSeeds[s]!)),
+  };
+}
+
+/** The paired table over seeds: per pair and metric, SE² = s_d²/k + mean(p_s²) of the per-seed differences d_s (§5.2). */
+function aggregatePaired(runs: readonly ExperimentResults[]): PairedSeTable | undefined {
+  const tables = runs.map((r) => r.pairedSe);
+  if (tables.some((t) => t === undefined)) return undefined;
+  const { rows, se } = tables[0]!;
+  const n = rows.length;
+  const combined: Record<string, Array<number | null>> = {};
+  for (const key of Object.keys(se)) {
+    const values: Array<number | null> = [];
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) {
+        const p = pairIndex(i, j, n);
+        const d = runs.map((r) => rowValue(r.rows[i]!, key) - rowValue(r.rows[j]!, key));
+        const ps = tables.map((t) => t!.se[key]?.[p] ?? null);
+        values[p] = ps.some((x) => x === null) || d.some((x) => !Number.isFinite(x)) ? null : storedSe(combineSeeds(d, ps as number[]).se);
+      }
+    }
+    combined[key] = values;
+  }
+  return { method: 'seeds+paired-bootstrap', resamples: tables[0]!.resamples, seeds: runs.length, rows, se: combined };
+}
+
+/**
+ * One run's results over k training seeds (docs/protocol.md §5.2), in the shape of one run's so
+ * table code reads it unchanged: each row carries the mean over seeds of every number, SEs combined
+ * by {@link combineSeeds} (`se.method: 'seeds+bootstrap'`), and each seed's numbers (`row.seeds`);
+ * `pairedSe` combines the seeds' paired differences the same way (read with `pairedDifferenceSe`).
+ * ROC curves, loss histograms and training metrics are the first seed's (for plots). With one run,
+ * returns that run itself.
+ * @param runs - The results of one config trained with each training seed, in order.
+ * @throws InvalidArgumentError when the runs differ in partition (so in evaluation examples) or rows,
+ *   or the training seeds are not one distinct seed per run.
+ */
+export function aggregateSeeds(runs: readonly ExperimentResults[], trainingSeeds: readonly number[]): ExperimentResults {
+  if (runs.length === 0) throw new InvalidArgumentError('aggregateSeeds: runs must hold at least one run, got 0');
+  if (trainingSeeds.length !== runs.length)
+    throw new InvalidArgumentError(`aggregateSeeds: trainingSeeds must have one seed per run (${runs.length}), got ${trainingSeeds.length}`);
+  if (new Set(trainingSeeds).size !== trainingSeeds.length)
+    throw new InvalidArgumentError(`aggregateSeeds: trainingSeeds must be distinct, got ${JSON.stringify(trainingSeeds)}`);
+  const first = runs[0]!;
+  if (runs.length === 1) return first;
+  const { pairedSe: _single, ...rest } = first;
+  const labels = JSON.stringify(first.rows.map((r) => r.label));
+  runs.forEach((r, s) => {
+    if (r.partition.digest !== first.partition.digest)
+      throw new InvalidArgumentError(
+        `aggregateSeeds: every run must use the same partition (digest ${first.partition.digest}), got ${r.partition.digest} in runs[${s}] (training seed ${trainingSeeds[s]})`,
+      );
+    if (JSON.stringify(r.rows.map((x) => x.label)) !== labels)
+      throw new InvalidArgumentError(`aggregateSeeds: every run must have the rows ${labels}, got ${JSON.stringify(r.rows.map((x) => x.label))} in runs[${s}]`);
+  });
+  const pairedSe = aggregatePaired(runs);
+  const warnings = runs.flatMap((r, s) => (r.warnings ?? []).map((w) => `training seed ${trainingSeeds[s]}: ${w}`));
+  return {
+    ...rest,
+    seconds: runs.reduce((t, r) => t + r.seconds, 0),
+    rows: first.rows.map((_, i) =>
+      aggregateRow(
+        runs.map((r) => r.rows[i]!),
+        trainingSeeds,
+      ),
+    ),
+    notes: [...new Set(runs.flatMap((r) => r.notes))],
+    warnings,
+    trainingSeeds: [...trainingSeeds],
+    ...(pairedSe === undefined ? {} : { pairedSe }),
+  };
+}
+
+/**
+ * Two rows' numbers as estimates whose `compareEstimates` margin uses the paired SE of their
+ * difference (docs/protocol.md §5.2): `a` carries the paired SE and `b` an SE of 0, so
+ * `sqrt(a.se² + b.se²)` is the paired SE. `seSource` is 'seeds' for a `runSeeds` aggregate, else
+ * 'bootstrap' (one training seed). Undefined when the results have no paired SEs.
+ */
+export function pairedEstimates(
+  results: ExperimentResults,
+  rowA: string,
+  rowB: string,
+  metric: PairedMetric,
+): { readonly a: Estimate; readonly b: Estimate } | undefined {
+  const se = pairedDifferenceSe(results, rowA, rowB, metric);
+  if (se === undefined) return undefined;
+  const key = pairedMetricKey(metric);
+  const value = (label: string) =>
+    rowValue(
+      results.rows.find((r) => r.label === label)!,
+      key,
+    );
+  const seSource = results.pairedSe!.method === 'seeds+paired-bootstrap' ? 'seeds' : 'bootstrap';
+  return { a: { value: value(rowA), se, seSource }, b: { value: value(rowB), se: 0, seSource } };
+}
