@@ -7,6 +7,7 @@ import { defaultModelStore } from '../model-store';
 import { checkedRunConfig } from '../run-config';
 import type { ExperimentResults } from '../results';
 import { writeReproductionReport } from './reproduction-report';
+import { runSeeds } from './seeds';
 import { CURRENT_VERDICT_RULES, isNotRun, type Reproduction, type ReproductionContext, type ReproductionResult, type RunOutcome } from './types';
 
 /** Options of {@link redecideReproduction}. */
@@ -82,6 +83,7 @@ export async function redecideReproduction(reproduction: Reproduction, options: 
       log(`[${id}] stored results (${results.seconds.toFixed(0)} s when measured)`);
       return results;
     },
+    runSeeds: (id, config, k) => runSeeds((i, c) => ctx.run(i, c), id, config, k),
     async loadModel() {
       throw new MiaError(
         `redecide: ${reproduction.name} needs its trained models (ctx.loadModel), which stored results do not hold; re-run it: mia reproduce ${reproduction.name} --scale ${previous.scale}`,

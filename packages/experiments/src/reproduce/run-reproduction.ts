@@ -5,14 +5,14 @@ import { deserializeClassifier } from '@mia/models';
 import { join } from 'node:path';
 import type { ArtifactStore } from '../artifact-store';
 import { defaultModelStore } from '../model-store';
-import { expandGrid, trainingSeedOf, type ExperimentConfig } from '../config';
+import { expandGrid, type ExperimentConfig } from '../config';
 import { prepareData, type PreparedData } from '../prepare-data';
 import { runExperiment } from '../runner';
 import { unitKey } from '../train-unit';
 import { packageVersions } from '../versions';
 import { writeReport } from '../report/write-report';
 import { writeReproductionReport } from './reproduction-report';
-import { aggregateSeeds } from './seeds';
+import { runSeeds } from './seeds';
 import {
   CURRENT_VERDICT_RULES,
   isNotRun,
@@ -84,19 +84,7 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
       await writeReport({ ...results, command: `mia reproduce ${reproduction.name} --scale ${options.scale}` }, join(options.out, 'runs', id));
       return results;
     },
-    async runSeeds(id: string, config: ExperimentConfig, k: number): Promise<RunOutcome> {
-      if (!Number.isInteger(k) || k < 1) throw new InvalidArgumentError(`runSeeds: k must be a positive integer, got ${String(k)}`);
-      const s0 = trainingSeedOf(config);
-      const seeds = Array.from({ length: k }, (_, j) => s0 + j);
-      const outcomes = [];
-      for (const [j, trainingSeed] of seeds.entries()) {
-        // The first seed is the config itself: its run (and cache entries) is the single-seed run's.
-        const outcome = await ctx.run(j === 0 ? id : `${id}-seed-${trainingSeed}`, j === 0 ? config : { ...config, trainingSeed });
-        if (isNotRun(outcome)) return outcome;
-        outcomes.push(outcome);
-      }
-      return aggregateSeeds(outcomes, seeds);
-    },
+    runSeeds: (id, config, k) => runSeeds((i, c) => ctx.run(i, c), id, config, k),
     async loadModel(config, defenseLabel, role = 'target'): Promise<LoadedUnit> {
       const expanded = expandGrid({ ...config, scale: options.scale });
       const defense = expanded.defenses.find((d) => (d.label ?? d.name) === defenseLabel);

@@ -1,4 +1,6 @@
 import { InvalidArgumentError } from '@mia/core';
+import { trainingSeedOf, type ExperimentConfig } from '../config';
+import { isNotRun, type RunOutcome } from './types';
 import { pairIndex, pairedDifferenceSe, pairedMetricKey, storedSe, type PairedMetric, type PairedSeTable } from '../paired-se';
 import type { AttackRow, DefenseRow, ExperimentResults, RowSe, SeedValues } from '../results';
 import type { Estimate } from './verdicts';
@@ -209,4 +211,30 @@ export function pairedEstimates(
     );
   const seSource = results.pairedSe!.method === 'seeds+paired-bootstrap' ? 'seeds' : 'bootstrap';
   return { a: { value: value(rowA), se, seSource }, b: { value: value(rowB), se: 0, seSource } };
+}
+
+/**
+ * {@link ReproductionContext.runSeeds} over a context's `run`: runs `config` with training seeds
+ * s0 … s0 + k − 1 (s0 = its `trainingSeed`, else `seed`) on the same partition and aggregates them
+ * ({@link aggregateSeeds}). The first seed is the config itself, so its run (and cache entries) are
+ * the single-seed run's; the others run as `<id>-seed-<s>`. k = 1 returns the single run. A seed
+ * that did not run makes the whole outcome not run.
+ * @throws InvalidArgumentError when `k` is not a positive integer.
+ */
+export async function runSeeds(
+  run: (id: string, config: ExperimentConfig) => Promise<RunOutcome>,
+  id: string,
+  config: ExperimentConfig,
+  k: number,
+): Promise<RunOutcome> {
+  if (!Number.isInteger(k) || k < 1) throw new InvalidArgumentError(`runSeeds: k must be a positive integer, got ${String(k)}`);
+  const s0 = trainingSeedOf(config);
+  const seeds = Array.from({ length: k }, (_, j) => s0 + j);
+  const outcomes: ExperimentResults[] = [];
+  for (const [j, trainingSeed] of seeds.entries()) {
+    const outcome = await run(j === 0 ? id : `${id}-seed-${trainingSeed}`, j === 0 ? config : { ...config, trainingSeed });
+    if (isNotRun(outcome)) return outcome;
+    outcomes.push(outcome);
+  }
+  return k === 1 ? outcomes[0]! : aggregateSeeds(outcomes, seeds);
 }
