@@ -46,7 +46,9 @@ export function baselineGrids(scale: ReproductionScale, dataset: CclDataset, epo
       knob: 'α',
       via: 'reference-defense',
       values: byScale(scale, { smoke: [0.8, 1.8], cpu: [0.8, 1.2, 1.8], paper: [0.8, 1.0, 1.2, 1.4, 1.6, 1.8] }),
-      defense: (alpha, label) => ({ name: 'advreg', label, params: { alpha } }),
+      // Below paper scale the attack trains with Adam 1e-3: MLHospital's SGD 0.01 attack stays at chance
+      // over a short run's few attack steps, and then α has no effect (docs/protocol/4-defenses.md §4.7).
+      defense: (alpha, label) => ({ name: 'advreg', label, params: { alpha, ...(scale === 'paper' ? {} : { attackOptimizerKind: 'adam', attackLr: 1e-3 }) } }),
     },
     {
       family: 'Dropout',

@@ -17,8 +17,15 @@ export interface AdvRegOptions extends AttackFeatures {
   readonly schedule?: LrSchedule;
   /** Attack model (kept; the caller disposes it). @default `mlhAdvRegAttackModel` / `selAttackModel`, disposed at the end */
   readonly attackModel?: TwoBranchAttackModel;
-  /** @default mlhospital `sgd(0.01, 0.9, wd 5e-4)` stepped with `schedule`; sel `adam(1e-4)` */
+  /** Attack optimizer object (kept; the caller disposes it); overrides `attackOptimizerKind` and `attackLr`. @default built from those */
   readonly attackOptimizer?: Optimizer;
+  /**
+   * Kind of the attack optimizer built here: `'sgd'` (momentum 0.9, wd 5e-4; stepped with `schedule`
+   * in the mlhospital variant) or `'adam'`. @default mlhospital 'sgd'; sel 'adam'
+   */
+  readonly attackOptimizerKind?: 'sgd' | 'adam';
+  /** Base LR of the attack optimizer built here. @default mlhospital 0.01; sel 1e-4 */
+  readonly attackLr?: number;
   /** Attack loss. @default mlhospital 'bce'; sel 'mse' */
   readonly attackLoss?: 'bce' | 'mse';
   /** Epochs before the adversarial game starts. @default mlhospital 4; sel 1 */
@@ -48,6 +55,8 @@ export interface ResolvedAdvReg {
   readonly rounds: { readonly attackBatches: number; readonly targetBatches: number } | undefined;
   readonly features: AttackFeatures;
   readonly lossKind: 'bce' | 'mse';
+  readonly attackOptimizerKind: 'sgd' | 'adam';
+  readonly attackLr: number;
   readonly seed: number;
 }
 
@@ -75,6 +84,10 @@ export const advRegOptionsSchema = optionsSchema({
   ),
   outputs: option.choice(['logits', 'posterior'], { default: 'logits', description: "The attack model's view of the target: logits or softmax." }),
   labelCode: option.choice(['plusMinusOne', 'oneHot'], { description: "Label coding of the attack model (mlhospital 'plusMinusOne', sel 'oneHot')." }),
+  attackOptimizerKind: option.choice(['sgd', 'adam'], {
+    description: "Attack model optimizer (mlhospital 'sgd' with momentum 0.9 and wd 5e-4, sel 'adam'); see docs/protocol/4-defenses.md §4.7 on short runs.",
+  }),
+  attackLr: option.number({ min: 0, exclusiveMin: true, description: 'Base LR of the attack model optimizer (mlhospital 0.01, sel 1e-4).' }),
   seed: option.number({ default: 0, description: 'Seed of batches and initialisation.' }),
 });
 
@@ -96,6 +109,8 @@ export function resolveAdvRegOptions(fn: string, options: AdvRegOptions): Resolv
     rounds,
     features: { outputs: o.outputs, labelCode: o.labelCode ?? (sel ? 'oneHot' : 'plusMinusOne') },
     lossKind: o.attackLoss ?? (sel ? 'mse' : 'bce'),
+    attackOptimizerKind: o.attackOptimizerKind ?? (sel ? 'adam' : 'sgd'),
+    attackLr: o.attackLr ?? (sel ? 1e-4 : 0.01),
     seed: o.seed,
   };
 }

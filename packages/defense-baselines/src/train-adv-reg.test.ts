@@ -4,7 +4,7 @@ import { crossEntropy, type LossContext } from '@mia/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { advRegPlugin } from './adv-reg-plugin';
 import { TwoBranchAttackModel, mlhAdvRegAttackModel, selAttackModel } from './attack-model';
-import { trainAdvReg } from './train-adv-reg';
+import { trainAdvReg, type AdvRegOptions } from './train-adv-reg';
 import { tinyModel, tinySplits, weightsOf } from './test-utils/fixtures';
 
 beforeAll(async () => {
@@ -99,6 +99,47 @@ describe('trainAdvReg', () => {
     expect(a.history.map((h) => h.adversarial)).toEqual([false, true]);
     expect(Number.isFinite(a.history[0]!.attackLoss)).toBe(true); // warm-up attack epochs ran
     expect((await run()).w).toEqual(a.w);
+    dispose();
+  });
+
+  it('α reaches the target: α = 0 ignores the attack model, distinct α give distinct models', async () => {
+    const { members, other, dispose } = tinySplits();
+    const run = async (alpha: number, attackSeed = 1) => {
+      const model = tinyModel(5);
+      const attack = smallAttack(attackSeed);
+      await trainAdvReg(model, members, other, { epochs: 4, warmupEpochs: 1, batchSize: 16, alpha, attackModel: attack, seed: 3 });
+      attack.dispose();
+      const w = weightsOf(model);
+      model.dispose();
+      return w;
+    };
+    const zero = await run(0);
+    // α = 0: CE + 0·gain has exactly CE's gradient, whatever the attack model is.
+    expect(await run(0, 2)).toEqual(zero);
+    const one = await run(1);
+    const five = await run(5);
+    expect(one).not.toEqual(zero);
+    expect(five).not.toEqual(one);
+    // And the attack model matters once α > 0.
+    expect(await run(1, 2)).not.toEqual(one);
+    dispose();
+  });
+
+  it('builds the attack optimizer from attackOptimizerKind and attackLr', async () => {
+    const { members, other, dispose } = tinySplits();
+    const attackLosses = async (extra: Partial<AdvRegOptions>) => {
+      const model = tinyModel(5);
+      const attack = smallAttack(1);
+      const history = await trainAdvReg(model, members, other, { epochs: 4, warmupEpochs: 1, batchSize: 16, attackModel: attack, seed: 3, ...extra });
+      attack.dispose();
+      model.dispose();
+      return history.slice(1).map((h) => h.attackLoss);
+    };
+    const sgdDefault = await attackLosses({});
+    expect(await attackLosses({ attackOptimizerKind: 'sgd', attackLr: 0.01 })).toEqual(sgdDefault); // the mlhospital default
+    expect(await attackLosses({ attackLr: 0.05 })).not.toEqual(sgdDefault);
+    expect(await attackLosses({ attackOptimizerKind: 'adam', attackLr: 1e-3 })).not.toEqual(sgdDefault);
+    await expect(trainAdvReg(tinyModel(), members, other, { epochs: 1, attackLr: 0 })).rejects.toThrow(/attackLr/);
     dispose();
   });
 

@@ -30,14 +30,25 @@ export interface AdvRegEpoch {
  * @see docs/protocol.md §4.7, §6 item 46, §2.5 (SEL α: Purchase 3, Texas 2).
  */
 export async function trainAdvReg(classifier: Classifier, members: LabeledData, reference: LabeledData, options: AdvRegOptions): Promise<AdvRegEpoch[]> {
-  const { sel, batchSize, warmupEpochs, warmupAttackEpochs, warmupPlain, rounds, features, lossKind, seed, alpha } = resolveAdvRegOptions(
-    'trainAdvReg',
-    options,
-  );
+  const {
+    sel,
+    batchSize,
+    warmupEpochs,
+    warmupAttackEpochs,
+    warmupPlain,
+    rounds,
+    features,
+    lossKind,
+    seed,
+    alpha,
+    attackOptimizerKind,
+    attackLr: baseAttackLr,
+  } = resolveAdvRegOptions('trainAdvReg', options);
   const optimizer = options.optimizer ?? (sel ? adam({ lr: 1e-3 }) : sgd({ lr: 0.01, momentum: 0.9, weightDecay: 5e-4 }));
   const schedule = options.schedule ?? (sel ? constantLr : cosine(options.epochs));
   const attack = options.attackModel ?? (sel ? selAttackModel : mlhAdvRegAttackModel)(members.numClasses, deriveSeed(seed, 'attack-init'));
-  const attackOptimizer = options.attackOptimizer ?? (sel ? adam({ lr: 1e-4 }) : sgd({ lr: 0.01, momentum: 0.9, weightDecay: 5e-4 }));
+  const attackOptimizer =
+    options.attackOptimizer ?? (attackOptimizerKind === 'adam' ? adam({ lr: baseAttackLr }) : sgd({ lr: baseAttackLr, momentum: 0.9, weightDecay: 5e-4 }));
   const privatePlugin = advRegPlugin(attack, { ...features, alpha });
   const memberStream = batchStream(members, batchSize, deriveSeed(seed, 'attack-members'));
   const referenceStream = batchStream(reference, batchSize, deriveSeed(seed, 'attack-reference'));

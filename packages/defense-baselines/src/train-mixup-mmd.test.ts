@@ -30,6 +30,26 @@ describe('trainMixupMmd', () => {
     dispose();
   });
 
+  it('λ_mmd reaches the model: λ = 0 is mixup only, distinct λ give distinct models', async () => {
+    const { members, other, dispose } = tinySplits();
+    const run = async (lambdaMmd: number, gapThreshold = 0) => {
+      const model = tinyModel(4);
+      const history = await trainMixupMmd(model, members, other, { epochs: 3, batchSize: 16, gapThreshold, lambdaMmd, seed: 7 });
+      const weights = weightsOf(model);
+      model.dispose();
+      return { history, weights };
+    };
+    const zero = await run(0);
+    expect(zero.history.every((h) => !h.mmdPass)).toBe(true);
+    // With the MMD pass switched off by the gap rule, any λ is the mixup-only model.
+    expect((await run(5, 1)).weights).toEqual(zero.weights);
+    const one = await run(1);
+    const five = await run(5);
+    expect(one.weights).not.toEqual(zero.weights);
+    expect(five.weights).not.toEqual(one.weights);
+    dispose();
+  });
+
   it('skips the MMD pass below the accuracy gap but still steps the LR schedule (A35)', async () => {
     const { members, other, dispose } = tinySplits();
     const model = tinyModel(4);

@@ -93,8 +93,9 @@ function mmdPlugin(validation: LabeledData, byClass: Int32Array[], lambdaMmd: nu
  *    the same label multiset (sampled with replacement; from the whole set for a class it lacks) —
  *    core `train`, one epoch. Skipped in the last epoch (the code does not step there).
  * The LR schedule is stepped every epoch, also when the MMD pass is skipped (A35: the code's skip is
- * a bug). Both passes share the optimizer, so momentum carries over. The validation forward pass runs
- * in training mode like the reference code (it updates batch-norm statistics).
+ * a bug). Both passes share the optimizer, so momentum carries over. The MMD pass (both forward passes)
+ * runs in training mode; the reference code runs it in eval mode (its accuracy check leaves the model
+ * there), which differs only for models with batch norm or dropout.
  *
  * @param members - the training set. @param validation - the inference ("validation") set the MMD aligns to.
  * @returns one {@link MixupMmdEpoch} per epoch.

@@ -109,13 +109,23 @@ export const BUILTIN_DEFENSES: readonly DefenseDefinition<never>[] = [
     needsInference: true,
     schema: optionsSchema(without(mixupMmdOptionsSchema.fields, 'epochs', 'batchSize', 'seed')),
     check: (_o, run) => refuseTrainingAugmentation(run),
-    train: async (ctx) =>
-      void (await trainMixupMmd(ctx.model, ctx.members, inferenceOf('mixup-mmd', ctx), {
-        ...ctx.options,
-        epochs: ctx.training.epochs,
-        batchSize: ctx.training.batchSize,
-        seed: ctx.seed,
-      })),
+    // The run's optimizer and schedule, as for every other defense (not MLHospital's fixed SGD 0.01 +
+    // cosine, which leaves a short run's model untrained and the MMD pass without effect, §4.6).
+    async train(ctx) {
+      const { optimizer, schedule } = optimizerFor(ctx.training);
+      try {
+        await trainMixupMmd(ctx.model, ctx.members, inferenceOf('mixup-mmd', ctx), {
+          ...ctx.options,
+          epochs: ctx.training.epochs,
+          batchSize: ctx.training.batchSize,
+          seed: ctx.seed,
+          optimizer,
+          schedule,
+        });
+      } finally {
+        optimizer.dispose();
+      }
+    },
   }),
   defineDefense({
     name: 'sam',

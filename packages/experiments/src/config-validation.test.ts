@@ -108,7 +108,7 @@ const CASES: Record<string, { ok: Record<string, unknown>; bad: Array<[Record<st
     bad: [
       [
         { epochs: 3 },
-        'defenses[1].params.epochs: expected one of the options variant, alpha, attackLoss, warmupEpochs, warmupObjective, warmupAttackEpochs, rounds, outputs, labelCode, got an unknown option',
+        'defenses[1].params.epochs: expected one of the options variant, alpha, attackLoss, warmupEpochs, warmupObjective, warmupAttackEpochs, rounds, outputs, labelCode, attackOptimizerKind, attackLr, got an unknown option',
       ],
       [{ rounds: { attackBatches: 2 } }, 'defenses[1].params.rounds.targetBatches: expected an integer ≥ 1, got nothing (it is required)'],
       [{ warmupEpochs: -1 }, 'defenses[1].params.warmupEpochs: expected an integer ≥ 0, got -1'],
