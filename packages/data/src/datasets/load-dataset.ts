@@ -1,5 +1,5 @@
 import { InvalidDatasetError } from '@mia/core';
-import type { ProgressCallback } from '../fetch/progress';
+import { progressReporter, type ProgressCallback } from '../fetch/progress';
 import type { Dataset, Normalization } from './dataset';
 import { datasetInfo, type DatasetName } from './dataset-info';
 import { loadCifar10, type Cifar10Source } from './load-cifar10';
@@ -48,7 +48,7 @@ export async function loadDataset(name: DatasetName, options: LoadDatasetOptions
     throw new InvalidDatasetError(`loadDataset: ${name} is not downloaded automatically and no data directory was given: ${info.obtain}`);
   }
   const dirOptions = {
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    onProgress: progressReporter(options.onProgress), // a bar on a TTY, as for CIFAR-10
     ...(options.verifySizes === undefined ? {} : { verifySizes: options.verifySizes }),
     ...(options.normalization === undefined ? {} : { normalization: options.normalization }),
   };
