@@ -12,7 +12,8 @@ describe('progressReporter', () => {
     const report = progressReporter((e) => seen.push(e), tty);
     report({ phase: 'download', file: 'a.tgz', loaded: 50, total: 100 });
     report({ phase: 'download', file: 'a.tgz', loaded: 100, total: 100 });
-    expect(seen).toHaveLength(2);
+    report({ phase: 'download', file: 'a.tgz', loaded: 100, total: 100 }); // a repeated end: not drawn again
+    expect(seen).toHaveLength(3);
     // "\r\x1b[K": back to the line's start and erase it, so no tail of a longer earlier line survives.
     expect(written).toEqual([`\r\x1b[K[${'='.repeat(14)}>${' '.repeat(15)}]  50% download a.tgz`, `\r\x1b[K[${'='.repeat(30)}] 100% download a.tgz\n`]);
     const quiet: string[] = [];

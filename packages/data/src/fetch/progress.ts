@@ -32,15 +32,17 @@ const REDRAW = '\r\x1b[K';
 export function progressReporter(onProgress?: ProgressCallback, stream: ProgressStream = process.stderr): ProgressCallback {
   let lastDraw = 0;
   let lastKey = '';
+  let lastDone = false;
   return (event) => {
     onProgress?.(event);
     if (stream.isTTY !== true) return;
     const now = Date.now();
     const key = `${event.phase}:${event.file}`;
     const done = event.total !== undefined && event.loaded >= event.total;
-    if (key === lastKey && !done && now - lastDraw < 100) return;
+    if (key === lastKey && (lastDone || (!done && now - lastDraw < 100))) return; // a finished bar is drawn once
     lastDraw = now;
     lastKey = key;
+    lastDone = done;
     stream.write(`${REDRAW}${formatProgress(event)}${done ? '\n' : ''}`);
   };
 }
