@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -90,6 +90,23 @@ describe('docs agree with the code', () => {
         expect(after, s).toMatch(/native|wasm/);
       }
     }
+  });
+
+  it("the README's cold-run times of the reproductions and their backend are those of the committed reproduction.json files", () => {
+    const results = readdirSync(join(root, 'examples')).flatMap((example) => {
+      const dir = join(root, 'examples', example, 'results');
+      if (!existsSync(dir)) return [];
+      return readdirSync(dir)
+        .filter((run) => existsSync(join(dir, run, 'reproduction.json')))
+        .map((run) => JSON.parse(readFileSync(join(dir, run, 'reproduction.json'), 'utf8')) as { seconds: number; backend: string });
+    });
+    expect(results.length).toBeGreaterThan(0);
+    const readme = read('README.md').replace(/\s+/g, ' ');
+    const stated = /re-run with its cache cold on [\d-]+ on a 2-core VM with the (\w+) backend: ([\d.]+)–([\d.]+) minutes each/.exec(readme);
+    expect(stated, 'README: "re-run with its cache cold on <date> on a 2-core VM with the <backend> backend: a–b minutes each"').not.toBeNull();
+    const minutes = results.map((r) => r.seconds / 60);
+    expect([stated![2], stated![3]]).toEqual([Math.min(...minutes).toFixed(1), Math.max(...minutes).toFixed(1)]);
+    expect(new Set(results.map((r) => r.backend))).toEqual(new Set([stated![1]]));
   });
 
   it('no install path assumes the name of the clone', () => {
