@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -107,6 +108,23 @@ describe('docs agree with the code', () => {
     const minutes = results.map((r) => r.seconds / 60);
     expect([stated![2], stated![3]]).toEqual([Math.min(...minutes).toFixed(1), Math.max(...minutes).toFixed(1)]);
     expect(new Set(results.map((r) => r.backend))).toEqual(new Set([stated![1]]));
+  });
+
+  it("the README's own-model snippet is plain JavaScript (test:packaging runs it as .mjs) and prints its result", () => {
+    const section = read('README.md')
+      .split(/^## /m)
+      .find((s) => s.startsWith('Add one defense to your own tfjs model'));
+    const code = section === undefined ? undefined : /```ts\n([\s\S]*?)\n```/.exec(section)?.[1];
+    expect(code, 'README: a ```ts block under "## Add one defense to your own tfjs model"').toBeDefined();
+    const dir = mkdtempSync(join(tmpdir(), 'mia-snippet-'));
+    try {
+      writeFileSync(join(dir, 'snippet.mjs'), `${code}\n`);
+      const check = spawnSync(process.execPath, ['--check', join(dir, 'snippet.mjs')], { encoding: 'utf8' });
+      expect(check.status, check.stderr).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(code).toMatch(/console\.log\(/);
   });
 
   it('no install path assumes the name of the clone', () => {
