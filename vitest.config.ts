@@ -36,6 +36,9 @@ export default defineConfig({
     reporters: ['default', plainSummary],
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // tfjs-backend-cpu prints its "install tfjs-node" banner once per process that uses it (most test
+    // files set the cpu backend directly); drop exactly that banner, keep every other log and warning.
+    onConsoleLog: (log) => !log.includes('looks like you are running TensorFlow.js in Node.js'),
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { describe, expect, it } from 'vitest';
+import { MathBackendCPU } from '@tensorflow/tfjs-backend-cpu';
+import { describe, expect, it, vi } from 'vitest';
 import { BackendError } from './errors';
 import { chosenBackend, initBackend } from './init-backend';
 
@@ -12,6 +13,31 @@ describe('initBackend', () => {
     expect(result.skipped.map((s) => s.name)).toEqual(['tensorflow']);
     expect(skipped).toEqual(['tensorflow']);
     expect(result.skipped[0]!.reason.length).toBeGreaterThan(0);
+  });
+
+  it('chosen cpu prints no "install tfjs-node" banner; other tfjs warnings still print', async () => {
+    const banner = /looks like you are running TensorFlow\.js in Node\.js/;
+    // A fresh cpu backend each time (the banner comes once per backend instance).
+    const freshCpu = () => {
+      tf.removeBackend('cpu');
+      tf.registerBackend('cpu', () => new MathBackendCPU(), 1);
+    };
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      freshCpu();
+      await tf.setBackend('cpu');
+      tf.tensor([1, 2]).dispose();
+      expect(warn.mock.calls.some((c) => banner.test(String(c[0])))).toBe(true); // the control: plain tfjs prints it
+      warn.mockClear();
+
+      freshCpu();
+      await initBackend({ prefer: ['cpu'] });
+      tf.tensor([1, 2]).dispose();
+      tf.backend_util.warn('a real warning'); // how tfjs reports everything else
+      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual(['a real warning']);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('fails with a BackendError listing every failure when nothing loads', async () => {

@@ -90,8 +90,23 @@ async function load(name: BackendName, options: InitBackendOptions): Promise<str
   }
   const target = name === 'cpu' ? 'cpu' : 'tensorflow';
   if (!(await tf.setBackend(target))) throw new Error(`tf.setBackend('${target}') returned false`);
-  if (target === 'cpu') useCpuTraining();
+  if (target === 'cpu') {
+    silenceCpuBanner();
+    useCpuTraining();
+  }
   return target;
+}
+
+/**
+ * `@tensorflow/tfjs-backend-cpu` prints a "Hi, looks like you are running TensorFlow.js in Node.js …
+ * install our node backend" banner on its first tensor, in every process and worker thread. Here the
+ * cpu backend was chosen by {@link initBackend}, which already reports why the faster ones were
+ * skipped, so the banner is only noise: mark the backend as used (its `firstUse` flag, the only thing
+ * the banner depends on). Every other tfjs warning still prints.
+ */
+function silenceCpuBanner(): void {
+  const backend = tf.findBackend('cpu') as { firstUse?: boolean } | null;
+  if (backend !== null && typeof backend.firstUse === 'boolean') backend.firstUse = false;
 }
 
 /**

@@ -17,7 +17,7 @@ export { parseSvhnMat } from './formats/svhn-mat';
 export { ShokriTextParser, parseShokriText, type ShokriTextOptions, type ShokriRows } from './formats/shokri-text-parser';
 export { readShokriFile } from './formats/read-shokri-file';
 export { resolveCacheDir } from './fetch/cache-dir';
-export { progressReporter, formatProgress, type ProgressEvent, type ProgressCallback } from './fetch/progress';
+export { progressReporter, progressLines, formatProgress, type ProgressEvent, type ProgressCallback, type ProgressStream } from './fetch/progress';
 export { digestBytes, digestFile } from './fetch/file-digest';
 export { writeFileAtomic } from './fetch/write-file-atomic';
 export { verifyPinnedFile, type PinnedFile } from './fetch/verified-file';

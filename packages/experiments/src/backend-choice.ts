@@ -18,7 +18,8 @@ export function initDefaultBackend(options: Omit<InitBackendOptions, 'loaders'> 
   return initBackend({ ...options, loaders: backendLoaders });
 }
 
-const NAMES: readonly BackendName[] = ['tensorflow-gpu', 'tensorflow', 'native', 'wasm', 'cpu'];
+/** The values `mia --backend` accepts, in `initBackend`'s order of preference. */
+export const BACKEND_NAMES: readonly BackendName[] = ['tensorflow-gpu', 'tensorflow', 'native', 'wasm', 'cpu'];
 
 /** The backend this thread runs on, as `initBackend` names it (`native`, not tfjs's `wasm`). */
 export function activeBackend(): string {
@@ -27,7 +28,7 @@ export function activeBackend(): string {
 
 /** `name` as a backend a worker can be told to load, or undefined. */
 export function asBackendName(name: string | undefined): BackendName | undefined {
-  return NAMES.find((n) => n === name);
+  return BACKEND_NAMES.find((n) => n === name);
 }
 
 /**

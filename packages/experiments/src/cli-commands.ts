@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '@mia/core';
-import { loadDataset, type DatasetName } from '@mia/data';
+import { loadDataset, progressLines, type DatasetName } from '@mia/data';
 import { loadExperimentConfig } from './load-config';
 import { rerenderReports } from './report/report-command';
 import { writeReport } from './report/write-report';
@@ -107,13 +107,15 @@ export async function reportCommand(dir: string): Promise<void> {
   process.stdout.write(`wrote ${written.join('\n      ')}\n`);
 }
 
-/** `mia datasets fetch <name>`. */
+/**
+ * `mia datasets fetch <name>`: on a terminal the loader draws its progress bar; in a log or a pipe
+ * progress comes as plain lines (start, every 10 %, end) that do not pile up carriage returns.
+ */
 export async function datasetsFetchCommand(name: string, opts: { dataDir?: string }): Promise<void> {
   const dataset = await loadDataset(name as DatasetName, {
     ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }),
-    onProgress: (e) => process.stderr.write(`\r${JSON.stringify(e).slice(0, 120)}`),
+    ...(process.stderr.isTTY === true ? {} : { onProgress: progressLines(process.stderr) }),
   });
-  process.stderr.write('\n');
   process.stdout.write(
     `${dataset.name}: ${dataset.size} examples, ${dataset.numClasses} classes, input [${dataset.inputShape.join(', ')}], ${dataset.source}\n`,
   );

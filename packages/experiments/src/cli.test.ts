@@ -49,7 +49,9 @@ describe('mia CLI', () => {
     writeFileSync(join(dir, 'missing-data.json'), JSON.stringify({ ...tiny, dataset: { name: 'texas100' } }));
     const missing = mia('--backend', 'cpu', 'run', join(dir, 'missing-data.json'));
     expect(missing.status).toBe(1);
-    expect(missing.stderr).toMatch(/mia: loadDataset: texas100 is not downloaded automatically and no data directory was given: download .* as --data-dir \(CLI\)/);
+    expect(missing.stderr).toMatch(
+      /mia: loadDataset: texas100 is not downloaded automatically and no data directory was given: download .* as --data-dir \(CLI\)/,
+    );
     const help = mia('--help');
     expect(help.stdout).toMatch(/Commands:[\s\S]*run[\s\S]*sweep[\s\S]*reproduce[\s\S]*report[\s\S]*attack[\s\S]*datasets[\s\S]*cache/);
   });

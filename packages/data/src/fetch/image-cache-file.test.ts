@@ -29,7 +29,7 @@ describe('image cache file', () => {
     const bytes = await readFile(path);
     bytes[bytes.length - 5]! ^= 1;
     await writeFile(path, bytes);
-    await expect(readImageCache(path)).rejects.toThrow(/x\.miaimg is corrupted \(SHA-256 mismatch\); it was removed/);
+    await expect(readImageCache(path)).rejects.toThrow(/x\.miaimg is corrupted \(SHA-256 mismatch\); it was removed$/);
     expect(await readdir(dir)).toEqual([]);
     await writeImageCache(path, images);
     await writeFile(path, (await readFile(path)).subarray(0, 500));

@@ -60,7 +60,7 @@ export async function readImageCache(path: string): Promise<DecodedImages | unde
   if (bytes === undefined) return undefined;
   const fail = async (problem: string): Promise<never> => {
     await rm(path, { force: true });
-    throw new InvalidDatasetError(`image cache ${path} is corrupted (${problem}); it was removed and will be rebuilt on the next load`);
+    throw new InvalidDatasetError(`image cache ${path} is corrupted (${problem}); it was removed`);
   };
   if (bytes.length < 12 || bytes.subarray(0, 8).toString('latin1') !== MAGIC) return fail('bad magic');
   const headerLength = bytes.readUInt32LE(8);

@@ -14,9 +14,19 @@ function paperValue(results: ExperimentResults, label: string, column: string): 
 const withSe = (value: string, se: number | undefined, format: (v: number) => string) =>
   se === undefined || !Number.isFinite(se) ? value : `${value} ± ${format(se)}`;
 
-/** Rows of the main table: one per defense, attack advantages as columns (table cells are strings). */
+/** The paper columns of the main table: the config's `paper.values` key and the column's title. */
+const PAPER_COLUMNS = [
+  ['p1', 'paper P1'],
+  ['testAccuracy', 'paper test acc %'],
+] as const;
+
+/**
+ * Rows of the main table: one per defense, attack advantages as columns (table cells are strings).
+ * A paper column appears only when the config gives the paper's value for at least one of its rows.
+ */
 export function mainTable(results: ExperimentResults): { header: string[]; rows: string[][] } {
   const attacks = results.config.attacks.filter((a) => results.rows.some((r) => r.attacks.some((x) => x.attack === a)));
+  const paper = PAPER_COLUMNS.filter(([key]) => results.rows.some((r) => results.config.paper?.values[r.label]?.[key] !== undefined));
   const header = [
     'defense',
     'train acc %',
@@ -26,8 +36,7 @@ export function mainTable(results: ExperimentResults): { header: string[]; rows:
     ...attacks.map((a) => `adv ${a} %`),
     'max adv %',
     'P1',
-    'paper P1',
-    'paper test acc %',
+    ...paper.map(([, title]) => title),
   ];
   const rows = results.rows.map((r) => [
     r.label,
@@ -38,8 +47,7 @@ export function mainTable(results: ExperimentResults): { header: string[]; rows:
     ...attacks.map((a) => pct(r.attacks.find((x) => x.attack === a)?.advantage ?? Number.NaN)),
     withSe(pct(r.maxAdvantage), r.se?.maxAdvantage, pct),
     withSe(num(r.p1), r.se?.p1, num),
-    paperValue(results, r.label, 'p1'),
-    paperValue(results, r.label, 'testAccuracy'),
+    ...paper.map(([key]) => paperValue(results, r.label, key)),
   ]);
   return { header, rows };
 }
@@ -50,7 +58,7 @@ export const TPR_AT_FPR_NOTE =
 
 /** The advantage/P1 explanation under the main table. */
 export const RESULTS_NOTE =
-  'Advantage = TPR − FPR of each attack\'s decision rule (threshold fitted on the shadow model) on the target\'s members vs non-members, so it can be negative; attack scores are "higher = member"; P1 as in docs/protocol.md §5; "± x" is the bootstrap standard error over the evaluation examples (docs/protocol.md §5.1). "paper" columns are the published values where the config gives them.';
+  'Advantage = TPR − FPR of each attack\'s decision rule (threshold fitted on the shadow model) on the target\'s members vs non-members, so it can be negative; attack scores are "higher = member"; P1 as in docs/protocol.md §5; "± x" is the bootstrap standard error over the evaluation examples (docs/protocol.md §5.1). "paper" columns are the published values, shown when the config gives them.';
 
 /** One defense's attack table: balanced accuracy, advantage, AUC and TPR at each FPR with the achieved FPR. */
 export function attackTable(row: ExperimentResults['rows'][number]): { header: string[]; rows: string[][] } {

@@ -1,5 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { ExperimentResults } from '../results';
+import { uncertaintyDomain } from './axis-domain';
 
 /**
  * The series a defense row belongs to in the trade-off plot: its label without the ` key=value`
@@ -10,42 +11,76 @@ export function seriesOf(label: string): string {
   return label.replace(/(\s+[^\s=]+=\S+)+$/, '') || label;
 }
 
-/** Test accuracy vs max attack advantage, one point per defense row and one line per series, like the papers' trade-off figures. */
+/**
+ * Test accuracy vs max attack advantage, one point per defense row with ± 1 SE bars (the rows'
+ * bootstrap SEs, `row.se`) and one line per series, like the papers' trade-off figures. The axes come
+ * from {@link uncertaintyDomain} (never narrower than the noise or than 5 points); the legend sits
+ * under the plot and the labels of the right half's points are drawn to their left, so no label
+ * runs into the legend or off the plot.
+ */
 export function privacyUtilitySpec(results: ExperimentResults): TopLevelSpec {
-  const values = results.rows.map((r) => ({ series: seriesOf(r.label), label: r.label, testAccuracy: r.testAccuracy, maxAdvantage: r.maxAdvantage }));
-  const color = { field: 'series', type: 'nominal', title: 'defense' };
+  const points = results.rows.map((r) => {
+    const seAcc = finiteOr0(r.se?.testAccuracy);
+    const seAdv = finiteOr0(r.se?.maxAdvantage);
+    return { r, seAcc, seAdv };
+  });
+  const xDomain = uncertaintyDomain(
+    points.map((p) => ({ value: p.r.maxAdvantage, se: p.seAdv })),
+    { bounds: [-1, 1] },
+  );
+  const yDomain = uncertaintyDomain(points.map((p) => ({ value: p.r.testAccuracy, se: p.seAcc })));
+  const middle = (xDomain[0] + xDomain[1]) / 2;
+  const values = points.map(({ r, seAcc, seAdv }) => ({
+    series: seriesOf(r.label),
+    label: r.label,
+    testAccuracy: r.testAccuracy,
+    maxAdvantage: r.maxAdvantage,
+    accLow: r.testAccuracy - seAcc,
+    accHigh: r.testAccuracy + seAcc,
+    advLow: r.maxAdvantage - seAdv,
+    advHigh: r.maxAdvantage + seAdv,
+    side: r.maxAdvantage > middle ? 'left' : 'right',
+  }));
+  const color = { field: 'series', type: 'nominal', title: 'defense', legend: { orient: 'bottom', direction: 'horizontal', columns: 3 } };
+  // Every layer names the same explicit domain, so no layer's data (the bars' ends) widens or narrows it.
+  const x = (field: string) => ({
+    field,
+    type: 'quantitative',
+    title: 'max attack advantage (TPR − FPR)',
+    scale: { domain: xDomain, nice: false, zero: false },
+  });
+  const y = (field: string) => ({ field, type: 'quantitative', title: 'test accuracy', scale: { domain: yDomain, nice: false, zero: false } });
+  const label = (side: 'left' | 'right') => ({
+    transform: [{ filter: { field: 'side', equal: side } }],
+    mark: { type: 'text', dx: side === 'right' ? 7 : -7, dy: -8, align: side === 'right' ? 'left' : 'right', fontSize: 10 },
+    encoding: { x: x('maxAdvantage'), y: y('testAccuracy'), text: { field: 'label' } },
+  });
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    title: 'Privacy-utility trade-off (up-left is better)',
+    title: { text: 'Privacy-utility trade-off (up-left is better)', subtitle: 'bars: ± 1 SE; axes cover ± 2 SE and at least 5 points' },
     width: 420,
     height: 300,
     data: { values },
     layer: [
-      {
-        mark: { type: 'line', point: false, opacity: 0.5 },
-        encoding: {
-          x: { field: 'maxAdvantage', type: 'quantitative', title: 'max attack advantage (TPR − FPR)', scale: { zero: false, padding: 24 } },
-          y: { field: 'testAccuracy', type: 'quantitative', title: 'test accuracy', scale: { zero: false, padding: 24 } },
-          color,
-          order: { field: 'maxAdvantage' },
-        },
-      },
+      { mark: { type: 'line', point: false, opacity: 0.5 }, encoding: { x: x('maxAdvantage'), y: y('testAccuracy'), color, order: { field: 'maxAdvantage' } } },
+      { mark: { type: 'rule', strokeWidth: 1.5 }, encoding: { x: x('maxAdvantage'), y: y('accLow'), y2: { field: 'accHigh' }, color } },
+      { mark: { type: 'rule', strokeWidth: 1.5 }, encoding: { y: y('testAccuracy'), x: x('advLow'), x2: { field: 'advHigh' }, color } },
       {
         mark: { type: 'point', filled: true, size: 80 },
         encoding: {
-          x: { field: 'maxAdvantage', type: 'quantitative' },
-          y: { field: 'testAccuracy', type: 'quantitative' },
+          x: x('maxAdvantage'),
+          y: y('testAccuracy'),
           color,
-          tooltip: [{ field: 'label' }],
+          tooltip: [{ field: 'label' }, { field: 'testAccuracy', format: '.3f' }, { field: 'maxAdvantage', format: '.3f' }],
         },
       },
-      {
-        mark: { type: 'text', dx: 6, align: 'left', fontSize: 10 },
-        encoding: { x: { field: 'maxAdvantage', type: 'quantitative' }, y: { field: 'testAccuracy', type: 'quantitative' }, text: { field: 'label' } },
-      },
+      label('right'),
+      label('left'),
     ],
   } as TopLevelSpec;
 }
+
+const finiteOr0 = (v: number | undefined) => (v !== undefined && Number.isFinite(v) ? v : 0);
 
 /**
  * The lower end of the log-log ROC axes: the power of ten at or below the smallest positive rate

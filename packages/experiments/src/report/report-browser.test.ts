@@ -107,6 +107,20 @@ describe.skipIf(!haveChromium)('report.html in headless Chromium', () => {
       const texts = (selector: string) => page.$$eval(selector, (ts) => ts.map((t) => t.textContent ?? ''));
       expect(await texts('#privacy-utility .role-legend-label text')).toEqual(['CCQL', 'undefended']);
       expect((await texts('#privacy-utility .role-mark text')).sort()).toEqual(['CCQL alpha=0.2', 'CCQL alpha=0.6', 'undefended']);
+      // No point label overlaps the legend or leaves the figure (the legend sits under the plot).
+      const boxes = await page.$eval('#privacy-utility svg', (svg) => {
+        const box = (e: Element) => {
+          const r = e.getBoundingClientRect();
+          return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+        };
+        return { svg: box(svg), legend: box(svg.querySelector('.role-legend')!), labels: Array.from(svg.querySelectorAll('.role-mark text'), box) };
+      });
+      for (const l of boxes.labels) {
+        const apart = l.right <= boxes.legend.left || l.left >= boxes.legend.right || l.bottom <= boxes.legend.top || l.top >= boxes.legend.bottom;
+        expect(apart, JSON.stringify({ label: l, legend: boxes.legend })).toBe(true);
+        expect(l.left).toBeGreaterThanOrEqual(boxes.svg.left);
+        expect(l.right).toBeLessThanOrEqual(boxes.svg.right);
+      }
       // ROC axes start at the data's resolution (smallest positive rate 0.001), not at 1e-5.
       const ticks = (await texts('#roc-loss .role-axis-label text')).filter((t) => t !== '').map(Number);
       expect(Math.min(...ticks)).toBe(0.001);

@@ -1,9 +1,10 @@
 import type { DefenseRow, ExperimentResults } from '../results';
+import { DEFAULT_REGIME } from '../reproduce/testability';
 
 const pct = (v: number) => (100 * v).toFixed(1);
 
 /** The SE of a row's metric: the bootstrap one when the run stored it, else the binomial `sqrt(p(1−p)/n)`. */
-function seOf(row: DefenseRow, metric: 'testAccuracy' | 'maxAdvantage', n: number): number {
+function seOf(row: DefenseRow, metric: 'trainAccuracy' | 'testAccuracy' | 'maxAdvantage', n: number): number {
   const stored = row.se?.[metric];
   if (stored !== undefined && Number.isFinite(stored)) return stored;
   const p = Math.min(1, Math.max(0, row[metric]));
@@ -33,30 +34,55 @@ function defenseSentence(base: DefenseRow, row: DefenseRow, n: number): string {
 }
 
 /**
+ * The undefended model's fit, in words that follow its numbers: "overfits" only when it fits its
+ * training set (train accuracy ≥ the 90 % of docs/protocol.md §5.1, the verdicts' threshold) and its
+ * train − test gap exceeds 2 SE; "does not fit its training set" below that threshold, whatever the gap.
+ */
+function fitOf(base: DefenseRow, n: number): { overfits: boolean; text: string } {
+  const gap = base.trainAccuracy - base.testAccuracy;
+  const seGap = Math.hypot(seOf(base, 'trainAccuracy', n), seOf(base, 'testAccuracy', n));
+  const gapKind = gap <= 0 ? 'none' : judged(gap, seGap) === 'clearly' ? 'real' : 'noise';
+  const fits = base.trainAccuracy >= DEFAULT_REGIME.minTrainAccuracy;
+  const numbers = `train ${pct(base.trainAccuracy)} %, test ${pct(base.testAccuracy)} %`;
+  const gapText = `a ${pct(gap)} ± ${pct(seGap)}-point train–test gap`;
+  if (!fits) {
+    const rest = gapKind === 'real' ? `; it still does worse on unseen data: ${gapText}` : '';
+    return {
+      overfits: false,
+      text: `it does not fit its training set (${numbers}; below the ${pct(DEFAULT_REGIME.minTrainAccuracy)} % train accuracy of docs/protocol.md §5.1${rest})`,
+    };
+  }
+  if (gapKind === 'real') return { overfits: true, text: `overfits (${numbers}: ${gapText})` };
+  const why = gapKind === 'none' ? 'no train–test gap' : `its train–test gap of ${pct(gap)} ± ${pct(seGap)} points is within noise`;
+  return { overfits: false, text: `it does not generalize worse than it fits (${numbers}: ${why})` };
+}
+
+/**
  * What a run's result means, in one sentence per defense: each defense's highest attack advantage
  * and test accuracy against the undefended row's, with the difference judged by the 2-SE rule
- * (docs/protocol.md §5.1), after a note when the undefended model is not in a regime where a
- * membership-inference defense can show anything (test accuracy ≤ 3× chance, or no generalization
- * gap). Empty when the run has no undefended row (`defense: none`) or nothing to compare it to.
+ * (docs/protocol.md §5.1), after a sentence on the undefended model: it overfits and leaks, or it
+ * is not in a regime where a membership-inference defense can show anything (it does not fit its
+ * training set, test accuracy ≤ 3× chance, or no train–test gap beyond noise). Empty when the run
+ * has no undefended row (`defense: none`) or nothing to compare it to.
  */
 export function whatItMeans(results: ExperimentResults): string[] {
   const base = results.rows.find((r) => r.defense === 'none');
   const others = results.rows.filter((r) => r !== base);
   if (base === undefined || others.length === 0) return [];
-  const n = Math.min(
-    ...Object.entries(results.partition.sizes)
-      .filter(([k]) => k.startsWith('target_'))
-      .map(([, v]) => v),
-  );
+  const sizes = Object.entries(results.partition.sizes)
+    .filter(([k]) => k.startsWith('target_'))
+    .map(([, v]) => v);
+  const n = sizes.length > 0 ? Math.min(...sizes) : 1;
   const classes = results.dataset.classes;
   const chance = classes === undefined || classes <= 0 ? undefined : 1 / classes;
+  const fit = fitOf(base, n);
   const regime: string[] = [];
+  if (!fit.overfits) regime.push(fit.text);
   if (chance !== undefined && base.testAccuracy <= 3 * chance)
     regime.push(`its test accuracy ${pct(base.testAccuracy)} % is at most 3× chance (${pct(chance)} %)`);
-  if (base.trainAccuracy - base.testAccuracy <= 0) regime.push('it does not generalize worse than it fits (no train–test gap)');
   const lead =
     regime.length > 0
       ? `The undefended model is not in the regime a membership-inference defense is meant for (${regime.join('; ')}), so these comparisons say little:`
-      : `The undefended model is overfit (train ${pct(base.trainAccuracy)} %, test ${pct(base.testAccuracy)} %) and leaks membership (highest attack advantage ${pct(base.maxAdvantage)} %).`;
-  return [lead, ...others.map((row) => defenseSentence(base, row, Number.isFinite(n) ? n : 1))];
+      : `The undefended model ${fit.text} and leaks membership (highest attack advantage ${pct(base.maxAdvantage)} %).`;
+  return [lead, ...others.map((row) => defenseSentence(base, row, n))];
 }
