@@ -3,3 +3,8 @@ export { epsilonOf, type EpsilonOfOptions } from './accountant/epsilon-of';
 export { epsilonFromRdp, type EpsilonFromRdpOptions, type PrivacySpent } from './accountant/epsilon-from-rdp';
 export { noiseMultiplierFor, type NoiseMultiplierForOptions } from './accountant/noise-multiplier-for';
 export { DEFAULT_ORDERS, type RdpConversion } from './accountant/accountant-options';
+export { dpSgdGradients, type DpSgdGradientsOptions, type DpSgdGradientsResult, type DpSgdBatch } from './dp-sgd/dp-sgd-gradients';
+export { dpSgdPlugin, type DpSgdPlugin, type DpSgdPluginOptions, type DpSgdPrivacy } from './dp-sgd/dp-sgd-plugin';
+export { dpSgdOptionsSchema } from './dp-sgd/dp-sgd-options';
+export { poissonSample, type PoissonSampleOptions } from './dp-sgd/poisson-sample';
+export { checkNoBatchNorm, type LayersLike } from './dp-sgd/check-no-batch-norm';
