@@ -8,3 +8,5 @@ export { dpSgdPlugin, type DpSgdPlugin, type DpSgdPluginOptions, type DpSgdPriva
 export { dpSgdOptionsSchema } from './dp-sgd/dp-sgd-options';
 export { poissonSample, type PoissonSampleOptions } from './dp-sgd/poisson-sample';
 export { checkNoBatchNorm, type LayersLike } from './dp-sgd/check-no-batch-norm';
+export { dpSgdTapedGradients, type DpSgdTapedGradientsOptions } from './ghost/dp-sgd-taped-gradients';
+export type { PerExampleTape, TapeConv2dOptions } from './ghost/per-example-tape';

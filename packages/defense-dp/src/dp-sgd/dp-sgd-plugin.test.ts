@@ -5,7 +5,7 @@ import { syntheticClassification, tinyMlp } from '@mia/core/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { epsilonOf } from '../accountant/epsilon-of';
 import { maxRelativeDifference, naiveClippedMean } from '../test-utils/naive-dp';
-import { dpSgdPlugin } from './dp-sgd-plugin';
+import { dpSgdPlugin, type DpSgdPluginOptions } from './dp-sgd-plugin';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
@@ -63,6 +63,36 @@ describe('dpSgdPlugin', () => {
     // 2 epochs × ⌈40/10⌉ batches = 8 steps at q = 0.25, σ = 1.1.
     const want = epsilonOf({ sampleRate: 0.25, noiseMultiplier: 1.1, steps: 8, delta: 1e-5 });
     expect(a.privacy).toEqual({ ...want, delta: 1e-5, steps: 8, sampleRate: 0.25, noiseMultiplier: 1.1, clipNorm: 1, sampling: 'poisson', covered: true });
+    data.dispose();
+  });
+
+  it('with tapedForward (per-layer norms, two backward passes) trains to the same weights as the per-example loop', async () => {
+    const data = syntheticClassification({ size: 24, numFeatures: 5, numClasses: 3, seed: 1 });
+    const tapedForward: DpSgdPluginOptions['tapedForward'] = (model, x, tape) => {
+      const groups = model.parameterGroups;
+      let h = x as tf.Tensor2D;
+      groups.forEach((g, i) => {
+        h = tape.dense(h, g.weight, g.bias);
+        if (i + 1 < groups.length) h = tf.tanh(h);
+      });
+      return h;
+    };
+    const run = async (taped: boolean) => {
+      const model = tinyMlp({ inputDim: 5, hidden: [6], numClasses: 3, seed: 2 });
+      const plugin = dpSgdPlugin({ clipNorm: 0.5, noiseMultiplier: 0.8, sampleRate: 0.5, data, ...(taped ? { tapedForward } : {}) });
+      const tensors = tf.memory().numTensors;
+      await train(model, data, { epochs: 2, batchSize: 12, seed: 3, optimizer: sgd({ lr: 0.3 }), plugins: [plugin], ...quiet });
+      expect(tf.memory().numTensors).toBe(tensors);
+      const weights = snapshot(model);
+      model.dispose();
+      return weights;
+    };
+    const loop = await run(false);
+    const taped = await run(true);
+    loop.forEach((w, k) => expect(maxRelativeDifference(taped[k]!, w)).toBeLessThan(1e-4));
+    expect(() => dpSgdPlugin({ clipNorm: 1, noiseMultiplier: 1, sampleRate: 0.5, data, tapedForward, loss: crossEntropy })).toThrow(
+      'dpSgdPlugin: loss must be absent with tapedForward',
+    );
     data.dispose();
   });
 

@@ -1,6 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { check, crossEntropy, deriveSeed, seededRandom, type Classifier, type LabeledData, type TrainingPlugin } from '@mia/core';
+import { check, crossEntropy, crossEntropyPerExample, deriveSeed, seededRandom, type Classifier, type LabeledData, type TrainingPlugin } from '@mia/core';
 import { epsilonOf } from '../accountant/epsilon-of';
+import { tapedClippedSum } from '../ghost/taped-clipped-sum';
+import type { PerExampleTape } from '../ghost/per-example-tape';
 import { checkNoBatchNorm } from './check-no-batch-norm';
 import { clippedGradientSum } from './clipped-gradient-sum';
 import { dpSgdOptionsSchema } from './dp-sgd-options';
@@ -25,8 +27,15 @@ export interface DpSgdPluginOptions {
   readonly sampleRate?: number;
   /** The training data (the same `train` gets); required with `'poisson'`. */
   readonly data?: LabeledData;
-  /** Per-batch objective on the logits. @default mean cross-entropy */
+  /** Per-batch objective on the logits (the per-example loop's path). @default mean cross-entropy */
   readonly loss?: (logits: tf.Tensor2D, labels: tf.Tensor1D) => tf.Scalar;
+  /**
+   * The model's forward pass through a {@link PerExampleTape} (every trainable variable used once via
+   * `tape.dense` / `tape.conv2d`): per-example norms then come per layer in two backward passes
+   * instead of one per example ({@link dpSgdTapedGradients}); the objective is then per-example
+   * cross-entropy. Without it, one backward pass per example.
+   */
+  readonly tapedForward?: (model: Classifier, x: tf.Tensor, tape: PerExampleTape, options: { readonly seed: number }) => tf.Tensor2D;
 }
 
 /** The privacy of the steps a {@link dpSgdPlugin} has run, from {@link epsilonOf}. */
@@ -59,7 +68,8 @@ export interface DpSgdPlugin extends TrainingPlugin {
  * plugins' `adjustGradients` — post-processing — apply). Other plugins' `loss` hooks are not used:
  * the objective is `options.loss`. Models with batch normalization are refused.
  *
- * Per-example gradients come from one backward pass per example (the generic path).
+ * Per-example gradients come from one backward pass per example (the generic path), or, with
+ * `tapedForward`, from per-layer norms in two backward passes.
  *
  * @example
  * const dp = dpSgdPlugin({ data, sampleRate: 256 / data.size, clipNorm: 1, noiseMultiplier: 1.1 });
@@ -77,6 +87,20 @@ export function dpSgdPlugin(options: DpSgdPluginOptions): DpSgdPlugin {
     check(typeof data?.gather === 'function' && data.y instanceof Int32Array, fn, 'data', "the training data (a LabeledData) with sampling 'poisson'", data);
   }
   check(options.loss === undefined || typeof options.loss === 'function', fn, 'loss', 'a function (logits, labels) => scalar', options.loss);
+  check(
+    options.tapedForward === undefined || typeof options.tapedForward === 'function',
+    fn,
+    'tapedForward',
+    'a function (model, x, tape, options) => logits',
+    options.tapedForward,
+  );
+  check(
+    options.tapedForward === undefined || options.loss === undefined,
+    fn,
+    'loss',
+    'absent with tapedForward (the taped path uses per-example cross-entropy)',
+    'a function',
+  );
   const lossOf = options.loss ?? crossEntropy;
   const checked = new WeakSet<Classifier>();
   let steps = 0;
@@ -106,15 +130,25 @@ export function dpSgdPlugin(options: DpSgdPluginOptions): DpSgdPlugin {
         expectedBatchSize = o.sampleRate! * data!.size;
       } else nominalRate = 1 / ctx.batchesPerEpoch;
       const n = x.shape[0]!;
-      const { sums, lossSum } = clippedGradientSum(
-        (i) => {
-          const { logits } = ctx.model.forward(tf.slice(x, i, 1), { training: true, seed: deriveSeed(ctx.seed, 'dp-sgd-example', i) });
-          return lossOf(logits, tf.slice(labels, i, 1));
-        },
-        n,
-        tools.variables,
-        o.clipNorm,
-      );
+      const taped = options.tapedForward;
+      const { sums, lossSum } =
+        taped === undefined
+          ? clippedGradientSum(
+              (i) => {
+                const { logits } = ctx.model.forward(tf.slice(x, i, 1), { training: true, seed: deriveSeed(ctx.seed, 'dp-sgd-example', i) });
+                return lossOf(logits, tf.slice(labels, i, 1));
+              },
+              n,
+              tools.variables,
+              o.clipNorm,
+            )
+          : tapedClippedSum(
+              fn,
+              (xb, tape) => crossEntropyPerExample(taped(ctx.model, xb, tape, { seed: deriveSeed(ctx.seed, 'dp-sgd-taped') }), labels),
+              x,
+              tools.variables,
+              o.clipNorm,
+            );
       const grads = privatize(sums, tools.variables, {
         clipNorm: o.clipNorm,
         noiseMultiplier: o.noiseMultiplier,
@@ -125,7 +159,8 @@ export function dpSgdPlugin(options: DpSgdPluginOptions): DpSgdPlugin {
       tools.applyGradients(grads);
       tf.dispose(Object.values(grads)); // privatize keeps them out of any tidy
       steps = ctx.step + 1;
-      return tf.div(lossSum, Math.max(n, 1)) as tf.Scalar;
+      const meanLoss = tf.div(lossSum, Math.max(n, 1)) as tf.Scalar;
+      return meanLoss;
     },
     privacy(delta: number): DpSgdPrivacy {
       const q = Number.isNaN(nominalRate) ? 0 : nominalRate;
