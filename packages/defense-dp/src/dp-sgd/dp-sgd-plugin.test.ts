@@ -103,6 +103,7 @@ describe('dpSgdPlugin', () => {
     await train(model, data, { epochs: 1, batchSize: 8, optimizer: sgd({ lr: 0.1 }), plugins: [plugin], ...quiet });
     const p = plugin.privacy(1e-5);
     expect(p).toMatchObject({ sampling: 'shuffle', covered: false, steps: 5, sampleRate: 0.2 });
+    expect(() => plugin.privacy(0)).toThrow('dpSgdPlugin.privacy: delta must be a number in (0, 1), got 0');
     model.dispose();
     data.dispose();
   });

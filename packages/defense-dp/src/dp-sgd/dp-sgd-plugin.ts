@@ -33,7 +33,9 @@ export interface DpSgdPluginOptions {
    * The model's forward pass through a {@link PerExampleTape} (every trainable variable used once via
    * `tape.dense` / `tape.conv2d`): per-example norms then come per layer in two backward passes
    * instead of one per example ({@link dpSgdTapedGradients}); the objective is then per-example
-   * cross-entropy. Without it, one backward pass per example.
+   * cross-entropy. Without it, one backward pass per example. It runs twice per step (the two
+   * passes) with the same `options.seed`: seed stochastic layers (dropout) from it so that both
+   * passes see the same masks.
    */
   readonly tapedForward?: (model: Classifier, x: tf.Tensor, tape: PerExampleTape, options: { readonly seed: number }) => tf.Tensor2D;
 }
@@ -163,6 +165,7 @@ export function dpSgdPlugin(options: DpSgdPluginOptions): DpSgdPlugin {
       return meanLoss;
     },
     privacy(delta: number): DpSgdPrivacy {
+      check(typeof delta === 'number' && delta > 0 && delta < 1, 'dpSgdPlugin.privacy', 'delta', 'a number in (0, 1)', delta);
       const q = Number.isNaN(nominalRate) ? 0 : nominalRate;
       const { epsilon, order } = epsilonOf({ sampleRate: q, noiseMultiplier: o.noiseMultiplier, steps, delta });
       return {
