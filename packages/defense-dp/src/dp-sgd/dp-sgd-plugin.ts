@@ -70,6 +70,9 @@ export interface DpSgdPlugin extends TrainingPlugin {
  * plugins' `adjustGradients` — post-processing — apply). Other plugins' `loss` hooks are not used:
  * the objective is `options.loss`. Models with batch normalization are refused.
  *
+ * `train` counts training accuracy only in its own gradient computation, which this plugin replaces:
+ * under it `history[].accuracy` is 0 — measure accuracy with `evaluate` of `@mia/core`.
+ *
  * Per-example gradients come from one backward pass per example (the generic path), or, with
  * `tapedForward`, from per-layer norms in two backward passes.
  *
