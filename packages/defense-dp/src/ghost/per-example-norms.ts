@@ -39,13 +39,39 @@ export function squaredNormsOf(entry: TapeEntry): tf.Tensor1D {
 
 /**
  * The im2col patches `[n, T, kh·kw·cin]` of a convolution's input, ordered like the flattened
- * kernel `[kh, kw, cin]`: a convolution with a one-hot kernel `[kh, kw, cin, kh·kw·cin]` and the
- * layer's own stride, padding and dilation.
+ * kernel `[kh, kw, cin]`, for the layer's own stride, padding (tfjs' 'same': the smaller half
+ * before) and dilation: one strided slice per kernel offset, concatenated along channels. Equal to a
+ * convolution with a one-hot kernel `[kh, kw, cin, kh·kw·cin]`, without its K² multiply-adds.
+ * @internal
  */
-function unfold(x: tf.Tensor4D, kernelShape: [number, number, number, number], o: ResolvedConv2d): tf.Tensor3D {
-  const [kh, kw, cin] = kernelShape;
-  const k = kh * kw * cin;
-  const eye = tf.reshape(tf.oneHot(tf.range(0, k, 1, 'int32'), k, 1, 0, 'float32'), [kh, kw, cin, k]) as tf.Tensor4D;
-  const patches = tf.conv2d(x, eye, o.strides as [number, number], o.pad, 'NHWC', o.dilations as [number, number]);
-  return tf.reshape(patches, [x.shape[0], patches.shape[1]! * patches.shape[2]!, k]);
+export function unfold(x: tf.Tensor4D, kernelShape: readonly [number, number, number, number], o: ResolvedConv2d): tf.Tensor3D {
+  return tf.tidy(() => {
+    const [n, h, w, cin] = x.shape;
+    const [kh, kw] = kernelShape;
+    const [sh, sw] = o.strides;
+    const [dh, dw] = o.dilations;
+    const span = (k: number, d: number) => (k - 1) * d + 1;
+    const outH = o.pad === 'same' ? Math.ceil(h / sh) : Math.ceil((h - span(kh, dh) + 1) / sh);
+    const outW = o.pad === 'same' ? Math.ceil(w / sw) : Math.ceil((w - span(kw, dw) + 1) / sw);
+    const padH = o.pad === 'same' ? Math.max((outH - 1) * sh + span(kh, dh) - h, 0) : 0;
+    const padW = o.pad === 'same' ? Math.max((outW - 1) * sw + span(kw, dw) - w, 0) : 0;
+    const padded =
+      padH + padW === 0
+        ? x
+        : tf.pad(x, [
+            [0, 0],
+            [Math.floor(padH / 2), padH - Math.floor(padH / 2)],
+            [Math.floor(padW / 2), padW - Math.floor(padW / 2)],
+            [0, 0],
+          ]);
+    const slices: tf.Tensor4D[] = [];
+    for (let p = 0; p < kh; p++) {
+      for (let q = 0; q < kw; q++) {
+        const begin = [0, p * dh, q * dw, 0];
+        const end = [n, p * dh + (outH - 1) * sh + 1, q * dw + (outW - 1) * sw + 1, cin];
+        slices.push(tf.stridedSlice(padded, begin, end, [1, sh, sw, 1]) as tf.Tensor4D);
+      }
+    }
+    return tf.reshape(tf.concat(slices, 3), [n, outH * outW, kh * kw * cin]) as tf.Tensor3D;
+  });
 }
