@@ -20,6 +20,7 @@ export interface DpSgdPluginOptions {
    * `sampleRate` (what the accountant assumes); the loop's batch only sets the number of steps, so
    * give `train` `batchSize ≈ sampleRate·data.size`. `'shuffle'`: the loop's shuffled fixed-size
    * batches, divided by their size — NOT covered by the accountant ({@link DpSgdPrivacy.covered} is false).
+   * With `'poisson'`, `train`'s `augment` is not applied (the plugin gathers its own batches).
    * @default 'poisson'
    */
   readonly sampling?: 'poisson' | 'shuffle';
