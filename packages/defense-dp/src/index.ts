@@ -10,3 +10,4 @@ export { poissonSample, type PoissonSampleOptions } from './dp-sgd/poisson-sampl
 export { checkNoBatchNorm, type LayersLike } from './dp-sgd/check-no-batch-norm';
 export { dpSgdTapedGradients, type DpSgdTapedGradientsOptions } from './ghost/dp-sgd-taped-gradients';
 export type { PerExampleTape, TapeConv2dOptions } from './ghost/per-example-tape';
+export { tapedForwardOf, type SequentialLike, type LayerLike } from './ghost/taped-forward-of';

@@ -16,7 +16,7 @@ describe('README', () => {
   it('the plain-tfjs snippet runs and prints the ε it reached', async () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const code = /```ts\n([\s\S]*?)\n```/.exec(readme)?.[1];
-    expect(code).toContain('dpSgdGradients(');
+    expect(code).toContain('dpSgdTapedGradients(');
     const file = join(work, 'snippet.ts');
     writeFileSync(file, `${code}\n`);
     const { stdout } = await promisify(execFile)(process.execPath, ['--conditions=@mia/source', '--import', 'tsx', file], { cwd: work, timeout: 110_000 });
