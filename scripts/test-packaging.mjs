@@ -53,6 +53,19 @@ const v = (await loss.data())[0];
 assert(Number.isFinite(v), 'cclLoss is finite, got ' + v);
 console.log('cclLoss', v);
 `,
+  '@mia/defense-dp': `${CPU}${assert}import { seededRandom } from '@mia/core';
+import { dpSgdGradients, epsilonOf } from '@mia/defense-dp';
+const { epsilon } = epsilonOf({ sampleRate: 0.04, noiseMultiplier: 1.5, steps: 2250, delta: 1e-5 });
+assert(Math.abs(epsilon - 7.32911117143) < 1e-7, 'epsilonOf gives the Opacus test value 7.32911117143, got ' + epsilon);
+const w = tf.variable(tf.tensor2d([[1, -2], [0.5, 3]]));
+const x = tf.tensor2d([[1, 0], [0, 1], [3, 4]]);
+const y = tf.tensor1d([0, 1, 1], 'int32');
+const loss = (xb, yb) => tf.losses.softmaxCrossEntropy(tf.oneHot(yb, 2), tf.matMul(xb, w));
+const { grads } = dpSgdGradients(loss, { x, y }, { variables: [w], clipNorm: 0.1, noiseMultiplier: 0, expectedBatchSize: 3, random: seededRandom(1) });
+const norm = Math.hypot(...grads[w.name].dataSync());
+assert(norm > 0 && norm <= 0.1 + 1e-6, 'the clipped mean gradient has norm in (0, C], got ' + norm);
+console.log('epsilon', epsilon.toFixed(4), 'clipped gradient norm', norm.toFixed(4));
+`,
   '@mia/data': `${assert}import { CCL4, purchaseLike } from '@mia/data';
 const ds = purchaseLike({ size: 50 });
 assert(ds.size === 50 && ds.y.length === 50 && ds.features.length === 50 * ds.numFeatures, 'purchaseLike has 50 rows, got ' + ds.size);

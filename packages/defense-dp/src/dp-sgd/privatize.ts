@@ -1,0 +1,25 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { deriveSeed } from '@mia/core';
+
+/**
+ * `(sum + N(0, σ²C²)) / expectedBatchSize` per coordinate of each clipped sum, keyed by variable
+ * name. With σ = 0 no noise tensor is drawn (the exact clipped mean). Noise of variable k is seeded
+ * by `deriveSeed(seed, 'dp-sgd-noise', k)`: the same seed gives the same noise on the same backend.
+ * @internal
+ */
+export function privatize(
+  sums: readonly tf.Tensor[],
+  variables: readonly tf.Variable[],
+  options: { readonly clipNorm: number; readonly noiseMultiplier: number; readonly expectedBatchSize: number; readonly seed: number },
+): Record<string, tf.Tensor> {
+  const std = options.noiseMultiplier * options.clipNorm;
+  const grads: Record<string, tf.Tensor> = {};
+  tf.tidy(() => {
+    variables.forEach((v, k) => {
+      const sum = sums[k]!;
+      const noisy = std === 0 ? sum : tf.add(sum, tf.randomNormal(sum.shape, 0, std, 'float32', deriveSeed(options.seed, 'dp-sgd-noise', k)));
+      grads[v.name] = tf.keep(tf.div(noisy, options.expectedBatchSize));
+    });
+  });
+  return grads;
+}

@@ -1,0 +1,13 @@
+export { rdpOf, type RdpOfOptions } from './accountant/rdp-of';
+export { epsilonOf, type EpsilonOfOptions } from './accountant/epsilon-of';
+export { epsilonFromRdp, type EpsilonFromRdpOptions, type PrivacySpent } from './accountant/epsilon-from-rdp';
+export { noiseMultiplierFor, type NoiseMultiplierForOptions } from './accountant/noise-multiplier-for';
+export { DEFAULT_ORDERS, type RdpConversion } from './accountant/accountant-options';
+export { dpSgdGradients, type DpSgdGradientsOptions, type DpSgdGradientsResult, type DpSgdBatch } from './dp-sgd/dp-sgd-gradients';
+export { dpSgdPlugin, type DpSgdPlugin, type DpSgdPluginOptions, type DpSgdPrivacy } from './dp-sgd/dp-sgd-plugin';
+export { dpSgdOptionsSchema } from './dp-sgd/dp-sgd-options';
+export { poissonSample, type PoissonSampleOptions } from './dp-sgd/poisson-sample';
+export { checkNoBatchNorm, type LayersLike } from './dp-sgd/check-no-batch-norm';
+export { dpSgdTapedGradients, type DpSgdTapedGradientsOptions } from './ghost/dp-sgd-taped-gradients';
+export type { PerExampleTape, TapeConv2dOptions } from './ghost/per-example-tape';
+export { tapedForwardOf, type SequentialLike, type LayerLike } from './ghost/taped-forward-of';

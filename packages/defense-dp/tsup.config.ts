@@ -1,0 +1,3 @@
+import { miaTsupConfig } from '../../tsup.config.base';
+
+export default miaTsupConfig();
