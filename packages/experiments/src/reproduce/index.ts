@@ -6,6 +6,7 @@ export {
   regimeGate,
   compareRows,
   type EveryColumnOptions,
+  type DifferenceSe,
   type ColumnGate,
   type RegimeGateOptions,
   type CompareRowsOptions,
@@ -13,6 +14,11 @@ export {
 export {
   compareEstimates,
   combineColumns,
+  holmFailures,
+  claimSummary,
+  undecidedColumn,
+  normalUpperTail,
+  type CombineOptions,
   isDecided,
   decidedClaim,
   notEvaluated,
@@ -32,6 +38,8 @@ export {
   regimeProblem,
   collapseProblem,
   testabilityProblem,
+  thresholdProblem,
+  saturationProblem,
   missingRows,
   type Regime,
   type TestabilityInput,
@@ -39,11 +47,12 @@ export {
 export { rowMetrics, attackMetric, averageAdvantageMetric, binomialAdvantageSe, hanleyMcNeilSe, p1DeltaSe, type RowMetric } from './row-metrics';
 export { trendClaim, type TrendPoint, type TrendClaimOptions } from './trend-claims';
 export { verdictCounts, type VerdictCounts } from './verdict-counts';
-export { checkReproduction, type ExpectedReproduction } from './check-reproduction';
-export { reproductionMarkdown, reproductionHtml, tableMarkdown, claimsMarkdown, writeReproductionReport } from './reproduction-report';
+export { checkReproduction, marginProblems, type ExpectedReproduction } from './check-reproduction';
+export { reproductionMarkdown, reproductionHtml, tableMarkdown, claimsMarkdown, subVerdicts, writeReproductionReport } from './reproduction-report';
 export {
   REPRODUCTION_SCALES,
   CLAIM_VERDICTS,
+  CURRENT_VERDICT_RULES,
   isNotRun,
   type Reproduction,
   type ReproductionContext,

@@ -13,6 +13,7 @@ import { packageVersions } from '../versions';
 import { writeReport } from '../report/write-report';
 import { writeReproductionReport } from './reproduction-report';
 import {
+  CURRENT_VERDICT_RULES,
   isNotRun,
   type LoadedUnit,
   type Reproduction,
@@ -137,7 +138,7 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
     claims: output.claims,
     ...(output.figures === undefined ? {} : { figures: output.figures }),
     notes: [...notes, ...(output.notes ?? [])],
-    verdictRules: 2,
+    verdictRules: CURRENT_VERDICT_RULES,
   };
   await writeReproductionReport(result, options.out);
   return result;
