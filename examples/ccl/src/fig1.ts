@@ -4,6 +4,7 @@ import { prepareData } from '@mia/experiments';
 import {
   claim,
   compareEstimates,
+  decidedClaim,
   formatValue,
   type Claim,
   type Reproduction,
@@ -134,8 +135,8 @@ export const fig1: Reproduction = {
       se: which === 'mean' ? Math.sqrt(s.variance / n) : s.variance * Math.sqrt(2 / Math.max(1, n - 1)),
     });
     const compare = (statement: string, a: string, b: string, which: 'mean' | 'variance', direction: 'greater' | 'less'): Claim => {
-      const d = compareEstimates(estimate(last(a), which), estimate(last(b), which), { direction, format: 'num' });
-      return { statement, verdict: d.verdict, evidence: `epoch ${epochs}, ${which} of the members' loss: ${a} vs ${b} ${d.evidence}` };
+      const d = compareEstimates(estimate(last(a), which), estimate(last(b), which), { direction, format: 'num', labels: [a, b] });
+      return decidedClaim(statement, { ...d, evidence: `epoch ${epochs}, ${which} of the members' loss: ${d.evidence}` });
     };
     const points: SeriesPoint[] = [...dynamics].flatMap(([series, stats]) =>
       stats.flatMap((s) => [

@@ -17,6 +17,7 @@ export {
   holmFailures,
   claimSummary,
   undecidedColumn,
+  columnOf,
   normalUpperTail,
   type CombineOptions,
   isDecided,

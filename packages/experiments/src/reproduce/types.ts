@@ -39,7 +39,7 @@ export interface TableCell {
   readonly paperStd?: number;
   /** Standard error of `ours` (bootstrap over examples, binomial approximation, or over seeds; see `seSource`). */
   readonly se?: number;
-  readonly seSource?: 'bootstrap' | 'binomial' | 'seeds' | 'parameters';
+  readonly seSource?: 'bootstrap' | 'binomial' | 'seeds' | 'parameters' | 'sample';
   /** Set when `ours` is missing: why (e.g. "not run: dataset not available"). */
   readonly notRun?: string;
 }

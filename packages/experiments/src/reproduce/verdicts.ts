@@ -4,14 +4,16 @@ import type { CellFormat, Claim, ClaimVerdict } from './types';
 /**
  * Where a standard error comes from: the runner's bootstrap, a binomial approximation (older results),
  * repeated seeds, or the spread over a model's parameters (claims about one model's weights or
- * sensitivities: the resolution of the measurement, not the spread over training seeds).
+ * sensitivities: the resolution of the measurement, not the spread over training seeds), or the
+ * sample spread of a mean over evaluation points.
  */
-export type SeSource = 'bootstrap' | 'binomial' | 'seeds' | 'parameters';
+export type SeSource = 'bootstrap' | 'binomial' | 'seeds' | 'parameters' | 'sample';
 
 const SOURCE_TEXT: Readonly<Record<Exclude<SeSource, 'bootstrap'>, string>> = {
   binomial: 'a binomial approximation sqrt(p(1−p)/n) (results without bootstrap SEs)',
   seeds: 'repeated seeds',
   parameters: "the model's parameters (one training seed)",
+  sample: 'the sample standard deviation over the points / √n (one training seed)',
 };
 
 /** A measured number with its standard error (absent when none is known). */
@@ -268,6 +270,16 @@ export function combineColumns(statement: string, columns: readonly ColumnDecisi
   const detail = cols.length === 0 ? 'no column to evaluate' : cols.map((c) => `${c.column}: ${c.verdict} — ${c.evidence}`).join('; ');
   const summary = cols.length === 0 ? verdict : claimSummary({ verdict, columns: cols });
   return { statement, verdict, evidence: `${summary}. ${detail}`, columns: cols, rule };
+}
+
+/**
+ * A single-comparison claim (e.g. a trend claim) as one column of a larger claim: its decision with
+ * the column name, or, when it was not decided, an undecided column with its evidence as the reason.
+ */
+export function columnOf(column: string, claim: Claim): ColumnDecision {
+  if (claim.decision !== undefined) return { ...claim.decision, column };
+  const verdict = claim.verdict === 'not testable' ? 'not testable' : 'not evaluated';
+  return { column, verdict, reason: claim.evidence.replace(/^not testable at this scale: /, ''), evidence: claim.evidence };
 }
 
 /** A claim from one {@link Decision} (its structured numbers kept as `decision`). */
