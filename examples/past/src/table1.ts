@@ -133,12 +133,13 @@ export const table1: Reproduction = {
         claimForEveryColumn({ table: p1, statement: 'P1(PAST) > P1(undefended) on every dataset', rowA: 'PAST', rowB: 'w/o', direction: 'greater', gate }),
         claimForEveryColumn({
           table: acc,
-          statement: "PAST's test accuracy ≥ undefended − 2 points on every dataset",
+          statement:
+            "PAST's test accuracy ≥ undefended − 2 points on every dataset (our criterion: the paper says PAST preserves accuracy; the 2-point tolerance is ours)",
           rowA: 'PAST',
           rowB: 'w/o',
           direction: 'greater',
           offset: -0.02,
-          gate,
+          gate: regimeGate({ runs, undefended: 'w/o', compared: ['PAST', 'w/o', TUNING_CONTROL], regime: PAST_REGIME, kind: 'utility' }),
         }),
         claimForEveryColumn({
           table: adv,
@@ -151,7 +152,7 @@ export const table1: Reproduction = {
         // Matched control (not in the paper): PAST's gain must come from the penalty, not from the extra tuning epochs.
         claimForEveryColumn({
           table: p1,
-          statement: `P1(PAST) > P1(${TUNING_CONTROL}) on every dataset (the penalty, not the extra training)`,
+          statement: `P1(PAST) > P1(${TUNING_CONTROL}) on every dataset (our criterion: the penalty, not the extra training, makes the gain)`,
           rowA: 'PAST',
           rowB: TUNING_CONTROL,
           direction: 'greater',
