@@ -49,6 +49,7 @@ export { rowMetrics, attackMetric, averageAdvantageMetric, binomialAdvantageSe, 
 export { trendClaim, type TrendPoint, type TrendClaimOptions } from './trend-claims';
 export { verdictCounts, type VerdictCounts } from './verdict-counts';
 export { checkReproduction, marginProblems, type ExpectedReproduction } from './check-reproduction';
+export { replayContext, replayReproduction, NeedsTrainedModelsError, type ReplayOptions } from './replay';
 export { reproductionMarkdown, reproductionHtml, tableMarkdown, claimsMarkdown, subVerdicts, writeReproductionReport } from './reproduction-report';
 export {
   REPRODUCTION_SCALES,

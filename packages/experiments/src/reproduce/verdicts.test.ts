@@ -423,3 +423,28 @@ describe('marginProblems', () => {
     expect(marginProblems([{ statement: 'd', verdict: 'not testable', evidence: 'why' }])).toEqual([]);
   });
 });
+
+describe('reports show the sub-verdicts', () => {
+  it('renders "partial: holds on …; not run on …" and "does not hold: fails on … (Δ ± SE)" under the claim, and marks old-rule partials', async () => {
+    const { claimsMarkdown } = await import('./reproduction-report');
+    const col = (column: string, z: number) => {
+      const se = 0.009 / Math.SQRT2;
+      return { column, ...compareEstimates({ value: 0.5 + z * 0.009, se }, { value: 0.5, se }, { direction: 'greater', format: 'pct' }) };
+    };
+    const partial = combineColumns('P1 on every dataset', [
+      col('CIFAR-10', 5),
+      col('Purchase', 4),
+      { column: 'CIFAR-100', verdict: 'not evaluated', evidence: 'not run', reason: 'not run' },
+    ]);
+    const failed = combineColumns('acc on every dataset', [col('CIFAR-10', -3.4), col('Purchase', 4)]);
+    const md = claimsMarkdown({ claims: [partial, failed], verdictRules: 3 });
+    expect(md).toContain('_partial: holds on CIFAR-10, Purchase; not run on CIFAR-100_');
+    expect(md).toContain('_does not hold: fails on CIFAR-10 (Δ −3.1 ± 0.9); holds on Purchase_');
+    // Results decided under rules 2 carry evidence only: nothing is parsed, the partial is marked.
+    const old = claimsMarkdown({
+      claims: [{ statement: 's', verdict: 'partial', evidence: 'decided on 1 of 2 columns; A: does not hold — …' }],
+      verdictRules: 2,
+    });
+    expect(old).toBe('- **◐ partial** (decided under the old rules: the columns may include failures) — s\n  decided on 1 of 2 columns; A: does not hold — …');
+  });
+});
