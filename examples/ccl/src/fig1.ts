@@ -2,7 +2,7 @@ import { InvalidDatasetError, deriveSeed } from '@mia/core';
 import { cclPlugin } from '@mia/defense-ccl';
 import { prepareData } from '@mia/experiments';
 import {
-  claim,
+  notEvaluated,
   compareEstimates,
   decidedClaim,
   formatValue,
@@ -106,7 +106,7 @@ export const fig1: Reproduction = {
       });
       return {
         tables: [empty('Fig. 1a: mean loss of the members'), empty('Fig. 1b: loss variance of the members')],
-        claims: statements.map((s) => claim(s, undefined, reason)),
+        claims: statements.map((s) => notEvaluated(s, reason)),
         notes,
       };
     }

@@ -135,8 +135,9 @@ describe('CCL reproductions at smoke scale', () => {
     ).toEqual([]);
     expect(evaluated(result)).toBe(true);
     expect(result.claims[0]!.evidence).toMatch(
-      /^epoch 3, variance of the members' loss: FL vs CE \d\.\d{3} vs \d\.\d{3}, Δ = [+−]\d\.\d{3} ± \d\.\d{3} \(2 SE = \d\.\d{3}\)$/,
+      /^epoch 3, variance of the members' loss: FL \d\.\d{3} vs CE \d\.\d{3}, Δ = [+−]\d\.\d{3} ± \d\.\d{3} \(2 SE = \d\.\d{3}\)$/,
     );
+    expect(result.claims[0]!.decision).toMatchObject({ labels: ['FL', 'CE'], direction: 'less' });
   });
 
   it('ccl-fig2: every defense setting of the seven baselines and CCL, the augmentation attacks "not applicable" on the tabular stand-in, three evaluated claims', async () => {

@@ -1,6 +1,6 @@
 export { runReproduction, type RunReproductionOptions } from './run-reproduction';
 export { registerReproductions, reproductionNames, getReproduction, byScale } from './registry';
-export { metricTable, rowOf, cellOf, claim, formatValue, type MetricTableOptions, type PaperValues } from './table-helpers';
+export { metricTable, rowOf, cellOf, formatValue, type MetricTableOptions, type PaperValues } from './table-helpers';
 export {
   claimForEveryColumn,
   regimeGate,
