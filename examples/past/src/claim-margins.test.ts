@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { NeedsTrainedModelsError, isDecided, marginProblems, replayReproduction } from '@mia/experiments/reproduce';
 import { describe, expect, it } from 'vitest';
 import { reproductions } from './index';
+import { PAST_REGIME } from './table1';
 
 // No decision without a margin (docs/protocol.md §5.1): every claim builder, replayed on the committed
 // cpu runs' results.json (no training), gives decided claims and columns that all carry a numeric Δ and SE.
@@ -33,4 +34,10 @@ describe('claim builders replayed on the committed cpu results', () => {
       for (const d of decisions) expect([Number.isFinite(d.delta), Number.isFinite(d.se)]).toEqual([true, true]);
     });
   }
+});
+
+describe("the regime gate states the paper's regime next to ours", () => {
+  it('names the regime the paper reports (its table) and the thresholds used here', () => {
+    expect(PAST_REGIME.why).toMatch(/PAST tunes overfitted models .*Table 1, w\/o: Texas 0\.557.*Ours: the docs\/protocol\.md §5\.1 defaults/);
+  });
 });
