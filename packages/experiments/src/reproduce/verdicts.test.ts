@@ -137,6 +137,11 @@ describe('claimForEveryColumn with the regime gate', () => {
     const noRow = claimOn({ A: fakeResults([base({ p1: 0.5 })]) });
     expect(noRow.verdict).toBe('not evaluated');
     expect(noRow.evidence).toMatch(/no defense labelled "D"/);
+    // A missing comparator is "not evaluated", a run that did not happen "not run".
+    expect(claimSummary(combineColumns('s', [{ column: 'A', verdict: 'not evaluated', evidence: 'no comparator', reason: 'no comparator' }]))).toBe(
+      'not evaluated: not evaluated on A',
+    );
+    expect(claimSummary(claimOn({ A: { notRun: 'not run: dataset not available' } }))).toBe('not evaluated: not run on A');
     expect(claimOn({ A: { notRun: 'not run: dataset not available' } }).verdict).toBe('not evaluated');
   });
 

@@ -216,6 +216,9 @@ export function holmFailures(columns: readonly ColumnDecision[], alpha = 0.05): 
   });
 }
 
+/** Whether an undecided column was not run at all (its reason says "not run"), rather than missing a comparator. */
+const notRun = (c: Decision): boolean => /^not run\b/i.test(c.reason ?? c.evidence);
+
 const deltaText = (c: Decision): string =>
   c.delta === undefined || c.se === undefined
     ? ''
@@ -234,7 +237,8 @@ export function claimSummary(claim: Pick<Claim, 'verdict' | 'decision' | 'column
       ['holds on', (c) => c.verdict === 'holds', false],
       ['within noise on', (c) => c.verdict === 'within noise', false],
       ['not testable on', (c) => c.verdict === 'not testable', false],
-      ['not run on', (c) => c.verdict === 'not evaluated' || c.verdict === 'partial', false],
+      ['not run on', (c) => c.verdict === 'not evaluated' && notRun(c), false],
+      ['not evaluated on', (c) => (c.verdict === 'not evaluated' && !notRun(c)) || c.verdict === 'partial', false],
     ];
     const parts = groups.flatMap(([label, test, withDelta]) => {
       const cs = claim.columns!.filter(test);
