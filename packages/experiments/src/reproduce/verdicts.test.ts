@@ -344,6 +344,11 @@ describe("the multiplicity rule (Holm's step-down over a claim's comparisons)", 
     expect(claimSummary(c)).toMatch(/^does not hold: fails on attack 0 \(Δ −5\.0 ± 1\.0\); holds on attack 1, /);
   });
 
+  it('refuses a family α outside (0, 1), naming it', () => {
+    expect(() => holmFailures([], 0)).toThrow('holmFailures: alpha must be in (0, 1), got 0');
+    expect(() => combineColumns('s', [], { alpha: 1.5 })).toThrow('holmFailures: alpha must be in (0, 1), got 1.5');
+  });
+
   it('a single comparison is not weakened (Holm at m = 1 is the one-sided 5 % test, looser than 2 SE)', () => {
     expect(holmFailures([compareEstimatesColumn('only', -2.1)])[0]!.verdict).toBe('does not hold');
   });
