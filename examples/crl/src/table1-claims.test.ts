@@ -75,3 +75,12 @@ describe('Table 1 claims', () => {
     expect(partial.evidence).toMatch(/svhn\/ResNet18: not evaluated — not run here/);
   });
 });
+
+describe('Table 1 claims: gates per kind of claim', () => {
+  it('a saturated group is not testable for the AUC claims but still decides the accuracy claims', () => {
+    const values = { CE: [0.7, 0.8], AdvReg: [0.6, 0.7], RelaxLoss: [0.65, 0.65], CRL: [0.69, 0.6] } as Record<Approach, [number, number]>;
+    const saturated: MeasuredGroup = { ...group(values), se: () => 0.001, gate: 'saturated (undefended loss AUC 0.995 ≥ 0.99: no defense effect can show)' };
+    const verdicts = TABLE1_CLAIMS.map(([s, t, strict, kind]) => table1Claim(s, t, [saturated], [], strict, kind).verdict);
+    expect(verdicts).toEqual(['not testable', 'not testable', 'not testable', 'holds', 'holds']);
+  });
+});

@@ -109,7 +109,10 @@ export const crlTable1: Reproduction = {
         if (c === 'Train Acc.') return rowMetrics.trainAccuracy.estimate(r, results).se;
         return hanleyMcNeilSe(v, sizes.target_train ?? NaN, sizes.target_test ?? NaN);
       };
-      const gate = testabilityProblem({ results, undefended: 'CE', compared: ['CE', 'AdvReg', 'RelaxLoss', 'CRL'], regime: CRL_REGIME });
+      const gateOf = (kind: 'privacy' | 'utility') =>
+        testabilityProblem({ results, undefended: 'CE', compared: ['CE', 'AdvReg', 'RelaxLoss', 'CRL'], regime: CRL_REGIME, kind });
+      const gate = gateOf('privacy');
+      const utilityGate = gateOf('utility');
       return [
         {
           dataset: g.dataset,
@@ -117,11 +120,12 @@ export const crlTable1: Reproduction = {
           get: (a: Approach, c: (typeof TABLE1_COLUMNS)[number]) => m.rows[a]?.values[c],
           se,
           ...(gate === undefined ? {} : { gate }),
+          ...(utilityGate === undefined ? {} : { utilityGate }),
         },
       ];
     });
     const paperGroups = Object.entries(TABLE1_PAPER).flatMap(([d, models]) => Object.keys(models).map((m) => [d, m] as const));
-    const claims = TABLE1_CLAIMS.map(([statement, test, strict]) => table1Claim(statement, test, measured, paperGroups, strict));
+    const claims = TABLE1_CLAIMS.map(([statement, test, strict, kind]) => table1Claim(statement, test, measured, paperGroups, strict, kind));
     const relaxation = groups.flatMap((g) =>
       'notRun' in g.measurement ? [] : [`${CRL_DATASETS[g.dataset].table} ${g.model}: ${relaxationNote(g.measurement.results, ['CRL'])}`],
     );
