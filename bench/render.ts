@@ -79,7 +79,7 @@ export function render(rows: Row[], opts: RenderOptions): string {
 /** One line per model: native wall ms/step ÷ the faster PyTorch 2-thread wall ms/step, this run. */
 function targetLines(rows: Row[]): string[] {
   const out = [
-    '## Targets of issue #19 (native kernels, all cores, against PyTorch 2 threads in this run)',
+    '## Speed targets of the native kernels (all cores, against PyTorch 2 threads in this run)',
     '',
     `Ratio = native wall ms/step ÷ the faster of PyTorch's two 2-thread runs (plain and malloc kept). Target ≤ ${TARGET.toFixed(1)}×; moonshot ≤ ${MOONSHOT}×.`,
     'Both medians are over the same number of timed steps; "fastest" compares the fastest steps (the least disturbed by other processes).',

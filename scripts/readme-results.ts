@@ -6,11 +6,14 @@
 // is replaced by the tables, claims, runtime and backend of examples/<paper>/results/<name>-<scale>/reproduction.json,
 // which `pnpm mia reproduce <name> --scale <scale> --out examples/<paper>/results/<name>-<scale>` wrote.
 // The root README's block <!-- verdicts --> … <!-- /verdicts --> gets a table per paper of the claims'
-// verdicts counted from the same files (results computed before the testability gate are marked).
+// verdicts counted from the same files, and under it the sub-verdicts of every claim that is partial or
+// does not hold (from the claims' structured per-column decisions, verdict rules ≥ 3). Results decided
+// under older rules are marked: their claims carry evidence text only, which is not parsed, and a
+// "partial" there may include columns that did not hold.
 // Usage: pnpm readme:results [--check]   (--check: exit 1 when a README is out of date or a result is missing)
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CLAIM_VERDICTS, claimsMarkdown, tableMarkdown, verdictCounts, type ReproductionResult } from '@mia/experiments/reproduce';
+import { CLAIM_VERDICTS, claimsMarkdown, subVerdicts, tableMarkdown, verdictCounts, type ReproductionResult } from '@mia/experiments/reproduce';
 
 const root = resolve(import.meta.dirname, '..');
 const check = process.argv.includes('--check');
@@ -71,7 +74,8 @@ for (const example of readdirSync(join(root, 'examples'))) {
     } else writeFileSync(readme, next);
   }
 }
-// The root README's verdict table: per paper, one row per produced reproduction and a total.
+// The root README's verdict table: per paper, one row per produced reproduction and a total, then the
+// sub-verdicts of the claims that are partial or do not hold.
 function verdictTables(): string {
   const header = ['Reproduction', 'claims', 'held', 'did not hold', 'within noise', 'not testable', 'not evaluated', 'partial'];
   const out: string[] = [];
@@ -82,6 +86,8 @@ function verdictTables(): string {
     const total = Object.fromEntries(CLAIM_VERDICTS.map((v) => [v, 0])) as Record<(typeof CLAIM_VERDICTS)[number], number>;
     let claims = 0;
     let ungated = 0;
+    let oldRules = 0;
+    const details: string[] = [];
     for (const dir of readdirSync(results).sort()) {
       const file = join(results, dir, 'reproduction.json');
       if (!existsSync(file)) continue;
@@ -90,7 +96,19 @@ function verdictTables(): string {
       claims += counts.claims;
       for (const v of CLAIM_VERDICTS) total[v] += counts.verdicts[v];
       if (!counts.gated) ungated += 1;
-      rows.push([`\`${r.name}\` (${r.scale})${counts.gated ? '' : ' †'}`, String(counts.claims), ...CLAIM_VERDICTS.map((v) => String(counts.verdicts[v]))]);
+      else if (!counts.structured) oldRules += 1;
+      const mark = !counts.gated ? ' †' : !counts.structured ? ' ‡' : '';
+      rows.push([`\`${r.name}\` (${r.scale})${mark}`, String(counts.claims), ...CLAIM_VERDICTS.map((v) => String(counts.verdicts[v]))]);
+      r.claims.forEach((c, i) => {
+        if (c.verdict !== 'partial' && c.verdict !== 'does not hold') return;
+        const sub = subVerdicts(c);
+        const text =
+          sub ??
+          (counts.structured
+            ? c.verdict
+            : `${c.verdict} (decided under the old rules${c.verdict === 'partial' ? ': its columns may include some that did not hold' : ''})`);
+        details.push(`- \`${r.name}\` #${i + 1}${mark}: ${text} — ${c.statement}`);
+      });
     }
     if (rows.length === 0) continue;
     rows.push(['**total**', `**${claims}**`, ...CLAIM_VERDICTS.map((v) => `**${total[v]}**`)]);
@@ -107,6 +125,12 @@ function verdictTables(): string {
         `† computed before the testability gate: strict inequalities on single seeds, no margins; "held" there is not a finding (${ungated} of ${rows.length - 1}).`,
         '',
       );
+    if (oldRules > 0)
+      out.push(
+        `‡ decided under verdict rules 2 (${oldRules} of ${rows.length - 1}): margins and the regime gate, but a claim over several columns was "partial" whenever some columns were decided, whatever those decisions were — a "partial" there may hide a column that did not hold; no multiplicity rule. To be re-decided under the current rules (docs/protocol.md §5.1).`,
+        '',
+      );
+    if (details.length > 0) out.push('Claims that are partial or do not hold, with their sub-verdicts:', '', ...details, '');
   }
   return out.join('\n').trimEnd();
 }

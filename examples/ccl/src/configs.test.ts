@@ -81,7 +81,7 @@ describe("paper-scale configs are the paper's (CCL §5.1, App. E; docs/protocol.
   });
 });
 
-describe("cpu plan (issue 20: Table 1 in the paper's regime with an early-stopping control)", () => {
+describe("cpu plan (Table 1 in the paper's regime with an early-stopping control)", () => {
   const ROLE_SIZE: Readonly<Record<string, number>> = { cifar10: 60_000 / 4, cifar100: 60_000 / 4 };
 
   it('Table 1 uses CPU_PLAN.table1 (thousands of members, a validation slice beside the capped target_test); the figures keep CPU_PLAN.figures', () => {

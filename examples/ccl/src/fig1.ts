@@ -2,8 +2,9 @@ import { InvalidDatasetError, deriveSeed } from '@mia/core';
 import { cclPlugin } from '@mia/defense-ccl';
 import { prepareData } from '@mia/experiments';
 import {
-  claim,
+  notEvaluated,
   compareEstimates,
+  decidedClaim,
   formatValue,
   type Claim,
   type Reproduction,
@@ -105,7 +106,7 @@ export const fig1: Reproduction = {
       });
       return {
         tables: [empty('Fig. 1a: mean loss of the members'), empty('Fig. 1b: loss variance of the members')],
-        claims: statements.map((s) => claim(s, undefined, reason)),
+        claims: statements.map((s) => notEvaluated(s, reason)),
         notes,
       };
     }
@@ -134,8 +135,8 @@ export const fig1: Reproduction = {
       se: which === 'mean' ? Math.sqrt(s.variance / n) : s.variance * Math.sqrt(2 / Math.max(1, n - 1)),
     });
     const compare = (statement: string, a: string, b: string, which: 'mean' | 'variance', direction: 'greater' | 'less'): Claim => {
-      const d = compareEstimates(estimate(last(a), which), estimate(last(b), which), { direction, format: 'num' });
-      return { statement, verdict: d.verdict, evidence: `epoch ${epochs}, ${which} of the members' loss: ${a} vs ${b} ${d.evidence}` };
+      const d = compareEstimates(estimate(last(a), which), estimate(last(b), which), { direction, format: 'num', labels: [a, b] });
+      return decidedClaim(statement, { ...d, evidence: `epoch ${epochs}, ${which} of the members' loss: ${d.evidence}` });
     };
     const points: SeriesPoint[] = [...dynamics].flatMap(([series, stats]) =>
       stats.flatMap((s) => [

@@ -4,6 +4,7 @@ import {
   classesOf,
   collapseProblem,
   combineColumns,
+  undecidedColumn,
   compareEstimates,
   isNotRun,
   notEvaluated,
@@ -141,20 +142,23 @@ export const fig4: Reproduction = {
     const underfitStatement = `a small α underfits: test accuracy at α=${smallest} < at α=${largest}, for CCQL and CCEL`;
     const underfit = (): Claim => {
       if (run === undefined) return notEvaluated(underfitStatement, (outcome as { notRun: string }).notRun);
-      if (gate !== undefined) return notTestable(underfitStatement, gate);
+      // A utility claim: saturated attacks do not make it untestable.
+      const utilityGate = testabilityProblem({ results: run, undefended: CE_LABEL, compared: [CE_LABEL], regime: CCL_REGIME, kind: 'utility' });
+      if (utilityGate !== undefined) return notTestable(underfitStatement, utilityGate);
       return combineColumns(
         underfitStatement,
         (['CCQL', 'CCEL'] as const).map((kind): ColumnDecision => {
           const lo = get(kind, smallest);
           const hi = get(kind, largest);
-          if (isNotRun(lo) || isNotRun(hi)) return { column: kind, verdict: 'not evaluated', evidence: 'a setting did not run' };
+          if (isNotRun(lo) || isNotRun(hi)) return undecidedColumn(kind, 'not evaluated', 'a setting did not run');
           const why = collapsed(hi);
-          if (why !== undefined) return { column: kind, verdict: 'not testable', evidence: `not testable at this scale: ${why}` };
+          if (why !== undefined) return undecidedColumn(kind, 'not testable', why);
           const d = compareEstimates(rowMetrics.testAccuracy.estimate(lo, run), rowMetrics.testAccuracy.estimate(hi, run), {
             direction: 'less',
             format: 'pct',
+            labels: [`α=${smallest}`, `α=${largest}`],
           });
-          return { column: kind, verdict: d.verdict, evidence: d.evidence };
+          return { column: kind, ...d };
         }),
       );
     };

@@ -142,7 +142,7 @@ export const SMOKE_PLAN: ReducedPlan = { plan: multistep('resnet-narrow', { widt
  * on a training batch of the initialised model the centre distance is 89.5, and since the features are
  * non-negative (ReLU, then average pooling) while the N(0, 1) centres are not, it cannot fall below
  * ‖c̃⁻‖²/2 ≈ 19.6 (the normalised centres' negative part); the paper's α_rcl = 0.1 therefore never
- * fires (it did not in 20 epochs: issue 20), while 40 ≈ twice that floor relaxes the centre loss once the
+ * fires (it did not in 20 epochs of the reduced-scale runs), while 40 ≈ twice that floor relaxes the centre loss once the
  * features have moved most of the way to their centres. The crl defense logs per epoch how often each
  * branch fired (`crlRelaxation` in the result rows).
  */

@@ -20,7 +20,11 @@ describe('fig7Claims', () => {
     const c = fig7Claims(points, { members: 10000, nonMembers: 10000 });
     expect(c.map((x) => x.verdict)).toEqual(['holds', 'holds', 'holds', 'holds', 'holds']);
     // Common privacy level = max(min CRL 0.55, min RCL 0.60) = 0.60: CRL's best there is 0.60 (level 2), RCL's 0.50.
-    expect(c[4]!.evidence).toMatch(/^at mean AUC ≤ 60\.0: CRL vs Relaxed Center Loss: 60\.0 vs 50\.0, Δ = \+10\.0 ± 0\.7 \(2 SE = 1\.4; SE from a binomial/);
+    expect(c[4]!.evidence).toMatch(
+      /^at mean AUC ≤ 60\.0: holds: holds on CRL vs Relaxed Center Loss\. CRL vs Relaxed Center Loss: holds — CRL 60\.0 vs Relaxed Center Loss 50\.0, Δ = \+10\.0 ± 0\.7 \(2 SE = 1\.4; SE from a binomial/,
+    );
+    expect(c[2]!.columns).toHaveLength(8);
+    expect(c[2]!.columns!.every((x) => x.verdict === 'holds' && x.se !== undefined && x.delta !== undefined)).toBe(true);
     expect(c[2]!.evidence).toMatch(/^ImpRelaxLoss > CRL beyond 2 SE in 8\/8/);
     // With 100 examples per side a 2-point accuracy difference is within noise.
     expect(fig7Claims(points, { members: 100, nonMembers: 100 })[0]!.verdict).toBe('within noise');
@@ -34,7 +38,18 @@ describe('fig7Claims', () => {
     ];
     const c = fig7Claims(points, { members: 10000, nonMembers: 10000 });
     expect(c.map((x) => x.verdict)).toEqual(Array(5).fill('not testable'));
-    expect(c[0]!.evidence).toMatch(/every point of an approach collapsed \(CRL level 1: CRL collapsed\)/);
+    expect(c[0]!.evidence).toMatch(/every point of an approach collapsed or is out of the regime \(CRL level 1: CRL collapsed\)/);
+  });
+
+  it('leaves under-trained points out (our criterion: train accuracy ≥ 70 % beyond 2 SE) and is not testable when an approach has none left', () => {
+    const low = (p: AblationPoint, train: number): AblationPoint => ({ ...p, values: { ...p.values, 'Train Acc.': train } });
+    const points = [point('ImpRelaxLoss', 1, 0.6, 0.7), point('Relaxed Center Loss', 1, 0.72, 0.75), low(point('CRL', 1, 0.3, 0.52), 0.34)];
+    const c = fig7Claims(points, { members: 10000, nonMembers: 10000 });
+    expect(c.map((x) => x.verdict)).toEqual(Array(5).fill('not testable'));
+    expect(c[0]!.evidence).toMatch(/CRL level 1: under-trained: train accuracy 34\.0 % < 70\.0 %/);
+    // 70.5 % with 1,000 members (SE 1.4 points) is at the edge of the regime: left out as well.
+    const edge = fig7Claims([...points.slice(0, 2), low(point('CRL', 1, 0.3, 0.52), 0.705)], { members: 1000, nonMembers: 1000 });
+    expect(edge[0]!.evidence).toMatch(/CRL level 1: train accuracy at the edge of the regime \(70\.5 % vs 70\.0 %, SE 1\.4\)/);
   });
 
   it('says "not evaluated" for every claim when nothing ran', () => {

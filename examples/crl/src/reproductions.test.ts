@@ -78,7 +78,7 @@ describe('CRL reproductions at smoke scale', () => {
     expect(t1.claims.every((c) => c.verdict !== 'not evaluated')).toBe(true);
     // The paper's own numbers, checked by hand: the first claim fails for CIFAR-10 VGG11 (73.69 < 76.46 − 2)
     // and CIFAR-100 DenseNet121 (60.32 < 62.76 − 2), so it holds in 6 of 8 groups.
-    expect(t1.claims[0]!.evidence).toContain("paper's own numbers: holds in 6/8 groups");
+    expect(t1.claims[0]!.evidence).toContain("paper's own numbers (plain inequalities, no SEs): holds in 6/8 groups");
     const f7 = results.get('crl-fig7')!;
     expect(f7.claims.every((c) => c.verdict !== 'not evaluated')).toBe(true);
     expect(f7.figures?.[0]?.id).toBe('fig7');

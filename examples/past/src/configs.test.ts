@@ -7,7 +7,7 @@ import { table1Config, TUNING_CONTROL } from './table1';
 const cpu = (key: 'texas' | 'purchase' | 'cifar10' | 'cifar100') => datasetSetup(key, 'cpu') as DatasetSetup;
 const ROLE_SIZE: Readonly<Record<string, number>> = { cifar10: 60_000 / 6, cifar100: 60_000 / 6 };
 
-describe("PAST cpu plan (issue 20: the paper's regime, matched control, λ on a validation slice)", () => {
+describe("PAST cpu plan (the paper's regime, matched control, λ on a validation slice)", () => {
   it('Table 1 at cpu scale is CPU_PLAN.table1: thousands of members, a validation slice that fits beside the capped target_inference', () => {
     for (const key of ['texas', 'purchase', 'cifar10', 'cifar100'] as const) {
       const setup = cpu(key);

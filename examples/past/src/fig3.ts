@@ -3,6 +3,8 @@ import {
   attackMetric,
   byScale,
   combineColumns,
+  decidedClaim,
+  undecidedColumn,
   compareEstimates,
   isNotRun,
   notEvaluated,
@@ -31,7 +33,7 @@ import {
   type DatasetSetup,
   type DefenseSpec,
 } from './configs';
-import { attackAdvantage, gridRows, lowestAtAccuracy } from './helpers';
+import { attackAdvantage, gridRows, lowestWhere, reachesAccuracyOf } from './helpers';
 import { PAST_REGIME } from './table1';
 
 /** One swept defense of Fig. 3: its runner name, fixed params and the grid of its knob (docs/protocol.md §4.17). */
@@ -100,7 +102,7 @@ function lowestTable(run: RunOutcome, setup: DatasetSetup, curves: ReturnType<ty
     const def = curves[curve]!;
     if ('notRun' in def) return { ...paper, notRun: def.notRun };
     if (isNotRun(run) || vanilla === undefined) return { ...paper, notRun: isNotRun(run) ? run.notRun : 'not run: no undefended row' };
-    const best = lowestAtAccuracy(gridRows(run, curve), vanilla.testAccuracy, (r) => attackAdvantage(r, attackOfColumn(column)));
+    const best = lowestWhere(gridRows(run, curve), reachesAccuracyOf(run, vanilla), (r) => attackAdvantage(r, attackOfColumn(column)));
     return best === undefined ? { ...paper, notRun: 'no setting reached the undefended test accuracy' } : { ...paper, ours: best.value };
   };
   const rows = Object.keys(curves).map((label) => ({ label, cells: ATTACK_COLUMNS.map((c) => cell(label, c)) }));
@@ -185,30 +187,25 @@ export const fig3: Reproduction = {
     const ran = attacksOf(setup);
     const gate = isNotRun(run) ? undefined : testabilityProblem({ results: run, undefended: 'w/o', compared: ['w/o'], regime: PAST_REGIME });
     const lowest = (label: string, attack: string) =>
-      isNotRun(run) || vanilla === undefined ? undefined : lowestAtAccuracy(gridRows(run, label), vanilla.testAccuracy, (r) => attackAdvantage(r, attack));
+      isNotRun(run) || vanilla === undefined
+        ? undefined
+        : lowestWhere(gridRows(run, label), reachesAccuracyOf(run, vanilla), (r) => attackAdvantage(r, attack));
     const estimate = (hit: { row: DefenseRow }, attack: string) =>
       attackMetric(attack, 'advantage').estimate(hit.row, run as Exclude<RunOutcome, { notRun: string }>);
-    // Per attack: PAST's lowest advantage vs each baseline's, each with a 2-SE margin; a baseline with no setting at that accuracy is left out (named), PAST without one is "not evaluated".
-    const perAttack = (attack: string, baselines: readonly string[]): ColumnDecision => {
+    // Per attack and baseline: PAST's lowest advantage vs the baseline's, each a decision with a 2-SE margin (column
+    // "<attack>: PAST vs <baseline>"); a baseline with no setting at that accuracy is "not evaluated" (named), PAST without one too.
+    const perAttack = (attack: string, baselines: readonly string[]): ColumnDecision[] => {
       const column = ATTACK_LABELS[attack]!;
       const p = lowest('PAST', attack);
-      if (p === undefined) return { column, verdict: 'not evaluated', evidence: 'PAST has no setting with test accuracy ≥ the undefended model' };
-      const parts = baselines.map((l) => ({ l, hit: lowest(l, attack) }));
-      const compared = parts
-        .filter((x) => x.hit !== undefined)
-        .map((x) => ({ l: x.l, d: compareEstimates(estimate(p, attack), estimate(x.hit!, attack), { direction: 'less', format: 'pct' }) }));
-      const missing = parts.filter((x) => x.hit === undefined).map((x) => x.l);
-      if (compared.length === 0) return { column, verdict: 'not evaluated', evidence: `no baseline has a setting at that accuracy (${missing.join(', ')})` };
-      const verdict = compared.some((c) => c.d.verdict === 'does not hold')
-        ? 'does not hold'
-        : compared.every((c) => c.d.verdict === 'holds')
-          ? 'holds'
-          : 'within noise';
-      return {
-        column,
-        verdict,
-        evidence: `PAST vs ${compared.map((c) => `${c.l}: ${c.d.verdict} (${c.d.evidence})`).join(', ')}${missing.length > 0 ? `; no setting at that accuracy: ${missing.join(', ')}` : ''}`,
-      };
+      if (p === undefined) return [undecidedColumn(column, 'not evaluated', 'PAST has no setting at the undefended test accuracy')];
+      return baselines.map((l): ColumnDecision => {
+        const hit = lowest(l, attack);
+        if (hit === undefined) return undecidedColumn(`${column}: PAST vs ${l}`, 'not evaluated', `${l} has no setting at the undefended test accuracy`);
+        return {
+          column: `${column}: PAST vs ${l}`,
+          ...compareEstimates(estimate(p, attack), estimate(hit, attack), { direction: 'less', format: 'pct', labels: [p.row.label, hit.row.label] }),
+        };
+      });
     };
     const gated = (statement: string, decide: () => Claim): Claim =>
       isNotRun(run)
@@ -222,8 +219,8 @@ export const fig3: Reproduction = {
     const lossStatement = "Loss attack, test accuracy ≥ undefended: PAST's lowest advantage < Mixup+MMD's (paper 5.2 % vs 14.8 %)";
     const baselines = Object.keys(curves).filter((l) => l !== 'PAST');
     const lossClaim = (): Claim => {
-      const d = perAttack('loss', ['Mixup+MMD']);
-      return { statement: lossStatement, verdict: d.verdict, evidence: d.evidence };
+      const [d] = perAttack('loss', ['Mixup+MMD']);
+      return d!.delta !== undefined && d!.verdict !== 'not evaluated' ? decidedClaim(lossStatement, d!) : notEvaluated(lossStatement, d!.evidence);
     };
     return {
       tables: [table],
@@ -232,7 +229,7 @@ export const fig3: Reproduction = {
         gated(allStatement, () =>
           combineColumns(
             allStatement,
-            ran.map((a) => perAttack(a, baselines)),
+            ran.flatMap((a) => perAttack(a, baselines)),
           ),
         ),
         gated(lossStatement, lossClaim),

@@ -5,6 +5,8 @@ import {
   classesOf,
   collapseProblem,
   combineColumns,
+  undecidedColumn,
+  type ColumnDecision,
   compareEstimates,
   isNotRun,
   notEvaluated,
@@ -110,14 +112,14 @@ function belowUndefended(run: RunOutcome, statement: string, labels: Record<stri
   const classes = classesOf(run);
   return combineColumns(
     statement,
-    Object.entries(labels).map(([epochs, label]) => {
+    Object.entries(labels).map(([epochs, label]): ColumnDecision => {
       const column = `${epochs} epochs`;
       const r = rowOf(run, label);
-      if (r === undefined) return { column, verdict: 'not evaluated', evidence: `no row ${JSON.stringify(label)}` };
+      if (r === undefined) return undecidedColumn(column, 'not evaluated', `no row ${JSON.stringify(label)}`);
       const collapsed = collapseProblem(r, run, classes, PAST_REGIME);
-      if (collapsed !== undefined) return { column, verdict: 'not testable', evidence: `not testable at this scale: ${collapsed}` };
-      const d = compareEstimates(metric.estimate(r, run), metric.estimate(vanilla, run), { direction: 'less', format: 'pct' });
-      return { column, verdict: d.verdict, evidence: `PAST vs w/o ${d.evidence}` };
+      if (collapsed !== undefined) return undecidedColumn(column, 'not testable', collapsed);
+      const d = compareEstimates(metric.estimate(r, run), metric.estimate(vanilla, run), { direction: 'less', format: 'pct', labels: [label, 'w/o'] });
+      return { column, ...d };
     }),
   );
 }

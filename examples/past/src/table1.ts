@@ -54,7 +54,7 @@ export async function runTable1(ctx: ReproductionContext): Promise<{ runs: Recor
  * a clear generalization gap, well above chance), so the defaults apply unchanged.
  */
 export const PAST_REGIME = regime({
-  why: 'PAST tunes overfitted models (§3.1): train ≈ 100 %, a clear gap, test well above chance — the docs/protocol.md §5.1 defaults',
+  why: 'PAST tunes overfitted models (§3.1, Fig. 1a/2c: the loss gap and attack advantage grow over 100 epochs of standard training); the paper reports no train/test accuracy of its undefended models, only P1 (Table 1, w/o: Texas 0.557, Purchase 0.792, CIFAR-10 0.638, CIFAR-100 0.360). Ours: the docs/protocol.md §5.1 defaults (undefended train ≥ 90 %, test ≥ 3× chance, a gap > 0, each beyond 2 SE; attacks not saturated)',
 });
 
 /** Whether a scale's tabular columns are the stand-ins (so the report says so). */
@@ -133,12 +133,13 @@ export const table1: Reproduction = {
         claimForEveryColumn({ table: p1, statement: 'P1(PAST) > P1(undefended) on every dataset', rowA: 'PAST', rowB: 'w/o', direction: 'greater', gate }),
         claimForEveryColumn({
           table: acc,
-          statement: "PAST's test accuracy ≥ undefended − 2 points on every dataset",
+          statement:
+            "PAST's test accuracy ≥ undefended − 2 points on every dataset (our criterion: the paper says PAST preserves accuracy; the 2-point tolerance is ours)",
           rowA: 'PAST',
           rowB: 'w/o',
           direction: 'greater',
           offset: -0.02,
-          gate,
+          gate: regimeGate({ runs, undefended: 'w/o', compared: ['PAST', 'w/o', TUNING_CONTROL], regime: PAST_REGIME, kind: 'utility' }),
         }),
         claimForEveryColumn({
           table: adv,
@@ -151,7 +152,7 @@ export const table1: Reproduction = {
         // Matched control (not in the paper): PAST's gain must come from the penalty, not from the extra tuning epochs.
         claimForEveryColumn({
           table: p1,
-          statement: `P1(PAST) > P1(${TUNING_CONTROL}) on every dataset (the penalty, not the extra training)`,
+          statement: `P1(PAST) > P1(${TUNING_CONTROL}) on every dataset (our criterion: the penalty, not the extra training, makes the gain)`,
           rowA: 'PAST',
           rowB: TUNING_CONTROL,
           direction: 'greater',

@@ -96,8 +96,9 @@ export const table2: Reproduction = {
       'Max advantage over the attacks (%); lower is better.',
     );
     // Each column: the base defense alone is the model PAST tunes, so it must be in PAST's regime; neither may collapse.
-    const gate = (column: string) =>
-      isNotRun(run) ? undefined : testabilityProblem({ results: run, undefended: column, compared: [column, `PAST on ${column}`], regime: PAST_REGIME });
+    const gateOf = (kind: 'privacy' | 'utility') => (column: string) =>
+      isNotRun(run) ? undefined : testabilityProblem({ results: run, undefended: column, compared: [column, `PAST on ${column}`], regime: PAST_REGIME, kind });
+    const gate = gateOf('privacy');
     return {
       tables: [p1, acc, adv],
       claims: [
@@ -119,12 +120,13 @@ export const table2: Reproduction = {
         }),
         claimForEveryColumn({
           table: acc,
-          statement: 'PAST on top keeps test accuracy ≥ the base defense − 2 points',
+          statement:
+            'PAST on top keeps test accuracy ≥ the base defense − 2 points (our criterion: the paper says PAST preserves accuracy; the 2-point tolerance is ours)',
           rowA: 'PAST',
           rowB: 'w/o',
           direction: 'greater',
           offset: -0.02,
-          gate,
+          gate: gateOf('utility'),
         }),
       ],
       notes: [

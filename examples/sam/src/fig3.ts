@@ -1,6 +1,7 @@
 import { computeSignals } from '@mia/attacks';
 import {
-  claim,
+  decidedClaim,
+  notEvaluated,
   compareEstimates,
   isNotRun,
   notTestable,
@@ -86,7 +87,7 @@ function claims(buckets: readonly BucketSummary[] | undefined, reason: string): 
   const high = filled[filled.length - 1];
   if (buckets === undefined || low === undefined || high === undefined || low === high) {
     const why = buckets === undefined ? reason : 'fewer than two non-empty buckets';
-    return statements.map((s) => claim(s, undefined, why));
+    return statements.map((s) => notEvaluated(s, why));
   }
   const gain = (b: BucketSummary, o: string) => b.accuracy[o]! - b.accuracy.SGD!;
   const where = `bucket ${low.bucket} (${low.count} points) vs bucket ${high.bucket} (${high.count} points)`;
@@ -105,16 +106,30 @@ function claims(buckets: readonly BucketSummary[] | undefined, reason: string): 
     .map((b) => `bucket ${b.bucket}: SGD accuracy ${pct(b.accuracy.SGD!)} (a floor/ceiling leaves no room for a gain)`);
   const gainClaim = (statement: string, o: string, direction: 'greater' | 'less'): Claim => {
     if (bounded.length > 0) return notTestable(statement, `${where}: ${bounded.join('; ')}`);
-    const d = compareEstimates(gainEstimate(low, o), gainEstimate(high, o), { direction, format: 'pct' });
-    return { statement, verdict: d.verdict, evidence: `${where}: ${o} − SGD ${d.evidence}` };
+    const d = compareEstimates(gainEstimate(low, o), gainEstimate(high, o), {
+      direction,
+      format: 'pct',
+      labels: [`bucket ${low.bucket}`, `bucket ${high.bucket}`],
+    });
+    return decidedClaim(statement, { ...d, evidence: `${where}: ${o} − SGD ${d.evidence}` });
   };
-  return [
-    gainClaim(statements[0]!, 'SAM', 'greater'),
-    gainClaim(statements[1]!, 'SharpReg', 'less'),
-    Number.isFinite(low.topMemorization) && Number.isFinite(high.topMemorization)
-      ? claim(statements[2]!, low.topMemorization > high.topMemorization, `${where}: ${low.topMemorization.toFixed(3)} vs ${high.topMemorization.toFixed(3)}`)
-      : claim(statements[2]!, undefined, `${where}: no memorisation scores (a user-provided matrix has none)`),
-  ];
+  // The mean top-1 memorisation score of each bucket with its SE over the bucket's points, compared
+  // with a 2-SE margin (0.851 vs 0.856 is a difference, not a finding, without one).
+  const memEstimate = (b: BucketSummary) => ({
+    value: b.topMemorization,
+    ...(Number.isFinite(b.topMemorizationSe) ? { se: b.topMemorizationSe, seSource: 'sample' as const } : {}),
+  });
+  const memClaim = (): Claim => {
+    if (!Number.isFinite(low.topMemorization) || !Number.isFinite(high.topMemorization))
+      return notEvaluated(statements[2]!, `${where}: no memorisation scores (a user-provided matrix has none)`);
+    const d = compareEstimates(memEstimate(low), memEstimate(high), {
+      direction: 'greater',
+      format: 'num',
+      labels: [`bucket ${low.bucket}`, `bucket ${high.bucket}`],
+    });
+    return decidedClaim(statements[2]!, { ...d, evidence: `${where}: mean top-1 memorisation ${d.evidence}` });
+  };
+  return [gainClaim(statements[0]!, 'SAM', 'greater'), gainClaim(statements[1]!, 'SharpReg', 'less'), memClaim()];
 }
 
 function figure(buckets: readonly BucketSummary[]): ReproductionFigure {

@@ -28,6 +28,10 @@ describe('memorizationBuckets', () => {
     expect(mem[1]).toBeNaN();
     expect(mem[2]).toBeCloseTo(0.4, 12);
     expect(mem[3]).toBeCloseTo(0.1, 12);
+    // Bucket 5 holds t3 (top member 2, score 0.3) and t4 (member 1, 0.2): SE = sample std / √2 = 0.0707 / 1.414 = 0.05;
+    // a bucket of one point has no SE.
+    expect(buckets[4]!.topMemorizationSe).toBeCloseTo(0.05, 12);
+    expect(buckets[0]!.topMemorizationSe).toBeNaN();
     expect(mem[4]).toBeCloseTo(0.25, 12);
   });
 

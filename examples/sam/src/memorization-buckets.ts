@@ -8,6 +8,8 @@ export interface BucketSummary {
   readonly accuracy: Record<string, number>;
   /** Mean memorisation score of each test point's most influential same-class training point (NaN when empty or unknown). */
   readonly topMemorization: number;
+  /** Standard error of `topMemorization`: sample std / √n over the bucket's points (NaN with fewer than 2). */
+  readonly topMemorizationSe: number;
 }
 
 /** Input of {@link memorizationBuckets}. */
@@ -49,6 +51,7 @@ export function memorizationBuckets(input: MemorizationBucketsInput): { buckets:
   // Top-1 influential same-class training point of each test point (raw influence, negatives included).
   const memSum = new Float64Array(6);
   const memCount = new Float64Array(6);
+  const memSq = new Float64Array(6);
   for (let i = 0; i < numTest; i++) {
     let best = -1;
     for (let j = 0; j < numTrain; j++) {
@@ -58,6 +61,7 @@ export function memorizationBuckets(input: MemorizationBucketsInput): { buckets:
     const mem = best < 0 || input.memorization === undefined ? NaN : input.memorization[best]!;
     if (Number.isFinite(mem)) {
       memSum[buckets[i]!]! += mem;
+      memSq[buckets[i]!]! += mem * mem;
       memCount[buckets[i]!]! += 1;
     }
   }
@@ -68,6 +72,7 @@ export function memorizationBuckets(input: MemorizationBucketsInput): { buckets:
       count: counts[b - 1]!,
       accuracy: Object.fromEntries(names.map((n) => [n, accuracy[n]![b - 1]!])),
       topMemorization: memCount[b]! > 0 ? memSum[b]! / memCount[b]! : NaN,
+      topMemorizationSe: memCount[b]! > 1 ? Math.sqrt(Math.max(0, (memSq[b]! - memSum[b]! ** 2 / memCount[b]!) / (memCount[b]! - 1)) / memCount[b]!) : NaN,
     })),
   };
 }

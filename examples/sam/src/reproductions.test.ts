@@ -130,7 +130,7 @@ describe('SAM-privacy reproductions at smoke scale', () => {
     // SAM-privacy's regime there, so the columns are not testable (with the reason), or decided with a margin.
     // CIFAR-100 is not available here: decided on a subset at most ("partial"), the columns listed.
     expect(memGuardClaim.evidence).toMatch(
-      /(^|; )Purchase-100: (not testable — not testable at this scale: undefended|(holds|does not hold|within noise) — single MemGuard vs SGD \d+\.\d vs \d+\.\d, Δ = [+−]\d+\.\d ± \d+\.\d)/,
+      /(^|[.;] )Purchase-100(: not testable — not testable at this scale: undefended|: single MemGuard vs SGD: (holds|does not hold|within noise) — \d+\.\d vs \d+\.\d, Δ = [+−]\d+\.\d ± \d+\.\d)/,
     );
     expect(memGuardClaim.evidence).toMatch(/CIFAR-100: not evaluated — not run: dataset not available/);
     expect(memGuardClaim.evidence).not.toMatch(/CIFAR-10:/);

@@ -12,6 +12,7 @@ import { claimsMarkdown, tableMarkdown } from './reproduce/reproduction-report';
 import { getReproduction, reproductionNames } from './reproduce/registry';
 import { runReproduction } from './reproduce/run-reproduction';
 import { redecideReproduction } from './reproduce/redecide';
+import { defaultModelStore } from './model-store';
 import { REPRODUCTION_SCALES, type ReproductionScale } from './reproduce/types';
 import { whatItMeans } from './report/what-it-means';
 
@@ -73,7 +74,7 @@ export async function reproduceCommand(
     const log = global.quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
     const out = opts.out ?? join('runs', `${name}-${scale}`);
     if (opts.redecide === true) {
-      const result = await redecideReproduction(reproduction, { dir: out, ...(log === undefined ? {} : { onLog: log }) });
+      const result = await redecideReproduction(reproduction, { dir: out, store: defaultModelStore(), ...(log === undefined ? {} : { onLog: log }) });
       process.stdout.write(
         `## Claims (re-decided on the results of ${result.startedAt})\n\n${claimsMarkdown(result)}\n\nwrote ${join(out, 'report.md')}\n      ${join(out, 'report.html')}\n      ${join(out, 'reproduction.json')}\n`,
       );

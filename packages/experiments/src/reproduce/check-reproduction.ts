@@ -1,4 +1,28 @@
-import type { ReproductionResult } from './types';
+import type { Claim, ReproductionResult } from './types';
+import { isDecided, type Decision } from './verdicts';
+
+const hasMargin = (d: Decision | undefined) => d !== undefined && Number.isFinite(d.delta) && d.se !== undefined && Number.isFinite(d.se) && d.se >= 0;
+
+/**
+ * The claims (and columns) decided without a margin (docs/protocol.md §5.1: no decision without
+ * one): a claim whose verdict is decided ('holds', 'does not hold', 'within noise', or 'partial')
+ * must rest on a `decision` or on `columns`, and every decided decision must carry a numeric Δ and
+ * SE. Empty when every decision has them.
+ */
+export function marginProblems(claims: readonly Claim[]): string[] {
+  const problems: string[] = [];
+  for (const c of claims) {
+    const name = JSON.stringify(c.statement);
+    if (!isDecided(c.verdict) && c.verdict !== 'partial') continue;
+    if (c.columns !== undefined && c.columns.length > 0) {
+      if (!c.columns.some((col) => isDecided(col.verdict))) problems.push(`claim ${name}: ${c.verdict} but no column is decided`);
+      for (const col of c.columns)
+        if (isDecided(col.verdict) && !hasMargin(col))
+          problems.push(`claim ${name}, column ${JSON.stringify(col.column)}: ${col.verdict} without a numeric Δ and SE`);
+    } else if (!hasMargin(c.decision)) problems.push(`claim ${name}: ${c.verdict} without a numeric Δ and SE`);
+  }
+  return problems;
+}
 
 /** What a complete report must contain: every table by title with its rows and columns. */
 export interface ExpectedReproduction {
@@ -10,7 +34,8 @@ export interface ExpectedReproduction {
 /**
  * Problems that make a reproduction's report incomplete (empty when complete): a missing table, row
  * or column; a cell with neither a finite value of ours nor a "not run" reason; a claim with no
- * verdict or evidence; a claim "not evaluated" although every run it could rest on ran. Used by the
+ * verdict or evidence; a claim "not evaluated" although every run it could rest on ran; a decided
+ * claim or column without a numeric Δ and SE ({@link marginProblems}). Used by the
  * smoke tests of the example packages.
  */
 export function checkReproduction(result: ReproductionResult, expected: ExpectedReproduction): string[] {
@@ -42,5 +67,6 @@ export function checkReproduction(result: ReproductionResult, expected: Expected
     if (c.statement.trim() === '' || c.evidence.trim() === '') problems.push(`claim ${JSON.stringify(c.statement)}: statement or evidence empty`);
     if (c.verdict === 'not evaluated' && allRan) problems.push(`claim ${JSON.stringify(c.statement)}: not evaluated although every run ran (${c.evidence})`);
   }
+  problems.push(...marginProblems(result.claims));
   return problems;
 }

@@ -3,7 +3,17 @@ import type { RowMetric } from './row-metrics';
 import { testabilityProblem, missingRows, type Regime } from './testability';
 import { cellOf } from './table-helpers';
 import { isNotRun, type CellFormat, type Claim, type ReproductionTable, type RunOutcome, type TableCell } from './types';
-import { combineColumns, compareEstimates, notEvaluated, notTestable, type ColumnDecision, type Direction, type Estimate } from './verdicts';
+import {
+  combineColumns,
+  compareEstimates,
+  decidedClaim,
+  notEvaluated,
+  notTestable,
+  undecidedColumn,
+  type ColumnDecision,
+  type Direction,
+  type Estimate,
+} from './verdicts';
 
 /** Why a column of a claim cannot be tested (regime, collapse), or undefined when it can. */
 export type ColumnGate = (column: string) => string | undefined;
@@ -22,7 +32,20 @@ export interface EveryColumnOptions {
   readonly gate?: ColumnGate;
   /** The columns the claim is about. @default every column of the table */
   readonly columns?: readonly string[];
+  /**
+   * The SE of A − B in a column when known better than from the two cells' SEs (a paired bootstrap,
+   * seed-aware SEs), with its source; undefined for a column → sqrt(seA² + seB²).
+   */
+  readonly differenceSe?: (column: string) => DifferenceSe | undefined;
 }
+
+/** A standard error of a difference A − B with where it comes from (e.g. "paired bootstrap"). */
+export interface DifferenceSe {
+  readonly se: number;
+  readonly source: string;
+}
+
+const differenceOptions = (d: DifferenceSe | undefined) => (d === undefined ? {} : { differenceSe: d.se, differenceSeSource: d.source });
 
 const estimateOf = (cell: TableCell): Estimate => ({
   value: cell.ours!,
@@ -43,16 +66,18 @@ export function claimForEveryColumn(options: EveryColumnOptions): Claim {
     const b = cellOf(table, rowB, column);
     if (a?.ours === undefined || b?.ours === undefined) {
       const why = a?.ours === undefined ? (a?.notRun ?? `no row ${JSON.stringify(rowA)}`) : (b?.notRun ?? `no row ${JSON.stringify(rowB)}`);
-      return { column, verdict: 'not evaluated', evidence: why };
+      return undecidedColumn(column, 'not evaluated', why);
     }
     const problem = options.gate?.(column);
-    if (problem !== undefined) return { column, verdict: 'not testable', evidence: `not testable at this scale: ${problem}` };
+    if (problem !== undefined) return undecidedColumn(column, 'not testable', problem);
     const decision = compareEstimates(estimateOf(a), estimateOf(b), {
       direction: options.direction,
       format: table.format,
+      labels: [rowA, rowB],
       ...(options.offset === undefined ? {} : { offset: options.offset }),
+      ...differenceOptions(options.differenceSe?.(column)),
     });
-    return { column, verdict: decision.verdict, evidence: `${rowA} vs ${rowB} ${decision.evidence}` };
+    return { column, ...decision };
   });
   return combineColumns(options.statement, decisions);
 }
@@ -68,6 +93,8 @@ export interface RegimeGateOptions {
   readonly regime: Regime;
   /** Number of classes when older results do not record it. */
   readonly classes?: number;
+  /** 'privacy' (default): also not testable when the undefended attacks are saturated; 'utility': accuracy claims. */
+  readonly kind?: 'privacy' | 'utility';
 }
 
 /** A {@link ColumnGate} checking each column's run with {@link testabilityProblem}. */
@@ -82,6 +109,7 @@ export function regimeGate(options: RegimeGateOptions): ColumnGate {
       compared,
       regime: options.regime,
       ...(options.classes === undefined ? {} : { classes: options.classes }),
+      ...(options.kind === undefined ? {} : { kind: options.kind }),
     });
   };
 }
@@ -101,6 +129,10 @@ export interface CompareRowsOptions {
   /** Label of the undefended row whose regime gates the claim. */
   readonly undefended: string | undefined;
   readonly classes?: number;
+  /** 'privacy' (default): also not testable when the undefended attacks are saturated; 'utility': accuracy claims. */
+  readonly kind?: 'privacy' | 'utility';
+  /** The SE of metric(A) − metric(B) when known better than from the two rows' SEs (paired, seed-aware). */
+  readonly differenceSe?: DifferenceSe;
 }
 
 /** A claim comparing two rows of one run with a 2-SE margin, gated by the regime (docs/protocol.md §5.1). */
@@ -115,12 +147,19 @@ export function compareRows(o: CompareRowsOptions): Claim {
     compared: [o.rowA, o.rowB],
     regime: o.regime,
     ...(o.classes === undefined ? {} : { classes: o.classes }),
+    ...(o.kind === undefined ? {} : { kind: o.kind }),
   });
   if (problem !== undefined) return notTestable(o.statement, problem);
   const row = (label: string) => results.rows.find((r) => r.label === label)!;
   const a = o.metric.estimate(row(o.rowA), results);
   const b = o.metric.estimate(row(o.rowB), results);
   if (!Number.isFinite(a.value) || !Number.isFinite(b.value)) return notEvaluated(o.statement, `${o.metric.name} not measured for ${o.rowA} or ${o.rowB}`);
-  const d = compareEstimates(a, b, { direction: o.direction, format: o.format, ...(o.offset === undefined ? {} : { offset: o.offset }) });
-  return { statement: o.statement, verdict: d.verdict, evidence: `${o.metric.name}: ${o.rowA} vs ${o.rowB} ${d.evidence}` };
+  const d = compareEstimates(a, b, {
+    direction: o.direction,
+    format: o.format,
+    labels: [o.rowA, o.rowB],
+    ...(o.offset === undefined ? {} : { offset: o.offset }),
+    ...differenceOptions(o.differenceSe),
+  });
+  return decidedClaim(o.statement, { ...d, evidence: `${o.metric.name}: ${d.evidence}` });
 }

@@ -1,12 +1,13 @@
 export { runReproduction, type RunReproductionOptions } from './run-reproduction';
-export { redecideReproduction, type RedecideOptions } from './redecide';
+export { redecideReproduction, replayReproduction, NeedsTrainedModelsError, ConfigChangedError, type RedecideOptions } from './redecide';
 export { registerReproductions, reproductionNames, getReproduction, byScale } from './registry';
-export { metricTable, rowOf, cellOf, claim, formatValue, type MetricTableOptions, type PaperValues } from './table-helpers';
+export { metricTable, rowOf, cellOf, formatValue, type MetricTableOptions, type PaperValues } from './table-helpers';
 export {
   claimForEveryColumn,
   regimeGate,
   compareRows,
   type EveryColumnOptions,
+  type DifferenceSe,
   type ColumnGate,
   type RegimeGateOptions,
   type CompareRowsOptions,
@@ -14,6 +15,12 @@ export {
 export {
   compareEstimates,
   combineColumns,
+  holmFailures,
+  claimSummary,
+  undecidedColumn,
+  columnOf,
+  normalUpperTail,
+  type CombineOptions,
   isDecided,
   decidedClaim,
   notEvaluated,
@@ -33,6 +40,8 @@ export {
   regimeProblem,
   collapseProblem,
   testabilityProblem,
+  thresholdProblem,
+  saturationProblem,
   missingRows,
   type Regime,
   type TestabilityInput,
@@ -41,8 +50,8 @@ export { rowMetrics, attackMetric, averageAdvantageMetric, binomialAdvantageSe, 
 export { aggregateSeeds, combineSeeds, pairedEstimates, rowValue, type SeedCombination } from './seeds';
 export { trendClaim, type TrendPoint, type TrendClaimOptions } from './trend-claims';
 export { verdictCounts, type VerdictCounts } from './verdict-counts';
-export { checkReproduction, type ExpectedReproduction } from './check-reproduction';
-export { reproductionMarkdown, reproductionHtml, tableMarkdown, claimsMarkdown, writeReproductionReport } from './reproduction-report';
+export { checkReproduction, marginProblems, type ExpectedReproduction } from './check-reproduction';
+export { reproductionMarkdown, reproductionHtml, tableMarkdown, claimsMarkdown, subVerdicts, writeReproductionReport } from './reproduction-report';
 export {
   REPRODUCTION_SCALES,
   CLAIM_VERDICTS,

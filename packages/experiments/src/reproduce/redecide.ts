@@ -3,12 +3,26 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canonicalJson } from '../canonical-hash';
 import type { ArtifactStore } from '../artifact-store';
-import { defaultModelStore } from '../model-store';
 import { checkedRunConfig } from '../run-config';
 import type { ExperimentResults } from '../results';
+import type { ExperimentConfig } from '../config';
 import { writeReproductionReport } from './reproduction-report';
 import { runSeeds } from './seeds';
-import { CURRENT_VERDICT_RULES, isNotRun, type Reproduction, type ReproductionContext, type ReproductionResult, type RunOutcome } from './types';
+import {
+  CURRENT_VERDICT_RULES,
+  isNotRun,
+  type Reproduction,
+  type ReproductionContext,
+  type ReproductionOutput,
+  type ReproductionResult,
+  type RunOutcome,
+} from './types';
+
+/** The error a re-decided (replayed) reproduction throws when it needs a trained model, which `results.json` does not hold. */
+export class NeedsTrainedModelsError extends MiaError {}
+
+/** The error a replayed run throws when its stored results were measured with another config than the reproduction asks for now. */
+export class ConfigChangedError extends MiaError {}
 
 /** Options of {@link redecideReproduction}. */
 export interface RedecideOptions {
@@ -18,7 +32,7 @@ export interface RedecideOptions {
    */
   readonly dir: string;
   readonly onLog?: (line: string) => void;
-  /** Where cached evaluations are read from (some reproductions cache per-model evaluations). @default the model store */
+  /** Where cached evaluations are read from (some reproductions cache per-model evaluations). @default none: a reproduction that reads the store throws NeedsTrainedModelsError */
   readonly store?: ArtifactStore;
 }
 
@@ -41,18 +55,20 @@ function differingKeys(a: Record<string, unknown>, b: Record<string, unknown>): 
   return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => canonicalJson(a[k]) !== canonicalJson(b[k])).sort();
 }
 
-/**
- * Decides a reproduction's claims again, under the verdict rules of this version, on the numbers it
- * measured before: its tables and claims are rebuilt from the stored `runs/<id>/results.json`
- * instead of training (docs/protocol.md §5.1). Nothing is measured anew, so the tables must come
- * out as before; only the decisions can change. Each stored run must have been run with exactly the
- * config the reproduction asks for now (compared after defaults are filled in); a reproduction
- * whose configs changed since, or that needs its trained models (`ctx.loadModel`: sensitivities,
- * influence, gradients), cannot be re-decided and must be re-run. The original run's time, backend
- * and versions are kept; `decidedAt` records when the claims were decided.
- * @throws MiaError naming the run and what differs when a stored run does not match the config.
- */
-export async function redecideReproduction(reproduction: Reproduction, options: RedecideOptions): Promise<ReproductionResult> {
+const noStore = (): never => {
+  throw new NeedsTrainedModelsError(
+    'replay: this reproduction reads the artifact store (trained models or their evaluations), which a replay without a store does not have',
+  );
+};
+
+/** What a replay returns: the reproduction's output on its stored runs, the stored result it replays, and the runs' notes. */
+interface Replayed {
+  readonly previous: ReproductionResult;
+  readonly output: ReproductionOutput;
+  readonly notes: readonly string[];
+}
+
+async function replay(reproduction: Reproduction, options: RedecideOptions): Promise<Replayed> {
   const previous = await readJson<ReproductionResult>(join(options.dir, 'reproduction.json'), 'reproduction.json');
   if (previous.name !== reproduction.name)
     throw new MiaError(`redecide: ${join(options.dir, 'reproduction.json')} must be a result of ${reproduction.name}, got one of ${previous.name}`);
@@ -61,7 +77,7 @@ export async function redecideReproduction(reproduction: Reproduction, options: 
   const used = new Set<string>();
   const ctx: ReproductionContext = {
     scale: previous.scale,
-    store: options.store ?? defaultModelStore(),
+    store: options.store ?? ({ read: noStore, write: noStore, list: noStore, verify: noStore, remove: noStore } as unknown as ArtifactStore),
     log,
     async run(id, config): Promise<RunOutcome> {
       if (used.has(id)) throw new MiaError(`${reproduction.name}: run id ${JSON.stringify(id)} used twice`);
@@ -70,12 +86,21 @@ export async function redecideReproduction(reproduction: Reproduction, options: 
       if (recorded !== undefined && isNotRun(recorded)) return recorded;
       const results = await readJson<ExperimentResults>(join(options.dir, 'runs', id, 'results.json'), `the stored results of run ${JSON.stringify(id)}`);
       const expected = await checkedRunConfig({ ...config, scale: previous.scale }, { remote: false });
-      const stored = results.config as unknown as Record<string, unknown>;
+      // The stored config as this version reads it (defaults of options added since filled in).
+      let normalized: ExperimentConfig;
+      try {
+        normalized = await checkedRunConfig(results.config, { remote: false });
+      } catch (error) {
+        throw new ConfigChangedError(
+          `redecide: the stored config of run ${JSON.stringify(id)} of ${reproduction.name} is no longer valid (${(error as Error).message}); re-run it: mia reproduce ${reproduction.name} --scale ${previous.scale}`,
+        );
+      }
+      const stored = normalized as unknown as Record<string, unknown>;
       const wanted = expected as unknown as Record<string, unknown>;
       // `workers` and `modules` say where units trained, not what they are.
       const differs = differingKeys({ ...stored, workers: 0, modules: [] }, { ...wanted, workers: 0, modules: [] });
       if (differs.length > 0)
-        throw new MiaError(
+        throw new ConfigChangedError(
           `redecide: run ${JSON.stringify(id)} of ${reproduction.name} was measured with another config than the reproduction asks for now (differs in ${differs.join(', ')}); re-run it: mia reproduce ${reproduction.name} --scale ${previous.scale}`,
         );
       for (const note of results.notes) notes.add(note);
@@ -85,7 +110,7 @@ export async function redecideReproduction(reproduction: Reproduction, options: 
     },
     runSeeds: (id, config, k) => runSeeds((i, c) => ctx.run(i, c), id, config, k),
     async loadModel() {
-      throw new MiaError(
+      throw new NeedsTrainedModelsError(
         `redecide: ${reproduction.name} needs its trained models (ctx.loadModel), which stored results do not hold; re-run it: mia reproduce ${reproduction.name} --scale ${previous.scale}`,
       );
     },
@@ -96,6 +121,32 @@ export async function redecideReproduction(reproduction: Reproduction, options: 
     .filter(([, r]) => isNotRun(r))
     .map(([id]) => id);
   if (notRun.length > 0) notes.add(`Not run here (dataset not available; point --data-dir at the files to run them): ${notRun.join(', ')}.`);
+  return { previous, output, notes: [...notes] };
+}
+
+/**
+ * A reproduction's output (tables, claims, figures) rebuilt from the results stored in `options.dir`
+ * instead of training ({@link redecideReproduction} without writing anything).
+ * @throws NeedsTrainedModelsError when the reproduction needs trained models; ConfigChangedError when a stored run's config differs from the one asked for now.
+ */
+export async function replayReproduction(reproduction: Reproduction, options: RedecideOptions): Promise<ReproductionOutput> {
+  return (await replay(reproduction, options)).output;
+}
+
+/**
+ * Decides a reproduction's claims again, under the verdict rules of this version, on the numbers it
+ * measured before: its tables and claims are rebuilt from the stored `runs/<id>/results.json`
+ * instead of training (docs/protocol.md §5.1). Nothing is measured anew, so the tables must come
+ * out as before; only the decisions can change. Each stored run must have been run with exactly the
+ * config the reproduction asks for now (compared after defaults are filled in); a reproduction
+ * whose configs changed since, or that needs its trained models (`ctx.loadModel`: sensitivities,
+ * influence, gradients), cannot be re-decided and must be re-run. The original run's time, backend
+ * and versions are kept; `decidedAt` records when the claims were decided. Writes
+ * `reproduction.json`, `report.md` and `report.html` in `options.dir` (atomically).
+ * @throws ConfigChangedError naming the run and what differs when a stored run does not match the config; NeedsTrainedModelsError as {@link replayReproduction}.
+ */
+export async function redecideReproduction(reproduction: Reproduction, options: RedecideOptions): Promise<ReproductionResult> {
+  const { previous, output, notes } = await replay(reproduction, options);
   const result: ReproductionResult = {
     ...previous,
     tables: output.tables,

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { renderSvg } from '../report/render-svg';
 import { writeAtomic } from '../report/write-report';
 import { formatValue } from './table-helpers';
-import { isNotRun, type ReproductionResult, type ReproductionTable, type TableCell } from './types';
+import { isNotRun, type Claim, type ReproductionResult, type ReproductionTable, type TableCell } from './types';
+import { claimSummary } from './verdicts';
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -35,8 +36,21 @@ export function tableMarkdown(table: ReproductionTable): string {
   ].join('\n');
 }
 
-/** The claims section as Markdown. */
-export function claimsMarkdown(result: Pick<ReproductionResult, 'claims'>): string {
+/**
+ * The line under a claim's verdict that shows its sub-verdicts, from the structured decisions
+ * (verdict rules ≥ 3): "partial: holds on CIFAR-10, Purchase; not run on CIFAR-100, SVHN",
+ * "does not hold: fails on CIFAR-10 (Δ −3.1 ± 0.9)". Undefined for a claim without columns.
+ */
+export function subVerdicts(claim: Claim): string | undefined {
+  return claim.columns === undefined || claim.columns.length === 0 ? undefined : claimSummary(claim);
+}
+
+/**
+ * The claims section as Markdown: per claim its verdict, statement, the sub-verdicts of its columns
+ * (when it has them) and its evidence. Claims decided before verdict rules 3 (evidence text only)
+ * are marked: a "partial" there may include columns that did not hold.
+ */
+export function claimsMarkdown(result: Pick<ReproductionResult, 'claims'> & { readonly verdictRules?: number }): string {
   const mark = {
     holds: '✅ holds',
     'does not hold': '❌ does not hold',
@@ -45,7 +59,14 @@ export function claimsMarkdown(result: Pick<ReproductionResult, 'claims'>): stri
     'not evaluated': '— not evaluated',
     partial: '◐ partial',
   } as const;
-  return result.claims.map((c) => `- **${mark[c.verdict]}** — ${c.statement}\n  ${c.evidence}`).join('\n');
+  const old = (result.verdictRules ?? 0) < 3;
+  return result.claims
+    .map((c) => {
+      const sub = subVerdicts(c);
+      const oldMark = old && c.verdict === 'partial' ? ' (decided under the old rules: the columns may include failures)' : '';
+      return `- **${mark[c.verdict]}**${oldMark} — ${c.statement}\n  ${sub === undefined ? '' : `_${sub}_\n  `}${c.evidence}`;
+    })
+    .join('\n');
 }
 
 /** `report.md` of a reproduction: tables (ours beside the paper's), claims, notes, runs. */
@@ -69,9 +90,11 @@ export function reproductionMarkdown(result: ReproductionResult): string {
     ...result.tables.map(tableMarkdown),
     '## Claims',
     '',
-    result.verdictRules === 2
-      ? "A comparison holds (or does not) only beyond 2 standard errors of the difference; otherwise it is within noise. A claim is not testable when the undefended model is not in the paper's regime or a compared model collapsed (docs/protocol.md §5.1 of the repository)."
-      : 'These verdicts were computed before the testability gate: strict inequalities on single seeds, no margins.',
+    (result.verdictRules ?? 0) >= 3
+      ? "A comparison holds (or does not) only beyond 2 standard errors of the difference; otherwise it is within noise. A claim over several columns (datasets, architectures, attacks) does not hold when any column does not hold — a failure counts only after Holm's step-down over the claim's comparisons at family α = 0.05 — holds only when every column holds, and is partial only when every decided column holds and the others were not run or not testable. A claim is not testable when the undefended model is not in the paper's regime (each threshold beyond 2 SE), its attacks are saturated, or a compared model collapsed (docs/protocol.md §5.1 of the repository)."
+      : result.verdictRules === 2
+        ? 'Decided under verdict rules 2: a comparison holds (or does not) only beyond 2 standard errors of the difference; a claim over several columns was "partial" when decided on some of them, whatever those decisions were, so a partial may hide a column that did not hold (docs/protocol.md §5.1 of the repository).'
+        : 'These verdicts were computed before the testability gate: strict inequalities on single seeds, no margins.',
     '',
     claimsMarkdown(result),
     '',
@@ -105,7 +128,9 @@ export async function reproductionHtml(result: ReproductionResult): Promise<stri
   const claims = result.claims
     .map(
       (c) =>
-        `<li class="${c.verdict.replace(/ /g, '-')}"><strong>${escape(c.verdict)}</strong> — ${escape(c.statement)}<br><small>${escape(c.evidence)}</small></li>`,
+        `<li class="${c.verdict.replace(/ /g, '-')}"><strong>${escape(c.verdict)}</strong> — ${escape(c.statement)}${
+          subVerdicts(c) === undefined ? '' : `<br><em>${escape(subVerdicts(c)!)}</em>`
+        }<br><small>${escape(c.evidence)}</small></li>`,
     )
     .join('');
   return `<!doctype html>

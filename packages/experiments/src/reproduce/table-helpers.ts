@@ -1,6 +1,6 @@
 import type { DefenseRow, ExperimentResults } from '../results';
 import type { RowMetric } from './row-metrics';
-import { isNotRun, type CellFormat, type Claim, type ReproductionTable, type RunOutcome, type TableCell } from './types';
+import { isNotRun, type CellFormat, type ReproductionTable, type RunOutcome, type TableCell } from './types';
 import { formatNumber } from './verdicts';
 
 /** Paper values of a table: `paper[rowLabel][column]`, either a number or `[mean, std]`. */
@@ -60,16 +60,6 @@ export function metricTable(options: MetricTableOptions): ReproductionTable {
 
 /** Formats a number as the table does (percent with one decimal, or three decimals). */
 export const formatValue = formatNumber;
-
-/**
- * A claim from a boolean test with no margin; `undefined` means it could not be evaluated (say why in
- * `evidence`). Only for claims that are exact by construction (a count, a structural property); a
- * comparison of measured numbers goes through {@link claimForEveryColumn}, `compareRows` or `trendClaim`
- * (docs/protocol.md §5.1).
- */
-export function claim(statement: string, holds: boolean | undefined, evidence: string): Claim {
-  return { statement, verdict: holds === undefined ? 'not evaluated' : holds ? 'holds' : 'does not hold', evidence };
-}
 
 /** A cell of a table by row label and column, or undefined. */
 export function cellOf(table: ReproductionTable, row: string, column: string): TableCell | undefined {

@@ -1,6 +1,6 @@
 import { kendallTau } from '@mia/metrics';
 import type { CellFormat, Claim } from './types';
-import { formatNumber, notEvaluated, notTestable } from './verdicts';
+import { formatNumber, notEvaluated, notTestable, type Decision } from './verdicts';
 
 /** One point of a sweep: the knob value, the metric, and why it is excluded when the model collapsed. */
 export interface TrendPoint {
@@ -24,18 +24,30 @@ export interface TrendClaimOptions {
   readonly gate?: string;
   /** Significance level of the test. @default 0.05 */
   readonly alpha?: number;
+  /**
+   * Set when the points are not independent measurements (e.g. consecutive epochs of one training
+   * run: each model is the previous one plus a few steps), why: Kendall's p-value assumes
+   * independent points, so the claim is "not testable" with this reason. Leave unset only when each
+   * point is its own model (a sweep of separately trained models).
+   */
+  readonly dependence?: string;
 }
 
 /**
- * A trend claim ("X decreases as λ grows", docs/protocol.md §5.1) decided by Kendall's τ over the
+ * A trend claim ("X decreases as λ grows", docs/protocol.md §5.1) over independently trained models, decided by Kendall's τ over the
  * non-collapsed points and its two-sided p-value (exact for n ≤ 10): holds when τ has the claimed
  * sign with p < 0.05, does not hold when it has the opposite sign with p < 0.05, else within
  * noise; not testable with fewer than 3 points, or with so few (n ≤ 4 at α = 0.05) that even a
- * perfect ordering is not significant. Never decided on two end points.
+ * perfect ordering is not significant, or when the points are not independent (`dependence`). Never
+ * decided on two end points. The decision records τ (as Δ), its SE under no trend, z and p.
  */
 export function trendClaim(o: TrendClaimOptions): Claim {
   if ('missing' in o.points) return notEvaluated(o.statement, o.points.missing);
   if (o.gate !== undefined) return notTestable(o.statement, o.gate);
+  if (o.dependence !== undefined) {
+    const ys = o.points.filter((p) => Number.isFinite(p.y)).map((p) => `${o.knob} ${p.x}: ${formatNumber(p.y, o.format)}`);
+    return notTestable(o.statement, `${o.dependence} (${ys.join(', ')})`);
+  }
   const kept = o.points.filter((p) => p.collapsed === undefined && Number.isFinite(p.y));
   const dropped = o.points.filter((p) => p.collapsed !== undefined).map((p) => `${o.knob} ${p.x}: ${p.collapsed}`);
   const shown = kept.map((p) => `${o.knob} ${p.x}: ${formatNumber(p.y, o.format)}`).join(', ');
@@ -57,11 +69,22 @@ export function trendClaim(o: TrendClaimOptions): Claim {
   const sign = Number.isNaN(tau) ? 0 : Math.sign(tau);
   const verdict = p < alpha && sign === claimed ? 'holds' : p < alpha && sign === -claimed ? 'does not hold' : 'within noise';
   const tauText = Number.isNaN(tau) ? 'τ undefined (constant values)' : `τ = ${tau >= 0 ? '+' : '−'}${Math.abs(tau).toFixed(2)}`;
-  return {
-    statement: o.statement,
+  const n = kept.length;
+  // The SE of τ under no trend (normal approximation, no ties): sqrt(2(2n + 5) / (9n(n − 1))).
+  const se = Math.sqrt((2 * (2 * n + 5)) / (9 * n * (n - 1)));
+  const evidence = `Kendall ${tauText} over ${n} points, p = ${p.toPrecision(2)} (${method}; significant below ${alpha}); ${shown}${excluded}`;
+  const decision: Decision = {
     verdict,
-    evidence: `Kendall ${tauText} over ${kept.length} points, p = ${p.toPrecision(2)} (${method}; significant below ${alpha}); ${shown}${excluded}`,
+    evidence,
+    delta: Number.isNaN(tau) ? 0 : tau,
+    se,
+    seSource: `Kendall's τ under no trend, sqrt(2(2n+5)/(9n(n−1))) with n = ${n}; decided by the ${method} p-value`,
+    direction: o.direction === 'increasing' ? 'greater' : 'less',
+    offset: 0,
+    z: (claimed * (Number.isNaN(tau) ? 0 : tau)) / se,
+    p,
   };
+  return { statement: o.statement, verdict, evidence, decision };
 }
 
 /** The exact two-sided p-value of Kendall's τ = ±1 over n distinct points: 2/n! (below 1e-6 past n = 10). */

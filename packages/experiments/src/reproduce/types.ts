@@ -5,6 +5,7 @@ import type { ArtifactStore } from '../artifact-store';
 import type { ExperimentConfig } from '../config';
 import type { PreparedData } from '../prepare-data';
 import type { ExperimentResults } from '../results';
+import type { ColumnDecision, Decision } from './verdicts';
 
 /**
  * How big a reproduction runs: `smoke` (seconds, CI), `cpu` (real CIFAR-10 subsets and stand-ins,
@@ -38,7 +39,7 @@ export interface TableCell {
   readonly paperStd?: number;
   /** Standard error of `ours` (bootstrap over examples, binomial approximation, or over seeds; see `seSource`). */
   readonly se?: number;
-  readonly seSource?: 'bootstrap' | 'binomial' | 'seeds' | 'parameters';
+  readonly seSource?: 'bootstrap' | 'binomial' | 'seeds' | 'parameters' | 'sample';
   /** Set when `ours` is missing: why (e.g. "not run: dataset not available"). */
   readonly notRun?: string;
 }
@@ -64,12 +65,23 @@ export type ClaimVerdict = 'holds' | 'does not hold' | 'within noise' | 'not tes
 /** Every verdict, in the order reports count them. */
 export const CLAIM_VERDICTS: readonly ClaimVerdict[] = ['holds', 'does not hold', 'within noise', 'not testable', 'not evaluated', 'partial'];
 
-/** A paper's claim stated as a checkable inequality, with the verdict and the numbers behind it. */
+/**
+ * A paper's claim stated as a checkable inequality, with the verdict and the numbers behind it: a
+ * single comparison keeps its `decision`, an "every column" claim its `columns` (one decision per
+ * dataset, architecture, attack or setting), and `evidence` is rendered from them
+ * (docs/protocol.md §5.1). Results decided before verdict rules 3 have `evidence` only.
+ */
 export interface Claim {
   readonly statement: string;
   readonly verdict: ClaimVerdict;
   /** The numbers the verdict rests on, or (for "not evaluated") why it could not be evaluated. */
   readonly evidence: string;
+  /** The one comparison a single-comparison claim rests on (values, Δ, SE and its source, margin). */
+  readonly decision?: Decision;
+  /** The per-column decisions of a claim over several columns, after the multiplicity rule. */
+  readonly columns?: readonly ColumnDecision[];
+  /** How the columns combine into the verdict (e.g. every column must hold; Holm over the failures). */
+  readonly rule?: string;
 }
 
 /** A figure of a reproduction (a Vega-Lite spec with inline data, rendered to SVG in the HTML report). */
@@ -148,6 +160,9 @@ export interface Reproduction {
   run(ctx: ReproductionContext): Promise<ReproductionOutput>;
 }
 
+/** The verdict rules this version decides claims with (`ReproductionResult.verdictRules`). */
+export const CURRENT_VERDICT_RULES = 3;
+
 /** Everything a reproduction measured (written as `reproduction.json`). */
 export interface ReproductionResult extends ReproductionOutput {
   readonly format: 'mia-reproduction-1';
@@ -165,13 +180,12 @@ export interface ReproductionResult extends ReproductionOutput {
   readonly runs: Record<string, { readonly dataset: string; readonly source: 'real' | 'stand-in'; readonly seconds: number } | NotRun>;
   readonly notes: readonly string[];
   /**
-   * Version of the verdict rules the claims were decided with: 2 = margins and testability gate
-   * (docs/protocol.md §5). Absent in results computed before the testability gate.
+   * Version of the verdict rules the claims were decided with (docs/protocol.md §5.1): 3 = structured
+   * per-column decisions, the combination rule with Holm's step-down, the regime gate with its own
+   * noise; 2 = margins and testability gate, decisions kept as evidence text only. Absent in results
+   * computed before the testability gate.
    */
-  readonly verdictRules?: 2;
+  readonly verdictRules?: 2 | 3;
   /** When the claims were last decided, if later than the measurement (`mia reproduce --redecide`). */
   readonly decidedAt?: string;
 }
-
-/** The verdict rules this version decides claims with (see {@link ReproductionResult.verdictRules}). */
-export const CURRENT_VERDICT_RULES = 2;

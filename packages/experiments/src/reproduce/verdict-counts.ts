@@ -6,6 +6,13 @@ export interface VerdictCounts {
   readonly verdicts: Readonly<Record<ClaimVerdict, number>>;
   /** False for results computed before the testability gate (their verdicts are strict inequalities on single seeds). */
   readonly gated: boolean;
+  /** The verdict rules the claims were decided with (undefined: before the testability gate). */
+  readonly rules: number | undefined;
+  /**
+   * False for results decided before verdict rules 3: their claims keep evidence text only, and a
+   * "partial" there may include columns that did not hold.
+   */
+  readonly structured: boolean;
 }
 
 /**
@@ -22,5 +29,6 @@ export function verdictCounts(result: Pick<ReproductionResult, 'claims' | 'name'
       );
     verdicts[c.verdict] += 1;
   }
-  return { claims: result.claims.length, verdicts, gated: result.verdictRules === 2 };
+  const rules = result.verdictRules;
+  return { claims: result.claims.length, verdicts, gated: rules !== undefined && rules >= 2, rules, structured: rules !== undefined && rules >= 3 };
 }

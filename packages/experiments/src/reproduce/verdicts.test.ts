@@ -6,7 +6,8 @@ import { metricTable } from './table-helpers';
 import { regime, testabilityProblem } from './testability';
 import { trendClaim } from './trend-claims';
 import type { RunOutcome } from './types';
-import { combineColumns, compareEstimates } from './verdicts';
+import { claimSummary, combineColumns, compareEstimates, holmFailures, type ColumnDecision } from './verdicts';
+import { marginProblems } from './check-reproduction';
 
 const REGIME = regime({ why: 'test' });
 // In regime: train 100 %, test 60 % (≥ 3 × 10 %), gap 40 points.
@@ -54,13 +55,38 @@ describe('claimForEveryColumn with the regime gate', () => {
   it('holds when every column holds beyond 2 SE', () => {
     const c = claimOn({ A: fakeResults([base({ p1: 0.6 }), defended({ p1: 0.7 })]), B: fakeResults([base({ p1: 0.5 }), defended({ p1: 0.6 })]) });
     expect(c.verdict).toBe('holds');
-    expect(c.evidence).toMatch(/^A: holds — D vs w\/o 0\.700 vs 0\.600, Δ = \+0\.100 ± 0\.014 \(2 SE = 0\.028\); B: holds/);
+    expect(c.evidence).toMatch(/^holds: holds on A, B\. A: holds — D 0\.700 vs w\/o 0\.600, Δ = \+0\.100 ± 0\.014 \(2 SE = 0\.028\); B: holds/);
+    // The column decisions are data: values, Δ, SE and its source, direction and offset.
+    expect(c.columns![0]).toMatchObject({ column: 'A', verdict: 'holds', labels: ['D', 'w/o'], a: 0.7, b: 0.6, direction: 'greater', offset: 0 });
+    expect(c.columns![0]!.delta).toBeCloseTo(0.1, 12);
+    expect(c.columns![0]!.se).toBeCloseTo(Math.SQRT2 * 0.01, 12);
+    expect(c.columns![0]!.seSource).toBe('independent: sqrt(seA² + seB²), bootstrap');
   });
 
-  it('does not hold when a column goes the other way beyond 2 SE', () => {
-    expect(claimOn({ A: fakeResults([base({ p1: 0.6 }), defended({ p1: 0.7 })]), B: fakeResults([base({ p1: 0.7 }), defended({ p1: 0.6 })]) }).verdict).toBe(
-      'does not hold',
-    );
+  it('does not hold when a column goes the other way beyond 2 SE, naming it with its Δ and SE', () => {
+    const c = claimOn({ A: fakeResults([base({ p1: 0.6 }), defended({ p1: 0.7 })]), B: fakeResults([base({ p1: 0.7 }), defended({ p1: 0.6 })]) });
+    expect(c.verdict).toBe('does not hold');
+    expect(claimSummary(c)).toBe('does not hold: fails on B (Δ −0.100 ± 0.014); holds on A');
+  });
+
+  it('does not hold when one column fails and the others were not run (a failure is never hidden in "partial")', () => {
+    const c = claimOn({
+      A: fakeResults([base({ p1: 0.6 }), defended({ p1: 0.7 })]),
+      B: fakeResults([base({ p1: 0.7 }), defended({ p1: 0.6 })]),
+      C: { notRun: 'not run: dataset not available' },
+    });
+    expect(c.verdict).toBe('does not hold');
+    expect(claimSummary(c)).toBe('does not hold: fails on B (Δ −0.100 ± 0.014); holds on A; not run on C');
+  });
+
+  it('is within noise (not partial) when no column fails, one holds, one is within noise and one was not run', () => {
+    const c = claimOn({
+      A: fakeResults([base({ p1: 0.6 }), defended({ p1: 0.7 })]),
+      B: fakeResults([base({ p1: 0.6, se: 0.03 }), defended({ p1: 0.65, se: 0.03 })]),
+      C: { notRun: 'not run: dataset not available' },
+    });
+    expect(c.verdict).toBe('within noise');
+    expect(claimSummary(c)).toBe('within noise: holds on A; within noise on B; not run on C');
   });
 
   it('is within noise when a difference is below 2 SE', () => {
@@ -83,8 +109,14 @@ describe('claimForEveryColumn with the regime gate', () => {
 
   it('is not testable when a model that must fit (`fitted`) did not, and testable once it does', () => {
     const lowFit = fakeResults([base({ p1: 0.5 }), defended({ p1: 0.9 })]);
-    // defended(): train 90 % — fits at the default 90 % bound; a stricter regime makes it not fit.
-    expect(testabilityProblem({ results: lowFit, undefended: 'w/o', compared: ['D'], fitted: ['D'], regime: REGIME })).toBeUndefined();
+    // defended(): train 90 % with SE 1 point — exactly at the default 90 % bound: at the edge, not met.
+    expect(testabilityProblem({ results: lowFit, undefended: 'w/o', compared: ['D'], fitted: ['D'], regime: REGIME })).toBe(
+      "D's train accuracy at the edge of the regime (90.0 % vs 90.0 %, SE 1.0)",
+    );
+    // A looser bound (85 %) is cleared by 5 SE: met.
+    expect(
+      testabilityProblem({ results: lowFit, undefended: 'w/o', compared: ['D'], fitted: ['D'], regime: regime({ why: 't', minTrainAccuracy: 0.85 }) }),
+    ).toBeUndefined();
     const strict = regime({ why: 'test', minTrainAccuracy: 0.95 });
     expect(
       testabilityProblem({
@@ -105,6 +137,11 @@ describe('claimForEveryColumn with the regime gate', () => {
     const noRow = claimOn({ A: fakeResults([base({ p1: 0.5 })]) });
     expect(noRow.verdict).toBe('not evaluated');
     expect(noRow.evidence).toMatch(/no defense labelled "D"/);
+    // A missing comparator is "not evaluated", a run that did not happen "not run".
+    expect(claimSummary(combineColumns('s', [{ column: 'A', verdict: 'not evaluated', evidence: 'no comparator', reason: 'no comparator' }]))).toBe(
+      'not evaluated: not evaluated on A',
+    );
+    expect(claimSummary(claimOn({ A: { notRun: 'not run: dataset not available' } }))).toBe('not evaluated: not run on A');
     expect(claimOn({ A: { notRun: 'not run: dataset not available' } }).verdict).toBe('not evaluated');
   });
 
@@ -115,9 +152,11 @@ describe('claimForEveryColumn with the regime gate', () => {
       C: { notRun: 'not run: dataset not available' },
     });
     expect(c.verdict).toBe('partial');
+    expect(claimSummary(c)).toBe('partial: holds on A; not testable on B; not run on C');
     expect(c.evidence).toMatch(
-      /^decided on 1 of 3 columns; A: holds — .*; B: not testable — not testable at this scale: undefended test accuracy .*; C: not evaluated — not run: dataset not available$/,
+      /^partial: holds on A; not testable on B; not run on C\. A: holds — .*; B: not testable — not testable at this scale: undefended test accuracy .*; C: not evaluated — not run: dataset not available$/,
     );
+    expect(c.columns!.map((x) => x.reason)).toEqual([undefined, expect.stringMatching(/^undefended test accuracy 11\.7 %/), 'not run: dataset not available']);
   });
 
   it('uses a binomial approximation for results without bootstrap SEs and says so', () => {
@@ -220,11 +259,202 @@ describe('verdictCounts', () => {
     expect(old).toEqual({
       claims: 4,
       gated: false,
+      rules: undefined,
+      structured: false,
       verdicts: { holds: 2, 'does not hold': 1, 'within noise': 0, 'not testable': 0, 'not evaluated': 0, partial: 1 },
     });
-    expect(verdictCounts({ name: 'x', claims, verdictRules: 2 }).gated).toBe(true);
+    expect(verdictCounts({ name: 'x', claims, verdictRules: 2 })).toMatchObject({ gated: true, rules: 2, structured: false });
+    expect(verdictCounts({ name: 'x', claims, verdictRules: 3 })).toMatchObject({ gated: true, rules: 3, structured: true });
     expect(() => verdictCounts({ name: 'x', claims: [{ statement: 's', verdict: 'fails' as never, evidence: '' }] })).toThrow(
       /claim "s" of x has verdict "fails", expected one of holds/,
     );
+  });
+});
+
+describe('compareEstimates with a paired SE of the difference', () => {
+  it('uses differenceSe instead of sqrt(seA² + seB²) and records its source', () => {
+    const a = { value: 0.62, se: 0.01 };
+    const b = { value: 0.6, se: 0.01 };
+    // Independent: SE sqrt(2)·0.01 = 0.0141, Δ 0.02 = 1.4 SE → within noise.
+    expect(compareEstimates(a, b, { direction: 'greater', format: 'pct' }).verdict).toBe('within noise');
+    // Paired on the same examples the SE of the difference is 0.005: Δ = 4 SE → holds.
+    const paired = compareEstimates(a, b, { direction: 'greater', format: 'pct', differenceSe: 0.005, differenceSeSource: 'paired bootstrap' });
+    expect(paired).toMatchObject({ verdict: 'holds', se: 0.005, seSource: 'paired bootstrap' });
+    expect(paired.z).toBeCloseTo(4, 9);
+    expect(paired.evidence).toBe('62.0 vs 60.0, Δ = +2.0 ± 0.5 (2 SE = 1.0; SE of the difference from paired bootstrap)');
+    // A paired SE decides even when a side has no SE of its own.
+    expect(
+      compareEstimates({ value: 0.62 }, { value: 0.6 }, { direction: 'greater', format: 'pct', differenceSe: 0.005, differenceSeSource: 'seeds' }).verdict,
+    ).toBe('holds');
+  });
+
+  it('refuses a negative or non-finite differenceSe, or one without a source, naming the option', () => {
+    const o = { direction: 'greater' as const, format: 'pct' as const };
+    expect(() => compareEstimates({ value: 1, se: 0 }, { value: 0, se: 0 }, { ...o, differenceSe: -1, differenceSeSource: 'x' })).toThrow(
+      /options\.differenceSe must be a finite number ≥ 0, got -1/,
+    );
+    expect(() => compareEstimates({ value: 1, se: 0 }, { value: 0, se: 0 }, { ...o, differenceSe: Number.NaN, differenceSeSource: 'x' })).toThrow(/got NaN/);
+    expect(() => compareEstimates({ value: 1, se: 0 }, { value: 0, se: 0 }, { ...o, differenceSe: 0.1 })).toThrow(
+      /differenceSeSource must name .* got undefined/,
+    );
+  });
+
+  it('passes a per-column paired SE through claimForEveryColumn', () => {
+    const runs = { A: fakeResults([base({ p1: 0.6 }), defended({ p1: 0.62 })]) };
+    const table = metricTable({ title: 'P1', runs, rows: ['D', 'w/o'], metric: rowMetrics.p1, format: 'num' });
+    const o = { table, statement: 's', rowA: 'D', rowB: 'w/o', direction: 'greater' as const };
+    expect(claimForEveryColumn(o).verdict).toBe('within noise');
+    const c = claimForEveryColumn({ ...o, differenceSe: () => ({ se: 0.004, source: 'paired bootstrap' }) });
+    expect(c.verdict).toBe('holds');
+    expect(c.columns![0]!.seSource).toBe('paired bootstrap');
+  });
+});
+
+describe("the multiplicity rule (Holm's step-down over a claim's comparisons)", () => {
+  // 15 comparisons (e.g. 15 attacks): 14 hold by 5 SE, one fails by `failZ` SE.
+  const family = (failZ: number): ColumnDecision[] =>
+    Array.from({ length: 15 }, (_, i) => {
+      const z = i === 0 ? -failZ : 5;
+      return compareEstimatesColumn(`attack ${i}`, z);
+    });
+  function compareEstimatesColumn(column: string, z: number): ColumnDecision {
+    // A − B = z·SE with SE = 0.01 (independent sides of SE 0.01/√2).
+    const se = 0.01 / Math.SQRT2;
+    return { column, ...compareEstimates({ value: 0.5 + z * 0.01, se }, { value: 0.5, se }, { direction: 'greater', format: 'pct' }) };
+  }
+
+  it('a weak failure (z ≈ 2.1) among 15 does not survive Holm: the column and the claim are within noise', () => {
+    const cols = family(2.1);
+    expect(cols[0]!.verdict).toBe('does not hold'); // beyond its own 2-SE margin
+    const c = combineColumns('lowers every attack', cols);
+    expect(c.verdict).toBe('within noise');
+    expect(c.columns![0]!.verdict).toBe('within noise');
+    // One-sided p = Φ(−2.1) = 0.018 > α/15 = 0.0033.
+    expect(c.columns![0]!.multiplicity).toMatch(
+      /fails by 2\.1 SE, but not after Holm's step-down over 15 comparisons at family α = 0\.05 \(one-sided p = 0\.018 > α\/15 = 0\.0033\)/,
+    );
+    expect(c.rule).toMatch(/Holm's step-down over the 15 decided comparison\(s\) at family α = 0\.05/);
+  });
+
+  it('a strong failure (z ≈ 5) survives Holm: the claim does not hold, naming the column', () => {
+    const c = combineColumns('lowers every attack', family(5));
+    expect(c.verdict).toBe('does not hold');
+    expect(c.columns![0]!.verdict).toBe('does not hold');
+    expect(c.columns![0]!.multiplicity).toBeUndefined();
+    expect(claimSummary(c)).toMatch(/^does not hold: fails on attack 0 \(Δ −5\.0 ± 1\.0\); holds on attack 1, /);
+  });
+
+  it('refuses a family α outside (0, 1), naming it', () => {
+    expect(() => holmFailures([], 0)).toThrow('holmFailures: alpha must be in (0, 1), got 0');
+    expect(() => combineColumns('s', [], { alpha: 1.5 })).toThrow('holmFailures: alpha must be in (0, 1), got 1.5');
+  });
+
+  it('a single comparison is not weakened (Holm at m = 1 is the one-sided 5 % test, looser than 2 SE)', () => {
+    expect(holmFailures([compareEstimatesColumn('only', -2.1)])[0]!.verdict).toBe('does not hold');
+  });
+
+  it('"holds on every" needs each comparison beyond its own 2-SE margin (intersection–union: no correction)', () => {
+    expect(combineColumns('s', [compareEstimatesColumn('a', 2.1), compareEstimatesColumn('b', 2.1)]).verdict).toBe('holds');
+    expect(combineColumns('s', [compareEstimatesColumn('a', 2.1), compareEstimatesColumn('b', 1.9)]).verdict).toBe('within noise');
+  });
+});
+
+describe('the regime gate with its own noise', () => {
+  const undefended = (o: { train?: number; test?: number; se?: number; attackAccuracy?: number; auc?: number }) => {
+    const r = fakeRow('w/o', { train: o.train ?? 1, test: o.test ?? 0.6, p1: 0.5, adv: 0.2, ...(o.se === undefined ? {} : { se: fakeSe(o.se) }) });
+    return { ...r, attacks: r.attacks.map((a) => ({ ...a, accuracy: o.attackAccuracy ?? 0.6, auc: o.auc ?? 0.65 })) };
+  };
+  const problem = (row: ReturnType<typeof undefended>, kind?: 'privacy' | 'utility') =>
+    testabilityProblem({ results: fakeResults([row]), undefended: 'w/o', compared: [], regime: REGIME, ...(kind === undefined ? {} : { kind }) });
+
+  it('counts a threshold as met only beyond 2 SE of it; within 2 SE is "at the edge of the regime"', () => {
+    expect(problem(undefended({ train: 0.901, se: 0.01 }))).toBe('undefended train accuracy at the edge of the regime (90.1 % vs 90.0 %, SE 1.0)');
+    expect(problem(undefended({ train: 0.93, se: 0.01 }))).toBeUndefined();
+    expect(problem(undefended({ train: 0.85, se: 0.01 }))).toBe('undefended train accuracy 85.0 % < 90.0 %');
+    // Test accuracy over chance (3 × 10 % = 30 %) and the gap, each with its SE.
+    expect(problem(undefended({ test: 0.31, se: 0.01 }))).toBe('undefended test accuracy over chance at the edge of the regime (31.0 % vs 30.0 %, SE 1.0)');
+    expect(problem(undefended({ train: 0.95, test: 0.93, se: 0.01 }))).toBe('undefended generalization gap at the edge of the regime (2.0 % vs 0.0 %, SE 1.4)');
+    // Without a recorded SE (older results) the plain threshold applies.
+    expect(problem(undefended({ train: 0.901 }))).toBeUndefined();
+  });
+
+  it('makes a privacy claim not testable when the undefended attacks are saturated, not a utility claim', () => {
+    expect(problem(undefended({ attackAccuracy: 0.996 }))).toBe('saturated (undefended loss attack accuracy 99.6 % ≥ 95.0 %: no defense effect can show)');
+    expect(problem(undefended({ auc: 0.995 }))).toBe('saturated (undefended loss AUC 0.995 ≥ 0.99: no defense effect can show)');
+    expect(problem(undefended({ attackAccuracy: 0.996 }), 'utility')).toBeUndefined();
+    expect(problem(undefended({ attackAccuracy: 0.94, auc: 0.98 }))).toBeUndefined();
+  });
+});
+
+describe('trend claims over dependent points', () => {
+  it('are not testable when the points are consecutive epochs of one run, however clean the trend', () => {
+    const c = trendClaim({
+      statement: 's',
+      points: [0.5, 0.4, 0.3, 0.2, 0.1, 0.05].map((y, x) => ({ x, y })),
+      direction: 'decreasing',
+      format: 'num',
+      knob: 'epoch',
+      dependence: 'consecutive epochs of one run are not independent',
+    });
+    expect(c.verdict).toBe('not testable');
+    expect(c.evidence).toBe(
+      'not testable at this scale: consecutive epochs of one run are not independent (epoch 0: 0.500, epoch 1: 0.400, epoch 2: 0.300, epoch 3: 0.200, epoch 4: 0.100, epoch 5: 0.050)',
+    );
+  });
+
+  it('record τ, its SE under no trend and p when decided over independent models', () => {
+    const c = trendClaim({ statement: 's', points: [0.5, 0.4, 0.3, 0.2, 0.1].map((y, x) => ({ x, y })), direction: 'decreasing', format: 'num', knob: 'α' });
+    expect(c.decision).toMatchObject({ verdict: 'holds', delta: -1, direction: 'less' });
+    expect(c.decision!.se).toBeCloseTo(Math.sqrt((2 * 15) / (9 * 5 * 4)), 12);
+    expect(c.decision!.p).toBeCloseTo(2 / 120, 9);
+    expect(claimSummary(c)).toBe('holds (τ −1.000, p = 0.017)');
+  });
+});
+
+describe('marginProblems', () => {
+  it('lists decided claims and columns without a numeric Δ and SE, and accepts those with them', () => {
+    const good = compareEstimates({ value: 0.7, se: 0.01 }, { value: 0.6, se: 0.01 }, { direction: 'greater', format: 'num' });
+    expect(marginProblems([{ statement: 'a', verdict: 'holds', evidence: 'e', decision: good }])).toEqual([]);
+    expect(marginProblems([{ statement: 'b', verdict: 'holds', evidence: 'a boolean' }])).toEqual(['claim "b": holds without a numeric Δ and SE']);
+    expect(
+      marginProblems([
+        {
+          statement: 'c',
+          verdict: 'partial',
+          evidence: 'e',
+          columns: [
+            { column: 'X', verdict: 'holds', evidence: 'no numbers' },
+            { column: 'Y', ...good },
+          ],
+        },
+      ]),
+    ).toEqual(['claim "c", column "X": holds without a numeric Δ and SE']);
+    // Undecided claims need no margin.
+    expect(marginProblems([{ statement: 'd', verdict: 'not testable', evidence: 'why' }])).toEqual([]);
+  });
+});
+
+describe('reports show the sub-verdicts', () => {
+  it('renders "partial: holds on …; not run on …" and "does not hold: fails on … (Δ ± SE)" under the claim, and marks old-rule partials', async () => {
+    const { claimsMarkdown } = await import('./reproduction-report');
+    const col = (column: string, z: number) => {
+      const se = 0.009 / Math.SQRT2;
+      return { column, ...compareEstimates({ value: 0.5 + z * 0.009, se }, { value: 0.5, se }, { direction: 'greater', format: 'pct' }) };
+    };
+    const partial = combineColumns('P1 on every dataset', [
+      col('CIFAR-10', 5),
+      col('Purchase', 4),
+      { column: 'CIFAR-100', verdict: 'not evaluated', evidence: 'not run', reason: 'not run' },
+    ]);
+    const failed = combineColumns('acc on every dataset', [col('CIFAR-10', -3.4), col('Purchase', 4)]);
+    const md = claimsMarkdown({ claims: [partial, failed], verdictRules: 3 });
+    expect(md).toContain('_partial: holds on CIFAR-10, Purchase; not run on CIFAR-100_');
+    expect(md).toContain('_does not hold: fails on CIFAR-10 (Δ −3.1 ± 0.9); holds on Purchase_');
+    // Results decided under rules 2 carry evidence only: nothing is parsed, the partial is marked.
+    const old = claimsMarkdown({
+      claims: [{ statement: 's', verdict: 'partial', evidence: 'decided on 1 of 2 columns; A: does not hold — …' }],
+      verdictRules: 2,
+    });
+    expect(old).toBe('- **◐ partial** (decided under the old rules: the columns may include failures) — s\n  decided on 1 of 2 columns; A: does not hold — …');
   });
 });
