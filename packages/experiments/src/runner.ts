@@ -1,8 +1,9 @@
 import { activeBackend } from './backend-choice';
 import { deriveSeed } from '@mia/core';
-import { concatSignals, runAttackSuite } from '@mia/attacks';
+import { concatSignals } from '@mia/attacks';
 import { DirectoryArtifactStore, type ArtifactStore } from './artifact-store';
 import { createAttacks } from './attack-registry';
+import { attackCacheOptions, runCachedAttackSuite } from './cached-attack-suite';
 import type { ExperimentConfig } from './config';
 import { defaultModelStore } from './model-store';
 import { prepareData, type PreparedData } from './prepare-data';
@@ -106,18 +107,24 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     shadows.forEach((u, k) => warn(divergenceWarning(`${defense.label ?? defense.name} ${shadowsOf[k]}`, u.members, config.training.lr)));
     const shadow = shadows.length === 0 ? undefined : poolShadows(shadows);
     const attackSeed = deriveSeed(config.seed, 'attack');
+    const attackOptions = { seed: attackSeed, nnEpochs: config.scale === 'smoke' ? 5 : undefined };
     const attacks = createAttacks(
       config.attacks.filter((a) => !isAugmentationAttack(a)),
-      { seed: attackSeed, nnEpochs: config.scale === 'smoke' ? 5 : undefined },
+      attackOptions,
     );
+    // Trained attacks (NN) are cached like the models: a rerun on cached units does not retrain them.
+    const cacheAttacks = attackCacheOptions(config, data, defense, store, attackOptions, options.onLog);
     const suite =
       attacks.length === 0 || shadow === undefined
         ? undefined
-        : await runAttackSuite({
-            target: { members: target.members, nonMembers: target.nonMembers },
-            shadow: { members: shadow.members, nonMembers: shadow.nonMembers },
-            attacks,
-          }).finally(() => {
+        : await runCachedAttackSuite(
+            {
+              target: { members: target.members, nonMembers: target.nonMembers },
+              shadow: { members: shadow.members, nonMembers: shadow.nonMembers },
+              attacks,
+            },
+            cacheAttacks,
+          ).finally(() => {
             for (const a of attacks) a.dispose?.();
           });
     const results = [...(suite?.attacks ?? [])];
@@ -128,11 +135,14 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
       for (const role of shadowsOf) per.push(await unitQuerySignals(config, data, defense, role, name, store, options.onLog));
       const sq = { members: poolQueries(per.map((q) => q.members)), nonMembers: poolQueries(per.map((q) => q.nonMembers)) };
       const augmentation = createAttacks([name], { seed: attackSeed });
-      const augmented = await runAttackSuite({
-        target: { members: { ...target.members, queries: tq.members }, nonMembers: { ...target.nonMembers, queries: tq.nonMembers } },
-        shadow: { members: { ...shadow!.members, queries: sq.members }, nonMembers: { ...shadow!.nonMembers, queries: sq.nonMembers } },
-        attacks: augmentation,
-      }).finally(() => {
+      const augmented = await runCachedAttackSuite(
+        {
+          target: { members: { ...target.members, queries: tq.members }, nonMembers: { ...target.nonMembers, queries: tq.nonMembers } },
+          shadow: { members: { ...shadow!.members, queries: sq.members }, nonMembers: { ...shadow!.nonMembers, queries: sq.nonMembers } },
+          attacks: augmentation,
+        },
+        { ...cacheAttacks, attackOptions: { seed: attackSeed } },
+      ).finally(() => {
         for (const a of augmentation) a.dispose?.();
       });
       results.push(...augmented.attacks);
