@@ -5,6 +5,7 @@ import { DirectoryArtifactStore, type ArtifactStore } from './artifact-store';
 import { createAttacks } from './attack-registry';
 import { attackCacheOptions, runCachedAttackSuite } from './cached-attack-suite';
 import type { ExperimentConfig } from './config';
+import { sizeWarnings } from './config-sizes';
 import { defaultModelStore } from './model-store';
 import { prepareData, type PreparedData } from './prepare-data';
 import { checkAugmentationAttacks, isAugmentationAttack, unitQuerySignals } from './query-signals';
@@ -66,6 +67,7 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     warnings.push(warning);
     options.onLog?.(`warning: ${warning}`);
   };
+  for (const warning of sizeWarnings(config)) warn(warning);
   warn(examplesPerClassWarning(data));
   // No attacks (a reproduction that attacks the targets itself): no shadow models to train; else
   // `config.shadowModels` shadows per defense, pooled.
