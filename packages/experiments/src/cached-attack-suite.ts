@@ -174,6 +174,8 @@ export async function runCachedAttackSuite(input: AttackSuiteInput, options: Cac
     pending.push({ key, name: attack.name, recorded, started: Date.now() });
     attacks.push(recordingAttack(attack, options.label, recorded, onLog));
   }
+  // An attack model takes a while to train: find out that it could not be kept before training it.
+  if (pending.length > 0) await store.ensureWritable?.();
   const result = await runAttackSuite({ ...input, attacks });
   for (const { key, name, recorded } of pending) {
     if (recorded.scores === undefined) continue;
