@@ -47,8 +47,8 @@ const trainedRoles = (config: Pick<ExperimentConfig, 'attacks' | 'shadowModels'>
 
 /**
  * Sizes that cannot give a meaningful run, found before any data loads: a batch larger than the
- * training set of a model (one step per epoch on everything; the issue that trained a chance-level
- * model), and a validation slice that does not fit its pool.
+ * training set of a model (one step per epoch on all of it, which can leave a model at chance
+ * level), and a validation slice that does not fit its pool.
  * @returns issues with config paths; empty when the sizes are plausible.
  */
 export function sizeIssues(config: ExperimentConfig): OptionIssue[] {
