@@ -76,7 +76,7 @@ describe("paper-scale configs are the paper's (CCL §5.1, App. E; docs/protocol.
       schedule: { milestones: [8, 11] },
     });
     expect(() => baseConfig('bad name!', 'texas', 'cpu', [cclDefense('CCEL', 0.5, 1)])).toThrow(
-      /bad name!: invalid experiment config:\n {2}name: letters, digits/,
+      /bad name!: invalid experiment config:\n {2}name: expected letters, digits, ".", "_" or "-", got "bad name!"/,
     );
   });
 });

@@ -5,6 +5,7 @@ import { inspectEntry, type EntryInspection } from './inspect-entry';
 import { trackStoreRoot, trackTemporary, untrackTemporary } from './exit-cleanup';
 import { findLeftovers, type Leftover } from './store-leftovers';
 import { CLAIMS_DIR, temporaryName } from './store-names';
+import { ensureWritableDirectory } from './store-writable';
 import { acquireClaim, type ClaimOptions, type UnitClaim } from './unit-claim';
 
 /** What a cache entry's manifest records. */
@@ -54,6 +55,8 @@ export interface ArtifactStore {
   list(): Promise<ArtifactManifest[]>;
   verify(key: string): Promise<VerifyResult>;
   remove(key: string): Promise<void>;
+  /** Optional: fails early, with a message saying where the store is and how to move it, when entries cannot be written. */
+  ensureWritable?(): Promise<void>;
   /**
    * Optional: claims the unit `key` for this process, waiting while another process holds it, so two
    * processes sharing the store do not compute the same entry twice. Release it after writing.
@@ -72,8 +75,31 @@ const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
  * claim behind: {@link leftovers} lists them, {@link sweep} removes the stale ones.
  */
 export class DirectoryArtifactStore implements ArtifactStore {
-  constructor(readonly root: string) {
+  /**
+   * @param root - The store's directory (created when the first entry is written).
+   * @param options.notWritableHint - Added to the error of {@link ensureWritable}: how to use another directory.
+   */
+  constructor(
+    readonly root: string,
+    private readonly options: { readonly notWritableHint?: string } = {},
+  ) {
     trackStoreRoot(root);
+  }
+
+  /**
+   * Creates the root and checks that files can be created in it. A read-only store still serves
+   * reads; {@link claim} and {@link write} fail with this check's message, so a run on a read-only
+   * cache stops before it trains a unit it could not keep.
+   * @throws InvalidArgumentError naming the directory as not writable, with the reason.
+   */
+  ensureWritable(): Promise<void> {
+    return ensureWritableDirectory(this.root, 'the cache directory', this.options.notWritableHint);
+  }
+
+  /** Rethrows a failed write as {@link ensureWritable}'s error when the root is not writable (else as it is). */
+  private async explain(error: unknown): Promise<never> {
+    if (['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOENT', 'ENOSPC', 'EDQUOT'].includes(errorCode(error) ?? '')) await this.ensureWritable();
+    throw error;
   }
 
   private dir(key: string): string {
@@ -97,7 +123,7 @@ export class DirectoryArtifactStore implements ArtifactStore {
       if (!/^[\w.-]+$/.test(name) || name === 'manifest.json') throw new Error(`DirectoryArtifactStore.write: bad file name ${JSON.stringify(name)}`);
     }
     const tmp = join(this.root, temporaryName(key));
-    await mkdir(tmp, { recursive: true });
+    await mkdir(tmp, { recursive: true }).catch((error: unknown) => this.explain(error));
     trackTemporary(tmp);
     try {
       const specs: Record<string, { sha256: string; bytes: number }> = {};
@@ -173,7 +199,7 @@ export class DirectoryArtifactStore implements ArtifactStore {
   /** Claims a unit (`<root>/.claims/<key>.json`, with owner pid, host and expiry); see {@link acquireClaim}. */
   async claim(key: string, options: ClaimOptions = {}): Promise<UnitClaim> {
     this.dir(key);
-    return acquireClaim(join(this.root, CLAIMS_DIR), key, options);
+    return acquireClaim(join(this.root, CLAIMS_DIR), key, options).catch((error: unknown) => this.explain(error));
   }
 
   /** Unfinished writes (`.tmp-*`) and claims under the root, each marked stale or in progress. */

@@ -9,6 +9,11 @@ const AUGMENTATION = ['rotation', 'translation'] as const;
 /** Names the runner accepts in `attacks` (docs/protocol.md §3.1–3.3). */
 export const ATTACK_NAMES: readonly string[] = [...METRICS, ...Object.keys(NN), ...AUGMENTATION];
 
+/** Whether an attack trains a model of its own (the NN and augmentation attacks); the runner caches what those produce. */
+export function isTrainedAttack(name: string): boolean {
+  return name in NN || (AUGMENTATION as readonly string[]).includes(name);
+}
+
 /**
  * Builds the shadow attacks of a config; NN attacks get `nnEpochs` epochs (reduced scales train
  * them shorter). `rotation` / `translation` are the augmentation attack (5 epochs, docs/protocol.md §3.3)

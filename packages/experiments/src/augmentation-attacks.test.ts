@@ -82,8 +82,8 @@ describe('augmentation attacks in the runner', () => {
         defenses: [{ name: 'none' }],
         augmentation,
       });
-    expect(bad({ rotationDegrees: -4 })).toThrow(/augmentation\.rotationDegrees: .*\(got -4\)/);
-    expect(bad({ translationDistance: 1.5 })).toThrow(/augmentation\.translationDistance: .*\(got 1\.5\)/);
+    expect(bad({ rotationDegrees: -4 })).toThrow('augmentation.rotationDegrees: expected a number > 0, got -4');
+    expect(bad({ translationDistance: 1.5 })).toThrow('augmentation.translationDistance: expected an integer, got 1.5');
     expect(
       parseExperimentConfig({
         name: 'ok',

@@ -132,7 +132,9 @@ program
 
 program
   .command('schema')
-  .description("print the JSON Schema of experiment configs, every defense's params included (for editors: `mia schema > experiment.schema.json`)")
+  .description(
+    "print the JSON Schema of experiment configs: every defense's params, the dataset, model and attack names (for editors: `mia schema > experiment.schema.json`)",
+  )
   .action(() => {
     process.stdout.write(`${JSON.stringify(experimentJsonSchema(), null, 2)}\n`);
   });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cclOptionsSchema } from '@mia/defense-ccl';
+import { modelNames } from '@mia/models';
+import { ATTACK_NAMES } from './attack-registry';
 import { experimentJsonSchema } from './config-json-schema';
 import { defenseNames } from './defense-registry';
 
@@ -20,5 +22,11 @@ describe('experimentJsonSchema', () => {
     expect(past.properties.params.properties.base.required).toEqual(['name']);
     expect(schema.properties.training.additionalProperties).toBe(false);
     expect(schema.properties.modules).toMatchObject({ type: 'array', items: { type: 'string' } });
+    // The names the runner accepts are enumerated, so an editor flags "cifar11" or "mpl".
+    expect(schema.properties.dataset.properties.name.enum).toEqual(['cifar10', 'cifar100', 'svhn', 'purchase100', 'texas100', 'purchaseLike', 'texasLike']);
+    expect(schema.properties.model.properties.name.enum).toEqual(modelNames);
+    expect(schema.properties.model.properties.name.enum).toContain('resnet18');
+    expect(schema.properties.attacks.items.enum).toEqual(ATTACK_NAMES);
+    expect(schema.properties.attacks.items.enum).toContain('nn-mlh');
   });
 });

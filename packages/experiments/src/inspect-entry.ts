@@ -14,6 +14,8 @@ export async function inspectEntry(dir: string): Promise<EntryInspection> {
   try {
     text = await readFile(join(dir, 'manifest.json'), 'utf8');
   } catch (error) {
+    // ENOTDIR: a part of the path is a file (a cache directory under a file): no entry, nothing corrupted.
+    if (errorCode(error) === 'ENOTDIR') return { state: 'missing' };
     if (errorCode(error) !== 'ENOENT') return { state: 'corrupted', problems: [`manifest.json unreadable (${errorCode(error) ?? String(error)})`] };
     const exists = await stat(dir).then(
       () => true,

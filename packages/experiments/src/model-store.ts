@@ -8,5 +8,9 @@ import { DirectoryArtifactStore } from './artifact-store';
  */
 export const modelCacheDir = (): string => join(resolveCacheDir(), 'models');
 
-/** The default model cache: a {@link DirectoryArtifactStore} at {@link modelCacheDir}. */
-export const defaultModelStore = (): DirectoryArtifactStore => new DirectoryArtifactStore(modelCacheDir());
+/** What to do when the default model cache is not writable: the option and the variable that move it. */
+export const MOVE_CACHE_HINT =
+  'use another cache directory with --cache-dir <dir> (CLI) or the environment variable MIA_CACHE_DIR=<dir> (default ~/.cache/mia)';
+
+/** The default model cache: a {@link DirectoryArtifactStore} at {@link modelCacheDir}; its not-writable error says how to move it. */
+export const defaultModelStore = (): DirectoryArtifactStore => new DirectoryArtifactStore(modelCacheDir(), { notWritableHint: MOVE_CACHE_HINT });

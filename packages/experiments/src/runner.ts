@@ -1,9 +1,11 @@
 import { activeBackend } from './backend-choice';
 import { deriveSeed } from '@mia/core';
-import { concatSignals, runAttackSuite } from '@mia/attacks';
+import { concatSignals } from '@mia/attacks';
 import { DirectoryArtifactStore, type ArtifactStore } from './artifact-store';
 import { createAttacks } from './attack-registry';
+import { attackCacheOptions, runCachedAttackSuite } from './cached-attack-suite';
 import { trainingSeedOf, type ExperimentConfig } from './config';
+import { sizeWarnings } from './config-sizes';
 import { defaultModelStore } from './model-store';
 import { prepareData, type PreparedData } from './prepare-data';
 import { checkTrainingAugmentation } from './training-augmentation';
@@ -68,6 +70,7 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     warnings.push(warning);
     options.onLog?.(`warning: ${warning}`);
   };
+  for (const warning of sizeWarnings(config)) warn(warning);
   warn(examplesPerClassWarning(data));
   // No attacks (a reproduction that attacks the targets itself): no shadow models to train; else
   // `config.shadowModels` shadows per defense, pooled.
@@ -112,18 +115,24 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     const shadow = shadows.length === 0 ? undefined : poolShadows(shadows);
     // The attack models train with the training seed: their randomness is part of a seed's spread (§5.2).
     const attackSeed = deriveSeed(trainingSeedOf(config), 'attack');
+    const attackOptions = { seed: attackSeed, nnEpochs: config.scale === 'smoke' ? 5 : undefined };
     const attacks = createAttacks(
       config.attacks.filter((a) => !isAugmentationAttack(a)),
-      { seed: attackSeed, nnEpochs: config.scale === 'smoke' ? 5 : undefined },
+      attackOptions,
     );
+    // Trained attacks (NN) are cached like the models: a rerun on cached units does not retrain them.
+    const cacheAttacks = attackCacheOptions(config, data, defense, store, attackOptions, options.onLog);
     const suite =
       attacks.length === 0 || shadow === undefined
         ? undefined
-        : await runAttackSuite({
-            target: { members: target.members, nonMembers: target.nonMembers },
-            shadow: { members: shadow.members, nonMembers: shadow.nonMembers },
-            attacks,
-          }).finally(() => {
+        : await runCachedAttackSuite(
+            {
+              target: { members: target.members, nonMembers: target.nonMembers },
+              shadow: { members: shadow.members, nonMembers: shadow.nonMembers },
+              attacks,
+            },
+            cacheAttacks,
+          ).finally(() => {
             for (const a of attacks) a.dispose?.();
           });
     const results = [...(suite?.attacks ?? [])];
@@ -134,11 +143,14 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
       for (const role of shadowsOf) per.push(await unitQuerySignals(config, data, defense, role, name, store, options.onLog));
       const sq = { members: poolQueries(per.map((q) => q.members)), nonMembers: poolQueries(per.map((q) => q.nonMembers)) };
       const augmentation = createAttacks([name], { seed: attackSeed });
-      const augmented = await runAttackSuite({
-        target: { members: { ...target.members, queries: tq.members }, nonMembers: { ...target.nonMembers, queries: tq.nonMembers } },
-        shadow: { members: { ...shadow!.members, queries: sq.members }, nonMembers: { ...shadow!.nonMembers, queries: sq.nonMembers } },
-        attacks: augmentation,
-      }).finally(() => {
+      const augmented = await runCachedAttackSuite(
+        {
+          target: { members: { ...target.members, queries: tq.members }, nonMembers: { ...target.nonMembers, queries: tq.nonMembers } },
+          shadow: { members: { ...shadow!.members, queries: sq.members }, nonMembers: { ...shadow!.nonMembers, queries: sq.nonMembers } },
+          attacks: augmentation,
+        },
+        { ...cacheAttacks, attackOptions: { seed: attackSeed } },
+      ).finally(() => {
         for (const a of augmentation) a.dispose?.();
       });
       results.push(...augmented.attacks);

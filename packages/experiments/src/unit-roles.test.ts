@@ -64,16 +64,20 @@ describe('unit roles (config.shadowModels, docs/protocol.md §3.2)', () => {
     const before = tf.memory().numTensors;
     const first = await runExperiment(config, { store, onLog: (l) => lines.push(l) });
     expect(tf.memory().numTensors).toBe(before);
-    expect(lines.filter((l) => l.startsWith('training   '))).toEqual(
-      ['target', 'shadow', 'shadow-2', 'shadow-3'].map((r) => `training   w/o/${r} (120 members)`),
-    );
+    expect(lines.filter((l) => l.startsWith('training   '))).toEqual([
+      ...['target', 'shadow', 'shadow-2', 'shadow-3'].map((r) => `training   w/o/${r} (120 members)`),
+      'training   w/o: nn-crl attack model on 720 shadow signals', // fitted on the 3 pooled shadows' 3 × 240 signals
+    ]);
     expect(first.rows[0]!.cache).toEqual({ target: 'miss', shadow: 'miss' });
     const single = await runExperiment({ ...config, shadowModels: 1 }, { store });
     // The first shadow is the single-shadow run's (cache hit); pooling changes what the attacks learn from.
     expect(single.rows[0]!.cache).toEqual({ target: 'hit', shadow: 'hit' });
     expect(single.rows[0]!.trainSeconds).toBeLessThan(first.rows[0]!.trainSeconds);
-    const again = await runExperiment(config, { store });
+    const againLines: string[] = [];
+    const again = await runExperiment(config, { store, onLog: (l) => againLines.push(l) });
     expect(again.rows[0]!.cache).toEqual({ target: 'hit', shadow: 'hit' });
     expect(again.rows[0]!.attacks).toEqual(first.rows[0]!.attacks);
+    expect(againLines.filter((l) => l.startsWith('training '))).toEqual([]); // the attack model's outputs came from the cache too
+    expect(againLines).toContainEqual(expect.stringMatching(/^cache hit {2}w\/o: nn-crl attack \([0-9a-f]{12}\)$/));
   });
 });

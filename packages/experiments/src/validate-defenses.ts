@@ -8,9 +8,11 @@ const at = (base: string, key: string) => (base === '' ? key : key === '' ? base
  * The problems of one defense entry `{ name, params }` found before anything loads: an unknown name,
  * a missing inference set, params that fail the defense's schema (unknown keys, types, ranges) and
  * the defense's own checks against the run.
+ * @param run - What the run provides; `undefined` when the config's training or partition is itself
+ *   invalid: then only the params' schema is checked.
  * @param path - where the entry sits, e.g. `defenses[4]` (issues read `defenses[4].params.alpha`).
  */
-export function defenseParamIssues(name: string, params: unknown, run: DefenseRunFacts, path: string): OptionIssue[] {
+export function defenseParamIssues(name: string, params: unknown, run: DefenseRunFacts | undefined, path: string): OptionIssue[] {
   const definition = findDefense(name);
   if (definition === undefined) {
     return [
@@ -21,7 +23,7 @@ export function defenseParamIssues(name: string, params: unknown, run: DefenseRu
       },
     ];
   }
-  if (definition.needsInference === true && !run.hasInference) {
+  if (definition.needsInference === true && run !== undefined && !run.hasInference) {
     return [
       {
         path: at(path, 'name'),
@@ -31,7 +33,7 @@ export function defenseParamIssues(name: string, params: unknown, run: DefenseRu
     ];
   }
   const issues = definition.schema.check(params, at(path, 'params'));
-  if (issues.length > 0 || definition.check === undefined) return issues;
+  if (issues.length > 0 || definition.check === undefined || run === undefined) return issues;
   const options = definition.schema.parse(params, name);
   return definition.check(options, run).map((i) => ({ ...i, path: at(at(path, 'params'), i.path) }));
 }
@@ -47,7 +49,7 @@ interface DefenseEntry {
  * The problems of `defenses[index]`, grid included: every grid combination is checked, and a bad
  * grid value is reported where it is written (`defenses[2].grid.alpha[1]`).
  */
-export function defenseEntryIssues(entry: DefenseEntry, index: number, run: DefenseRunFacts): OptionIssue[] {
+export function defenseEntryIssues(entry: DefenseEntry, index: number, run: DefenseRunFacts | undefined): OptionIssue[] {
   const path = `defenses[${index}]`;
   const grid = Object.entries(entry.grid ?? {});
   let combos: Array<{ params: Record<string, unknown>; picks: Record<string, number> }> = [{ params: { ...entry.params }, picks: {} }];
