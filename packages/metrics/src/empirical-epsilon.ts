@@ -35,9 +35,13 @@ export interface EmpiricalEpsilon {
   tpr: ConfidenceInterval;
   /** Clopper–Pearson interval of the FPR at that threshold. */
   fpr: ConfidenceInterval;
+  /** The δ tested. */
   delta: number;
+  /** The confidence level of the bound. */
   confidence: number;
+  /** Number of member scores. */
   numMembers: number;
+  /** Number of non-member scores. */
   numNonMembers: number;
 }
 
