@@ -69,6 +69,7 @@ describe('checkLeakage', () => {
 
   it('rejects bad ceilings with the argument, expected and actual value', () => {
     expect(() => checkLeakage(identical, {})).toThrow(/give at least one ceiling \(advantage or tprAtFpr\), got none/);
+    expect(checkLeakage(identical, { advantage: 0.5, tprAtFpr: [] }).checks.map((c) => c.metric)).toEqual(['advantage']); // an empty list is no TPR ceiling
     expect(() => checkLeakage(identical, { advantage: 1.5 })).toThrow(/advantage must be a number in \[0, 1\], got 1.5/);
     expect(() => checkLeakage(identical, { tprAtFpr: [0.001] as never })).toThrow(/tprAtFpr must be \[fpr, maxTpr\]/);
     expect(() => checkLeakage(identical, { advantage: 0.1, confidence: 1 })).toThrow(/confidence must be a number in \(0, 1\), got 1/);

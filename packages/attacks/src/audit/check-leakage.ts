@@ -71,7 +71,12 @@ export function checkCeilings(
     throw new InvalidArgumentError(`${fn}: ceilings must be {advantage?, tprAtFpr?, confidence?}, got ${describeValue(ceilings)}`);
   const advantage = ceilings.advantage === undefined ? undefined : checkFraction(fn, 'advantage', ceilings.advantage);
   const raw = ceilings.tprAtFpr;
-  const list = raw === undefined ? [] : Array.isArray(raw[0]) ? (raw as readonly (readonly [number, number])[]) : [raw as readonly [number, number]];
+  const list =
+    raw === undefined || (Array.isArray(raw) && raw.length === 0)
+      ? []
+      : Array.isArray(raw[0])
+        ? (raw as readonly (readonly [number, number])[])
+        : [raw as readonly [number, number]];
   const pairs = list.map((pair, i): [number, number] => {
     if (!Array.isArray(pair) || pair.length !== 2)
       throw new InvalidArgumentError(`${fn}: tprAtFpr${list.length > 1 ? `[${i}]` : ''} must be [fpr, maxTpr], got ${describeValue(pair)}`);
