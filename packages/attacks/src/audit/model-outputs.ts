@@ -23,6 +23,12 @@ export interface AuditSource {
   gather(start: number, end: number): tf.Tensor;
 }
 
+/** Structural tensor check, so a tensor of another tfjs copy (e.g. the `@tensorflow/tfjs` union package's) is accepted too (internal). */
+function isTensor(value: unknown): value is tf.Tensor {
+  const t = value as Partial<tf.Tensor> | null;
+  return typeof t === 'object' && t !== null && Array.isArray(t.shape) && typeof t.dataSync === 'function' && typeof t.dispose === 'function';
+}
+
 function isLabeledData(data: AuditData): data is LabeledData {
   return typeof (data as LabeledData).gather === 'function';
 }
@@ -34,12 +40,12 @@ export function auditSource(fn: string, name: string, data: AuditData): AuditSou
     return { size: data.size, labels: data.y, gather: (start, end) => data.gather(Int32Array.from({ length: end - start }, (_, i) => start + i)) };
   }
   const { x, y } = data;
-  if (!(x instanceof tf.Tensor) || x.rank < 2) {
+  if (!isTensor(x) || x.rank < 2) {
     throw new InvalidArgumentError(
-      `${fn}: ${name}.x must be a tensor [n, ...] of rank ≥ 2, got ${x instanceof tf.Tensor ? `shape [${x.shape.join(', ')}]` : describeValue(x)}`,
+      `${fn}: ${name}.x must be a tensor [n, ...] of rank ≥ 2, got ${isTensor(x) ? `shape [${x.shape.join(', ')}]` : describeValue(x)}`,
     );
   }
-  const values = y instanceof tf.Tensor ? y.dataSync() : y;
+  const values = isTensor(y) ? y.dataSync() : y;
   if (values === null || typeof values !== 'object' || typeof values.length !== 'number') {
     throw new InvalidArgumentError(`${fn}: ${name}.y must be an array or tensor of integer labels, got ${describeValue(y)}`);
   }
@@ -67,7 +73,7 @@ export function predictFunction(fn: string, model: AuditableModel): PredictFunct
       const predicting = model as PredictingModel;
       return (x) => {
         const out = predicting.predict(x);
-        if (!(out instanceof tf.Tensor)) {
+        if (!isTensor(out)) {
           throw new InvalidArgumentError(
             `${fn}: model.predict must return one tensor [batch, numClasses], got ${describeValue(out)} (a multi-output model: pass a predict function)`,
           );
