@@ -82,7 +82,10 @@ describe('auditScores', () => {
       /attacks\[0\].memberScores must have 1 entries, got 2/,
     );
     expect(() => auditScores(ok, { topRecords: 0 })).toThrow(/topRecords must be a positive integer, got 0/);
-    expect(() => auditScores(ok, { confidence: 2 })).toThrow(/confidence must be a number in \(0, 1\), got 2/);
+    expect(() => auditScores(ok, { confidence: 2 })).toThrow(/auditScores: confidence must be a number in \(0, 1\), got 2/);
+    expect(() => auditScores(ok, { resamples: 0 })).toThrow(/auditScores: resamples must be a positive integer, got 0/);
+    expect(() => auditScores(ok, { delta: 1.5 })).toThrow(/auditScores: delta must be a number in \[0, 1\], got 1.5/);
+    expect(() => auditScores(ok, { seed: 0.5 })).toThrow(/auditScores: seed must be an integer, got 0.5/);
   });
 
   it('the audit path is browser-safe: no node: import and no test-runner import in its sources', () => {

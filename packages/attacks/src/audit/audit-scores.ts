@@ -1,4 +1,4 @@
-import { InvalidArgumentError, checkPositiveInteger, describeValue } from '@mia/core';
+import { InvalidArgumentError, checkNumberInRange, checkPositiveInteger, describeValue } from '@mia/core';
 import { auditAttackMetrics } from './audit-attack-metrics';
 import { AuditReport } from './audit-report';
 import { recordExposure, strongestAttack } from './record-exposure';
@@ -89,6 +89,11 @@ export function auditScores(input: AuditScoresInput, options: AuditScoresOptions
   };
   const topRecords = options.topRecords ?? 10;
   checkPositiveInteger(fn, 'topRecords', topRecords);
+  checkPositiveInteger(fn, 'resamples', settings.resamples);
+  checkNumberInRange(fn, 'delta', settings.delta, 0, 1);
+  if (!(settings.confidence > 0 && settings.confidence < 1))
+    throw new InvalidArgumentError(`${fn}: confidence must be a number in (0, 1), got ${describeValue(settings.confidence)}`);
+  if (!Number.isSafeInteger(settings.seed)) throw new InvalidArgumentError(`${fn}: seed must be an integer, got ${describeValue(settings.seed)}`);
   const attacks = input.attacks.map((a, k) =>
     auditAttackMetrics(
       a.name,
