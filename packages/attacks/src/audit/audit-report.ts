@@ -1,5 +1,6 @@
 import type { AuditAttackResult } from './audit-attack-metrics';
 import type { ExposureReport } from './record-exposure';
+import { renderAuditCsv } from './render-audit-csv';
 import { renderAuditHtml } from './render-audit-html';
 import { renderAuditMarkdown } from './render-audit-markdown';
 
@@ -15,6 +16,9 @@ export interface AuditReportData {
   readonly numNonMembers: number;
   /** Number of classes C of the model's output. */
   readonly numClasses: number;
+  /** True label of each member and of each non-member, in the order given. */
+  readonly memberLabels: Int32Array;
+  readonly nonMemberLabels: Int32Array;
   /** Per attack: AUC, advantage, TPR@FPR with intervals, ε lower bound, per class, every score. */
   readonly attacks: readonly AuditAttackResult[];
   /** Per-record exposure of the members to the strongest attack. */
@@ -24,8 +28,10 @@ export interface AuditReportData {
 }
 
 /** The JSON form of an {@link AuditReport} (`format: 'mia-audit-1'`): typed arrays become arrays, ±Infinity and NaN become null. */
-export type AuditReportJson = Omit<AuditReportData, 'attacks'> & {
+export type AuditReportJson = Omit<AuditReportData, 'attacks' | 'memberLabels' | 'nonMemberLabels'> & {
   readonly format: 'mia-audit-1';
+  readonly memberLabels: number[];
+  readonly nonMemberLabels: number[];
   readonly attacks: ReadonlyArray<Omit<AuditAttackResult, 'memberScores' | 'nonMemberScores'> & { memberScores: number[]; nonMemberScores: number[] }>;
 };
 
@@ -46,6 +52,10 @@ export class AuditReport implements AuditReportData {
   readonly numNonMembers: number;
   /** {@inheritDoc AuditReportData.numClasses} */
   readonly numClasses: number;
+  /** {@inheritDoc AuditReportData.memberLabels} */
+  readonly memberLabels: Int32Array;
+  /** {@inheritDoc AuditReportData.nonMemberLabels} */
+  readonly nonMemberLabels: Int32Array;
   /** {@inheritDoc AuditReportData.attacks} */
   readonly attacks: readonly AuditAttackResult[];
   /** {@inheritDoc AuditReportData.exposure} */
@@ -60,6 +70,8 @@ export class AuditReport implements AuditReportData {
     this.numMembers = data.numMembers;
     this.numNonMembers = data.numNonMembers;
     this.numClasses = data.numClasses;
+    this.memberLabels = data.memberLabels;
+    this.nonMemberLabels = data.nonMemberLabels;
     this.attacks = data.attacks;
     this.exposure = data.exposure;
     this.notes = data.notes;
@@ -77,10 +89,12 @@ export class AuditReport implements AuditReportData {
 
   /** Plain JSON-ready data (`JSON.stringify(report)` uses it). */
   toJSON(): AuditReportJson {
-    const { attacks, ...rest } = this as AuditReportData;
+    const { attacks, memberLabels, nonMemberLabels, ...rest } = this as AuditReportData;
     return {
       format: 'mia-audit-1',
       ...rest,
+      memberLabels: Array.from(memberLabels),
+      nonMemberLabels: Array.from(nonMemberLabels),
       attacks: attacks.map((a) => ({ ...a, memberScores: Array.from(a.memberScores), nonMemberScores: Array.from(a.nonMemberScores) })),
     };
   }
@@ -88,6 +102,15 @@ export class AuditReport implements AuditReportData {
   /** A Markdown summary: per-attack table, ε bounds, per-class view of the strongest attack, the most exposed records. */
   toMarkdown(): string {
     return renderAuditMarkdown(this);
+  }
+
+  /**
+   * Every record as CSV, members first: `set` (member / non-member), `index` (within its set),
+   * `label`, one score column per attack (higher = more likely member), then for members the
+   * exposure to the strongest attack: `rank` (1 = most exposed), `fpr_to_flag` and `loss`.
+   */
+  toCSV(): string {
+    return renderAuditCsv(this);
   }
 
   /** One self-contained HTML page (inline CSS and SVG, no external asset or script). */

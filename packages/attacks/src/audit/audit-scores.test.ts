@@ -35,6 +35,19 @@ describe('auditScores', () => {
       [1, 0],
     ]);
     expect(report.numClasses).toBe(2);
+    // toCSV: every record, members with their exposure, non-members with empty exposure columns.
+    expect(report.toCSV()).toBe(
+      [
+        'set,index,label,s,rank,fpr_to_flag,loss',
+        'member,0,0,3,1,0,0.1',
+        'member,1,1,1,4,0.5,2',
+        'member,2,0,2,2,0.5,0.5',
+        'member,3,1,2,2,0.5,0.6',
+        'non-member,0,0,0,,,',
+        'non-member,1,1,2.5,,,',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('exposure follows the strongest attack at low FPR (then AUC)', () => {
@@ -57,6 +70,7 @@ describe('auditScores', () => {
     const json = JSON.parse(JSON.stringify(report)) as { format: string; attacks: Array<{ memberScores: number[]; tprAtFpr: Array<{ threshold: unknown }> }> };
     expect(json.format).toBe('mia-audit-1');
     expect(json.attacks[0]!.memberScores).toEqual([3, 1, 2, 2]);
+    expect((json as unknown as { nonMemberLabels: number[] }).nonMemberLabels).toEqual([0, 1, 1]);
     expect(json.attacks[0]!.tprAtFpr[0]!.threshold).toBe(3); // FPR ≤ 1 % with 3 non-members: no false positive, only the member scoring 3
     const md = report.toMarkdown();
     expect(md).toMatch(/^# Membership-inference audit/);

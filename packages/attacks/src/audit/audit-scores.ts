@@ -113,6 +113,8 @@ export function auditScores(input: AuditScoresInput, options: AuditScoresOptions
     numMembers: memberLabels.length,
     numNonMembers: nonMemberLabels.length,
     numClasses,
+    memberLabels,
+    nonMemberLabels,
     attacks,
     exposure: recordExposure(strongestAttack(attacks), memberLabels, losses, topRecords),
     notes: [
