@@ -16,8 +16,9 @@ export interface AuditReportData {
   readonly numNonMembers: number;
   /** Number of classes C of the model's output. */
   readonly numClasses: number;
-  /** True label of each member and of each non-member, in the order given. */
+  /** True label of each member, in the order given. */
   readonly memberLabels: Int32Array;
+  /** True label of each non-member, in the order given. */
   readonly nonMemberLabels: Int32Array;
   /** Per attack: AUC, advantage, TPR@FPR with intervals, ε lower bound, per class, every score. */
   readonly attacks: readonly AuditAttackResult[];
@@ -30,7 +31,9 @@ export interface AuditReportData {
 /** The JSON form of an {@link AuditReport} (`format: 'mia-audit-1'`): typed arrays become arrays, ±Infinity and NaN become null. */
 export type AuditReportJson = Omit<AuditReportData, 'attacks' | 'memberLabels' | 'nonMemberLabels'> & {
   readonly format: 'mia-audit-1';
+  /** {@inheritDoc AuditReportData.memberLabels} */
   readonly memberLabels: number[];
+  /** {@inheritDoc AuditReportData.nonMemberLabels} */
   readonly nonMemberLabels: number[];
   readonly attacks: ReadonlyArray<Omit<AuditAttackResult, 'memberScores' | 'nonMemberScores'> & { memberScores: number[]; nonMemberScores: number[] }>;
 };
