@@ -1,3 +1,3 @@
 import { miaTsupConfig } from '../../tsup.config.base';
 
-export default miaTsupConfig();
+export default miaTsupConfig(['src/index.ts', 'src/matchers.ts']);

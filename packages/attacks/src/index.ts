@@ -31,3 +31,11 @@ export { likelihoodRatioAttack } from './attacks/likelihood-ratio-attack';
 export { runAttackSuite, type AttackSuiteInput, type AttackSuiteResult, type AttackResult, type AuditSignals } from './suite/run-attack-suite';
 export { auditClassifier, type AuditClassifierOptions, type TrainShadow, type ShadowRole } from './suite/audit-classifier';
 export { concatData } from './suite/concat-data';
+
+export { auditModel, type AuditModelData, type AuditModelOptions, type AuditReferences } from './audit/audit-model';
+export { auditScores, type AuditScoresInput, type AuditScoresOptions, type AttackScores } from './audit/audit-scores';
+export { AuditReport, type AuditReportData, type AuditReportJson } from './audit/audit-report';
+export type { AuditAttackResult, AuditClassMetrics, AuditTprAtFpr } from './audit/audit-attack-metrics';
+export type { ExposureReport, RecordExposure } from './audit/record-exposure';
+export type { AuditableModel, AuditData, PredictFunction, PredictingModel } from './audit/model-outputs';
+export { checkLeakage, type LeakCeilings, type LeakCheck, type LeakVerdict, type LeakageEvidence } from './audit/check-leakage';

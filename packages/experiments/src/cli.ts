@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, MiaError, type BackendName } from '@mia/core';
 import { attackScoresCommand, type AttackScoresOptions } from './cli-attack-scores';
+import { gateCommand, type GateOptions } from './cli-gate';
 import { cacheLsCommand, cachePruneCommand, cacheVerifyCommand, type CachePruneOptions } from './cli-cache';
 import { runCommand, reproduceCommand, reportCommand, datasetsFetchCommand } from './cli-commands';
 import { asBackendName, initDefaultBackend } from './backend-choice';
@@ -157,6 +158,20 @@ program
   .option('--kind <kind>', 'with a .npy --scores: logits, probabilities, losses or scores (default: logits for 2-D, losses for 1-D)')
   .option('--json', 'print the results as JSON')
   .action(async (opts: AttackScoresOptions) => attackScoresCommand(opts));
+
+program
+  .command('gate')
+  .description('privacy gate for CI: exit 1 when the upper confidence bound of the leakage passes a ceiling, 0 otherwise (2: cannot decide)')
+  .argument('<scores-file|run-dir>', 'a scores file as `mia attack --scores` reads, or a `mia run` output directory (results.json)')
+  .option('--max-advantage <fraction>', 'ceiling on the advantage TPR − FPR, e.g. 0.1')
+  .option('--max-tpr-at-fpr <fpr:tpr>', 'ceiling on the TPR at an FPR, e.g. 0.001:0.05 (repeatable)', (v: string, all: string[] = []) => [...all, v])
+  .option('--confidence <level>', 'two-sided confidence level of the bounds (default: 0.95)')
+  .option('--labels <file>', 'with a .npy scores file: the labels (.npy)')
+  .option('--members <file>', 'with a .npy scores file: the 0/1 membership (.npy)')
+  .option('--kind <kind>', 'with a .npy scores file: logits, probabilities, losses or scores')
+  .action(async (path: string, opts: GateOptions) => {
+    process.exitCode = await gateCommand(path, opts);
+  });
 
 const datasets = program.command('datasets').description('dataset utilities');
 datasets

@@ -20,6 +20,8 @@ export type { AttackMetrics, SummarizeAttackOptions } from './summarize-attack';
 
 export { clopperPearson, rateIntervals } from './clopper-pearson';
 export type { ConfidenceInterval, ConfidenceOptions } from './clopper-pearson';
+export { empiricalEpsilonLowerBound } from './empirical-epsilon';
+export type { EmpiricalEpsilon, EmpiricalEpsilonInput } from './empirical-epsilon';
 export { betaQuantile, regularizedIncompleteBeta } from './incomplete-beta';
 export { bootstrapAuc, bootstrapRocStatistic, bootstrapTprAtFpr } from './bootstrap';
 export type { BootstrapInterval, BootstrapOptions } from './bootstrap';

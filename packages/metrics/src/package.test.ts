@@ -34,6 +34,7 @@ describe('@mia/metrics package', () => {
       'summarizeAttack',
       'clopperPearson',
       'rateIntervals',
+      'empiricalEpsilonLowerBound',
       'betaQuantile',
       'regularizedIncompleteBeta',
       'bootstrapAuc',
