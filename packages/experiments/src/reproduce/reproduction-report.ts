@@ -71,11 +71,16 @@ export function claimsMarkdown(result: Pick<ReproductionResult, 'claims'> & { re
 
 /** `report.md` of a reproduction: tables (ours beside the paper's), claims, notes, runs. */
 export function reproductionMarkdown(result: ReproductionResult): string {
-  const runs = Object.entries(result.runs).map(([id, r]) =>
-    isNotRun(r)
-      ? `- \`${id}\`: ${r.notRun}`
-      : `- \`${id}\`: ${r.dataset} (${r.source === 'real' ? 'real data' : 'STAND-IN'}), ${r.seconds.toFixed(0)} s — [report](runs/${id}/report.md)`,
-  );
+  // Each reason for not running (what to download, where to point --data-dir) is spelled out once.
+  const firstWithReason = new Map<string, string>();
+  const runs = Object.entries(result.runs).map(([id, r]) => {
+    if (!isNotRun(r))
+      return `- \`${id}\`: ${r.dataset} (${r.source === 'real' ? 'real data' : 'STAND-IN'}), ${r.seconds.toFixed(0)} s — [report](runs/${id}/report.md)`;
+    const first = firstWithReason.get(r.notRun);
+    if (first !== undefined) return `- \`${id}\`: not run (as \`${first}\` above)`;
+    firstWithReason.set(r.notRun, id);
+    return `- \`${id}\`: ${r.notRun}`;
+  });
   return [
     `# ${result.title}`,
     '',

@@ -50,6 +50,7 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
   const log = options.onLog ?? (() => undefined);
   const runs: Record<string, ReproductionResult['runs'][string]> = {};
   const notes = new Set<string>();
+  const notRunReasons = new Map<string, string>();
   const prepared = new Map<string, PreparedData>();
   const ctx: ReproductionContext = {
     scale: options.scale,
@@ -75,7 +76,10 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
         if (!InvalidDatasetError.isInstance(error)) throw error;
         const outcome = { notRun: `not run: dataset not available (${(error as Error).message})` };
         runs[id] = outcome;
-        log(`[${id}] ${outcome.notRun}`);
+        // The reason (what to download, where to point --data-dir) is logged once per run of the reproduction.
+        const first = notRunReasons.get(outcome.notRun);
+        log(first === undefined ? `[${id}] ${outcome.notRun}` : `[${id}] not run: dataset not available (as for ${first} above)`);
+        if (first === undefined) notRunReasons.set(outcome.notRun, id);
         return outcome;
       }
       for (const note of results.notes) notes.add(note);

@@ -8,6 +8,7 @@ import { trendClaim } from './trend-claims';
 import type { RunOutcome } from './types';
 import { claimSummary, combineColumns, compareEstimates, holmFailures, type ColumnDecision } from './verdicts';
 import { marginProblems } from './check-reproduction';
+import { reproductionMarkdown } from './reproduction-report';
 
 const REGIME = regime({ why: 'test' });
 // In regime: train 100 %, test 60 % (≥ 3 × 10 %), gap 40 points.
@@ -456,5 +457,31 @@ describe('reports show the sub-verdicts', () => {
       verdictRules: 2,
     });
     expect(old).toBe('- **◐ partial** (decided under the old rules: the columns may include failures) — s\n  decided on 1 of 2 columns; A: does not hold — …');
+  });
+});
+
+describe('reproductionMarkdown', () => {
+  it('spells out a reason for not running once, and points back to it for the other runs', () => {
+    const reason = 'not run: dataset not available (download cifar-100-binary.tar.gz and pass --data-dir)';
+    const md = reproductionMarkdown({
+      format: 'mia-reproduction-1',
+      name: 'demo-table1',
+      paper: 'Demo',
+      title: 'Demo',
+      source: 'nowhere',
+      description: '',
+      scale: 'cpu',
+      backend: 'cpu',
+      versions: {},
+      startedAt: '2026-11-26T00:00:00.000Z',
+      seconds: 1,
+      runs: { a: { notRun: reason }, b: { notRun: reason }, c: { notRun: 'not run: ImageNet is out of scope' } },
+      tables: [],
+      claims: [],
+      notes: [],
+    });
+    expect(md.split(reason)).toHaveLength(2);
+    expect(md).toContain('- `b`: not run (as `a` above)');
+    expect(md).toContain('- `c`: not run: ImageNet is out of scope');
   });
 });
