@@ -1,4 +1,4 @@
-import { describeValue, InvalidArgumentError, option, optionsSchema, type LabeledData, type OptionField } from '@mia/core';
+import { describeValue, InvalidArgumentError, option, optionsSchema, type LabeledData, type LrSchedule, type Optimizer, type OptionField } from '@mia/core';
 import { cclOptionsSchema, cclPlugin } from '@mia/defense-ccl';
 import { crlOptionsSchema, crlPlugin, summarizeRelaxation } from '@mia/defense-crl';
 import { samOptionsSchema, samPlugin, sharpRegOptionsSchema, sharpRegPlugin, type SharpRegPluginOptions } from '@mia/sam';
@@ -25,6 +25,22 @@ import { refuseTrainingAugmentation } from './training-augmentation';
 /** `fields` without `keys` (options the run sets itself: epochs, batch size, seed). */
 function without<F extends Record<string, OptionField>, K extends keyof F>(fields: F, ...keys: K[]): Omit<F, K> {
   return Object.fromEntries(Object.entries(fields).filter(([k]) => !keys.includes(k as K))) as Omit<F, K>;
+}
+
+/**
+ * Runs a baseline's own training loop with the run's epochs, batch size, seed, optimizer and
+ * schedule (the optimizer is disposed afterwards).
+ */
+async function withRunOptimizer(
+  ctx: DefenseTrainContext<unknown>,
+  trainIt: (common: { epochs: number; batchSize: number; seed: number; optimizer: Optimizer; schedule: LrSchedule }) => Promise<unknown>,
+): Promise<void> {
+  const { optimizer, schedule } = optimizerFor(ctx.training);
+  try {
+    await trainIt({ epochs: ctx.training.epochs, batchSize: ctx.training.batchSize, seed: ctx.seed, optimizer, schedule });
+  } finally {
+    optimizer.dispose();
+  }
 }
 
 /** The partition's inference set. @throws InvalidArgumentError when it has none (also checked before the run). */
@@ -87,21 +103,7 @@ export const BUILTIN_DEFENSES: readonly DefenseDefinition<never>[] = [
     needsInference: true,
     schema: optionsSchema(without(advRegOptionsSchema.fields, 'epochs', 'batchSize', 'seed')),
     check: (_o, run) => refuseTrainingAugmentation(run),
-    async train(ctx) {
-      const { optimizer, schedule } = optimizerFor(ctx.training);
-      try {
-        await trainAdvReg(ctx.model, ctx.members, inferenceOf('advreg', ctx), {
-          ...ctx.options,
-          epochs: ctx.training.epochs,
-          batchSize: ctx.training.batchSize,
-          seed: ctx.seed,
-          optimizer,
-          schedule,
-        });
-      } finally {
-        optimizer.dispose();
-      }
-    },
+    train: (ctx) => withRunOptimizer(ctx, (common) => trainAdvReg(ctx.model, ctx.members, inferenceOf('advreg', ctx), { ...ctx.options, ...common })),
   }),
   defineDefense({
     name: 'mixup-mmd',
@@ -111,21 +113,7 @@ export const BUILTIN_DEFENSES: readonly DefenseDefinition<never>[] = [
     check: (_o, run) => refuseTrainingAugmentation(run),
     // The run's optimizer and schedule, as for every other defense (not MLHospital's fixed SGD 0.01 +
     // cosine, which leaves a short run's model untrained and the MMD pass without effect, §4.6).
-    async train(ctx) {
-      const { optimizer, schedule } = optimizerFor(ctx.training);
-      try {
-        await trainMixupMmd(ctx.model, ctx.members, inferenceOf('mixup-mmd', ctx), {
-          ...ctx.options,
-          epochs: ctx.training.epochs,
-          batchSize: ctx.training.batchSize,
-          seed: ctx.seed,
-          optimizer,
-          schedule,
-        });
-      } finally {
-        optimizer.dispose();
-      }
-    },
+    train: (ctx) => withRunOptimizer(ctx, (common) => trainMixupMmd(ctx.model, ctx.members, inferenceOf('mixup-mmd', ctx), { ...ctx.options, ...common })),
   }),
   defineDefense({
     name: 'sam',
