@@ -223,7 +223,7 @@ describe('experiment config validation', () => {
       expect.stringMatching(/^attacks\[1\]: expected one of correctness, loss, .*got "lose"$/),
     ]);
     expect(errorOf({ ...withDefenses([{ name: 'none' }]), training: { ...base.training, epoch: 3 } })).toContain(
-      'training.epoch: expected one of the keys epochs, batchSize, optimizer, lr, momentum, nesterov, weightDecay, schedule, microBatchSize, got an unknown key',
+      'training.epoch: expected one of the keys epochs, batchSize, optimizer, lr, momentum, nesterov, weightDecay, schedule, microBatchSize, augment, got an unknown key',
     );
     expect(errorOf(withDefenses([{ name: 'memguard' }], { partition: { preset: 'CCL4' } }))).toContain(
       'defenses[0].name: expected a defense that runs on partition.preset CCL4 ("memguard" needs a partition with an inference set: PAST6 or CCL5), got "memguard"',
@@ -244,7 +244,7 @@ describe('experiment config validation', () => {
       'training.optimizer: expected one of "sgd", "adam", got "sgdd"',
       'training.lr: expected a number > 0, got -1',
       'training.schedule.type: expected one of "constant", "cosine", "multistep", "piecewise", got "cosin"',
-      'extra: expected one of the keys name, description, scale, seed, dataset, partition, model, training, defenses, attacks, shadowModels, augmentation, modules, workers, paper, got an unknown key',
+      'extra: expected one of the keys name, description, scale, seed, trainingSeed, dataset, partition, model, training, defenses, attacks, shadowModels, augmentation, modules, workers, paper, got an unknown key',
       'defenses[1].params.alpah: expected one of the options alpha, concave, scale, base, gamma, focalConcaveSign, fromLogits, got an unknown option',
       'dataset.name: expected one of cifar10, cifar100, svhn, purchase100, texas100, purchaseLike, texasLike, got "cifar11"',
       expect.stringMatching(/^model\.name: expected one of mlp, resnet18, .*got "mpl"$/),
