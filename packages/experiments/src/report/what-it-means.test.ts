@@ -78,3 +78,24 @@ describe('whatItMeans: one sentence per defense against the undefended model', (
     );
   });
 });
+
+describe('whatItMeans: the low-FPR view beside the average-case one', () => {
+  const withTpr = (row: ReturnType<typeof fakeRow>, tprs: number[]) => ({
+    ...row,
+    attacks: tprs.map((tpr, i) => ({ ...row.attacks[0]!, attack: `a${i}`, tprAtFpr: [{ fpr: 0.001, tpr, achievedFpr: 0.001 }] })),
+  });
+
+  it('gives the best attack’s TPR at 0.1 % FPR for every row, and says the two views differ', () => {
+    const relax = fakeRow('RelaxLoss', { train: 0.8, test: 0.65, adv: 0.5, se: fakeSe(0.01) });
+    const lines = whatItMeans(fakeResults([withTpr(undefended, [0.0012, 0.0034]), withTpr(relax, [0.002])], { classes: 100 }));
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toBe(
+      "At a 0.1 % false-positive rate the best attack identifies 0.3 % of the undefended model's members, 0.2 % of RelaxLoss's (a random guess identifies 0.1 %): the highest advantage above is an average over all records, this is the risk to the most exposed ones, and the two need not move together.",
+    );
+  });
+
+  it('says nothing about low FPR when a row recorded no TPR there', () => {
+    const relax = fakeRow('RelaxLoss', { train: 0.8, test: 0.65, adv: 0.5, se: fakeSe(0.01) });
+    expect(whatItMeans(fakeResults([withTpr(undefended, [0.003]), relax], { classes: 100 }))).toHaveLength(2);
+  });
+});

@@ -57,12 +57,33 @@ function fitOf(base: DefenseRow, n: number): { overfits: boolean; text: string }
   return { overfits: false, text: `it does not generalize worse than it fits (${numbers}: ${why})` };
 }
 
+/** The highest TPR any attack of the row reaches at FPR ≤ `fpr` (from `tprAtFpr`), or undefined when none recorded it. */
+function bestTprAt(row: DefenseRow, fpr: number): number | undefined {
+  const tprs = row.attacks.flatMap((a) => a.tprAtFpr.filter((t) => t.fpr === fpr).map((t) => t.tpr));
+  return tprs.length === 0 ? undefined : Math.max(...tprs);
+}
+
+/**
+ * The low-FPR view beside the average-case one (Carlini et al. 2022, "Membership inference attacks
+ * from first principles"): how many members the best attack finds at a 0.1 % false-positive rate,
+ * per row; undefined when the run recorded no TPR at that FPR.
+ */
+function lowFprSentence(base: DefenseRow, others: readonly DefenseRow[]): string | undefined {
+  const fpr = 0.001;
+  const rows = [base, ...others].map((r) => ({ r, tpr: bestTprAt(r, fpr) }));
+  if (rows.some((x) => x.tpr === undefined)) return undefined;
+  const [first, ...rest] = rows;
+  const more = rest.map((x) => `, ${pct(x.tpr!)} % of ${x.r.label}'s`).join('');
+  return `At a ${pct(fpr)} % false-positive rate the best attack identifies ${pct(first!.tpr!)} % of the undefended model's members${more} (a random guess identifies ${pct(fpr)} %): the highest advantage above is an average over all records, this is the risk to the most exposed ones, and the two need not move together.`;
+}
+
 /**
  * What a run's result means, in one sentence per defense: each defense's highest attack advantage
  * and test accuracy against the undefended row's, with the difference judged by the 2-SE rule
  * (docs/protocol.md §5.1), after a sentence on the undefended model: it overfits and leaks, or it
  * is not in a regime where a membership-inference defense can show anything (it does not fit its
- * training set, test accuracy ≤ 3× chance, or no train–test gap beyond noise). Empty when the run
+ * training set, test accuracy ≤ 3× chance, or no train–test gap beyond noise); last, when the run
+ * recorded TPRs at low FPR, the low-FPR view beside the average-case one. Empty when the run
  * has no undefended row (`defense: none`) or nothing to compare it to.
  */
 export function whatItMeans(results: ExperimentResults): string[] {
@@ -84,5 +105,6 @@ export function whatItMeans(results: ExperimentResults): string[] {
     regime.length > 0
       ? `The undefended model is not in the regime a membership-inference defense is meant for (${regime.join('; ')}), so these comparisons say little:`
       : `The undefended model ${fit.text} and leaks membership (highest attack advantage ${pct(base.maxAdvantage)} %).`;
-  return [lead, ...others.map((row) => defenseSentence(base, row, n))];
+  const lowFpr = lowFprSentence(base, others);
+  return [lead, ...others.map((row) => defenseSentence(base, row, n)), ...(lowFpr === undefined ? [] : [lowFpr])];
 }
