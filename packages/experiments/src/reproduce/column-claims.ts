@@ -1,4 +1,4 @@
-import type { ExperimentResults } from '../results';
+import type { ExperimentResults } from '../run/results';
 import type { RowMetric } from './row-metrics';
 import { testabilityProblem, missingRows, type Regime } from './testability';
 import { cellOf } from './table-helpers';
