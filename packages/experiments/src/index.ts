@@ -1,4 +1,5 @@
-export { experimentSchema, parseExperimentConfig, expandGrid, type ExperimentConfig, type TrainingConfig, type DefenseConfig } from './config/schema';
+export { experimentSchema, expandGrid, type ExperimentConfig, type TrainingConfig, type DefenseConfig } from './config/schema';
+export { parseExperimentConfig } from './config/parse-config';
 export { experimentJsonSchema } from './config/json-schema';
 export { loadExperimentConfig } from './config/load-config';
 export { runExperiment, type RunExperimentOptions, type TrainUnitsRequest } from './run/runner';

@@ -5,7 +5,7 @@ import { isTrainedAttack } from './registry';
 import { contentHash } from '../store/canonical-hash';
 import type { DefenseConfig, ExperimentConfig } from '../config/schema';
 import type { PreparedData } from '../data/prepare-data';
-import { unitKey } from '../train/train-unit';
+import { unitKey } from '../train/unit-key';
 import { shadowRoles } from '../train/unit-roles';
 import { packageVersions } from '../store/versions';
 

@@ -7,7 +7,7 @@ import { toBytes, toFloats } from '../store/float-bytes';
 import { contentHash } from '../store/canonical-hash';
 import type { DefenseConfig, ExperimentConfig } from '../config/schema';
 import type { PreparedData } from '../data/prepare-data';
-import { unitKey } from '../train/train-unit';
+import { unitKey } from '../train/unit-key';
 import { roleIndices, type UnitRole } from '../train/unit-roles';
 
 /** The augmentation attacks the runner has (docs/protocol.md §3.3). */

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidArgumentError } from '@mia/core';
 import { clopperPearson } from '@mia/metrics';
-import type { GateCeilings, GateOutcome } from './gate';
+import type { GateCeilings, GateOutcome } from './gate-outcome';
 import type { ExperimentResults } from '../run/results';
 
 /** `results.json` of a run directory (internal). */

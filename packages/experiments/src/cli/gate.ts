@@ -18,6 +18,9 @@ import {
   type StatisticName,
 } from '@mia/attacks';
 import { gateRunDir } from './gate-run-dir';
+import type { GateCeilings, GateOutcome } from './gate-outcome';
+
+export type { GateCeilings, GateOutcome } from './gate-outcome';
 
 /** Options of `mia gate`, as commander passes them. */
 export interface GateOptions {
@@ -27,19 +30,6 @@ export interface GateOptions {
   readonly labels?: string;
   readonly members?: string;
   readonly kind?: string;
-}
-
-/** The ceilings of `mia gate`, validated. */
-export interface GateCeilings {
-  readonly advantage?: number;
-  readonly tprAtFpr: Array<[number, number]>;
-  readonly confidence: number;
-}
-
-/** Outcome of a gate: exit code and the one line that says why. */
-export interface GateOutcome {
-  readonly exitCode: 0 | 1;
-  readonly line: string;
 }
 
 const fraction = (flag: string, text: string, open = false): number => {

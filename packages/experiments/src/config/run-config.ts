@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '@mia/core';
-import { expandGrid, parseExperimentConfig, type ExperimentConfig } from './schema';
+import { expandGrid, type ExperimentConfig } from './schema';
+import { parseExperimentConfig } from './parse-config';
 import { defenseSource, importDefenseModules } from '../defenses/registry';
 
 /**

@@ -1,7 +1,4 @@
-import { formatOptionIssues, InvalidArgumentError } from '@mia/core';
 import { z } from 'zod';
-import { shapeIssues } from './shape-issues';
-import { experimentIssues } from './validate-config';
 
 /** Training hyperparameters of every model of a run (docs/protocol.md §2). */
 export const trainingSchema = z.strictObject({
@@ -114,24 +111,6 @@ export type ExperimentConfig = z.infer<typeof experimentSchema>;
 export const trainingSeedOf = (config: Pick<ExperimentConfig, 'seed' | 'trainingSeed'>): number => config.trainingSeed ?? config.seed;
 export type TrainingConfig = z.infer<typeof trainingSchema>;
 export type DefenseConfig = z.infer<typeof defenseSchema>;
-
-/**
- * Validates an experiment config (parsed JSON or YAML) whole and fills the defaults. One pass finds
- * every problem: the shape (unknown keys, types, ranges, enum values), every defense's `params` (and
- * `grid` values) against that defense's schema, the dataset, model and attack names, and implausible
- * sizes (a batch larger than the training set), all before any data loads. User defenses must be
- * registered first (see `modules`).
- * @throws InvalidArgumentError listing every problem with its path, the expected (allowed) and the
- *   actual value, e.g. `defenses[4].params.alpha: expected a number in [0, 1], got 1.5`.
- */
-export function parseExperimentConfig(input: unknown, source = 'config'): ExperimentConfig {
-  const result = experimentSchema.safeParse(input);
-  const shape = result.success ? [] : shapeIssues(experimentSchema, input);
-  const reported = new Set(shape.map((i) => i.path));
-  const issues = [...shape, ...experimentIssues(input, result.data).filter((i) => !reported.has(i.path))];
-  if (issues.length > 0) throw new InvalidArgumentError(`${source}: invalid experiment config:\n  ${formatOptionIssues(issues).join('\n  ')}`);
-  return result.data!;
-}
 
 /**
  * Expands every defense `grid` into one defense per combination of values (in the order given),

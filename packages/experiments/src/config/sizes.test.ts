@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DirectoryArtifactStore } from '../store/artifact-store';
-import { parseExperimentConfig } from './schema';
+import { parseExperimentConfig } from './parse-config';
 import { plannedSizes, sizeWarnings } from './sizes';
 import { runExperiment } from '../run/runner';
 

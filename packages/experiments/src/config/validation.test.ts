@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@mia/core';
 import { describe, expect, it, vi } from 'vitest';
-import { parseExperimentConfig } from './schema';
+import { parseExperimentConfig } from './parse-config';
 import { defenseNames } from '../defenses/registry';
 import { runExperiment } from '../run/runner';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { CCL4, PAST6, RELAX5, SELENA } from '@mia/data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryArtifactStore } from '../store/artifact-store';
-import { parseExperimentConfig } from '../config/schema';
+import { parseExperimentConfig } from '../config/parse-config';
 import { prepareData } from './prepare-data';
 import { runExperiment } from '../run/runner';
 import { top1Accuracy } from '../train/train-unit';

@@ -5,7 +5,7 @@ import { purchaseLike } from '@mia/data';
 import { createMlp } from '@mia/models';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_DEFENSES } from './builtin';
-import { parseExperimentConfig } from '../config/schema';
+import { parseExperimentConfig } from '../config/parse-config';
 import type { DefenseTrainContext } from './definition';
 
 beforeAll(async () => {

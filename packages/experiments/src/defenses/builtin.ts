@@ -1,4 +1,4 @@
-import { describeValue, InvalidArgumentError, option, optionsSchema, type LabeledData, type LrSchedule, type Optimizer, type OptionField } from '@mia/core';
+import { describeValue, option, optionsSchema, type LrSchedule, type Optimizer, type OptionField } from '@mia/core';
 import { cclOptionsSchema, cclPlugin } from '@mia/defense-ccl';
 import { crlOptionsSchema, crlPlugin, summarizeRelaxation } from '@mia/defense-crl';
 import { samOptionsSchema, samPlugin, sharpRegOptionsSchema, sharpRegPlugin, type SharpRegPluginOptions } from '@mia/sam';
@@ -18,6 +18,7 @@ import {
 } from '@mia/defense-baselines';
 import { defineDefense, type DefenseDefinition, type DefenseTrainContext } from './definition';
 import { memGuardDefense, selenaDefense } from './output-defenses';
+import { inferenceOf } from './inference-of';
 import { pastDefense } from './past';
 import { optimizerFor, trainWithPlugins } from './train-helpers';
 import { refuseTrainingAugmentation } from './training-augmentation';
@@ -41,13 +42,6 @@ async function withRunOptimizer(
   } finally {
     optimizer.dispose();
   }
-}
-
-/** The partition's inference set. @throws InvalidArgumentError when it has none (also checked before the run). */
-export function inferenceOf(name: string, ctx: DefenseTrainContext<unknown>): LabeledData {
-  if (ctx.inference === undefined)
-    throw new InvalidArgumentError(`defense ${name} needs a partition with an inference/reference set (PAST6 or CCL5), got none`);
-  return ctx.inference;
 }
 
 const lrCenters = option.number({ min: 0, exclusiveMin: true, description: "Learning rate of the CRL centres' own SGD (default 0.001)." });

@@ -2,7 +2,7 @@ import { option, optionsSchema } from '@mia/core';
 import { pastOptionsSchema, pastTune } from '@mia/defense-past';
 import { defineDefense } from './definition';
 import { findDefense } from './registry';
-import { inferenceOf } from './builtin';
+import { inferenceOf } from './inference-of';
 import { defenseParamIssues } from './validate-defenses';
 
 const { epochs, lambda, alpha, clamp, norm, adaptive, lr, momentum, weightDecay } = pastOptionsSchema.fields;

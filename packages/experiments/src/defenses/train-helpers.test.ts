@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseExperimentConfig } from '../config/schema';
+import { parseExperimentConfig } from '../config/parse-config';
 import { optimizerFor } from './train-helpers';
 
 const base = {

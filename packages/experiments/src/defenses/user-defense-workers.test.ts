@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { option, optionsSchema } from '@mia/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DirectoryArtifactStore } from '../store/artifact-store';
-import { parseExperimentConfig } from '../config/schema';
+import { parseExperimentConfig } from '../config/parse-config';
 import { defineDefense } from './definition';
 import { registerDefense } from './registry';
 import { queueTrainer } from '../queue/queue-sweep';

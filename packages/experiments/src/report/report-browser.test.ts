@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseExperimentConfig } from '../config/schema';
+import { parseExperimentConfig } from '../config/parse-config';
 import type { DefenseRow, ExperimentResults } from '../run/results';
 import { writeReproductionReport } from '../reproduce/reproduction-report';
 import type { ReproductionResult } from '../reproduce/types';

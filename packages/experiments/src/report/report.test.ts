@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseExperimentConfig } from '../config/schema';
+import { parseExperimentConfig } from '../config/parse-config';
 import type { DefenseRow, ExperimentResults } from '../run/results';
 import { markdownReport } from './markdown-report';
 import { rocFloor, rocSpec, seriesOf } from './plots';

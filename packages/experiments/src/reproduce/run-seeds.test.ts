@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryArtifactStore } from '../store/artifact-store';
-import { parseExperimentConfig } from '../config/schema';
+import { parseExperimentConfig } from '../config/parse-config';
 import { pairedDifferenceSe } from '../run/paired-se';
 import { runExperiment } from '../run/runner';
 import type { ExperimentResults } from '../run/results';

@@ -1,6 +1,5 @@
 import { InvalidArgumentError } from '@mia/core';
 import { stratifiedBootstrapSe } from '@mia/metrics';
-import type { ExperimentResults } from './results';
 import { rowStatistics, type RowUncertaintyInput } from './row-uncertainty';
 
 /**
@@ -111,7 +110,7 @@ export function pairedRowSe(rows: readonly PairedRowInput[], options: PairedRowS
  * @throws InvalidArgumentError when a row label or the metric is not in the results' table.
  */
 export function pairedDifferenceSe(
-  results: Pick<ExperimentResults, 'pairedSe'>,
+  results: { readonly pairedSe?: PairedSeTable | undefined },
   rowA: string | { readonly label: string },
   rowB: string | { readonly label: string },
   metric: PairedMetric,

@@ -1,33 +1,20 @@
 import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { sha256 } from './canonical-hash';
-import { inspectEntry, type EntryInspection } from './inspect-entry';
+import { inspectEntry, type ArtifactEntry, type ArtifactManifest, type EntryInspection } from './inspect-entry';
 import { trackStoreRoot, trackTemporary, untrackTemporary } from './exit-cleanup';
 import { findLeftovers, type Leftover } from './leftovers';
 import { CLAIMS_DIR, temporaryName } from './names';
 import { ensureWritableDirectory } from './writable';
 import { acquireClaim, type ClaimOptions, type UnitClaim } from './unit-claim';
 
-/** What a cache entry's manifest records. */
-export interface ArtifactManifest {
-  readonly key: string;
-  /** Free-form description: kind (model, signals), config summary, versions. */
-  readonly meta: Record<string, unknown>;
-  readonly files: Record<string, { readonly sha256: string; readonly bytes: number }>;
-  readonly createdAt: string;
-}
+export type { ArtifactEntry, ArtifactManifest } from './inspect-entry';
 
 /** Result of {@link ArtifactStore.verify}. */
 export interface VerifyResult {
   readonly key: string;
   readonly ok: boolean;
   readonly problems: readonly string[];
-}
-
-/** A complete, verified entry: its manifest and its files. */
-export interface ArtifactEntry {
-  readonly manifest: ArtifactManifest;
-  readonly files: Map<string, Uint8Array>;
 }
 
 /** Options of {@link ArtifactStore.read}. */

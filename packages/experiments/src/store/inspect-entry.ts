@@ -1,7 +1,21 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ArtifactEntry, ArtifactManifest } from './artifact-store';
 import { sha256 } from './canonical-hash';
+
+/** What a cache entry's manifest records. */
+export interface ArtifactManifest {
+  readonly key: string;
+  /** Free-form description: kind (model, signals), config summary, versions. */
+  readonly meta: Record<string, unknown>;
+  readonly files: Record<string, { readonly sha256: string; readonly bytes: number }>;
+  readonly createdAt: string;
+}
+
+/** A complete, verified entry: its manifest and its files. */
+export interface ArtifactEntry {
+  readonly manifest: ArtifactManifest;
+  readonly files: Map<string, Uint8Array>;
+}
 
 /** The state of one entry directory: absent, complete and verified, or corrupted with what is wrong. */
 export type EntryInspection = { state: 'missing' } | { state: 'corrupted'; problems: string[] } | { state: 'ok'; entry: ArtifactEntry };

@@ -2,7 +2,8 @@ import { deserializeClassifier, type ModelClassifier } from '@mia/models';
 import type { DefenseTrainContext } from '../defenses/definition';
 import { getDefense } from '../defenses/registry';
 import { copyWeights } from '../defenses/train-helpers';
-import { unitKey, type UnitScope } from './train-unit';
+import { unitKey } from './unit-key';
+import type { UnitScope } from './unit-scope';
 import { underClaim } from '../store/under-claim';
 
 /**

@@ -2,7 +2,6 @@ import { deriveSeed, subsetData } from '@mia/core';
 import { createModel, type ModelClassifier } from '@mia/models';
 import type { ArtifactEntry, ArtifactStore } from '../store/artifact-store';
 import { toFloats } from '../store/float-bytes';
-import { contentHash } from '../store/canonical-hash';
 import { trainingSeedOf, type DefenseConfig, type ExperimentConfig } from '../config/schema';
 import type { DefenseTrainContext } from '../defenses/definition';
 import { getDefense } from '../defenses/registry';
@@ -12,10 +11,11 @@ import { underClaim } from '../store/under-claim';
 import { validationMonitor } from './validation-monitor';
 import { trainingAugmentation } from '../defenses/training-augmentation';
 import { dataRole, type UnitRole } from './unit-roles';
-import { packageVersions } from '../store/versions';
 import { metricsOf, signalsOf, unitScope, type UnitExtras, type UnitScope, type UnitSignals } from './unit-scope';
+import { unitKey } from './unit-key';
 
 export { top1Accuracy, type UnitExtras, type UnitScope, type UnitSignals } from './unit-scope';
+export { unitKey } from './unit-key';
 
 /** Options shared by the in-thread and worker-thread paths. */
 export interface TrainUnitOptions {
@@ -27,24 +27,6 @@ export interface TrainUnitOptions {
 export interface TrainUnitSpec {
   readonly defenseIndex: number;
   readonly role: UnitRole;
-}
-
-/**
- * The content address of a unit: dataset, split, model, training, defense, role seed (from the
- * training seed, {@link trainingSeedOf}) and code versions.
- */
-export function unitKey(config: ExperimentConfig, data: PreparedData, defense: Pick<DefenseConfig, 'name' | 'params'>, role: UnitRole): string {
-  return contentHash({
-    kind: 'trained-model-1',
-    role,
-    seed: deriveSeed(trainingSeedOf(config), role),
-    dataset: { name: data.dataset.name, source: data.dataset.source, size: data.dataset.size },
-    partition: data.digest,
-    model: config.model,
-    training: config.training,
-    defense: { name: defense.name, params: defense.params },
-    versions: packageVersions(),
-  });
 }
 
 /**

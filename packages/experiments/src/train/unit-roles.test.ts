@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { CCL5 } from '@mia/data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryArtifactStore } from '../store/artifact-store';
-import { parseExperimentConfig } from '../config/schema';
+import { parseExperimentConfig } from '../config/parse-config';
 import { runExperiment } from '../run/runner';
 import { roleIndices, shadowRoles, unitRoles } from './unit-roles';
 
