@@ -5,6 +5,7 @@ import { ATTACK_NAMES } from '../attacks/registry';
 import { defenseSchema, experimentSchema, trainingSchema, type ExperimentConfig } from './schema';
 import { sizeIssues } from './sizes';
 import type { DefenseRunFacts } from '../defenses/definition';
+import { registeredDefenses } from '../defenses/registry';
 import { defenseEntryIssues } from '../defenses/validate-defenses';
 
 const PRESET_ROLES: Record<string, readonly string[]> = { PAST6: PAST6.roles, CCL4: CCL4.roles, CCL5: CCL5.roles, RELAX5: RELAX5.roles };
@@ -15,7 +16,12 @@ export const DATASET_NAMES: readonly string[] = Object.keys(DATASETS);
 /** What the defenses of `config` may rely on, known before any data loads. */
 export function runFacts(config: Pick<ExperimentConfig, 'training' | 'partition'>): DefenseRunFacts {
   const roles = PRESET_ROLES[config.partition.preset] ?? [];
-  return { training: config.training, preset: config.partition.preset, hasInference: roles.some((r) => r === 'inference' || r.endsWith('_inference')) };
+  return {
+    training: config.training,
+    preset: config.partition.preset,
+    hasInference: roles.some((r) => r === 'inference' || r.endsWith('_inference')),
+    defenses: registeredDefenses,
+  };
 }
 
 const field = (value: unknown, key: string): unknown => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined);
@@ -47,7 +53,7 @@ export function experimentIssues(input: unknown, parsed?: ExperimentConfig): Opt
   if (Array.isArray(defenses))
     defenses.forEach((entry, i) => {
       const defense = defenseSchema.safeParse(entry).data;
-      if (defense !== undefined) issues.push(...defenseEntryIssues(defense, i, run));
+      if (defense !== undefined) issues.push(...defenseEntryIssues(registeredDefenses, defense, i, run));
     });
   issues.push(...nameIssue('dataset.name', field(field(input, 'dataset'), 'name'), DATASET_NAMES));
   issues.push(...nameIssue('model.name', field(field(input, 'model'), 'name'), modelNames));

@@ -53,6 +53,17 @@ export interface UnitLogits {
   readonly nonMembers: Float32Array;
 }
 
+/**
+ * The defenses a run knows, as a defense that builds on another one sees them (PAST's `base`): the
+ * runner passes the registry in, so that no defense imports it.
+ */
+export interface DefenseLookup {
+  /** The defense registered under `name`, or `undefined`. */
+  find(name: string): DefenseDefinition<unknown> | undefined;
+  /** Names of every registered defense (for messages that list them). */
+  names(): string[];
+}
+
 /** What a defense's {@link DefenseDefinition.check} knows about the run before any data loads. */
 export interface DefenseRunFacts {
   readonly training: TrainingConfig;
@@ -60,6 +71,8 @@ export interface DefenseRunFacts {
   readonly preset: string;
   /** Whether that preset has an inference (reference) set. */
   readonly hasInference: boolean;
+  /** The run's defenses, for checking another defense's params (PAST's `base`). */
+  readonly defenses: DefenseLookup;
 }
 
 /**
@@ -89,8 +102,11 @@ export interface DefenseDefinition<O = Record<string, unknown>> {
   readonly module?: string;
   /** Checks that need the run (e.g. `epochs` ≤ `training.epochs`); paths are relative to `params`. */
   check?(options: O, run: DefenseRunFacts): OptionIssue[];
-  /** Model options this defense sets, merged over the config's (dropout's rate). */
-  modelOptions?(options: O): Record<string, unknown>;
+  /**
+   * Model options this defense sets, merged over the config's (dropout's rate). `defenses` are the
+   * run's defenses, for a defense that builds on another one (PAST takes its `base`'s).
+   */
+  modelOptions?(options: O, defenses: DefenseLookup): Record<string, unknown>;
   /**
    * Trains `ctx.model` in place, or returns another trained model of the same architecture from
    * `ctx.createModel` to use instead (SELENA's distilled model); the runner then disposes both.

@@ -1,7 +1,6 @@
 import { option, optionsSchema } from '@mia/core';
 import { pastOptionsSchema, pastTune } from '@mia/defense-past';
 import { defineDefense } from './definition';
-import { findDefense } from './registry';
 import { inferenceOf } from './inference-of';
 import { defenseParamIssues } from './validate-defenses';
 
@@ -38,15 +37,15 @@ export const pastDefense = defineDefense({
   schema: pastSchema,
   check(o, run) {
     if (o.base === undefined) return [];
-    const base = findDefense(o.base.name);
+    const base = run.defenses.find(o.base.name);
     if (o.base.name === 'past' || base?.perturbLogits !== undefined) {
       return [{ path: 'base.name', expected: 'a training-time defense other than past (PAST tunes the weights)', got: JSON.stringify(o.base.name) }];
     }
-    return defenseParamIssues(o.base.name, o.base.params, run, 'base');
+    return defenseParamIssues(run.defenses, o.base.name, o.base.params, run, 'base');
   },
-  modelOptions(o) {
-    const base = o.base === undefined ? undefined : findDefense(o.base.name);
-    return base?.modelOptions?.(base.schema.parse(o.base!.params, `past: base ${o.base!.name}`)) ?? {};
+  modelOptions(o, defenses) {
+    const base = o.base === undefined ? undefined : defenses.find(o.base.name);
+    return base?.modelOptions?.(base.schema.parse(o.base!.params, `past: base ${o.base!.name}`), defenses) ?? {};
   },
   async train(ctx) {
     const o = ctx.options;

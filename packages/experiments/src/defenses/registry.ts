@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { isAbsolute, resolve } from 'node:path';
 import { InvalidArgumentError } from '@mia/core';
 import { BUILTIN_DEFENSES } from './builtin';
-import type { DefenseDefinition } from './definition';
+import type { DefenseDefinition, DefenseLookup } from './definition';
 
 interface Entry {
   readonly definition: DefenseDefinition<never>;
@@ -42,6 +42,9 @@ export function getDefense(name: string): DefenseDefinition<unknown> {
 export function defenseNames(): string[] {
   return [...entries().keys()];
 }
+
+/** The registry as the run hands it to defenses (`DefenseRunFacts.defenses`, the second argument of `modelOptions`). */
+export const registeredDefenses: DefenseLookup = { find: findDefense, names: defenseNames };
 
 /**
  * Where a worker loads defense `name` from: `'builtin'`, a module specifier, or `undefined` when

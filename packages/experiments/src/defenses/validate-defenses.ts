@@ -1,6 +1,5 @@
 import { describeValue, type OptionIssue } from '@mia/core';
-import type { DefenseRunFacts } from './definition';
-import { defenseNames, findDefense } from './registry';
+import type { DefenseLookup, DefenseRunFacts } from './definition';
 
 const at = (base: string, key: string) => (base === '' ? key : key === '' ? base : `${base}.${key}`);
 
@@ -8,17 +7,18 @@ const at = (base: string, key: string) => (base === '' ? key : key === '' ? base
  * The problems of one defense entry `{ name, params }` found before anything loads: an unknown name,
  * a missing inference set, params that fail the defense's schema (unknown keys, types, ranges) and
  * the defense's own checks against the run.
+ * @param defenses - The defenses the run knows (the registry, or `run.defenses` inside a defense's check).
  * @param run - What the run provides; `undefined` when the config's training or partition is itself
  *   invalid: then only the params' schema is checked.
  * @param path - where the entry sits, e.g. `defenses[4]` (issues read `defenses[4].params.alpha`).
  */
-export function defenseParamIssues(name: string, params: unknown, run: DefenseRunFacts | undefined, path: string): OptionIssue[] {
-  const definition = findDefense(name);
+export function defenseParamIssues(defenses: DefenseLookup, name: string, params: unknown, run: DefenseRunFacts | undefined, path: string): OptionIssue[] {
+  const definition = defenses.find(name);
   if (definition === undefined) {
     return [
       {
         path: at(path, 'name'),
-        expected: `one of ${defenseNames().join(', ')} (user defenses: list the module that registers them in \`modules\`)`,
+        expected: `one of ${defenses.names().join(', ')} (user defenses: list the module that registers them in \`modules\`)`,
         got: describeValue(name),
       },
     ];
@@ -48,8 +48,9 @@ interface DefenseEntry {
 /**
  * The problems of `defenses[index]`, grid included: every grid combination is checked, and a bad
  * grid value is reported where it is written (`defenses[2].grid.alpha[1]`).
+ * @param defenses - The defenses the run knows (the registry).
  */
-export function defenseEntryIssues(entry: DefenseEntry, index: number, run: DefenseRunFacts | undefined): OptionIssue[] {
+export function defenseEntryIssues(defenses: DefenseLookup, entry: DefenseEntry, index: number, run: DefenseRunFacts | undefined): OptionIssue[] {
   const path = `defenses[${index}]`;
   const grid = Object.entries(entry.grid ?? {});
   let combos: Array<{ params: Record<string, unknown>; picks: Record<string, number> }> = [{ params: { ...entry.params }, picks: {} }];
@@ -57,7 +58,7 @@ export function defenseEntryIssues(entry: DefenseEntry, index: number, run: Defe
     combos = combos.flatMap((c) => values.map((v, j) => ({ params: { ...c.params, [key]: v }, picks: { ...c.picks, [key]: j } })));
   const seen = new Map<string, OptionIssue>();
   for (const combo of combos) {
-    for (const issue of defenseParamIssues(entry.name, combo.params, run, path)) {
+    for (const issue of defenseParamIssues(defenses, entry.name, combo.params, run, path)) {
       const key = grid
         .map(([k]) => k)
         .find((k) => issue.path === `${path}.params.${k}` || issue.path.startsWith(`${path}.params.${k}.`) || issue.path.startsWith(`${path}.params.${k}[`));

@@ -4,7 +4,7 @@ import type { ArtifactEntry, ArtifactStore } from '../store/artifact-store';
 import { toFloats } from '../store/float-bytes';
 import { trainingSeedOf, type DefenseConfig, type ExperimentConfig } from '../config/schema';
 import type { DefenseTrainContext } from '../defenses/definition';
-import { getDefense } from '../defenses/registry';
+import { getDefense, registeredDefenses } from '../defenses/registry';
 import type { PreparedData } from '../data/prepare-data';
 import { trainBaseUnit } from './train-base';
 import { underClaim } from '../store/under-claim';
@@ -82,7 +82,7 @@ async function trainAndCache(
   const defenseOptions = definition.schema.parse(defense.params, `defense ${defense.name}`);
   const modelOptions = {
     ...config.model.options,
-    ...definition.modelOptions?.(defenseOptions),
+    ...definition.modelOptions?.(defenseOptions, registeredDefenses),
     numClasses: data.dataset.numClasses,
     inputShape: [...data.dataset.inputShape],
   };
