@@ -204,7 +204,8 @@ export function pastExperiment(name: string, setup: DatasetSetup, defenses: read
 
 /** One line for the notes: which data and model a setup used. */
 export function describeSetup(setup: DatasetSetup, scale: ReproductionScale): string {
-  const augment = setup.training.augment === undefined ? '' : `, crop ${setup.training.augment.crop} + ${setup.training.augment.flip ? 'flip' : 'no flip'} augmentation`;
+  const augment =
+    setup.training.augment === undefined ? '' : `, crop ${setup.training.augment.crop} + ${setup.training.augment.flip ? 'flip' : 'no flip'} augmentation`;
   const seeds = (setup.seeds ?? 1) > 1 ? `, ${setup.seeds} training seeds per model` : '';
   const cap = `${setup.maxPerRole === undefined ? 'full PAST6 roles' : `${setup.maxPerRole} examples per PAST6 role`}${setup.validation === undefined ? '' : `, a validation slice of ${setup.validation}`}`;
   return `${DATASET_COLUMNS[setup.key]} at scale '${scale}': ${setup.dataset.name} (${cap}), ${setup.model.name}${Object.keys(setup.model.options).length > 0 ? ` ${JSON.stringify(setup.model.options)}` : ''}, phase 1 ${setup.training.epochs} epochs lr ${setup.training.lr} batch ${setup.training.batchSize}${augment}, PAST λ ${setup.past.lambda}, α ${setup.past.alpha}, ${setup.past.tuneEpochs} tuning epochs${seeds}.`;

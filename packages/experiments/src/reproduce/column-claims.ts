@@ -1,5 +1,5 @@
-import { pairedDifferenceSe, type PairedMetric } from '../paired-se';
-import type { ExperimentResults } from '../results';
+import { pairedDifferenceSe, type PairedMetric } from '../run/paired-se';
+import type { ExperimentResults } from '../run/results';
 import type { RowMetric } from './row-metrics';
 import { testabilityProblem, missingRows, type Regime } from './testability';
 import { cellOf } from './table-helpers';

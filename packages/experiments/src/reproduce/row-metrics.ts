@@ -1,4 +1,4 @@
-import type { DefenseRow, ExperimentResults, SeedValues } from '../results';
+import type { DefenseRow, ExperimentResults, SeedValues } from '../run/results';
 import type { Estimate } from './verdicts';
 
 /** A number of a row with its standard error, usable as `metricTable`'s `metric` (cells then carry the SE). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pairedDifferenceSe, type PairedSeTable } from '../paired-se';
-import type { ExperimentResults } from '../results';
+import { pairedDifferenceSe, type PairedSeTable } from '../run/paired-se';
+import type { ExperimentResults } from '../run/results';
 import { fakeResults, fakeRow, fakeSe } from '../test-utils/reproduction-fixtures';
 import { rowMetrics } from './row-metrics';
 import { aggregateSeeds, combineSeeds, pairedEstimates } from './seeds';

@@ -1,4 +1,4 @@
-import type { DefenseRow, ExperimentResults } from '../results';
+import type { DefenseRow, ExperimentResults } from '../run/results';
 import type { RowMetric } from './row-metrics';
 import { isNotRun, type CellFormat, type ReproductionTable, type RunOutcome, type TableCell } from './types';
 import { formatNumber } from './verdicts';

@@ -1,10 +1,10 @@
-import type { UnitLogits } from '../defense-definition';
+import type { UnitLogits } from '../defenses/definition';
 import type { TopLevelSpec } from 'vega-lite';
 import type { ModelClassifier } from '@mia/models';
-import type { ArtifactStore } from '../artifact-store';
-import type { ExperimentConfig } from '../config';
-import type { PreparedData } from '../prepare-data';
-import type { ExperimentResults } from '../results';
+import type { ArtifactStore } from '../store/artifact-store';
+import type { ExperimentConfig } from '../config/schema';
+import type { PreparedData } from '../data/prepare-data';
+import type { ExperimentResults } from '../run/results';
 import type { ColumnDecision, Decision } from './verdicts';
 
 /**
