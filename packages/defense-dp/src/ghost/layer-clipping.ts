@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { TapeEntry } from './per-example-tape';
-import { unfold } from './unfold';
+import { patchViews } from './patch-views';
 
 /** What one tape layer contributes to a DP-SGD step. @internal */
 export interface LayerClipping {
@@ -17,7 +17,7 @@ export interface LayerClipping {
  * arXiv:2210.00038: the weight gradient of Σᵢ cᵢ·lossᵢ is the layer's weight gradient with `g`
  * scaled per example by `cᵢ`):
  * - dense: ‖aᵢgᵢᵀ‖² = ‖aᵢ‖²·‖gᵢ‖² (Goodfellow 2015, arXiv:1510.01799), bias ‖gᵢ‖²; sum `aᵀ·(c⊙g)`.
- * - conv2d: with Aᵢ the unfolded input patches `[T, K]` and Gᵢ the output gradient `[T, cout]`, the
+ * - conv2d: with Aᵢ the input patches `[T, K]` ({@link patchViews}) and Gᵢ the output gradient `[T, cout]`, the
  *   weight gradient is AᵢᵀGᵢ; its squared norm is ⟨AᵢAᵢᵀ, GᵢGᵢᵀ⟩ ("ghost clipping", Li et al. 2022,
  *   arXiv:2110.05679) when 2T² < K·cout, otherwise ‖AᵢᵀGᵢ‖² from the per-example gradient (the
  *   layer-wise choice of Bu et al. 2022, arXiv:2205.10683: the ghost norm costs T²·(K + cout) per
@@ -64,19 +64,21 @@ function convClipping(entry: TapeEntry): LayerClipping {
   const g = entry.outputGradient! as tf.Tensor4D;
   const conv = entry.conv!;
   const kernelShape = entry.weight.shape as [number, number, number, number];
-  const [n, outH, outW, cout] = g.shape;
+  const [, outH, outW, cout] = g.shape;
   const t = outH * outW;
   const k = kernelShape[0] * kernelShape[1] * kernelShape[2];
   const ghost = 2 * t * t < k * cout;
   // The per-example bias gradients Σₜ Gᵢₜ [n, cout] are small: kept for the sum.
   const [squared, perExampleWeight, perExampleBias] = tf.tidy(() => {
-    const patches = unfold(x, kernelShape, conv);
-    const grads = tf.reshape(g, [n, t, cout]) as tf.Tensor3D;
+    const { views, grads } = patchViews(x, g, kernelShape, conv);
     let weightSq: tf.Tensor;
     let perExample: tf.Tensor | undefined;
-    if (ghost) weightSq = tf.sum(tf.mul(tf.matMul(patches, patches, false, true), tf.matMul(grads, grads, false, true)), [1, 2]);
-    else {
-      perExample = tf.matMul(patches, grads, true, false);
+    if (ghost) {
+      const gramA = views.length === 1 ? tf.matMul(views[0]!, views[0]!, false, true) : tf.addN(views.map((v) => tf.matMul(v, v, false, true)));
+      weightSq = tf.sum(tf.mul(gramA, tf.matMul(grads, grads, false, true)), [1, 2]);
+    } else {
+      const blocks = views.map((v) => tf.matMul(v, grads, true, false));
+      perExample = blocks.length === 1 ? blocks[0]! : tf.concat(blocks, 1);
       weightSq = tf.sum(tf.square(perExample), [1, 2]);
     }
     const bias = entry.bias === undefined ? undefined : tf.sum(grads, 1);
