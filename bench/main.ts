@@ -2,11 +2,13 @@
 // speed targets against PyTorch measured in the same run.
 import '@tensorflow/tfjs-backend-cpu';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import * as tf from '@tensorflow/tfjs-core';
 import { nativeBackendInfo, nativeUnavailableReason } from '@mia/backend-native';
 import { registerWasmTrainingKernels, unregisterWasmTrainingKernels, useWasmTraining } from '@mia/backend-wasm';
 import { childMemory, memoryTable } from './memory';
 import { childRun, engineById, engines, medianProcess, runEngine, setupEngine, type Engine } from './engines';
+import { childDp, dpBenchModels, renderDp, runDp, type DpRow } from './dp-step';
 import { benchModels, type BenchModel } from './models';
 import { profileStep } from './profile';
 import { pinToOneCore } from './pin';
@@ -29,9 +31,13 @@ interface Options {
   pin: boolean;
   /** Also time stock tfjs-wasm and tfjs-cpu (slow). */
   stock: boolean;
+  /** Only the DP-SGD rows (a DP step against a non-private step; always part of a full run). */
+  dp: boolean;
+  /** The engine of the DP rows: --engine with --dp, else one native thread. */
+  dpEngine: string;
 }
 
-const USAGE = '--memory | --models a,b --steps N --quick --profile [--engine native|native-1|wasm] --rounds N --out name --no-pin --stock';
+const USAGE = '--memory | --models a,b --steps N --quick --profile [--engine native|native-1|wasm] --rounds N --out name --no-pin --stock --dp';
 
 function parseArgs(argv: string[]): Options {
   const opts: Options = {
@@ -44,6 +50,8 @@ function parseArgs(argv: string[]): Options {
     rounds: undefined,
     pin: true,
     stock: false,
+    dp: false,
+    dpEngine: 'native-1',
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -56,10 +64,11 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--no-pin') opts.pin = false;
     else if (a === '--profile') opts.profile = true;
     else if (a === '--stock') opts.stock = true;
+    else if (a === '--dp') opts.dp = true;
     else if (a.startsWith('--models')) opts.models = value().split(',').filter(Boolean);
     else if (a.startsWith('--steps')) opts.steps = Number(value());
     else if (a.startsWith('--out')) opts.out = value();
-    else if (a.startsWith('--engine')) opts.engine = engineById(value()).id;
+    else if (a.startsWith('--engine')) opts.engine = opts.dpEngine = engineById(value()).id;
     else if (a.startsWith('--rounds')) {
       opts.rounds = Number(value());
       if (!Number.isInteger(opts.rounds) || opts.rounds < 1) throw new Error(`bench: --rounds must be a positive integer, got ${opts.rounds}`);
@@ -87,6 +96,7 @@ async function runInProcess(model: BenchModel, engine: string, steps: number, wa
 export async function main(argv: string[]): Promise<void> {
   if (argv[0] === '--child') return childRun(argv[1]!, argv[2]!, Number(argv[3]), Number(argv[4]), Number(argv[5]), Number(argv[6] ?? 1));
   if (argv[0] === '--child-memory') return childMemory(argv[1]!, argv[2]!, Number(argv[3]));
+  if (argv[0] === '--child-dp') return childDp(argv[1]!, argv[2]!, Number(argv[3]), Number(argv[4]));
   if (argv[0] === '--memory') {
     const table = memoryTable((line) => process.stdout.write(`${line}\n`));
     const text = `# pnpm bench --memory — ${new Date().toISOString()}\n\nOne training step per architecture and batch in a fresh process (the 4 GB wasm heap never shrinks).\n\n${table}\n`;
@@ -109,6 +119,7 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   const pinning = opts.pin ? pinToOneCore() : 'Not pinned to a core (--no-pin); single-thread timings may be bimodal.';
+  if (opts.dp) return dpOnly(opts, argv, native);
   const info = await useWasmTraining();
   const torch = torchVersion();
   const ours: Engine[] = engines.filter((e) => e.backend === 'wasm' || native === undefined);
@@ -155,6 +166,7 @@ export async function main(argv: string[]): Promise<void> {
     }
   }
   const header = native === undefined ? describeNative() : `Native kernels unavailable (${native}): native rows skipped.`;
+  const dpSection = native === undefined ? `\n${renderDp(dpRows(opts))}` : '';
   const table = render(rows, {
     steps: opts.steps,
     quick: opts.quick,
@@ -163,11 +175,44 @@ export async function main(argv: string[]): Promise<void> {
     pinning,
     native: header,
   });
-  process.stdout.write(`\n${table}\n`);
+  write(`${table}${dpSection}`, opts);
+}
+
+/** The DP rows of the models asked for, each in a fresh process (median of `--rounds` processes by the DP step time). */
+function dpRows(opts: Options): DpRow[] {
+  const rows: DpRow[] = [];
+  for (const name of opts.models.filter((m) => m in dpBenchModels)) {
+    const runs = Array.from({ length: opts.rounds ?? 1 }, () => runDp(name, opts.dpEngine, opts.steps, opts.quick ? 1 : 2));
+    const timed = runs.filter((r) => r.variants !== undefined);
+    const dpMs = (r: DpRow) => r.variants!.find((v) => v.step === 'DP-SGD')!.msStep;
+    const row = timed.length === 0 ? runs[0]! : [...timed].sort((a, b) => dpMs(a) - dpMs(b))[(timed.length - 1) >> 1]!;
+    process.stdout.write(`${name} DP: ${row.variants?.map((v) => `${v.step} ${v.norm} ${v.msStep.toFixed(1)} ms`).join(', ') ?? row.note}\n`);
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** `--dp`: the DP section alone. */
+function dpOnly(opts: Options, argv: string[], native: string | undefined): void {
+  if (native !== undefined) throw new Error(`bench --dp: native kernels unavailable: ${native}`);
+  const header = [
+    `# pnpm bench --dp — ${new Date().toISOString()}`,
+    '',
+    `\`pnpm bench ${argv.join(' ')}\` — Node ${process.version}, ${cpus().length}× ${cpus()[0]?.model ?? 'cpu'}. ${describeNative()}`,
+    `Steps ${opts.steps} per variant after a warm-up; load average at the start: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', ')} on ${cpus().length} cores.`,
+    '',
+  ].join('\n');
+  write(`${header}\n${renderDp(dpRows(opts))}`, opts);
+}
+
+function write(text: string, opts: Options): void {
+  process.stdout.write(`\n${text}\n`);
   const dir = new URL('./results/', import.meta.url);
   mkdirSync(dir, { recursive: true });
   const name = opts.out ?? freeName(dir, new Date().toISOString().slice(0, 10));
-  writeFileSync(new URL(`${name}.md`, dir), table);
+  writeFileSync(new URL(`${name}.md`, dir), text);
   process.stdout.write(`written to bench/results/${name}.md\n`);
 }
 

@@ -56,7 +56,7 @@ function importsOf(file: string): string[] {
 
 const packages = readPackages('packages');
 const publicPackages = packages.filter((p) => !p.private);
-const DEFENSES = ['@mia/defense-past', '@mia/defense-ccl', '@mia/defense-crl', '@mia/sam', '@mia/defense-baselines'];
+const DEFENSES = ['@mia/defense-past', '@mia/defense-ccl', '@mia/defense-crl', '@mia/defense-dp', '@mia/sam', '@mia/defense-baselines'];
 const BACKEND_IMPORT = /^@tensorflow\/(tfjs|tfjs-node|tfjs-node-gpu|tfjs-backend-[a-z]+)(\/|$)/;
 
 function allowedMiaDeps(name: string): Set<string> | 'any' {

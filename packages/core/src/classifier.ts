@@ -1,7 +1,8 @@
 import type * as tf from '@tensorflow/tfjs-core';
+import type { PerExampleTape } from './per-example-tape';
 
 /** What a parameter group is, for defenses that treat kinds differently (PAST, L1 touch weights only). */
-export type ParameterKind = 'conv' | 'dense' | 'batchnorm';
+export type ParameterKind = 'conv' | 'dense' | 'batchnorm' | 'groupnorm';
 
 /**
  * One named module's parameters, e.g. `{name: 'layer3.0.conv1', kind: 'conv', weight}`.
@@ -12,9 +13,9 @@ export interface ParameterGroup {
   /** Unique, PyTorch-like dotted name (`layer1.0.conv1`, `fc`, `bn1`). */
   readonly name: string;
   readonly kind: ParameterKind;
-  /** The kernel (conv/dense) or the scale γ (batchnorm). */
+  /** The kernel (conv/dense) or the scale γ (batchnorm, groupnorm). */
   readonly weight: tf.Variable;
-  /** The bias (conv/dense) or the shift β (batchnorm), if the module has one. */
+  /** The bias (conv/dense) or the shift β (batchnorm, groupnorm), if the module has one. */
   readonly bias?: tf.Variable;
 }
 
@@ -29,6 +30,14 @@ export interface ForwardOptions {
   readonly updateStatistics?: boolean;
   /** Seed of the stochastic layers (dropout) for this call; makes training reproducible. */
   readonly seed?: number;
+  /**
+   * Run every layer with trainable parameters through this tape (per-example gradient norms for
+   * DP-SGD, `@mia/defense-dp`). Optional to support: a classifier that cannot refuses it with an
+   * `InvalidArgumentError`, or ignores it (a DP-SGD step then finds variables outside the tape and
+   * says so). `@mia/models` architectures support it with `training: true`, and refuse it on a
+   * model with batch normalization.
+   */
+  readonly tape?: PerExampleTape;
 }
 
 /** Outputs of {@link Classifier.forward}. */

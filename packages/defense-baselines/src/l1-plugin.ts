@@ -35,7 +35,7 @@ export function l1Plugin(options: L1Options = {}): TrainingPlugin {
     adjustGradients(ctx, grads) {
       const out: Gradients = { ...grads };
       for (const group of ctx.model.parameterGroups) {
-        if (!kinds.includes(group.kind)) continue;
+        if (!(kinds as readonly ParameterKind[]).includes(group.kind)) continue;
         const targets = includeBiases && group.bias !== undefined ? [group.weight, group.bias] : [group.weight];
         for (const v of targets) {
           const g = out[v.name];

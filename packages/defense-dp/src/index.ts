@@ -11,3 +11,4 @@ export { checkNoBatchNorm, type LayersLike } from './dp-sgd/check-no-batch-norm'
 export { dpSgdTapedGradients, type DpSgdTapedGradientsOptions } from './ghost/dp-sgd-taped-gradients';
 export type { PerExampleTape, TapeConv2dOptions } from './ghost/per-example-tape';
 export { tapedForwardOf, type SequentialLike, type LayerLike } from './ghost/taped-forward-of';
+export { classifierTapedForward } from './ghost/classifier-taped-forward';

@@ -25,6 +25,11 @@ export function batchNormLayer(store: ParameterStore, name: string, channels: nu
   const runningVar = store.variable(`${name}.running_var`, [channels], ones, false);
   store.group(name, 'batchnorm', gamma, beta);
   return (x, ctx) => {
+    if (ctx.tape !== undefined) {
+      throw new InvalidArgumentError(
+        `${name}: batch norm cannot run through a per-example tape (an example's gradient depends on the rest of the batch, so per-example clipping bounds nothing); build the model with norm: 'group' or 'none'`,
+      );
+    }
     if (!ctx.training) return tf.batchNorm(x, runningMean, runningVar, beta, gamma, EPSILON);
     const count = x.size / channels;
     if (count < 2) {

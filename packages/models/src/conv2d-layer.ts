@@ -56,6 +56,7 @@ export function conv2dLayer(store: ParameterStore, name: string, spec: Conv2dSpe
       ctx.flops.total += 2 * out.reduce((a, b) => a * b, 1) * fanIn;
       return tf.zeros(out);
     }
+    if (ctx.tape !== undefined) return ctx.tape.conv2d(x as tf.Tensor4D, weight, bias, { strides: stride, pad });
     const y = tf.conv2d(x as tf.Tensor4D, weight as tf.Tensor4D, stride, pad);
     return bias === undefined ? y : tf.add(y, bias);
   };

@@ -24,6 +24,7 @@ export function denseLayer(store: ParameterStore, name: string, spec: DenseSpec)
   const bias = spec.bias === false ? undefined : store.variable(`${name}.bias`, [fout], store.biasValues(fout, fin, spec.biasInit ?? 'uniform'), true);
   store.group(name, 'dense', weight, bias);
   return (x, ctx) => {
+    if (ctx.tape !== undefined) return ctx.tape.dense(x as tf.Tensor2D, weight, bias);
     let y: tf.Tensor2D = tf.matMul(x as tf.Tensor2D, weight as tf.Tensor2D);
     if (bias !== undefined) y = tf.add(y, bias);
     if (ctx.flops !== undefined) ctx.flops.total += 2 * y.size * fin;

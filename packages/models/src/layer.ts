@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import type { PerExampleTape } from '@mia/core';
 
 /**
  * What a layer sees of the current forward pass.
@@ -13,6 +14,8 @@ export interface RunContext {
   nextSeed(): number;
   /** When present, conv and dense layers add their forward FLOPs (2·MACs) here. */
   readonly flops?: { total: number };
+  /** When present, every layer with trainable parameters runs through it (per-example norms for DP-SGD). */
+  readonly tape?: PerExampleTape;
 }
 
 /**

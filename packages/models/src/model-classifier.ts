@@ -68,12 +68,17 @@ export function modelClassifier(def: NetworkDefinition): ModelClassifier {
       if (x.rank < 1 || shape.length !== def.inputShape.length || shape.some((d, i) => d !== def.inputShape[i])) {
         throw new ShapeMismatchError(`${def.architecture}.forward: x must have shape [n, ${def.inputShape.join(', ')}], got [${x.shape.join(', ')}]`);
       }
+      if (options.tape !== undefined && !options.training) {
+        // Evaluation mode frees each activation once the next exists; a tape's backward pass needs them.
+        throw new InvalidArgumentError(`${def.architecture}.forward: options.tape needs training: true, got training: false`);
+      }
       const base = options.seed ?? (options.training ? fallbackSeeds.uint32() : 0);
       let calls = 0;
       const ctx: RunContext = {
         training: options.training,
         updateStatistics: options.training && (options.updateStatistics ?? true),
         nextSeed: () => deriveSeed(base, calls++),
+        ...(options.tape === undefined ? {} : { tape: options.tape }),
       };
       const out = tf.tidy(() => {
         const { logits, features } = run(x.dtype === 'float32' ? x : tf.cast(x, 'float32'), ctx);

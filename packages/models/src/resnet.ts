@@ -1,16 +1,16 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { check, checkPositiveInteger } from '@mia/core';
-import { batchNormLayer } from './batch-norm-layer';
 import { conv2dLayer } from './conv2d-layer';
 import { denseLayer } from './dense-layer';
 import { sequential, type Layer } from './layer';
 import { modelClassifier, type ModelClassifier } from './model-classifier';
 import { resolveBaseOptions, type BaseModelOptions } from './model-options';
+import { normConfig, normLayer, resolveNorm, type NormOptions, type ResolvedNorm } from './norm-layer';
 import { ParameterStore, type WeightInit } from './parameter-store';
 import { dropout, globalAvgPool, maxPool, relu } from './pooling';
 
 /** Options of {@link createResNet}. */
-export interface ResNetOptions extends BaseModelOptions {
+export interface ResNetOptions extends BaseModelOptions, NormOptions {
   /** 18 or 34 (BasicBlocks `[2,2,2,2]` or `[3,4,6,3]`). @default 18 */
   readonly depth?: 18 | 34;
   /**
@@ -29,18 +29,18 @@ export interface ResNetOptions extends BaseModelOptions {
 
 const BLOCKS: Record<18 | 34, number[]> = { 18: [2, 2, 2, 2], 34: [3, 4, 6, 3] };
 
-function basicBlock(store: ParameterStore, name: string, cin: number, cout: number, stride: number, init: WeightInit): Layer {
+function basicBlock(store: ParameterStore, name: string, cin: number, cout: number, stride: number, init: WeightInit, norm: ResolvedNorm): Layer {
   const conv = (n: string, i: number, k: number, s: number) =>
     conv2dLayer(store, `${name}.${n}`, { inChannels: i, outChannels: cout, kernelSize: k, stride: s, padding: k === 3 ? 1 : 0, bias: false, init });
   const main = sequential(
     conv('conv1', cin, 3, stride),
-    batchNormLayer(store, `${name}.bn1`, cout),
+    normLayer(store, `${name}.bn1`, cout, norm),
     relu,
     conv('conv2', cout, 3, 1),
-    batchNormLayer(store, `${name}.bn2`, cout),
+    normLayer(store, `${name}.bn2`, cout, norm),
   );
   const shortcut: Layer =
-    stride !== 1 || cin !== cout ? sequential(conv('downsample.0', cin, 1, stride), batchNormLayer(store, `${name}.downsample.1`, cout)) : (x) => x;
+    stride !== 1 || cin !== cout ? sequential(conv('downsample.0', cin, 1, stride), normLayer(store, `${name}.downsample.1`, cout, norm)) : (x) => x;
   return (x, ctx) => tf.relu(tf.add(main(x, ctx), shortcut(x, ctx)));
 }
 
@@ -53,6 +53,11 @@ function basicBlock(store: ParameterStore, name: string, cin: number, cout: numb
  * ImageNet stem, C = 1000: ResNet-18 11,689,512, ResNet-34 21,797,672.
  * Cost: ResNet-18 CIFAR stem 1.11 GFLOPs per 32×32 image (ResNet-34: 2.32); ImageNet stem 3.63 GFLOPs
  * per 224×224 image; `width: 16` (`resnet-narrow`, 701,466 parameters) 70.1 MFLOPs per 32×32 image.
+ *
+ * `norm: 'group'` puts a GroupNorm where each BatchNorm is (same names, same trainable parameters,
+ * no running statistics; `GroupNorm(32, C)` by default, as Opacus' `replace_bn_with_gn` makes it):
+ * the variant for DP-SGD, whose per-example gradients a batch norm would mix. `norm: 'none'` drops
+ * them (the convolutions keep `bias: false`).
  * @throws InvalidArgumentError on a bad option.
  * @see docs/protocol.md §2.1, §2.2, §2.6
  */
@@ -62,6 +67,7 @@ export function createResNet(options: ResNetOptions): ModelClassifier {
   check(depth === 18 || depth === 34, 'createResNet', 'depth', '18 or 34', depth);
   const stem = options.stem ?? 'cifar';
   check(stem === 'cifar' || stem === 'imagenet', 'createResNet', 'stem', "'cifar' or 'imagenet'", stem);
+  const norm = resolveNorm('createResNet', options);
   const width = options.width ?? 64;
   checkPositiveInteger('createResNet', 'width', width);
   const initName = options.init ?? (stem === 'imagenet' ? 'torchvision' : 'pytorch-default');
@@ -73,13 +79,13 @@ export function createResNet(options: ResNetOptions): ModelClassifier {
     stem === 'cifar'
       ? [conv2dLayer(store, 'conv1', { inChannels: cin, outChannels: width, kernelSize: 3, padding: 1, bias: false, init })]
       : [conv2dLayer(store, 'conv1', { inChannels: cin, outChannels: width, kernelSize: 7, stride: 2, padding: 3, bias: false, init })];
-  layers.push(batchNormLayer(store, 'bn1', width), relu);
+  layers.push(normLayer(store, 'bn1', width, norm), relu);
   if (stem === 'imagenet') layers.push(maxPool(3, 2, 1));
   let channels = width;
   BLOCKS[depth].forEach((count, stage) => {
     const cout = width * 2 ** stage;
     for (let j = 0; j < count; j++) {
-      layers.push(basicBlock(store, `layer${stage + 1}.${j}`, channels, cout, j === 0 && stage > 0 ? 2 : 1, init));
+      layers.push(basicBlock(store, `layer${stage + 1}.${j}`, channels, cout, j === 0 && stage > 0 ? 2 : 1, init, norm));
       channels = cout;
     }
   });
@@ -88,7 +94,17 @@ export function createResNet(options: ResNetOptions): ModelClassifier {
   const drop = dropout(base.dropout);
   return modelClassifier({
     architecture: `resnet${depth}`,
-    config: { numClasses: base.numClasses, inputShape: base.inputShape, seed: base.seed, dropout: base.dropout, depth, stem, width, init: initName },
+    config: {
+      numClasses: base.numClasses,
+      inputShape: base.inputShape,
+      seed: base.seed,
+      dropout: base.dropout,
+      depth,
+      stem,
+      width,
+      init: initName,
+      ...normConfig(norm),
+    },
     store,
     inputShape: base.inputShape,
     numClasses: base.numClasses,

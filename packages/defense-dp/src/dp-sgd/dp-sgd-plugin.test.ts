@@ -66,7 +66,7 @@ describe('dpSgdPlugin', () => {
     data.dispose();
   });
 
-  it('with tapedForward (per-layer norms, two backward passes) trains to the same weights as the per-example loop', async () => {
+  it('with tapedForward (per-layer norms, one backward pass) trains to the same weights as the per-example loop', async () => {
     const data = syntheticClassification({ size: 24, numFeatures: 5, numClasses: 3, seed: 1 });
     const tapedForward: DpSgdPluginOptions['tapedForward'] = (model, x, tape) => {
       const groups = model.parameterGroups;

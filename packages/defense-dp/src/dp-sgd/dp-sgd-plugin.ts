@@ -32,11 +32,11 @@ export interface DpSgdPluginOptions {
   readonly loss?: (logits: tf.Tensor2D, labels: tf.Tensor1D) => tf.Scalar;
   /**
    * The model's forward pass through a {@link PerExampleTape} (every trainable variable used once via
-   * `tape.dense` / `tape.conv2d`): per-example norms then come per layer in two backward passes
-   * instead of one per example ({@link dpSgdTapedGradients}); the objective is then per-example
-   * cross-entropy. Without it, one backward pass per example. It runs twice per step (the two
-   * passes) with the same `options.seed`: seed stochastic layers (dropout) from it so that both
-   * passes see the same masks.
+   * `tape.dense` / `tape.conv2d` / `tape.affine`): per-example norms and the clipped sum then come
+   * per layer from one backward pass instead of one per example ({@link dpSgdTapedGradients}); the
+   * objective is then per-example cross-entropy. Without it, one backward pass per example. For the
+   * architectures of `@mia/models` (built with `norm: 'group'` or `'none'`) pass
+   * `classifierTapedForward`. `options.seed` is the step's seed for stochastic layers (dropout).
    */
   readonly tapedForward?: (model: Classifier, x: tf.Tensor, tape: PerExampleTape, options: { readonly seed: number }) => tf.Tensor2D;
 }
@@ -75,7 +75,7 @@ export interface DpSgdPlugin extends TrainingPlugin {
  * under it `history[].accuracy` is 0 — measure accuracy with `evaluate` of `@mia/core`.
  *
  * Per-example gradients come from one backward pass per example (the generic path), or, with
- * `tapedForward`, from per-layer norms in two backward passes.
+ * `tapedForward`, from per-layer norms and one backward pass.
  *
  * @example
  * const dp = dpSgdPlugin({ data, sampleRate: 256 / data.size, clipNorm: 1, noiseMultiplier: 1.1 });

@@ -1,10 +1,12 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { deriveSeed } from '@mia/core';
+import { gaussianNoise } from './gaussian-noise';
 
 /**
  * `(sum + N(0, σ²C²)) / expectedBatchSize` per coordinate of each clipped sum, keyed by variable
  * name. With σ = 0 no noise tensor is drawn (the exact clipped mean). Noise of variable k is seeded
- * by `deriveSeed(seed, 'dp-sgd-noise', k)`: the same seed gives the same noise on the same backend.
+ * by `deriveSeed(seed, 'dp-sgd-noise', k)` and drawn in JavaScript ({@link gaussianNoise}): the same
+ * seed gives the same noise on every backend.
  * @internal
  */
 export function privatize(
@@ -17,7 +19,7 @@ export function privatize(
   tf.tidy(() => {
     variables.forEach((v, k) => {
       const sum = sums[k]!;
-      const noisy = std === 0 ? sum : tf.add(sum, tf.randomNormal(sum.shape, 0, std, 'float32', deriveSeed(options.seed, 'dp-sgd-noise', k)));
+      const noisy = std === 0 ? sum : tf.add(sum, tf.tensor(gaussianNoise(sum.size, std, deriveSeed(options.seed, 'dp-sgd-noise', k)), sum.shape));
       grads[v.name] = tf.keep(tf.div(noisy, options.expectedBatchSize));
     });
   });

@@ -38,9 +38,10 @@ const cnnForward = (x: tf.Tensor, tape: PerExampleTape) => {
 const plain: PerExampleTape = {
   dense: (x, w, b) => (b === undefined ? tf.matMul(x, w as tf.Tensor2D) : tf.add(tf.matMul(x, w as tf.Tensor2D), b)) as tf.Tensor2D,
   conv2d: (x, w, b, o = {}) => {
-    const y = tf.conv2d(x, w as tf.Tensor4D, (o.strides ?? 1) as number, o.pad ?? 'valid');
+    const y = tf.conv2d(x, w as tf.Tensor4D, (o.strides ?? 1) as number, (o.pad ?? 'valid') as 'valid');
     return (b === undefined ? y : tf.add(y, b)) as tf.Tensor4D;
   },
+  affine: (x, scale, shift) => (shift === undefined ? tf.mul(x, scale) : tf.add(tf.mul(x, scale), shift)),
 };
 const xMlp = tf.randomNormal([10, 6], 0, 1, 'float32', 10);
 const xCnn = tf.randomNormal([10, 6, 6, 2], 0, 1, 'float32', 11);
@@ -106,7 +107,7 @@ describe('dpSgdTapedGradients', () => {
       tf.add(tape.dense(tf.tanh(tape.dense(x as tf.Tensor2D, mlp[0]!, mlp[1])), mlp[2]!), mlp[3]!) as tf.Tensor2D;
     const before = tf.memory().numTensors;
     expect(() => dpSgdTapedGradients(outside, { x: xMlp, y }, { ...options, variables: mlp })).toThrow(
-      'dpSgdTapedGradients: every trainable variable must be used through the tape (tape.dense / tape.conv2d), got variables outside it: tg/b2',
+      'dpSgdTapedGradients: every trainable variable must be used through the tape (tape.dense / tape.conv2d / tape.affine), got variables outside it: tg/b2',
     );
     const square = normal([6, 6], 0.3, 12, 'tg/sq');
     const head = normal([6, 3], 0.3, 13, 'tg/head');

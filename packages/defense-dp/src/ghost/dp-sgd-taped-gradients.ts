@@ -20,18 +20,19 @@ const schema = optionsSchema({
 
 /**
  * The DP-SGD gradient of `dpSgdGradients` (clip each example's gradient to C over all variables,
- * sum, add N(0, σ²C²), divide by q·N) in two backward passes instead of one per example, for a
+ * sum, add N(0, σ²C²), divide by q·N) in one backward pass instead of one per example, for a
  * model whose layers with weights run through a {@link PerExampleTape}: per-example norms come per
- * layer from the layer inputs and output gradients (‖aᵢ‖·‖gᵢ‖ for dense layers, ghost clipping for
- * convolutions), then one reweighted backward pass gives the clipped sum. Same result as the
- * per-example loop up to float32 rounding.
+ * layer from the layer inputs and output gradients that pass records (‖aᵢ‖·‖gᵢ‖ for dense layers,
+ * ghost clipping or the per-example gradient for convolutions), and so does each variable's clipped
+ * sum (the layer's weight gradient with each example's output gradient scaled by its clip factor).
+ * Same result as the per-example loop up to float32 rounding.
  *
  * @example
  * const forward = (x, tape) => tape.dense(tf.relu(tape.dense(x, w1, b1)), w2, b2);
  * const { grads } = dpSgdTapedGradients(forward, batch, { variables: [w1, b1, w2, b2], clipNorm: 1, noiseMultiplier: 1.1, expectedBatchSize: 256, random });
  * @param forward - the model: `(x, tape) ↦ logits [n, C]`, every trainable variable used once through `tape`.
  * @throws InvalidArgumentError on bad options, a variable outside the tape or used twice, a tape layer that does not reach the loss.
- * @see Goodfellow 2015 (arXiv:1510.01799); Li et al. 2022 (arXiv:2110.05679) §4; Abadi et al. 2016 (arXiv:1607.00133) Alg. 1
+ * @see Goodfellow 2015 (arXiv:1510.01799); Li et al. 2022 (arXiv:2110.05679) §4; Bu et al. 2023 (arXiv:2210.00038); Abadi et al. 2016 (arXiv:1607.00133) Alg. 1
  */
 export function dpSgdTapedGradients(
   forward: (x: tf.Tensor, tape: PerExampleTape) => tf.Tensor2D,
