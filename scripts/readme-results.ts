@@ -13,12 +13,49 @@
 // Usage: pnpm readme:results [--check]   (--check: exit 1 when a README is out of date or a result is missing)
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CLAIM_VERDICTS, claimsMarkdown, subVerdicts, tableMarkdown, verdictCounts, type ReproductionResult } from '@mia/experiments/reproduce';
+import {
+  CLAIM_VERDICTS,
+  ConfigChangedError,
+  claimsMarkdown,
+  replayReproduction,
+  subVerdicts,
+  tableMarkdown,
+  verdictCounts,
+  type Reproduction,
+  type ReproductionResult,
+} from '@mia/experiments/reproduce';
+import { reproductions as ccl } from '@mia/example-ccl';
+import { reproductions as crl } from '@mia/example-crl';
+import { reproductions as past } from '@mia/example-past';
+import { reproductions as sam } from '@mia/example-sam';
 
 const root = resolve(import.meta.dirname, '..');
 const check = process.argv.includes('--check');
 const BLOCK = /<!-- results: (\S+) (smoke|cpu|paper) -->\n[\s\S]*?<!-- \/results -->/g;
 let stale = 0;
+
+// Results whose runs the reproduction's current plan no longer matches (another config, or runs it did
+// not store such as more training seeds): replaying the claim builders on the stored runs says so.
+const REPRODUCTIONS = new Map<string, Reproduction>([...ccl, ...crl, ...past, ...sam].map((r) => [r.name, r]));
+const earlierPlan = new Set<string>();
+for (const example of readdirSync(join(root, 'examples'))) {
+  const results = join(root, 'examples', example, 'results');
+  if (!existsSync(results)) continue;
+  for (const dir of readdirSync(results)) {
+    const file = join(results, dir, 'reproduction.json');
+    if (!existsSync(file)) continue;
+    const name = (JSON.parse(readFileSync(file, 'utf8')) as ReproductionResult).name;
+    const reproduction = REPRODUCTIONS.get(name);
+    if (reproduction === undefined) continue;
+    try {
+      await replayReproduction(reproduction, { dir: join(results, dir) });
+    } catch (error) {
+      if (error instanceof ConfigChangedError) earlierPlan.add(join(results, dir));
+    }
+  }
+}
+const EARLIER_PLAN = (name: string, scale: string) =>
+  `measured with an earlier plan than the reproduction's current one (other configs, or fewer training seeds): the numbers stand as measured then and are to be re-run with \`pnpm mia reproduce ${name} --scale ${scale}\``;
 
 function section(dir: string, name: string, scale: string): string {
   const file = join(dir, 'results', `${name}-${scale}`, 'reproduction.json');
@@ -50,8 +87,10 @@ function section(dir: string, name: string, scale: string): string {
       : trained === models
         ? `; all ${models} models trained in this run`
         : `; ${trained} of ${models} models trained in this run, the others read from the cache — training all ${models} took ${(trainSeconds / 60).toFixed(1)} min when they were trained`;
+  const earlier = earlierPlan.has(join(dir, 'results', `${name}-${scale}`)) ? ['', `**Note:** ${EARLIER_PLAN(r.name, r.scale)}.`] : [];
   return [
     `Produced by \`pnpm mia reproduce ${r.name} --scale ${r.scale}\` on ${r.startedAt.slice(0, 10)}: **${minutes} min** wall (backend ${r.backend}${cache}).`,
+    ...earlier,
     '',
     ...r.notes.map((n) => `> ${n}\n`),
     ...r.tables.map((t) => tableMarkdown(t).replace(/^### /, '#### ')),
@@ -87,6 +126,7 @@ function verdictTables(): string {
     let claims = 0;
     let ungated = 0;
     let oldRules = 0;
+    let earlier = 0;
     const details: string[] = [];
     for (const dir of readdirSync(results).sort()) {
       const file = join(results, dir, 'reproduction.json');
@@ -97,7 +137,9 @@ function verdictTables(): string {
       for (const v of CLAIM_VERDICTS) total[v] += counts.verdicts[v];
       if (!counts.gated) ungated += 1;
       else if (!counts.structured) oldRules += 1;
-      const mark = !counts.gated ? ' †' : !counts.structured ? ' ‡' : '';
+      const replan = earlierPlan.has(join(results, dir));
+      if (replan) earlier += 1;
+      const mark = (!counts.gated ? ' †' : !counts.structured ? ' ‡' : '') + (replan ? ' §' : '');
       rows.push([`\`${r.name}\` (${r.scale})${mark}`, String(counts.claims), ...CLAIM_VERDICTS.map((v) => String(counts.verdicts[v]))]);
       r.claims.forEach((c, i) => {
         if (c.verdict !== 'partial' && c.verdict !== 'does not hold') return;
@@ -130,6 +172,7 @@ function verdictTables(): string {
         `‡ decided under verdict rules 2 (${oldRules} of ${rows.length - 1}): margins and the regime gate, but a claim over several columns was "partial" whenever some columns were decided, whatever those decisions were — a "partial" there may hide a column that did not hold; no multiplicity rule. To be re-decided under the current rules (docs/protocol.md §5.1).`,
         '',
       );
+    if (earlier > 0) out.push(`§ ${EARLIER_PLAN('<name>', 'cpu')} (${earlier} of ${rows.length - 1}).`, '');
     if (details.length > 0) out.push('Claims that are partial or do not hold, with their sub-verdicts:', '', ...details, '');
   }
   return out.join('\n').trimEnd();

@@ -107,6 +107,8 @@ export interface ReducedPlan {
   readonly lambda?: number;
   /** A validation slice cut from target_test beyond the cap (partition.validation, docs/protocol.md A11), on which λ was chosen. */
   readonly validation?: number;
+  /** Training seeds per compared model (docs/protocol.md §5.2). @default 1 */
+  readonly seeds?: number;
 }
 
 const multistep = (
@@ -153,6 +155,7 @@ export const CPU_PLAN: ReducedPlan = {
   alphaCenter: 40,
   lambda: 0.01,
   validation: 1000,
+  seeds: 3,
 };
 
 /**
@@ -178,6 +181,12 @@ export const LAMBDA_SELECTION = {
 } as const;
 
 const REDUCED: Readonly<Record<'smoke' | 'cpu', ReducedPlan>> = { smoke: SMOKE_PLAN, cpu: CPU_PLAN };
+
+/**
+ * Training seeds per compared model of Table 1 at a scale (docs/protocol.md §5.2: the margins carry
+ * the between-seed spread): the scale's plan, and 3 at paper scale (the paper reports one run).
+ */
+export const seedsAt = (scale: ReproductionScale): number => (scale === 'paper' ? 3 : (REDUCED[scale].seeds ?? 1));
 
 /** Why a (dataset, model) group does not run at a scale, or undefined when it does. */
 export function skippedAt(scale: ReproductionScale, model: string): string | undefined {

@@ -1,4 +1,5 @@
 import {
+  combineSeeds,
   hanleyMcNeilSe,
   regime,
   rowMetrics,
@@ -8,7 +9,7 @@ import {
   type ReproductionTable,
   type TableCell,
 } from '@mia/experiments/reproduce';
-import { CRL_DATASETS, REDUCED_MODEL, SHARED_NOTES, groupConfig, planOf, skippedAt, type CrlDataset } from './configs';
+import { CRL_DATASETS, REDUCED_MODEL, SHARED_NOTES, groupConfig, planOf, seedsAt, skippedAt, type CrlDataset } from './configs';
 import { measureGroup, type GroupMeasurement } from './measure-group';
 import { relaxationNote } from './relaxation-counts';
 import { APPROACHES, TABLE1_COLUMNS, TABLE1_PAPER, paperValue, type Approach } from './paper-values';
@@ -40,6 +41,7 @@ async function measure(ctx: ReproductionContext, dataset: CrlDataset, model: str
   const config = groupConfig(dataset, model, ctx.scale);
   const measurement = await measureGroup(ctx, `${dataset}-${model.toLowerCase()}`, config, {
     labels: APPROACHES,
+    seeds: seedsAt(ctx.scale),
     ...(model === 'DenseNet121' ? { skipGradX: GRAD_X_NA } : {}),
   });
   return { dataset, model, measurement };
@@ -47,9 +49,12 @@ async function measure(ctx: ReproductionContext, dataset: CrlDataset, model: str
 
 function caption(dataset: CrlDataset, scale: ReproductionContext['scale']): string {
   const base = 'Cells: ours (paper). Train/test accuracy ↑; every AUC ↓ (50% = chance).';
-  if (scale === 'paper') return `${base} ${dataset === 'cifar100' ? 'The paper trains CIFAR-100 with crop+flip augmentation; ours does not.' : ''}`.trim();
+  const k = seedsAt(scale);
+  const seeds = k > 1 ? ` Each cell is the mean over ${k} training seeds (each seed's value in brackets).` : '';
+  if (scale === 'paper')
+    return `${base}${seeds} ${dataset === 'cifar100' ? 'The paper trains CIFAR-100 with crop+flip augmentation; ours does not.' : ''}`.trim();
   const { plan, maxPerRole } = planOf(dataset, REDUCED_MODEL, scale);
-  return `${base} Reduced scale '${scale}': the ${REDUCED_MODEL} rows are ${plan.model.name} ${JSON.stringify(plan.model.options)}, ${maxPerRole} members and ${maxPerRole} non-members per model, ${plan.epochs} epochs, batch ${plan.batchSize}; compare trends, not values.`;
+  return `${base} Reduced scale '${scale}': the ${REDUCED_MODEL} rows are ${plan.model.name} ${JSON.stringify(plan.model.options)}, ${maxPerRole} members and ${maxPerRole} non-members per model, ${plan.epochs} epochs, batch ${plan.batchSize}; compare trends, not values.${seeds}`;
 }
 
 function buildTable(dataset: CrlDataset, groups: readonly Group[], scale: ReproductionContext['scale']): ReproductionTable {
@@ -63,7 +68,10 @@ function buildTable(dataset: CrlDataset, groups: readonly Group[], scale: Reprod
         if ('notRun' in g.measurement) return { ...withPaper, notRun: g.measurement.notRun };
         const row = g.measurement.rows[approach]!;
         const ours = row.values[column];
-        return ours === undefined ? { ...withPaper, notRun: row.reasons[column] ?? 'not run' } : { ...withPaper, ours };
+        if (ours === undefined) return { ...withPaper, notRun: row.reasons[column] ?? 'not run' };
+        const perSeed = row.perSeed[column];
+        const seeds = g.measurement.seeds;
+        return perSeed !== undefined && seeds.length > 1 ? { ...withPaper, ours, perSeed, seeds } : { ...withPaper, ours };
       }),
     })),
   );
@@ -99,15 +107,18 @@ export const crlTable1: Reproduction = {
       if ('notRun' in m) return [];
       const results = m.results;
       const row = (a: Approach) => results.rows.find((r) => r.label === a);
-      // SEs: the bootstrap (or binomial) SE of test accuracy; Hanley–McNeil for every AUC column (one formula for the suite's AUCs and Grad-x).
+      // SEs: the bootstrap (or binomial) SE of train/test accuracy, with several seeds combined with
+      // their spread by the runner; Hanley–McNeil for every AUC column (one formula for the suite's AUCs
+      // and Grad-x), per seed, combined with the seeds' spread (combineSeeds, docs/protocol.md §5.2).
       const sizes = results.partition.sizes;
       const se = (a: Approach, c: (typeof TABLE1_COLUMNS)[number]) => {
         const r = row(a);
-        const v = m.rows[a]?.values[c];
-        if (r === undefined || v === undefined) return undefined;
+        const perSeed = m.rows[a]?.perSeed[c];
+        if (r === undefined || perSeed === undefined) return undefined;
         if (c === 'Test Acc.') return rowMetrics.testAccuracy.estimate(r, results).se;
         if (c === 'Train Acc.') return rowMetrics.trainAccuracy.estimate(r, results).se;
-        return hanleyMcNeilSe(v, sizes.target_train ?? NaN, sizes.target_test ?? NaN);
+        const hm = perSeed.map((v) => hanleyMcNeilSe(v, sizes.target_train ?? NaN, sizes.target_test ?? NaN));
+        return combineSeeds(perSeed, hm).se;
       };
       const gateOf = (kind: 'privacy' | 'utility') =>
         testabilityProblem({ results, undefended: 'CE', compared: ['CE', 'AdvReg', 'RelaxLoss', 'CRL'], regime: CRL_REGIME, kind });

@@ -1,5 +1,6 @@
 import {
   combineColumns,
+  combineSeeds,
   compareEstimates,
   undecidedColumn,
   isNotRun,
@@ -59,17 +60,32 @@ export function testAccuracyOf(c: ColumnEvaluation, label: string): Estimate {
 }
 
 /**
- * An attack accuracy averaged over the attack splits, with an SE: the larger of the spread over the
- * splits (sample std / √k) and the binomial SE of a balanced accuracy on the evaluation half
- * (`sqrt(b(1−b)/(2·n))`, n = half the smaller of target_train and target_test per side).
+ * An attack accuracy averaged over the attack splits, with an SE: with one training seed, the larger
+ * of the spread over the splits (sample std / √k) and the binomial SE of a balanced accuracy on the
+ * evaluation half (`sqrt(b(1−b)/(2·n))`, n = half the smaller of target_train and target_test per
+ * side). With several training seeds (`values` seed-major, as `mergeSeedEvaluations` lays them
+ * out), each seed's mean and SE by that rule, combined with the spread between seeds by
+ * `combineSeeds` (docs/protocol.md §5.2).
+ * @throws Error when `values` cannot be cut into one equal run per training seed of the column.
  */
 export function attackAccuracyOf(c: ColumnEvaluation, values: readonly number[]): Estimate {
-  const b = mean(values);
   const s = c.results.partition.sizes;
   const nSide = Math.min(s.target_train ?? NaN, s.target_test ?? NaN) / 2;
-  const binomial = Math.sqrt(Math.max(0, b * (1 - b)) / (2 * nSide));
-  const spread = values.length > 1 ? sampleStd(values) / Math.sqrt(values.length) : 0;
-  return { value: b, se: Math.max(binomial, spread) };
+  const oneSeed = (v: readonly number[]) => {
+    const b = mean(v);
+    const binomial = Math.sqrt(Math.max(0, b * (1 - b)) / (2 * nSide));
+    const spread = v.length > 1 ? sampleStd(v) / Math.sqrt(v.length) : 0;
+    return { value: b, se: Math.max(binomial, spread) };
+  };
+  const k = c.seeds.length;
+  if (k <= 1) return oneSeed(values);
+  if (values.length % k !== 0) throw new Error(`attackAccuracyOf: values must hold one equal run per training seed (${k} seeds), got ${values.length} values`);
+  const per = Array.from({ length: k }, (_, j) => oneSeed(values.slice((j * values.length) / k, ((j + 1) * values.length) / k)));
+  const combined = combineSeeds(
+    per.map((p) => p.value),
+    per.map((p) => p.se),
+  );
+  return { value: combined.value, se: combined.se, seSource: 'seeds' };
 }
 
 /** A relative change (x − y)/y with a delta-method SE (x and y independent). */

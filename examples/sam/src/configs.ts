@@ -173,6 +173,13 @@ const PLANS: Record<ReproductionScale, Record<DatasetColumn, ColumnPlan>> = { sm
 export const RUNNER_ATTACKS = ['correctness', 'confidence', 'entropy', 'modifiedEntropy', 'loss'];
 
 /**
+ * Training seeds per model of the core columns (SGD, SAM, SharpReg) that Tables 1–3 share
+ * (docs/protocol.md §5.2: the margins carry the between-seed spread): 1 at smoke scale (CI), 3 at the
+ * cpu and paper scales. Table 4 and Fig. 3 train one seed (their own model lists).
+ */
+export const seedsAt = (scale: ReproductionScale): number => (scale === 'smoke' ? 1 : 3);
+
+/**
  * The experiment config of one dataset column at a scale, with the given defenses (default: SGD,
  * SAM, SharpReg). Configs with the same dataset, model and training share trained models.
  * @see docs/protocol.md §1.5, §2.4, §7 (SharpReg preset)

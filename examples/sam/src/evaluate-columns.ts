@@ -9,9 +9,47 @@ import { evaluationOptions } from './evaluation-options';
 /** One dataset column: the runner's results and the SharpReg-protocol evaluation of each defense. */
 export interface ColumnEvaluation {
   readonly config: ExperimentConfig;
+  /** The runner's results; with several training seeds their `runSeeds` aggregate. */
   readonly results: ExperimentResults;
-  /** Defense label → evaluation of its target model. */
+  /**
+   * Defense label → evaluation of its target model; with several training seeds, the seeds merged by
+   * {@link mergeSeedEvaluations} (per-split arrays seed after seed, accuracies averaged).
+   */
   readonly evaluations: Readonly<Record<string, ModelEvaluation>>;
+  /** The training seeds of the column's models (docs/protocol.md §5.2), in the order of the merged arrays. */
+  readonly seeds: readonly number[];
+  /** Defense label → each training seed's own evaluation, in the order of {@link seeds}. */
+  readonly bySeed: Readonly<Record<string, readonly ModelEvaluation[]>>;
+}
+
+/**
+ * One evaluation from the evaluations of k training seeds of the same defense (docs/protocol.md
+ * §5.2): train and test accuracy averaged, and every per-split array the seeds' arrays one after the
+ * other (k × splits values, seed-major), so a cell's mean is the mean over seeds and splits and
+ * {@link attackAccuracyOf} can cut them back into seeds. One evaluation is returned as it is.
+ * @throws Error when there is none, or the seeds' evaluations have different attacks or split counts.
+ */
+export function mergeSeedEvaluations(evaluations: readonly ModelEvaluation[]): ModelEvaluation {
+  if (evaluations.length === 0) throw new Error('mergeSeedEvaluations: evaluations must hold at least one evaluation, got 0');
+  const [first] = evaluations as [ModelEvaluation, ...ModelEvaluation[]];
+  if (evaluations.length === 1) return first;
+  const shape = (e: ModelEvaluation) => JSON.stringify([Object.keys(e.single), Object.keys(e.multi), e.bestSingle.length, e.bestMulti.length]);
+  evaluations.forEach((e, i) => {
+    if (shape(e) !== shape(first))
+      throw new Error(`mergeSeedEvaluations: evaluations[${i}] has attacks/splits ${shape(e)}, expected ${shape(first)} as evaluations[0]`);
+  });
+  const avg = (pick: (e: ModelEvaluation) => number) => evaluations.reduce((a, e) => a + pick(e), 0) / evaluations.length;
+  const concat = (pick: (e: ModelEvaluation) => readonly number[]) => evaluations.flatMap((e) => [...pick(e)]);
+  const byAttack = (pick: (e: ModelEvaluation) => Record<string, number[]>) =>
+    Object.fromEntries(Object.keys(pick(first)).map((a) => [a, concat((e) => pick(e)[a]!)]));
+  return {
+    trainAccuracy: avg((e) => e.trainAccuracy),
+    testAccuracy: avg((e) => e.testAccuracy),
+    single: byAttack((e) => e.single),
+    multi: byAttack((e) => e.multi),
+    bestSingle: concat((e) => e.bestSingle),
+    bestMulti: concat((e) => e.bestMulti),
+  };
 }
 
 // Evaluations of this process, by model content (tables 1–3 share them when run together).
@@ -71,33 +109,41 @@ async function evaluateCached(ctx: ReproductionContext, config: ExperimentConfig
 }
 
 /**
- * Runs one config per dataset column through the runner, then evaluates every defense's target
- * with the SharpReg protocol ({@link evaluateModel}); evaluations are cached in the artifact store
- * by model content, so tables that share models attack them once.
+ * Runs one config per dataset column through the runner with `seeds` training seeds
+ * (`ctx.runSeeds`), then evaluates every defense's target of every seed with the SharpReg protocol
+ * ({@link evaluateModel}) and merges the seeds ({@link mergeSeedEvaluations}); evaluations are cached
+ * in the artifact store by model content, so tables that share models attack them once.
  *
  * @param defensesOf - the defenses of each column (default: SGD, SAM, SharpReg).
  * @param suffix - distinguishes configs (and run ids) with other defense lists.
+ * @param seeds - training seeds per model (docs/protocol.md §5.2). @default 1
  * @returns per column, the evaluation or why it did not run.
  */
 export async function evaluateColumns(
   ctx: ReproductionContext,
   defensesOf: (column: DatasetColumn, scale: ReproductionScale) => ExperimentConfig['defenses'] = coreDefenses,
   suffix = 'core',
+  seeds = 1,
 ): Promise<Record<DatasetColumn, ColumnEvaluation | NotRun>> {
   const out = {} as Record<DatasetColumn, ColumnEvaluation | NotRun>;
   for (const column of DATASET_COLUMNS) {
     const config = columnConfig(column, ctx.scale, defensesOf(column, ctx.scale), suffix);
-    const results = await ctx.run(`${column.toLowerCase().replace(/[^a-z0-9]+/g, '')}-${suffix}`, config);
+    const results = await ctx.runSeeds(`${column.toLowerCase().replace(/[^a-z0-9]+/g, '')}-${suffix}`, config, seeds);
     if (isNotRun(results)) {
       out[column] = results;
       continue;
     }
+    const trainingSeeds = results.trainingSeeds ?? [config.trainingSeed ?? config.seed];
     const evaluations: Record<string, ModelEvaluation> = {};
+    const bySeed: Record<string, ModelEvaluation[]> = {};
     for (const defense of config.defenses) {
       const label = defense.label ?? defense.name;
-      evaluations[label] = await evaluateCached(ctx, config, label);
+      const perSeed: ModelEvaluation[] = [];
+      for (const [j, trainingSeed] of trainingSeeds.entries()) perSeed.push(await evaluateCached(ctx, j === 0 ? config : { ...config, trainingSeed }, label));
+      bySeed[label] = perSeed;
+      evaluations[label] = mergeSeedEvaluations(perSeed);
     }
-    out[column] = { config, results, evaluations };
+    out[column] = { config, results, evaluations, seeds: trainingSeeds, bySeed };
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import { isNotRun, type NotRun, type Reproduction, type ReproductionTable } from '@mia/experiments/reproduce';
 import { attackAccuracyOf, claimOverColumns, testAccuracyOf } from './column-claims';
-import { DATASET_COLUMNS, SAM_RHO, SHARPREG_PARAMS, samRho, type DatasetColumn } from './configs';
+import { DATASET_COLUMNS, coreDefenses, seedsAt, SAM_RHO, SHARPREG_PARAMS, samRho, type DatasetColumn } from './configs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';
 import { describeEvaluation, evaluationOptions } from './evaluation-options';
 import { TABLE1 } from './paper-values';
@@ -24,7 +24,12 @@ export function table1(columns: Readonly<Record<DatasetColumn, ColumnEvaluation 
       const c = columns[column];
       if (isNotRun(c)) return { label, cells: paper.map((p) => notRunCell(c.notRun, p)) };
       const e = c.evaluations[algo]!;
-      return { label, cells: [cellOf(e.testAccuracy, paper[0]), cellOf(e.bestSingle, paper[1]), cellOf(e.bestMulti, paper[2])] };
+      const cells = [cellOf(e.testAccuracy, paper[0]), cellOf(e.bestSingle, paper[1]), cellOf(e.bestMulti, paper[2])];
+      if (c.seeds.length < 2) return { label, cells };
+      // Several training seeds: each seed's own number beside the mean (its test accuracy, its mean over the splits).
+      const per = c.bySeed[algo]!;
+      const perSeed = [per.map((x) => x.testAccuracy), per.map((x) => mean(x.bestSingle)), per.map((x) => mean(x.bestMulti))];
+      return { label, cells: cells.map((cell, i) => ({ ...cell, perSeed: perSeed[i]!, seeds: c.seeds })) };
     }),
   );
   return {
@@ -33,7 +38,7 @@ export function table1(columns: Readonly<Record<DatasetColumn, ColumnEvaluation 
     rows,
     format: 'pct',
     caption:
-      'Test accuracy of the target; best single-query (DSQ) and multi-query (label-only) attack accuracy, mean ± sample std over the attack-data splits (higher attack accuracy = worse privacy).',
+      'Test accuracy of the target; best single-query (DSQ) and multi-query (label-only) attack accuracy, mean ± sample std over the attack-data splits of every training seed, each seed’s own number in brackets when there are several (higher attack accuracy = worse privacy).',
   };
 }
 
@@ -95,6 +100,7 @@ export function evaluationNotes(scale: Parameters<typeof evaluationOptions>[0]):
     `Optimisers: SGD (plain cross-entropy), SAM ρ = ${SAM_RHO}${samRho('CIFAR-10', scale) === SAM_RHO ? '' : ` (CIFAR columns at this scale: ${samRho('CIFAR-10', scale)}, the only ρ of {0.02, 0.05, 0.1} whose model fits its training set in 20 epochs, chosen on the validation slice)`}, SharpReg (λ, ρ, ξ) per dataset ${DATASET_COLUMNS.map((d) => `${d} (${Object.values(SHARPREG_PARAMS[d]).join(', ')})`).join(', ')} (Table 4, docs/protocol.md §2.4).`,
     "Partition: CCL5 (members, test non-members, a reference set AdvReg uses); the attack data are the target's own members and test non-members, halved per split as in App. C.3 (no shadow model). The final epoch is used (no best-validation checkpoint, PROTOCOL A11).",
     'Purchase-100 and Texas-100 run on the synthetic stand-ins purchaseLike / texasLike below paper scale; CIFAR-100 needs --data-dir.',
+    `Training seeds: ${seedsAt(scale)} per SGD, SAM and SharpReg model of Tables 1–3 (the paper reports one run); a number is the mean over the seeds, and a claim's SE combines the spread between seeds with each seed's SE over the attack splits (docs/protocol.md §5.2).`,
   ];
 }
 
@@ -107,7 +113,7 @@ export const samTable1: Reproduction = {
   description:
     "Trains SGD, SAM and SharpReg targets per dataset, then runs the SharpReg protocol's single-query and multi-query attacks on 5 seeded attack-data splits.",
   async run(ctx) {
-    const columns = await evaluateColumns(ctx);
+    const columns = await evaluateColumns(ctx, coreDefenses, 'core', seedsAt(ctx.scale));
     return { tables: [table1(columns)], claims: table1Claims(columns), notes: evaluationNotes(ctx.scale) };
   },
 };

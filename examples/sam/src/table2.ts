@@ -1,6 +1,6 @@
 import { isNotRun, type Estimate, type NotRun, type Reproduction, type ReproductionTable } from '@mia/experiments/reproduce';
 import { attackAccuracyOf, claimOverColumns, relativeChange, testAccuracyOf } from './column-claims';
-import { DATASET_COLUMNS, type DatasetColumn } from './configs';
+import { DATASET_COLUMNS, coreDefenses, seedsAt, type DatasetColumn } from './configs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';
 import { TABLE2 } from './paper-values';
 import { cellOf, mean, notRunCell, pct } from './table-cells';
@@ -60,7 +60,7 @@ export const samTable2: Reproduction = {
   source: 'SAM-privacy (arXiv:2310.00488), Table 2',
   description: "The relative changes of Table 1's means (same models and attack splits as sam-table1; shared cache).",
   async run(ctx) {
-    const columns = await evaluateColumns(ctx);
+    const columns = await evaluateColumns(ctx, coreDefenses, 'core', seedsAt(ctx.scale));
     const claims = [
       claimOverColumns(
         'SAM increases test accuracy and DSQ attack accuracy vs SGD on every dataset (§5.2: "for all the datasets, we consistently find that SAM achieves increase in test accuracy but also displays increase in membership inference attack accuracy")',

@@ -1,6 +1,6 @@
 import { isNotRun, type NotRun, type Reproduction, type ReproductionTable } from '@mia/experiments/reproduce';
 import { attackAccuracyOf, claimOverColumns } from './column-claims';
-import { DATASET_COLUMNS, type DatasetColumn } from './configs';
+import { DATASET_COLUMNS, coreDefenses, seedsAt, type DatasetColumn } from './configs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';
 import { SINGLE_QUERY_ATTACKS } from './evaluate-model';
 import { TABLE3 } from './paper-values';
@@ -38,7 +38,7 @@ export const samTable3: Reproduction = {
   source: 'SAM-privacy (arXiv:2310.00488), Table 3 (App. C.4)',
   description: "Per-attack accuracies behind Table 1's best single-query column (same models and splits; shared cache).",
   async run(ctx) {
-    const columns = await evaluateColumns(ctx);
+    const columns = await evaluateColumns(ctx, coreDefenses, 'core', seedsAt(ctx.scale));
     const per = (c: ColumnEvaluation, algo: string, attack: string) => attackAccuracyOf(c, c.evaluations[algo]!.single[attack]!);
     const claims = [
       // "At least as accurate": SAM − SGD > −2 SE is "not below"; restated as SAM ≥ SGD with the margin (holds beyond 2 SE above, does not hold beyond 2 SE below).

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryArtifactStore } from '../store/artifact-store';
 import { parseExperimentConfig } from '../config/parse-config';
 import { claimForEveryColumn, regimeGate } from './column-claims';
-import { redecideReproduction } from './redecide';
+import { ConfigChangedError, redecideReproduction } from './redecide';
 import { rowMetrics } from './row-metrics';
 import { runReproduction } from './run-reproduction';
 import { metricTable } from './table-helpers';
@@ -96,6 +96,23 @@ describe('redecideReproduction', () => {
     cpSync(out, copy, { recursive: true });
     await expect(redecideReproduction(demo(6), { dir: copy })).rejects.toThrow(
       /run "purchase" of demo-table9 was measured with another config .*differs in training.*re-run it: mia reproduce demo-table9 --scale smoke/,
+    );
+  });
+
+  it('refuses a reproduction that now asks for a run it did not store (e.g. more training seeds), as a config change', async () => {
+    const copy = join(dir, 'copy-seeds');
+    cpSync(out, copy, { recursive: true });
+    const moreSeeds: Reproduction = {
+      ...demo(4),
+      async run(ctx) {
+        await ctx.runSeeds('purchase', tiny(4), 2);
+        return { tables: [], claims: [], notes: [] };
+      },
+    };
+    const error = await redecideReproduction(moreSeeds, { dir: copy }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigChangedError);
+    expect((error as Error).message).toMatch(
+      /asks for run "purchase-seed-6", which the stored reproduction does not have .*re-run it: mia reproduce demo-table9 --scale smoke/,
     );
   });
 

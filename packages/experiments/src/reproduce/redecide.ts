@@ -83,7 +83,11 @@ async function replay(reproduction: Reproduction, options: RedecideOptions): Pro
       if (used.has(id)) throw new MiaError(`${reproduction.name}: run id ${JSON.stringify(id)} used twice`);
       used.add(id);
       const recorded = previous.runs[id];
-      if (recorded !== undefined && isNotRun(recorded)) return recorded;
+      if (recorded === undefined)
+        throw new ConfigChangedError(
+          `redecide: ${reproduction.name} asks for run ${JSON.stringify(id)}, which the stored reproduction does not have (it was measured with another plan, e.g. fewer training seeds); re-run it: mia reproduce ${reproduction.name} --scale ${previous.scale}`,
+        );
+      if (isNotRun(recorded)) return recorded;
       const results = await readJson<ExperimentResults>(join(options.dir, 'runs', id, 'results.json'), `the stored results of run ${JSON.stringify(id)}`);
       const expected = await checkedRunConfig({ ...config, scale: previous.scale }, { remote: false });
       // The stored config as this version reads it (defaults of options added since filled in).
