@@ -7,7 +7,7 @@ import { loadExperimentConfig } from '../config/load-config';
 import { rerenderReports } from '../report/report-command';
 import { writeReport } from '../report/write-report';
 import type { ExperimentResults } from '../run/results';
-import { runExperiment, type RunExperimentOptions } from '../run/runner';
+import { runExperiment, type RunExperimentOptions, type TrainUnitsRequest } from '../run/runner';
 import { claimsMarkdown, tableMarkdown } from '../reproduce/reproduction-report';
 import { getReproduction, reproductionNames } from '../reproduce/registry';
 import { runReproduction } from '../reproduce/run-reproduction';
@@ -53,7 +53,16 @@ function printSummary(results: ExperimentResults): void {
 /** `mia reproduce <name>`: runs a registered paper reproduction at a scale, or a shipped config. */
 export async function reproduceCommand(
   name: string | undefined,
-  opts: { list?: boolean; out?: string; dataDir?: string; scale?: string; workers?: number; redecide?: boolean },
+  opts: {
+    list?: boolean;
+    out?: string;
+    dataDir?: string;
+    scale?: string;
+    workers?: number;
+    redecide?: boolean;
+    /** `--queue`: each run's units are trained by queue workers (see `withQueueTrainer`). */
+    trainUnits?: (request: TrainUnitsRequest) => Promise<void>;
+  },
   global: GlobalOptions,
 ): Promise<void> {
   const names = (await readdir(CONFIG_DIR)).filter((f) => /\.(json|ya?ml)$/.test(f)).map((f) => f.replace(/\.(json|ya?ml)$/, ''));
@@ -86,6 +95,7 @@ export async function reproduceCommand(
       out,
       dataDir: opts.dataDir,
       workers: opts.workers,
+      ...(opts.trainUnits === undefined ? {} : { trainUnits: opts.trainUnits }),
       onLog: log,
     });
     process.stdout.write(
@@ -93,6 +103,10 @@ export async function reproduceCommand(
     );
     return;
   }
+  if (opts.trainUnits !== undefined)
+    throw new InvalidArgumentError(
+      `reproduce: --queue applies to paper reproductions (${reproductions.join(', ') || 'none registered'}); for the shipped config ${JSON.stringify(name)} use mia sweep <config> --queue <url>`,
+    );
   if (opts.scale !== undefined)
     throw new InvalidArgumentError(
       `reproduce: --scale applies to paper reproductions (${reproductions.join(', ') || 'none registered'}), not to the shipped config ${JSON.stringify(name)}`,

@@ -119,17 +119,35 @@ program
   .option('--data-dir <dir>', 'directory with dataset files you provide (tables on data that is not available are reported "not run")')
   .option('--workers <n>', 'worker threads for the trainings (default 0: in this thread)')
   .option(
+    '--queue <url>',
+    'paper reproductions: train the models on `mia worker`s of this Redis queue, redis://host:port[/db], sharing the cache directory, instead of local threads (docs/guides/scale-out.md)',
+  )
+  .option(
     '--redecide',
     "decide the claims again under this version's verdict rules on the results stored in --out (trains nothing; a reproduction that needs its trained models must be re-run)",
   )
-  .action(async (name: string | undefined, opts: { list?: boolean; out?: string; dataDir?: string; scale?: string; workers?: string; redecide?: boolean }) => {
-    const workers = opts.workers === undefined ? undefined : Number(opts.workers);
-    if (workers !== undefined && (!Number.isInteger(workers) || workers < 0))
-      throw new InvalidArgumentError(`reproduce: --workers must be a non-negative integer, got ${JSON.stringify(opts.workers)}`);
-    if (opts.list !== true) await setup();
-    const { workers: _w, ...rest } = opts;
-    await reproduceCommand(name, { ...rest, workers }, program.opts());
-  });
+  .action(
+    async (
+      name: string | undefined,
+      opts: { list?: boolean; out?: string; dataDir?: string; scale?: string; workers?: string; queue?: string; redecide?: boolean },
+    ) => {
+      const workers = opts.workers === undefined ? undefined : Number(opts.workers);
+      if (workers !== undefined && (!Number.isInteger(workers) || workers < 0))
+        throw new InvalidArgumentError(`reproduce: --workers must be a non-negative integer, got ${JSON.stringify(opts.workers)}`);
+      if (opts.queue !== undefined && workers !== undefined && workers > 0)
+        throw new InvalidArgumentError(`reproduce: --queue and --workers ${workers} exclude each other (the queue's workers train the models), got both`);
+      if (opts.queue !== undefined && opts.redecide === true)
+        throw new InvalidArgumentError('reproduce: --redecide trains nothing, so --queue does not apply; got both');
+      if (opts.list !== true) await setup();
+      const { workers: _w, queue, ...rest } = opts;
+      if (queue === undefined) {
+        await reproduceCommand(name, { ...rest, workers }, program.opts());
+        return;
+      }
+      const log = program.opts().quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
+      await (await queueCommands()).withQueueTrainer(queue, 'reproduce', log, (trainUnits) => reproduceCommand(name, { ...rest, trainUnits }, program.opts()));
+    },
+  );
 
 program
   .command('schema')

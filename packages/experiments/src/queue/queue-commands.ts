@@ -37,6 +37,27 @@ export async function sweepQueueCommand(
 }
 
 /**
+ * `mia reproduce <name> --queue <url>`: checks the URL and Redis first, then runs `use` with a
+ * `trainUnits` hook that enqueues each run's missing units and waits for queue workers to put them in
+ * the store (the same jobs, cache keys, resume and kill-safety as `mia sweep --queue`).
+ * @param context - the command, for connection errors.
+ */
+export async function withQueueTrainer<T>(
+  url: string,
+  context: 'reproduce' | 'sweep',
+  log: Log,
+  use: (trainUnits: (r: TrainUnitsRequest) => Promise<void>) => Promise<T>,
+): Promise<T> {
+  const address = parseQueueUrl(url);
+  const connection = await connectRedis(address, { context });
+  try {
+    return await use(queueTrainer(connection, log ? { onLog: log } : {}));
+  } finally {
+    connection.disconnect();
+  }
+}
+
+/**
  * `mia worker --queue <url> --artifacts <dir>`: trains queued units until stopped. The first SIGTERM
  * (or Ctrl-C) finishes the running unit(s) and exits; a second one puts them back in the queue and exits.
  */

@@ -75,7 +75,13 @@ describe('mia sweep --queue / mia worker: argument and connection errors', () =>
     const followAlone = mia(['sweep', join(dir, 'sweep.json'), '--follow'], join(dir, 'c0'));
     const badWorker = mia(['worker', '--queue', 'redis://127.0.0.1', '--artifacts', join(dir, 'a')], join(dir, 'c0'));
     const down = mia(['--backend', 'cpu', 'worker', '--queue', `redis://127.0.0.1:${closed}/0`, '--artifacts', join(dir, 'a')], join(dir, 'c0'));
-    expect(await Promise.all([badUrl.exited, followAlone.exited, badWorker.exited, down.exited])).toEqual([1, 1, 1, 1]);
+    const reproduceBoth = mia(['reproduce', 'ccl-table1', '--queue', 'redis://127.0.0.1:6379', '--workers', '2'], join(dir, 'c0'));
+    const reproduceDown = mia(['--backend', 'cpu', 'reproduce', 'ccl-table1', '--queue', `redis://127.0.0.1:${closed}/0`], join(dir, 'c0'));
+    expect(await Promise.all([badUrl.exited, followAlone.exited, badWorker.exited, down.exited, reproduceBoth.exited, reproduceDown.exited])).toEqual([
+      1, 1, 1, 1, 1, 1,
+    ]);
+    expect(reproduceBoth.stderr()).toMatch(/^mia: reproduce: --queue and --workers 2 exclude each other .*got both$/m);
+    expect(reproduceDown.stderr()).toMatch(new RegExp(`^mia: reproduce: cannot reach Redis at --queue redis://127.0.0.1:${closed}/0 `, 'm'));
     expect(badUrl.stderr()).toMatch(/^mia: --queue must be redis:\/\/host:port\[\/db\] .*the scheme is "http", got "http:\/\/127.0.0.1:6379"$/m);
     expect(followAlone.stderr()).toMatch(/^mia: sweep: --follow needs --queue <url>$/m);
     expect(badWorker.stderr()).toMatch(/^mia: --queue must be .*the port is missing, got "redis:\/\/127.0.0.1"$/m);

@@ -7,7 +7,7 @@ import type { ArtifactStore } from '../store/artifact-store';
 import { defaultModelStore } from '../store/model-store';
 import { expandGrid, type ExperimentConfig } from '../config/schema';
 import { prepareData, type PreparedData } from '../data/prepare-data';
-import { runExperiment } from '../run/runner';
+import { runExperiment, type TrainUnitsRequest } from '../run/runner';
 import { unitKey } from '../train/train-unit';
 import { packageVersions } from '../store/versions';
 import { writeReport } from '../report/write-report';
@@ -34,6 +34,13 @@ export interface RunReproductionOptions {
   readonly store?: ArtifactStore;
   /** Worker threads for the trainings of each run (0 = in this thread). */
   readonly workers?: number;
+  /**
+   * Trains each run's missing units elsewhere instead of in local threads, e.g. `queueTrainer` of
+   * `mia reproduce --queue` (BullMQ workers that write into the same artifact store); the runs then
+   * read every model from the store. With it the training seeds of `ctx.runSeeds` run concurrently,
+   * so the units of every seed are queued at once and the workers stay busy while the attacks run.
+   */
+  readonly trainUnits?: (request: TrainUnitsRequest) => Promise<void>;
   readonly signal?: AbortSignal;
   readonly onLog?: (line: string) => void;
 }
@@ -69,6 +76,7 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
             onLog: (line) => log(`[${id}] ${line}`),
             ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
             ...(options.workers === undefined ? {} : { workers: options.workers }),
+            ...(options.trainUnits === undefined ? {} : { trainUnits: options.trainUnits }),
             ...(options.signal === undefined ? {} : { signal: options.signal }),
           },
         );
@@ -88,7 +96,7 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
       await writeReport({ ...results, command: `mia reproduce ${reproduction.name} --scale ${options.scale}` }, join(options.out, 'runs', id));
       return results;
     },
-    runSeeds: (id, config, k) => runSeeds((i, c) => ctx.run(i, c), id, config, k),
+    runSeeds: (id, config, k) => runSeeds((i, c) => ctx.run(i, c), id, config, k, { concurrent: options.trainUnits !== undefined }),
     async loadModel(config, defenseLabel, role = 'target'): Promise<LoadedUnit> {
       const expanded = expandGrid({ ...config, scale: options.scale });
       const defense = expanded.defenses.find((d) => (d.label ?? d.name) === defenseLabel);

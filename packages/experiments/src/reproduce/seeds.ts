@@ -219,6 +219,8 @@ export function pairedEstimates(
  * ({@link aggregateSeeds}). The first seed is the config itself, so its run (and cache entries) are
  * the single-seed run's; the others run as `<id>-seed-<s>`. k = 1 returns the single run. A seed
  * that did not run makes the whole outcome not run.
+ * @param options.concurrent - start every seed's run at once (when the units train elsewhere, e.g.
+ *   on queue workers, so all of them are queued together); the outcome is the same. @default false
  * @throws InvalidArgumentError when `k` is not a positive integer.
  */
 export async function runSeeds(
@@ -226,15 +228,21 @@ export async function runSeeds(
   id: string,
   config: ExperimentConfig,
   k: number,
+  options: { readonly concurrent?: boolean } = {},
 ): Promise<RunOutcome> {
   if (!Number.isInteger(k) || k < 1) throw new InvalidArgumentError(`runSeeds: k must be a positive integer, got ${String(k)}`);
   const s0 = trainingSeedOf(config);
   const seeds = Array.from({ length: k }, (_, j) => s0 + j);
-  const outcomes: ExperimentResults[] = [];
-  for (const [j, trainingSeed] of seeds.entries()) {
-    const outcome = await run(j === 0 ? id : `${id}-seed-${trainingSeed}`, j === 0 ? config : { ...config, trainingSeed });
-    if (isNotRun(outcome)) return outcome;
-    outcomes.push(outcome);
-  }
-  return k === 1 ? outcomes[0]! : aggregateSeeds(outcomes, seeds);
+  const runOne = (j: number) => run(j === 0 ? id : `${id}-seed-${seeds[j]!}`, j === 0 ? config : { ...config, trainingSeed: seeds[j]! });
+  const outcomes: RunOutcome[] = [];
+  if (options.concurrent === true) outcomes.push(...(await Promise.all(seeds.map((_, j) => runOne(j)))));
+  else
+    for (const j of seeds.keys()) {
+      const outcome = await runOne(j);
+      outcomes.push(outcome);
+      if (isNotRun(outcome)) break;
+    }
+  const notRun = outcomes.find(isNotRun);
+  if (notRun !== undefined) return notRun;
+  return k === 1 ? outcomes[0]! : aggregateSeeds(outcomes as ExperimentResults[], seeds);
 }
