@@ -34,6 +34,13 @@ export const trainingSchema = z.strictObject({
       flip: z.boolean().default(true),
     })
     .optional(),
+  /**
+   * Which weights a target model keeps (docs/protocol.md A11): `last`, the final epoch's, or
+   * `best-validation`, the epoch with the highest accuracy on the partition's validation slice (the
+   * earliest on ties; needs `partition.validation`). Shadow models have no validation slice and keep
+   * their last epoch. Absent: `last` (and the cache keys of configs without it are unchanged).
+   */
+  checkpoint: z.enum(['last', 'best-validation']).optional(),
 });
 
 /** One defense of a run; `params` are checked against the defense's own schema (see `experimentIssues`). */

@@ -59,6 +59,12 @@ export function experimentIssues(input: unknown, parsed?: ExperimentConfig): Opt
   issues.push(...nameIssue('model.name', field(field(input, 'model'), 'name'), modelNames));
   const attacks = field(input, 'attacks');
   if (Array.isArray(attacks)) attacks.forEach((name, i) => issues.push(...nameIssue(`attacks[${i}]`, name, ATTACK_NAMES)));
+  if (training?.checkpoint === 'best-validation' && partition !== undefined && partition.validation === undefined)
+    issues.push({
+      path: 'training.checkpoint',
+      expected: `"last", or "best-validation" with a validation slice (partition.validation, the examples the best epoch is chosen on)`,
+      got: '"best-validation" without partition.validation',
+    });
   if (parsed !== undefined && issues.length === 0) issues.push(...sizeIssues(parsed));
   return issues;
 }

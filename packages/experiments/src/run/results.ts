@@ -60,7 +60,8 @@ export interface DefenseRow {
   /**
    * What the defense recorded while training each model (e.g. CRL's relaxation counts), when it
    * recorded anything; with a validation slice the target's also has `validationCurve` (accuracy
-   * on the slice after every epoch of its own training).
+   * on the slice after every epoch of its own training), and with `training.checkpoint:
+   * 'best-validation'` `checkpoint` and `checkpointEpoch` (the 1-based epoch it kept).
    */
   readonly trainingMetrics?:
     { readonly target: Readonly<Record<string, unknown>> | undefined; readonly shadow: Readonly<Record<string, unknown>> | undefined } | undefined;

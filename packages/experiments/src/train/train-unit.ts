@@ -91,7 +91,10 @@ async function trainAndCache(
   const monitor =
     scope.validationIdx === undefined || scope.validationIdx.length === 0
       ? undefined
-      : validationMonitor(subsetData(data.dataset, scope.validationIdx), (line) => options.onLog?.(`${label}: ${line}`));
+      : validationMonitor(subsetData(data.dataset, scope.validationIdx), {
+          log: (line) => options.onLog?.(`${label}: ${line}`),
+          keepBest: config.training.checkpoint === 'best-validation',
+        });
   let model = createModel(config.model.name, { ...modelOptions, seed: deriveSeed(seed, 'init') });
   try {
     const inferenceIdx = data.partition.roles[`${dataRole(role)}_inference`] ?? data.partition.roles.inference;
@@ -115,6 +118,20 @@ async function trainAndCache(
     };
     const replacement = await definition.train(ctx);
     if (monitor !== undefined && monitor.curve.length > 0) metrics = { ...metrics, validationCurve: [...monitor.curve] };
+    if (config.training.checkpoint === 'best-validation' && monitor !== undefined) {
+      // docs/protocol.md A11: the target keeps its best-validation epoch (the watched model only).
+      const epoch = replacement === undefined ? monitor.restoreBest(model) : undefined;
+      if (epoch === undefined) {
+        // Nothing already trained is thrown away: the unit keeps its last epoch and says so in its metrics.
+        metrics = { ...metrics, checkpoint: `last: defense ${defense.name} returned a model the runner's monitors did not watch` };
+        options.onLog?.(
+          `${label}: warning: training.checkpoint "best-validation" does not apply to defense ${defense.name} (it returns its own model); kept the last epoch`,
+        );
+      } else {
+        metrics = { ...metrics, checkpoint: 'best-validation', checkpointEpoch: epoch };
+        options.onLog?.(`${label}: kept epoch ${epoch} (best validation accuracy ${(100 * monitor.curve[epoch - 1]!).toFixed(1)} %)`);
+      }
+    }
     if (replacement !== undefined) {
       if (!('architecture' in replacement)) {
         replacement.dispose();
@@ -135,6 +152,7 @@ async function trainAndCache(
     options.onLog?.(`trained    ${label} in ${seconds.toFixed(1)} s (${key.slice(0, 12)})`);
     return signalsOf(scope, logits, 'miss', seconds, extra);
   } finally {
+    monitor?.dispose();
     model.dispose();
   }
 }
