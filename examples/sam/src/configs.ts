@@ -169,6 +169,9 @@ const SMOKE: Record<DatasetColumn, ColumnPlan> = {
 
 const PLANS: Record<ReproductionScale, Record<DatasetColumn, ColumnPlan>> = { smoke: SMOKE, cpu: CPU, paper: PAPER };
 
+/** Examples of the validation slice each target's checkpoint is chosen on (cpu and paper scale). */
+export const SAM_VALIDATION = 1000;
+
 /** Runner attacks of the smoke configs: the SharpReg preset's threshold attacks (docs/protocol.md §7). */
 export const RUNNER_ATTACKS = ['correctness', 'confidence', 'entropy', 'modifiedEntropy', 'loss'];
 
@@ -197,9 +200,15 @@ export function columnConfig(
       scale,
       seed: 0,
       dataset: plan.dataset,
-      partition: { preset: 'CCL5', ...(plan.maxPerRole === undefined ? {} : { maxPerRole: plan.maxPerRole }) },
+      // The paper keeps each model's best-validation epoch (App. C.2; docs/protocol.md A11): a validation
+      // slice cut from the non-member pool, never attacked. Smoke keeps the final epoch (seconds, CI).
+      partition: {
+        preset: 'CCL5',
+        ...(plan.maxPerRole === undefined ? {} : { maxPerRole: plan.maxPerRole }),
+        ...(scale === 'smoke' ? {} : { validation: SAM_VALIDATION }),
+      },
       model: plan.model,
-      training: plan.training,
+      training: scale === 'smoke' ? plan.training : { ...plan.training, checkpoint: 'best-validation' },
       defenses,
       // The SharpReg protocol attacks the targets' own outputs (App. C.3), so no runner attacks and hence no
       // shadow models at cpu and paper scale; smoke keeps them to exercise the runner's attack path.

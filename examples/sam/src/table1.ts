@@ -1,6 +1,6 @@
 import { isNotRun, type NotRun, type Reproduction, type ReproductionTable } from '@mia/experiments/reproduce';
 import { attackAccuracyOf, claimOverColumns, testAccuracyOf } from './column-claims';
-import { DATASET_COLUMNS, coreDefenses, seedsAt, SAM_RHO, SHARPREG_PARAMS, samRho, type DatasetColumn } from './configs';
+import { DATASET_COLUMNS, SAM_VALIDATION, coreDefenses, seedsAt, SAM_RHO, SHARPREG_PARAMS, samRho, type DatasetColumn } from './configs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';
 import { describeEvaluation, evaluationOptions } from './evaluation-options';
 import { TABLE1 } from './paper-values';
@@ -98,7 +98,7 @@ export function evaluationNotes(scale: Parameters<typeof evaluationOptions>[0]):
   return [
     describeEvaluation(evaluationOptions(scale)),
     `Optimisers: SGD (plain cross-entropy), SAM ρ = ${SAM_RHO}${samRho('CIFAR-10', scale) === SAM_RHO ? '' : ` (CIFAR columns at this scale: ${samRho('CIFAR-10', scale)}, the only ρ of {0.02, 0.05, 0.1} whose model fits its training set in 20 epochs, chosen on the validation slice)`}, SharpReg (λ, ρ, ξ) per dataset ${DATASET_COLUMNS.map((d) => `${d} (${Object.values(SHARPREG_PARAMS[d]).join(', ')})`).join(', ')} (Table 4, docs/protocol.md §2.4).`,
-    "Partition: CCL5 (members, test non-members, a reference set AdvReg uses); the attack data are the target's own members and test non-members, halved per split as in App. C.3 (no shadow model). The final epoch is used (no best-validation checkpoint, PROTOCOL A11).",
+    `Partition: CCL5 (members, test non-members, a reference set AdvReg uses); the attack data are the target's own members and test non-members, halved per split as in App. C.3 (no shadow model). ${scale === 'smoke' ? 'Each target keeps its final epoch at this scale.' : `Each target keeps its best-validation epoch, as the paper does (App. C.2): the epoch with the highest accuracy on ${SAM_VALIDATION} examples cut from the non-member pool, never attacked (docs/protocol.md A11).`}`,
     'Purchase-100 and Texas-100 run on the synthetic stand-ins purchaseLike / texasLike below paper scale; CIFAR-100 needs --data-dir.',
     `Training seeds: ${seedsAt(scale)} per SGD, SAM and SharpReg model of Tables 1–3 (the paper reports one run); a number is the mean over the seeds, and a claim's SE combines the spread between seeds with each seed's SE over the attack splits (docs/protocol.md §5.2).`,
   ];
