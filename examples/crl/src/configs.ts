@@ -1,5 +1,5 @@
 import { parseExperimentConfig, type ExperimentConfig } from '@mia/experiments';
-import { type ReproductionScale } from '@mia/experiments/reproduce';
+import { type ReproductionScale, type SelectionCandidate, type SelectionCriterion } from '@mia/experiments/reproduce';
 import type { Approach } from './paper-values';
 
 /** The datasets of the CRL paper (§5.1) and the model groups of its Table 1a–c. */
@@ -171,6 +171,13 @@ export const CPU_PLAN: ReducedPlan = {
 export const LAMBDA_SELECTION = {
   grid: [0.003, 0.01, 0.03],
   tolerance: 0.01,
+  /** The recorded candidates as data, for `selectHyperparameter` (docs/protocol.md §5.3); the plan's λ is its choice (a test checks). */
+  criterion: { kind: 'strongest-within', reference: 0.383, tolerance: 0.01 } as SelectionCriterion,
+  candidates: [
+    { value: 0.003, validationAccuracy: 0.407, trainAccuracy: 0.743 },
+    { value: 0.01, validationAccuracy: 0.401, trainAccuracy: 0.731 },
+    { value: 0.03, validationAccuracy: 0.365, trainAccuracy: 0.695 },
+  ] as readonly SelectionCandidate[],
   measured: {
     CE: 'validation 38.3 % (train 90.1 %, test 41.3 %)',
     'λ = 0.003': 'validation 40.7 % (train 74.3 %, test 41.1 %); dist ≤ α_rcl in 0 batches',

@@ -1,7 +1,8 @@
 import { prepareData } from '@mia/experiments';
 import { describe, expect, it } from 'vitest';
 import { ablationSetup, datasetSetup, type DatasetSetup } from './configs';
-import { CPU_PLAN, LAMBDA_SELECTION } from './cpu-plan';
+import { selectHyperparameter } from '@mia/experiments/reproduce';
+import { ABLATION_LAMBDA_SELECTION, CPU_PLAN, LAMBDA_SELECTION } from './cpu-plan';
 import { table1Config, TUNING_CONTROL } from './table1';
 
 const cpu = (key: 'texas' | 'purchase' | 'cifar10' | 'cifar100') => datasetSetup(key, 'cpu') as DatasetSetup;
@@ -40,6 +41,15 @@ describe("PAST cpu plan (the paper's regime, matched control, λ on a validation
 
   it('λ is chosen from a grid on the validation slice: the chosen value is a grid point', () => {
     for (const key of ['texas', 'purchase', 'cifar10'] as const) expect(LAMBDA_SELECTION.grid).toContain(cpu(key).past.lambda);
+  });
+
+  it("each plan's λ is what the one selection rule chooses from the recorded candidates (docs/protocol.md §5.3)", () => {
+    const { purchase, cifar10 } = LAMBDA_SELECTION;
+    expect(selectHyperparameter(purchase.candidates, purchase.criterion).chosen).toBe(cpu('purchase').past.lambda);
+    // Texas has no measurements of its own: it takes Purchase's value.
+    expect(cpu('texas').past.lambda).toBe(cpu('purchase').past.lambda);
+    expect(selectHyperparameter(cifar10.candidates, cifar10.criterion).chosen).toBe(cpu('cifar10').past.lambda);
+    expect(selectHyperparameter(ABLATION_LAMBDA_SELECTION.candidates, ABLATION_LAMBDA_SELECTION.criterion).chosen).toBe(CPU_PLAN.ablation.past.lambda);
   });
 
   it('the validation slice is disjoint from every attacked or trained-on role (purchase stand-in, real partition)', async () => {

@@ -1,3 +1,4 @@
+import type { SelectionCandidate, SelectionCriterion } from '@mia/experiments/reproduce';
 import type { DatasetSetup, PastDatasetKey } from './configs';
 
 /**
@@ -98,6 +99,27 @@ export const CPU_PLAN: {
 export const LAMBDA_SELECTION = {
   grid: [1e-5, 3e-5, 1e-4, 3e-4, 1e-3],
   tolerance: 0.01,
+  /** The recorded Purchase candidates as data, for `selectHyperparameter` (docs/protocol.md §5.3); the plan's λ is its choice (a test checks). */
+  purchase: {
+    criterion: { kind: 'strongest-within', reference: 0.639, tolerance: 0.01 } as SelectionCriterion,
+    candidates: [
+      { value: 1e-5, validationAccuracy: 0.64, trainAccuracy: 1 },
+      { value: 1e-4, validationAccuracy: 0.636, trainAccuracy: 1 },
+      { value: 3e-4, validationAccuracy: 0.631, trainAccuracy: 0.993 },
+      { value: 1e-3, validationAccuracy: 0.01, trainAccuracy: 0.014 },
+    ] as readonly SelectionCandidate[],
+  },
+  /** The CIFAR-10 candidates (seed 0, ResNet-18 plan) as data. */
+  cifar10: {
+    criterion: { kind: 'strongest-within', reference: 0.498, tolerance: 0.01 } as SelectionCriterion,
+    candidates: [
+      { value: 1e-5, validationAccuracy: 0.499, trainAccuracy: 0.9984 },
+      { value: 3e-5, validationAccuracy: 0.464, trainAccuracy: 0.9724 },
+      { value: 1e-4, validationAccuracy: 0.464, trainAccuracy: 0.9844 },
+      { value: 3e-4, validationAccuracy: 0.468, trainAccuracy: 0.9366 },
+      { value: 1e-3, validationAccuracy: 0.399, trainAccuracy: 0.4318 },
+    ] as readonly SelectionCandidate[],
+  },
   measured: {
     'λ = 0 (control)': 'validation 63.9 % (train 100 %, test 64.3 %); phase 1 alone: validation 63.9 %, test 64.2 %',
     'λ = 1e-5': 'validation 64.0 % (train 100 %, test 64.4 %)',
@@ -125,6 +147,16 @@ export const LAMBDA_SELECTION = {
 export const ABLATION_LAMBDA_SELECTION = {
   grid: [1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3],
   tolerance: 0.01,
+  /** The recorded candidates as data, for `selectHyperparameter` (docs/protocol.md §5.3). */
+  criterion: { kind: 'strongest-within', reference: 0.506, tolerance: 0.01 } as SelectionCriterion,
+  candidates: [
+    { value: 1e-5, validationAccuracy: 0.503 },
+    { value: 3e-5, validationAccuracy: 0.504 },
+    { value: 1e-4, validationAccuracy: 0.507 },
+    { value: 3e-4, validationAccuracy: 0.51 },
+    { value: 1e-3, validationAccuracy: 0.452 },
+    { value: 3e-3, validationAccuracy: 0.005 },
+  ] as readonly SelectionCandidate[],
   measured: {
     Base: 'validation 50.6 % (train 100 %, test 50.7 %)',
     'λ = 1e-5': 'validation 50.3 %',

@@ -1,5 +1,5 @@
 import { parseExperimentConfig, type ExperimentConfig } from '@mia/experiments';
-import { type ReproductionScale } from '@mia/experiments/reproduce';
+import { type ReproductionScale, type SelectionCandidate, type SelectionCriterion } from '@mia/experiments/reproduce';
 
 /** The paper's four datasets, in the order of its tables (SAM-privacy Table 1). */
 export const DATASET_COLUMNS = ['CIFAR-100', 'CIFAR-10', 'Purchase-100', 'Texas-100'] as const;
@@ -29,6 +29,18 @@ export const SAM_RHO = 0.1;
  */
 export const SAM_RHO_SELECTION = {
   grid: [0.02, 0.05, 0.1],
+  /**
+   * The recorded candidates as data, for `selectHyperparameter` (docs/protocol.md §5.3: best
+   * validation accuracy among models that fit); the plan's ρ is its choice (a test checks). Measured
+   * with the 20-epoch last-epoch plan: to be measured again with the plan's best-validation checkpoint,
+   * with candidates trained long enough to fit (ρ = 0.05 had the best validation accuracy but 84.7 % train).
+   */
+  criterion: { kind: 'best-validation', minTrainAccuracy: 0.9 } as SelectionCriterion,
+  candidates: [
+    { value: 0.02, validationAccuracy: 0.347, trainAccuracy: 0.975 },
+    { value: 0.05, validationAccuracy: 0.391, trainAccuracy: 0.847 },
+    { value: 0.1, validationAccuracy: 0.347, trainAccuracy: 0.467 },
+  ] as readonly SelectionCandidate[],
   measured: {
     SGD: 'validation 39.9 % (train 95.5 %, test 38.0 %)',
     'ρ = 0.02': 'validation 34.7 % (train 97.5 %, test 37.1 %): the only ρ that fits, kept',

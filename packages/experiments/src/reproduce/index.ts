@@ -73,3 +73,4 @@ export {
   type RunOutcome,
   type LoadedUnit,
 } from './types';
+export { selectHyperparameter, type Selection, type SelectionCandidate, type SelectionCriterion } from './selection';
