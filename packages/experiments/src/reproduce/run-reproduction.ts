@@ -3,12 +3,13 @@ import { activeBackend } from '../train/backend-choice';
 import { InvalidArgumentError, InvalidDatasetError, MiaError } from '@mia/core';
 import { deserializeClassifier } from '@mia/models';
 import { join } from 'node:path';
-import type { ArtifactStore } from '../store/artifact-store';
+import { DirectoryArtifactStore, type ArtifactStore } from '../store/artifact-store';
 import { defaultModelStore } from '../store/model-store';
 import { expandGrid, type ExperimentConfig } from '../config/schema';
 import { prepareData, type PreparedData } from '../data/prepare-data';
 import { runExperiment, type TrainUnitsRequest } from '../run/runner';
 import { unitKey } from '../train/train-unit';
+import { trainUnitsInWorkers } from '../train/worker-pool';
 import { packageVersions } from '../store/versions';
 import { writeReport } from '../report/write-report';
 import { writeReproductionReport } from './reproduction-report';
@@ -37,8 +38,9 @@ export interface RunReproductionOptions {
   /**
    * Trains each run's missing units elsewhere instead of in local threads, e.g. `queueTrainer` of
    * `mia reproduce --queue` (BullMQ workers that write into the same artifact store); the runs then
-   * read every model from the store. With it the training seeds of `ctx.runSeeds` run concurrently,
-   * so the units of every seed are queued at once and the workers stay busy while the attacks run.
+   * read every model from the store. With it (or with `workers` > 0) the training seeds of
+   * `ctx.runSeeds` run concurrently, so the units of every seed are queued at once and the workers
+   * stay busy while the attacks run.
    */
   readonly trainUnits?: (request: TrainUnitsRequest) => Promise<void>;
   readonly signal?: AbortSignal;
@@ -59,6 +61,30 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
   const notes = new Set<string>();
   const notRunReasons = new Map<string, string>();
   const prepared = new Map<string, PreparedData>();
+  // Local worker threads: one run's units train at a time on the pool (`workers` threads), in the order
+  // the runs ask, while runs whose models are done attack on this thread. With it (or a queue) the
+  // training seeds of `runSeeds` start together, so seed j's attacks overlap seed j + 1's training.
+  const workers = options.workers ?? 0;
+  const local = workers > 0 && options.trainUnits === undefined && store instanceof DirectoryArtifactStore ? store : undefined;
+  let turn: Promise<unknown> = Promise.resolve();
+  const localTrainer =
+    local === undefined
+      ? undefined
+      : (id: string) =>
+          (request: TrainUnitsRequest): Promise<void> => {
+            const mine = turn.then(() =>
+              trainUnitsInWorkers(request.config, request.units, {
+                workers,
+                storeRoot: local.root,
+                onLog: (line) => log(`[${id}] ${line}`),
+                ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+                ...(options.signal === undefined ? {} : { signal: options.signal }),
+              }),
+            );
+            turn = mine.catch(() => undefined);
+            return mine;
+          };
+  const concurrentSeeds = options.trainUnits !== undefined || localTrainer !== undefined;
   const ctx: ReproductionContext = {
     scale: options.scale,
     store,
@@ -76,7 +102,7 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
             onLog: (line) => log(`[${id}] ${line}`),
             ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
             ...(options.workers === undefined ? {} : { workers: options.workers }),
-            ...(options.trainUnits === undefined ? {} : { trainUnits: options.trainUnits }),
+            ...(options.trainUnits !== undefined ? { trainUnits: options.trainUnits } : localTrainer !== undefined ? { trainUnits: localTrainer(id) } : {}),
             ...(options.signal === undefined ? {} : { signal: options.signal }),
           },
         );
@@ -96,7 +122,7 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
       await writeReport({ ...results, command: `mia reproduce ${reproduction.name} --scale ${options.scale}` }, join(options.out, 'runs', id));
       return results;
     },
-    runSeeds: (id, config, k) => runSeeds((i, c) => ctx.run(i, c), id, config, k, { concurrent: options.trainUnits !== undefined }),
+    runSeeds: (id, config, k) => runSeeds((i, c) => ctx.run(i, c), id, config, k, { concurrent: concurrentSeeds }),
     async loadModel(config, defenseLabel, role = 'target'): Promise<LoadedUnit> {
       const expanded = expandGrid({ ...config, scale: options.scale });
       const defense = expanded.defenses.find((d) => (d.label ?? d.name) === defenseLabel);

@@ -115,6 +115,44 @@ describe('ReproductionContext.runSeeds', () => {
     expect(fresh.pairedSe).toEqual(r4.pairedSe);
   });
 
+  it('with worker threads, starts every seed at once (one run trains at a time, the others attack meanwhile) and gives the in-thread numbers', async () => {
+    const inThread = await reproduce(
+      new DirectoryArtifactStore(join(dir, 'thread')),
+      't',
+      async (ctx) => (await ctx.runSeeds('tiny', config, 3)) as ExperimentResults,
+    );
+    const logs: string[] = [];
+    let pooled: ExperimentResults | undefined;
+    const reproduction: Reproduction = {
+      name: 'seeds-pool',
+      paper: 'Demo',
+      title: 'seeds',
+      source: 'nowhere',
+      async run(ctx) {
+        pooled = (await ctx.runSeeds('tiny', config, 3)) as ExperimentResults;
+        return { tables: [], claims: [] };
+      },
+    };
+    await runReproduction(reproduction, {
+      scale: 'smoke',
+      out: join(dir, 'p'),
+      store: new DirectoryArtifactStore(join(dir, 'pool')),
+      workers: 2,
+      onLog: (l) => logs.push(l),
+    });
+    // All three runs began (prepared their data and queued their units) before the first one's training ended.
+    const firstTrained = logs.findIndex((l) => /\] \[worker \d\] trained /.test(l));
+    for (const id of ['tiny', 'tiny-seed-4', 'tiny-seed-5'])
+      expect(
+        logs.findIndex((l) => l.startsWith(`[${id}] `)),
+        id,
+      ).toBeLessThan(firstTrained);
+    expect(logs.filter((l) => /\[worker \d\] trained /.test(l))).toHaveLength(12);
+    expect(pooled!.trainingSeeds).toEqual([3, 4, 5]);
+    expect(pooled!.rows.map((r) => [r.seeds, r.se, r.p1])).toEqual(inThread.rows.map((r) => [r.seeds, r.se, r.p1]));
+    expect(pooled!.pairedSe).toEqual(inThread.pairedSe);
+  });
+
   it('refuses a k that is not a positive integer', async () => {
     const store = new DirectoryArtifactStore(join(dir, 'bad'));
     for (const k of [0, 1.5])
