@@ -12,59 +12,26 @@ const LAYERS = ['store', 'data', 'defenses', 'train', 'attacks', 'config', 'run'
 /** The run's schema and types: it imports nothing of the package, and every folder may import it. */
 const SCHEMA = '^src/config/schema\\.ts$';
 
-/**
- * Imports that point up the layers, each kept for a stated reason. Add none without a decision record.
- * Both wait for reproduce/ to move: the regime thresholds below report/, the re-rendering of a
- * reproduction into reproduce/ or cli/.
- */
-const UPWARD_EXCEPTIONS = [
-  {
-    from: 'report/what-it-means.ts',
-    to: ['reproduce/testability.ts'],
-    why: "a run report judges the undefended model's regime by the thresholds of docs/protocol.md §5.1",
-  },
-  {
-    from: 'report/report-command.ts',
-    to: ['reproduce/reproduction-report.ts', 'reproduce/types.ts'],
-    why: '`mia report` re-renders a reproduction directory too',
-  },
-];
-
 const TESTS = ['\\.test\\.ts$', '^src/test-utils/'];
-const escape = (path) => path.replace(/[.]/g, '\\.');
 const folderPath = (folders) => `^src/(${folders.join('|')})/`;
 
-const layerRules = LAYERS.slice(0, -1).flatMap((folder, i) => {
-  const above = folderPath(LAYERS.slice(i + 1));
-  const exceptions = UPWARD_EXCEPTIONS.filter((e) => e.from.startsWith(`${folder}/`));
-  const comment = `${folder}/ may import ${i === 0 ? 'no other folder' : LAYERS.slice(0, i).join(', ')} (and config/schema.ts), nothing above it`;
-  return [
-    {
-      name: `layer-${folder}`,
-      comment,
-      severity: 'error',
-      from: { path: `^src/${folder}/`, pathNot: [...TESTS, ...exceptions.map((e) => `^src/${escape(e.from)}$`)] },
-      to: { path: above, pathNot: SCHEMA },
-    },
-    ...exceptions.map((e) => ({
-      name: `layer-${folder}-exception`,
-      comment: `${comment}; ${e.from} may also import ${e.to.join(', ')}: ${e.why}`,
-      severity: 'error',
-      from: { path: `^src/${escape(e.from)}$` },
-      to: { path: above, pathNot: [SCHEMA, ...e.to.map((t) => `^src/${escape(t)}$`)] },
-    })),
-  ];
-});
+/** One rule per folder but the top one: nothing in it imports a folder above it (no exceptions). */
+const layerRules = LAYERS.slice(0, -1).map((folder, i) => ({
+  name: `layer-${folder}`,
+  comment: `${folder}/ may import ${i === 0 ? 'no other folder' : LAYERS.slice(0, i).join(', ')} (and config/schema.ts), nothing above it`,
+  severity: 'error',
+  from: { path: `^src/${folder}/`, pathNot: TESTS },
+  to: { path: folderPath(LAYERS.slice(i + 1)), pathNot: SCHEMA },
+}));
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
       name: 'no-circular',
-      comment:
-        'No import circles, type-only imports included. The one left: reproduce/types.ts <-> reproduce/verdicts.ts (types only), until reproduce/ can change.',
+      comment: 'No import circles, type-only imports included.',
       severity: 'error',
-      from: { pathNot: '^src/reproduce/(types|verdicts)\\.ts$' },
+      from: {},
       to: { circular: true },
     },
     {

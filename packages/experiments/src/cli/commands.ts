@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '@mia/core';
 import { loadDataset, progressLines, type DatasetName } from '@mia/data';
 import { loadExperimentConfig } from '../config/load-config';
-import { rerenderReports } from '../report/report-command';
+import { rerenderReports } from './report-command';
 import { writeReport } from '../report/write-report';
 import type { ExperimentResults } from '../run/results';
 import { runExperiment, type RunExperimentOptions, type TrainUnitsRequest } from '../run/runner';

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,6 @@ import { parseExperimentConfig } from '../config/parse-config';
 import type { DefenseRow, ExperimentResults } from '../run/results';
 import { markdownReport } from './markdown-report';
 import { rocFloor, rocSpec, seriesOf } from './plots';
-import { rerenderReports } from './report-command';
 import { writeReport } from './write-report';
 
 const dir = mkdtempSync(join(tmpdir(), 'mia-report-'));
@@ -117,29 +116,5 @@ describe('reports', () => {
     expect(rocFloor([0, 1])).toBe(1);
     const spec = rocSpec(results, 'loss') as unknown as { layer: Array<{ encoding: { x: { scale?: { domain: number[] } } } }> };
     expect(spec.layer[1]!.encoding.x.scale!.domain).toEqual([0.01, 1]); // the fixture's smallest positive rate is 0.01
-  });
-
-  it('mia report re-renders a reproduction (real output of examples/ccl) and each of its runs; bad input fails clearly', async () => {
-    const copy = join(dir, 'ccl-table1-cpu');
-    cpSync(join(__dirname, '..', '..', '..', '..', 'examples', 'ccl', 'results', 'ccl-table1-cpu'), copy, { recursive: true });
-    const before = readFileSync(join(copy, 'report.md'), 'utf8');
-    rmSync(join(copy, 'report.md'));
-    rmSync(join(copy, 'runs', 'purchase', 'report.html'));
-    const written = await rerenderReports(copy);
-    expect(written).toContain(join(copy, 'report.md'));
-    expect(written).toContain(join(copy, 'runs', 'purchase', 'report.html'));
-    expect(readFileSync(join(copy, 'report.md'), 'utf8').split('\n## Claims')[0]).toBe(before.split('\n## Claims')[0]);
-    expect(statSync(join(copy, 'runs', 'purchase', 'report.html')).size).toBeGreaterThan(1000);
-    expect(readFileSync(join(copy, 'runs', 'purchase', 'report.md'), 'utf8')).toContain(`mia run ${join(copy, 'runs', 'purchase', 'config.json')}`);
-
-    mkdirSync(join(dir, 'empty'), { recursive: true });
-    await expect(rerenderReports(join(dir, 'empty'))).rejects.toThrow(
-      /report: .*empty holds neither results.json \(of `mia run`\) nor reproduction.json \(of `mia reproduce`\)/,
-    );
-    mkdirSync(join(dir, 'broken'), { recursive: true });
-    writeFileSync(join(dir, 'broken', 'reproduction.json'), '{"format": "mia-reproduction-1", "tables": [');
-    await expect(rerenderReports(join(dir, 'broken'))).rejects.toThrow(/report: .*broken\/reproduction.json is not valid JSON/);
-    writeFileSync(join(dir, 'broken', 'reproduction.json'), '{"format": "other"}');
-    await expect(rerenderReports(join(dir, 'broken'))).rejects.toThrow(/has format "other", expected "mia-reproduction-1"/);
   });
 });

@@ -1,5 +1,5 @@
 import type { DefenseRow, ExperimentResults } from '../run/results';
-import { DEFAULT_REGIME } from '../reproduce/testability';
+import { DEFAULT_REGIME } from '../run/testability';
 
 const pct = (v: number) => (100 * v).toFixed(1);
 

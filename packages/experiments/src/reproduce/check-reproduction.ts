@@ -1,5 +1,5 @@
-import type { Claim, ReproductionResult } from './types';
-import { isDecided, type Decision } from './verdicts';
+import type { Claim, Decision, ReproductionResult } from './types';
+import { isDecided } from './verdicts';
 
 const hasMargin = (d: Decision | undefined) => d !== undefined && Number.isFinite(d.delta) && d.se !== undefined && Number.isFinite(d.se) && d.se >= 0;
 

@@ -1,20 +1,10 @@
 import { pairedDifferenceSe, type PairedMetric } from '../run/paired-se';
 import type { ExperimentResults } from '../run/results';
 import type { RowMetric } from './row-metrics';
-import { testabilityProblem, missingRows, type Regime } from './testability';
+import { testabilityProblem, missingRows, type Regime } from '../run/testability';
 import { cellOf } from './table-helpers';
-import { isNotRun, type CellFormat, type Claim, type ReproductionTable, type RunOutcome, type TableCell } from './types';
-import {
-  combineColumns,
-  compareEstimates,
-  decidedClaim,
-  notEvaluated,
-  notTestable,
-  undecidedColumn,
-  type ColumnDecision,
-  type Direction,
-  type Estimate,
-} from './verdicts';
+import { isNotRun, type CellFormat, type Claim, type ColumnDecision, type Direction, type ReproductionTable, type RunOutcome, type TableCell } from './types';
+import { combineColumns, compareEstimates, decidedClaim, notEvaluated, notTestable, undecidedColumn, type Estimate } from './verdicts';
 
 /** Why a column of a claim cannot be tested (regime, collapse), or undefined when it can. */
 export type ColumnGate = (column: string) => string | undefined;

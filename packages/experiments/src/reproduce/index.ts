@@ -29,10 +29,7 @@ export {
   formatNumber,
   type Estimate,
   type SeSource,
-  type Direction,
   type CompareOptions,
-  type Decision,
-  type ColumnDecision,
 } from './verdicts';
 export {
   DEFAULT_REGIME,
@@ -46,7 +43,7 @@ export {
   missingRows,
   type Regime,
   type TestabilityInput,
-} from './testability';
+} from '../run/testability';
 export { rowMetrics, attackMetric, averageAdvantageMetric, binomialAdvantageSe, hanleyMcNeilSe, p1DeltaSe, type RowMetric } from './row-metrics';
 export { aggregateSeeds, combineSeeds, pairedEstimates, rowValue, type SeedCombination } from './seeds';
 export { trendClaim, type TrendPoint, type TrendClaimOptions } from './trend-claims';
@@ -69,6 +66,9 @@ export {
   type CellFormat,
   type Claim,
   type ClaimVerdict,
+  type Direction,
+  type Decision,
+  type ColumnDecision,
   type NotRun,
   type RunOutcome,
   type LoadedUnit,

@@ -11,7 +11,7 @@ import { ConfigChangedError, redecideReproduction } from './redecide';
 import { rowMetrics } from './row-metrics';
 import { runReproduction } from './run-reproduction';
 import { metricTable } from './table-helpers';
-import { DEFAULT_REGIME } from './testability';
+import { DEFAULT_REGIME } from '../run/testability';
 import type { Reproduction } from './types';
 
 const dir = mkdtempSync(join(tmpdir(), 'mia-redecide-'));

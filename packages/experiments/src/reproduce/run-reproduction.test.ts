@@ -12,7 +12,7 @@ import { runReproduction } from './run-reproduction';
 import { claimForEveryColumn, regimeGate } from './column-claims';
 import { rowMetrics } from './row-metrics';
 import { metricTable } from './table-helpers';
-import { DEFAULT_REGIME } from './testability';
+import { DEFAULT_REGIME } from '../run/testability';
 import { isNotRun, type Reproduction } from './types';
 
 const dir = mkdtempSync(join(tmpdir(), 'mia-repro-'));

@@ -1,6 +1,6 @@
 import { kendallTau } from '@mia/metrics';
-import type { CellFormat, Claim } from './types';
-import { formatNumber, notEvaluated, notTestable, type Decision } from './verdicts';
+import type { CellFormat, Claim, Decision } from './types';
+import { formatNumber, notEvaluated, notTestable } from './verdicts';
 
 /** One point of a sweep: the knob value, the metric, and why it is excluded when the model collapsed. */
 export interface TrendPoint {

@@ -5,7 +5,6 @@ import type { ArtifactStore } from '../store/artifact-store';
 import type { ExperimentConfig } from '../config/schema';
 import type { PreparedData } from '../data/prepare-data';
 import type { ExperimentResults } from '../run/results';
-import type { ColumnDecision, Decision } from './verdicts';
 
 /**
  * How big a reproduction runs: `smoke` (seconds, CI), `cpu` (real CIFAR-10 subsets and stand-ins,
@@ -71,6 +70,49 @@ export type ClaimVerdict = 'holds' | 'does not hold' | 'within noise' | 'not tes
 
 /** Every verdict, in the order reports count them. */
 export const CLAIM_VERDICTS: readonly ClaimVerdict[] = ['holds', 'does not hold', 'within noise', 'not testable', 'not evaluated', 'partial'];
+
+/** The direction a comparison claims: A above B, or A below B. */
+export type Direction = 'greater' | 'less';
+
+/**
+ * A decided (or undecidable) comparison: its verdict, the numbers behind it and their rendering.
+ * Decided verdicts ('holds', 'does not hold', 'within noise') always carry `delta` and `se`
+ * (docs/protocol.md §5.1: no decision without a margin); undecidable ones carry `reason`.
+ */
+export interface Decision {
+  readonly verdict: ClaimVerdict;
+  /** The human-readable rendering of the fields below. */
+  readonly evidence: string;
+  /** Names of the two compared things (A, B). */
+  readonly labels?: readonly [string, string];
+  /** The two compared values. */
+  readonly a?: number;
+  readonly b?: number;
+  /** A − B (for a trend: Kendall's τ). */
+  readonly delta?: number;
+  /** Standard error of `delta`. */
+  readonly se?: number;
+  /** Where `se` comes from (e.g. "independent: sqrt(seA² + seB²), bootstrap", "paired bootstrap"). */
+  readonly seSource?: string;
+  /** The claimed direction and offset (the claim is `A − B > offset` or `< offset`). */
+  readonly direction?: Direction;
+  readonly offset?: number;
+  /** How `a`, `b`, `delta` and `se` print. */
+  readonly format?: CellFormat;
+  /** (Δ − offset)/SE signed so that positive favours the claim. */
+  readonly z?: number;
+  /** A p-value when the decision is a test rather than a 2-SE margin (trend claims). */
+  readonly p?: number;
+  /** Why the comparison was not decided (not run, not testable: why). */
+  readonly reason?: string;
+  /** Set when a multiplicity rule changed the verdict (what the rule did). */
+  readonly multiplicity?: string;
+}
+
+/** The verdict of one column (dataset, architecture, attack, setting) of a claim, with its numbers. */
+export interface ColumnDecision extends Decision {
+  readonly column: string;
+}
 
 /**
  * A paper's claim stated as a checkable inequality, with the verdict and the numbers behind it: a

@@ -3,10 +3,11 @@ import { fakeResults, fakeRow, fakeSe } from '../test-utils/reproduction-fixture
 import { claimForEveryColumn, compareRows, regimeGate } from './column-claims';
 import { rowMetrics } from './row-metrics';
 import { metricTable } from './table-helpers';
-import { regime, testabilityProblem } from './testability';
+import { regime, testabilityProblem } from '../run/testability';
 import { trendClaim } from './trend-claims';
 import type { RunOutcome } from './types';
-import { claimSummary, combineColumns, compareEstimates, holmFailures, type ColumnDecision } from './verdicts';
+import type { ColumnDecision } from './types';
+import { claimSummary, combineColumns, compareEstimates, holmFailures } from './verdicts';
 import { marginProblems } from './check-reproduction';
 import { reproductionMarkdown } from './reproduction-report';
 

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@mia/core';
-import type { CellFormat, Claim, ClaimVerdict } from './types';
+import type { CellFormat, Claim, ClaimVerdict, ColumnDecision, Decision, Direction } from './types';
 
 /**
  * Where a standard error comes from: the runner's bootstrap, a binomial approximation (older results),
@@ -23,9 +23,6 @@ export interface Estimate {
   readonly seSource?: SeSource;
 }
 
-/** The direction a comparison claims: A above B, or A below B. */
-export type Direction = 'greater' | 'less';
-
 /** Options of {@link compareEstimates}. */
 export interface CompareOptions {
   readonly direction: Direction;
@@ -46,41 +43,6 @@ export interface CompareOptions {
   readonly differenceSe?: number;
   /** Where {@link differenceSe} comes from, e.g. "paired bootstrap" (recorded and printed). Required with it. */
   readonly differenceSeSource?: string;
-}
-
-/**
- * A decided (or undecidable) comparison: its verdict, the numbers behind it and their rendering.
- * Decided verdicts ('holds', 'does not hold', 'within noise') always carry `delta` and `se`
- * (docs/protocol.md §5.1: no decision without a margin); undecidable ones carry `reason`.
- */
-export interface Decision {
-  readonly verdict: ClaimVerdict;
-  /** The human-readable rendering of the fields below. */
-  readonly evidence: string;
-  /** Names of the two compared things (A, B). */
-  readonly labels?: readonly [string, string];
-  /** The two compared values. */
-  readonly a?: number;
-  readonly b?: number;
-  /** A − B (for a trend: Kendall's τ). */
-  readonly delta?: number;
-  /** Standard error of `delta`. */
-  readonly se?: number;
-  /** Where `se` comes from (e.g. "independent: sqrt(seA² + seB²), bootstrap", "paired bootstrap"). */
-  readonly seSource?: string;
-  /** The claimed direction and offset (the claim is `A − B > offset` or `< offset`). */
-  readonly direction?: Direction;
-  readonly offset?: number;
-  /** How `a`, `b`, `delta` and `se` print. */
-  readonly format?: CellFormat;
-  /** (Δ − offset)/SE signed so that positive favours the claim. */
-  readonly z?: number;
-  /** A p-value when the decision is a test rather than a 2-SE margin (trend claims). */
-  readonly p?: number;
-  /** Why the comparison was not decided (not run, not testable: why). */
-  readonly reason?: string;
-  /** Set when a multiplicity rule changed the verdict (what the rule did). */
-  readonly multiplicity?: string;
 }
 
 /** A number in a table's format: percent (one decimal), integer, or three decimals. */
@@ -161,11 +123,6 @@ export function compareEstimates(a: Estimate, b: Estimate, options: CompareOptio
     seSource,
     z,
   };
-}
-
-/** The verdict of one column (dataset, architecture, attack, setting) of a claim, with its numbers. */
-export interface ColumnDecision extends Decision {
-  readonly column: string;
 }
 
 /** A column that could not be decided: not run / not evaluated (a missing run or row) or not testable, with the reason. */

@@ -1,33 +1,9 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidArgumentError } from '@mia/core';
-import type { ExperimentResults } from '../run/results';
+import { readStoredJson, rerenderRun } from '../report/rerender-run';
 import { writeReproductionReport } from '../reproduce/reproduction-report';
 import type { ReproductionResult } from '../reproduce/types';
-import { writeReport } from './write-report';
-
-async function readJson<T>(path: string): Promise<T | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-  try {
-    return JSON.parse(text) as T;
-  } catch (cause) {
-    throw new InvalidArgumentError(`report: ${path} is not valid JSON`, { cause });
-  }
-}
-
-async function rerenderRun(dir: string): Promise<string[]> {
-  const results = await readJson<ExperimentResults>(join(dir, 'results.json'));
-  if (results === undefined) return [];
-  if (results.format !== 'mia-results-1')
-    throw new InvalidArgumentError(`report: ${join(dir, 'results.json')} has format ${JSON.stringify(results.format)}, expected "mia-results-1"`);
-  const paths = await writeReport(results, dir);
-  return [paths.markdown, paths.html];
-}
 
 /**
  * `mia report <dir>`: re-renders the reports of a run directory from its JSON: `results.json` of
@@ -36,7 +12,7 @@ async function rerenderRun(dir: string): Promise<string[]> {
  * @throws InvalidArgumentError when the directory holds neither file, or one is not valid.
  */
 export async function rerenderReports(dir: string): Promise<string[]> {
-  const reproduction = await readJson<ReproductionResult>(join(dir, 'reproduction.json'));
+  const reproduction = await readStoredJson<ReproductionResult>(join(dir, 'reproduction.json'));
   if (reproduction === undefined) {
     const written = await rerenderRun(dir);
     if (written.length === 0)

@@ -1,0 +1,38 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InvalidArgumentError } from '@mia/core';
+import type { ExperimentResults } from '../run/results';
+import { writeReport } from './write-report';
+
+/**
+ * Reads a JSON file that a run or a reproduction wrote (`results.json`, `reproduction.json`).
+ * @returns the parsed value, or undefined when the file does not exist or cannot be read.
+ * @throws InvalidArgumentError when the file exists but is not valid JSON, naming its path.
+ */
+export async function readStoredJson<T>(path: string): Promise<T | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    return JSON.parse(text) as T;
+  } catch (cause) {
+    throw new InvalidArgumentError(`report: ${path} is not valid JSON`, { cause });
+  }
+}
+
+/**
+ * Re-renders `report.md` and `report.html` of a `mia run` directory from its `results.json`.
+ * @returns the paths written, or none when the directory holds no `results.json`.
+ * @throws InvalidArgumentError when `results.json` is not valid JSON or not of format `mia-results-1`.
+ */
+export async function rerenderRun(dir: string): Promise<string[]> {
+  const results = await readStoredJson<ExperimentResults>(join(dir, 'results.json'));
+  if (results === undefined) return [];
+  if (results.format !== 'mia-results-1')
+    throw new InvalidArgumentError(`report: ${join(dir, 'results.json')} has format ${JSON.stringify(results.format)}, expected "mia-results-1"`);
+  const paths = await writeReport(results, dir);
+  return [paths.markdown, paths.html];
+}
