@@ -34,7 +34,12 @@ const config = parseExperimentConfig({
 });
 
 /** Runs `body` as a reproduction at smoke scale on `store` and returns what it returned. */
-async function reproduce<T>(store: DirectoryArtifactStore, out: string, body: (ctx: ReproductionContext) => Promise<T>): Promise<T> {
+async function reproduce<T>(
+  store: DirectoryArtifactStore,
+  out: string,
+  body: (ctx: ReproductionContext) => Promise<T>,
+  options: { workers?: number; onLog?: (line: string) => void } = {},
+): Promise<T> {
   let value: T | undefined;
   const reproduction: Reproduction = {
     name: 'seeds-demo',
@@ -46,7 +51,7 @@ async function reproduce<T>(store: DirectoryArtifactStore, out: string, body: (c
       return { tables: [], claims: [] };
     },
   };
-  await runReproduction(reproduction, { scale: 'smoke', out: join(dir, out), store });
+  await runReproduction(reproduction, { scale: 'smoke', out: join(dir, out), store, ...options });
   return value!;
 }
 
@@ -122,24 +127,15 @@ describe('ReproductionContext.runSeeds', () => {
       async (ctx) => (await ctx.runSeeds('tiny', config, 3)) as ExperimentResults,
     );
     const logs: string[] = [];
-    let pooled: ExperimentResults | undefined;
-    const reproduction: Reproduction = {
-      name: 'seeds-pool',
-      paper: 'Demo',
-      title: 'seeds',
-      source: 'nowhere',
-      async run(ctx) {
-        pooled = (await ctx.runSeeds('tiny', config, 3)) as ExperimentResults;
-        return { tables: [], claims: [] };
+    const pooled = await reproduce(
+      new DirectoryArtifactStore(join(dir, 'pool')),
+      'p',
+      async (ctx) => (await ctx.runSeeds('tiny', config, 3)) as ExperimentResults,
+      {
+        workers: 2,
+        onLog: (l) => logs.push(l),
       },
-    };
-    await runReproduction(reproduction, {
-      scale: 'smoke',
-      out: join(dir, 'p'),
-      store: new DirectoryArtifactStore(join(dir, 'pool')),
-      workers: 2,
-      onLog: (l) => logs.push(l),
-    });
+    );
     // All three runs began (prepared their data and queued their units) before the first one's training ended.
     const firstTrained = logs.findIndex((l) => /\] \[worker \d\] trained /.test(l));
     for (const id of ['tiny', 'tiny-seed-4', 'tiny-seed-5'])
@@ -148,9 +144,9 @@ describe('ReproductionContext.runSeeds', () => {
         id,
       ).toBeLessThan(firstTrained);
     expect(logs.filter((l) => /\[worker \d\] trained /.test(l))).toHaveLength(12);
-    expect(pooled!.trainingSeeds).toEqual([3, 4, 5]);
-    expect(pooled!.rows.map((r) => [r.seeds, r.se, r.p1])).toEqual(inThread.rows.map((r) => [r.seeds, r.se, r.p1]));
-    expect(pooled!.pairedSe).toEqual(inThread.pairedSe);
+    expect(pooled.trainingSeeds).toEqual([3, 4, 5]);
+    expect(pooled.rows.map((r) => [r.seeds, r.se, r.p1])).toEqual(inThread.rows.map((r) => [r.seeds, r.se, r.p1]));
+    expect(pooled.pairedSe).toEqual(inThread.pairedSe);
   });
 
   it('refuses a k that is not a positive integer', async () => {
