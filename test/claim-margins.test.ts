@@ -19,15 +19,13 @@ const examples: ReadonlyArray<readonly [string, readonly Reproduction[]]> = [
   ['past', past],
   ['sam', sam],
 ];
-const NEEDS_TRAINED_MODELS = new Set(['crl-fig7']);
+const NEEDS_TRAINED_MODELS = new Set(['crl-fig7', 'past-fig1-2']);
 // Measured before a config change (AdvReg's attack optimizer below paper scale; CRL Table 1 and SAM
-// Tables 1–3 with one training seed where the plan now trains three; SAM's best-validation checkpoint;
-// PAST's ResNet-18 plan for CIFAR-10, which Fig. 1–2 share): refused until re-run.
+// Tables 1–3 with one training seed where the plan now trains three; SAM's best-validation checkpoint):
+// refused until re-run.
 const STALE_CONFIGS = new Set([
   'ccl-fig2',
   'past-fig3',
-  'past-table1',
-  'past-fig1-2',
   'crl-table1',
   'sam-table1',
   'sam-table2',
