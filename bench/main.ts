@@ -9,6 +9,7 @@ import { registerWasmTrainingKernels, unregisterWasmTrainingKernels, useWasmTrai
 import { childMemory, memoryTable } from './memory';
 import { childRun, engineById, engines, medianProcess, runEngine, setupEngine, type Engine } from './engines';
 import { childDp, dpBenchModels, renderDp, runDp, type DpRow } from './dp-step';
+import { childAudit, renderAudit, runAudit, type AuditSettings } from './audit';
 import { benchModels, type BenchModel } from './models';
 import { profileStep } from './profile';
 import { pinToOneCore } from './pin';
@@ -35,9 +36,18 @@ interface Options {
   dp: boolean;
   /** The engine of the DP rows: --engine with --dp, else one native thread. */
   dpEngine: string;
+  /** Only the audit row (`auditModel` against the logits of a ResNet-18 width 32 on CIFAR-10). */
+  audit: boolean;
+  /** Records of the audit row (half members, half non-members). */
+  records: number;
+  /** Bootstrap resamples of the audit row. */
+  resamples: number;
+  /** ResNet-18 stem of the audit row. */
+  stem: 'imagenet' | 'cifar';
 }
 
-const USAGE = '--memory | --models a,b --steps N --quick --profile [--engine native|native-1|wasm] --rounds N --out name --no-pin --stock --dp';
+const USAGE =
+  '--memory | --models a,b --steps N --quick --profile [--engine native|native-1|wasm] --rounds N --out name --no-pin --stock --dp | --audit [--records N] [--resamples R] [--stem imagenet|cifar]';
 
 function parseArgs(argv: string[]): Options {
   const opts: Options = {
@@ -52,6 +62,10 @@ function parseArgs(argv: string[]): Options {
     stock: false,
     dp: false,
     dpEngine: 'native-1',
+    audit: false,
+    records: 50_000,
+    resamples: 1000,
+    stem: 'imagenet',
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -65,7 +79,14 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--profile') opts.profile = true;
     else if (a === '--stock') opts.stock = true;
     else if (a === '--dp') opts.dp = true;
-    else if (a.startsWith('--models')) opts.models = value().split(',').filter(Boolean);
+    else if (a === '--audit') opts.audit = true;
+    else if (a.startsWith('--records')) opts.records = Number(value());
+    else if (a.startsWith('--resamples')) opts.resamples = Number(value());
+    else if (a.startsWith('--stem')) {
+      const stem = value();
+      if (stem !== 'imagenet' && stem !== 'cifar') throw new Error(`bench: --stem must be imagenet or cifar, got ${stem}`);
+      opts.stem = stem;
+    } else if (a.startsWith('--models')) opts.models = value().split(',').filter(Boolean);
     else if (a.startsWith('--steps')) opts.steps = Number(value());
     else if (a.startsWith('--out')) opts.out = value();
     else if (a.startsWith('--engine')) opts.engine = opts.dpEngine = engineById(value()).id;
@@ -76,6 +97,8 @@ function parseArgs(argv: string[]): Options {
   }
   for (const m of opts.models) if (!(m in benchModels)) throw new Error(`bench: unknown model ${m} (known: ${Object.keys(benchModels).join(', ')})`);
   if (!Number.isInteger(opts.steps) || opts.steps < 1) throw new Error(`bench: --steps must be a positive integer, got ${opts.steps}`);
+  if (!Number.isInteger(opts.records) || opts.records < 4) throw new Error(`bench: --records must be an integer ≥ 4, got ${opts.records}`);
+  if (!Number.isInteger(opts.resamples) || opts.resamples < 1) throw new Error(`bench: --resamples must be a positive integer, got ${opts.resamples}`);
   if (opts.quick) opts.steps = Math.min(opts.steps, 3);
   return opts;
 }
@@ -97,6 +120,9 @@ export async function main(argv: string[]): Promise<void> {
   if (argv[0] === '--child') return childRun(argv[1]!, argv[2]!, Number(argv[3]), Number(argv[4]), Number(argv[5]), Number(argv[6] ?? 1));
   if (argv[0] === '--child-memory') return childMemory(argv[1]!, argv[2]!, Number(argv[3]));
   if (argv[0] === '--child-dp') return childDp(argv[1]!, argv[2]!, Number(argv[3]), Number(argv[4]));
+  if (argv[0] === '--child-audit') {
+    return childAudit({ records: Number(argv[1]), resamples: Number(argv[2]), stem: argv[3] as AuditSettings['stem'], engine: argv[4]! });
+  }
   if (argv[0] === '--memory') {
     const table = memoryTable((line) => process.stdout.write(`${line}\n`));
     const text = `# pnpm bench --memory — ${new Date().toISOString()}\n\nOne training step per architecture and batch in a fresh process (the 4 GB wasm heap never shrinks).\n\n${table}\n`;
@@ -120,6 +146,7 @@ export async function main(argv: string[]): Promise<void> {
   }
   const pinning = opts.pin ? pinToOneCore() : 'Not pinned to a core (--no-pin); single-thread timings may be bimodal.';
   if (opts.dp) return dpOnly(opts, argv, native);
+  if (opts.audit) return auditOnly(opts, argv, native);
   const info = await useWasmTraining();
   const torch = torchVersion();
   const ours: Engine[] = engines.filter((e) => e.backend === 'wasm' || native === undefined);
@@ -205,6 +232,22 @@ function dpOnly(opts: Options, argv: string[], native: string | undefined): void
     '',
   ].join('\n');
   write(`${header}\n${renderDp(dpRows(opts))}`, opts);
+}
+
+/** `--audit`: the audit row alone, in a fresh process. */
+function auditOnly(opts: Options, argv: string[], native: string | undefined): void {
+  if (engineById(opts.dpEngine).backend === 'native' && native !== undefined) throw new Error(`bench --audit: native kernels unavailable: ${native}`);
+  const header = [
+    `# pnpm bench --audit — ${new Date().toISOString()}`,
+    '',
+    `\`pnpm bench ${argv.join(' ')}\` — Node ${process.version}, ${cpus().length}× ${cpus()[0]?.model ?? 'cpu'}. ${native === undefined ? describeNative() : ''}`,
+    `Load average at the start: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', ')} on ${cpus().length} cores.`,
+    '',
+  ].join('\n');
+  const row = runAudit({ records: opts.records, resamples: opts.resamples, stem: opts.stem, engine: opts.dpEngine });
+  write(`${header}\n${renderAudit([row])}`, opts);
 }
 
 function write(text: string, opts: Options): void {

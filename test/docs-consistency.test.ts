@@ -110,11 +110,16 @@ describe('docs agree with the code', () => {
     expect(new Set(results.map((r) => r.backend))).toEqual(new Set([stated![1]]));
   });
 
-  it("the README's own-model snippet is plain JavaScript (test:packaging runs it as .mjs) and prints its result", () => {
+  /** The ```ts block of the README section "Add one defense to your own tfjs model". */
+  const ownModelSnippet = () => {
     const section = read('README.md')
       .split(/^## /m)
       .find((s) => s.startsWith('Add one defense to your own tfjs model'));
-    const code = section === undefined ? undefined : /```ts\n([\s\S]*?)\n```/.exec(section)?.[1];
+    return section === undefined ? undefined : /```ts\n([\s\S]*?)\n```/.exec(section)?.[1];
+  };
+
+  it("the README's own-model snippet is plain JavaScript (test:packaging runs it as .mjs) and prints its result", () => {
+    const code = ownModelSnippet();
     expect(code, 'README: a ```ts block under "## Add one defense to your own tfjs model"').toBeDefined();
     const dir = mkdtempSync(join(tmpdir(), 'mia-snippet-'));
     try {
@@ -125,6 +130,13 @@ describe('docs agree with the code', () => {
       rmSync(dir, { recursive: true, force: true });
     }
     expect(code).toMatch(/console\.log\(/);
+  });
+
+  it("the README's own-model snippet ends by auditing the model it trained (test/guides.test.ts runs it)", () => {
+    const lines = (ownModelSnippet() ?? '').trim().split('\n');
+    expect(lines.join('\n')).toMatch(/^import \{ auditModel \} from '@mia\/attacks';$/m);
+    expect(lines.join('\n')).toMatch(/await auditModel\(model, \{ members: \{ x: xTrain, y: yTrain \}, nonMembers: /);
+    expect(lines.at(-1)).toMatch(/^console\.log\(`audit: /);
   });
 
   it('no install path assumes the name of the clone', () => {

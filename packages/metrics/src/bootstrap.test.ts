@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { auc } from './auc';
-import { bootstrapAuc, bootstrapRocStatistic, bootstrapTprAtFpr } from './bootstrap';
+import { bootstrapAuc, bootstrapAucAndAdvantage, bootstrapAucAndAdvantageOfEach, bootstrapRocStatistic, bootstrapTprAtFpr } from './bootstrap';
+import { bestOperatingPoint } from './best-operating-point';
 import { rocCurve } from './roc-curve';
 import { seededUniform } from './seeded-uniform';
 import { tprAtFpr } from './tpr-at-fpr';
@@ -82,5 +83,48 @@ describe('bootstrapTprAtFpr and bootstrapRocStatistic', () => {
     expect(() => bootstrapRocStatistic([1, 2], [1, 0], 'auc' as never)).toThrow('bootstrapRocStatistic: statistic must be a function');
     expect(() => bootstrapRocStatistic([1, 2], [1, 0], () => NaN)).toThrow('bootstrapRocStatistic: statistic must return a number (not NaN), got NaN');
     expect(() => bootstrapRocStatistic([1, 2, 3], [1, 0], () => 1)).toThrow('bootstrapRocStatistic: scores and isMember must have the same length');
+  });
+});
+
+describe('bootstrap resamples of tied scores', () => {
+  // Ties, -0 and +0 (one value), ±Infinity: a resample's ROC has a vertex per value it drew, as rocCurve of the drawn scores.
+  const scores = [0.5, -0, 0, 0.5, Infinity, -Infinity, 0.5, 2, 0, 2, -Infinity, 0.5];
+  const isMember = [1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 0];
+
+  it('give every statistic the ROC curve of the drawn scores (brute-force resample with the same draws)', () => {
+    const vertices = bootstrapRocStatistic(scores, isMember, (roc) => roc.fpr.length + roc.tpr.reduce((a, b) => a + b, 0), { resamples: 20, seed: 7 });
+    const members = Float64Array.from(scores.filter((_, i) => isMember[i] === 1)).sort();
+    const nonMembers = Float64Array.from(scores.filter((_, i) => isMember[i] === 0)).sort();
+    const uniform = seededUniform(7);
+    for (let r = 0; r < 20; r++) {
+      const m = Array.from(members, () => members[Math.floor(uniform() * members.length)]!);
+      const n = Array.from(nonMembers, () => nonMembers[Math.floor(uniform() * nonMembers.length)]!);
+      const roc = rocCurve([...m, ...n], [...m.map(() => 1), ...n.map(() => 0)]);
+      expect(vertices.samples[r]).toBe(roc.fpr.length + roc.tpr.reduce((a, b) => a + b, 0));
+    }
+  });
+
+  it('bootstrapAucAndAdvantage equals bootstrapAuc and the best-advantage bootstrapRocStatistic with the same options', () => {
+    for (const data of [{ scores, isMember }, randomData(8, 301, 0.2)]) {
+      const options = { resamples: 40, seed: 11, confidence: 0.9 };
+      const both = bootstrapAucAndAdvantage(data.scores, data.isMember, options);
+      expect(both.auc).toEqual(bootstrapAuc(data.scores, data.isMember, options));
+      expect(both.advantage).toEqual(bootstrapRocStatistic(data.scores, data.isMember, (roc) => bestOperatingPoint(roc).advantage, options));
+    }
+    expect(() => bootstrapAucAndAdvantage([1, 2], [1, 1])).toThrow('bootstrapAucAndAdvantage: isMember must contain both members and non-members');
+  });
+
+  it('bootstrapAucAndAdvantageOfEach equals one bootstrapAucAndAdvantage per score set (the draws are shared)', () => {
+    const weak = randomData(9, 301, 0.2);
+    const sets = [weak.scores.map((_, i) => scores[i % scores.length]!), weak.scores, weak.scores.map((v) => Math.round(4 * v))];
+    const isMember = weak.isMember;
+    const options = { resamples: 30, seed: 4 };
+    expect(bootstrapAucAndAdvantageOfEach(sets, isMember, options)).toEqual(sets.map((set) => bootstrapAucAndAdvantage(set, isMember, options)));
+    expect(() => bootstrapAucAndAdvantageOfEach([], isMember)).toThrow(
+      'bootstrapAucAndAdvantageOfEach: scoreSets must be a non-empty array of score arrays, got',
+    );
+    expect(() => bootstrapAucAndAdvantageOfEach([weak.scores, [1, 2]], isMember)).toThrow(
+      'bootstrapAucAndAdvantageOfEach: scores and isMember must have the same length',
+    );
   });
 });

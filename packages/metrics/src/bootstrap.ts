@@ -1,10 +1,11 @@
-import { checkConfidence, type ConfidenceInterval } from './clopper-pearson';
+import type { ConfidenceInterval } from './clopper-pearson';
+import { bootstrapAucAndAdvantageSets } from './auc-advantage-bootstrap';
+import { bootstrapBlocks } from './bootstrap-blocks';
 import { MetricsError } from './metrics-error';
 import { rocOfBlocks, type RocCurve } from './roc-curve';
-import { aucOfBlocks, scoreBlocks, sortedAscending, type ScoreBlocks } from './score-blocks';
-import { seededUniform } from './seeded-uniform';
+import { aucOfBlocks } from './score-blocks';
 import { tprAtFpr, type TprAtFprOptions } from './tpr-at-fpr';
-import { checkInteger, checkNumber, describe, splitScores, type Membership, type Scores } from './validate';
+import { checkNumber, describe, type Membership, type Scores } from './validate';
 
 /** Options of the bootstrap intervals. */
 export interface BootstrapOptions {
@@ -82,56 +83,46 @@ export function bootstrapTprAtFpr(scores: Scores, isMember: Membership, fpr: num
   return bootstrapBlocks('bootstrapTprAtFpr', scores, isMember, (blocks) => tprAtFpr(rocOfBlocks(blocks), target, { strict }).tpr, options);
 }
 
-function bootstrapBlocks(
-  fn: string,
+/**
+ * Percentile bootstrap intervals of the AUC and of the best-threshold advantage
+ * (`bestOperatingPoint(roc).advantage`, the threshold re-chosen in every resample), stratified, on
+ * the same resamples: each interval equals {@link bootstrapAuc} and {@link bootstrapRocStatistic}
+ * with the same options, at the cost of one resampling.
+ *
+ * @param scores - One score per example, higher = more likely member (no NaN).
+ * @param isMember - One label per example: `true`/`1` member, `false`/`0` non-member.
+ * @param options - {@link BootstrapOptions}.
+ * @returns The AUC and the advantage, each with its bounds and resampled values.
+ * @throws MetricsError on bad scores/labels or options.
+ * @see docs/protocol.md §5 "AUC", "Attack advantage"; Efron & Tibshirani (1993), ch. 13.
+ */
+export function bootstrapAucAndAdvantage(
   scores: Scores,
   isMember: Membership,
-  statistic: (blocks: ScoreBlocks) => number,
-  { resamples = 1000, confidence = 0.95, seed = 0, random }: BootstrapOptions,
-): BootstrapInterval {
-  const { members, nonMembers } = splitScores(fn, scores, isMember);
-  checkInteger(fn, 'resamples', resamples, 1);
-  checkConfidence(fn, confidence);
-  if (random !== undefined && typeof random !== 'function') throw new MetricsError(`${fn}: random must be a function, got ${describe(random)}`);
-  if (random === undefined) checkInteger(fn, 'seed', seed, -(2 ** 53) + 1);
-  const uniform = random ?? seededUniform(seed);
-  const sortedMembers = sortedAscending(members);
-  const sortedNonMembers = sortedAscending(nonMembers);
-  const evaluate = (blocks: ScoreBlocks): number => {
-    const value = statistic(blocks);
-    if (typeof value !== 'number' || Number.isNaN(value)) throw new MetricsError(`${fn}: statistic must return a number (not NaN), got ${describe(value)}`);
-    return value;
-  };
-  const estimate = evaluate(scoreBlocks(sortedMembers, sortedNonMembers));
-  const memberWeights = new Float64Array(members.length);
-  const nonMemberWeights = new Float64Array(nonMembers.length);
-  const samples = new Float64Array(resamples);
-  for (let r = 0; r < resamples; r++) {
-    drawWeights(fn, memberWeights, uniform);
-    drawWeights(fn, nonMemberWeights, uniform);
-    samples[r] = evaluate(scoreBlocks(sortedMembers, sortedNonMembers, memberWeights, nonMemberWeights));
-  }
-  const sorted = Float64Array.from(samples).sort();
-  const alpha = 1 - confidence;
-  return { estimate, lower: quantile(sorted, alpha / 2), upper: quantile(sorted, 1 - alpha / 2), confidence, samples };
+  options: BootstrapOptions = {},
+): { auc: BootstrapInterval; advantage: BootstrapInterval } {
+  return bootstrapAucAndAdvantageSets('bootstrapAucAndAdvantage', [scores], isMember, options)[0]!;
 }
 
-/** Multiplicities of one resample with replacement: `weights[i]` = times entry i was drawn. */
-function drawWeights(fn: string, weights: Float64Array, uniform: () => number): void {
-  weights.fill(0);
-  const n = weights.length;
-  for (let i = 0; i < n; i++) {
-    const u = uniform();
-    if (!(u >= 0 && u < 1)) throw new MetricsError(`${fn}: random() must return numbers in [0, 1), got ${describe(u)}`);
-    const k = Math.floor(u * n);
-    weights[k] = weights[k]! + 1;
-  }
-}
-
-/** Quantile of sorted values with linear interpolation (numpy `method='linear'`). */
-function quantile(sorted: Float64Array, q: number): number {
-  const position = q * (sorted.length - 1);
-  const below = Math.floor(position);
-  const above = Math.min(below + 1, sorted.length - 1);
-  return sorted[below]! + (position - below) * (sorted[above]! - sorted[below]!);
+/**
+ * {@link bootstrapAucAndAdvantage} of several score sets of the same examples (e.g. several attacks
+ * against one model), on the same resample draws: each result equals its own call with the same
+ * options, and the random draws are made once for all the sets.
+ *
+ * @param scoreSets - One or more score arrays, each one score per example, higher = more likely member (no NaN).
+ * @param isMember - One label per example (shared by every set): `true`/`1` member, `false`/`0` non-member.
+ * @param options - {@link BootstrapOptions}.
+ * @returns Per set, in order, the AUC and the advantage with their bounds and resampled values.
+ * @throws MetricsError on bad scores/labels or options, or no score set.
+ * @see docs/protocol.md §5 "AUC", "Attack advantage"; Efron & Tibshirani (1993), ch. 13.
+ */
+export function bootstrapAucAndAdvantageOfEach(
+  scoreSets: readonly Scores[],
+  isMember: Membership,
+  options: BootstrapOptions = {},
+): Array<{ auc: BootstrapInterval; advantage: BootstrapInterval }> {
+  const fn = 'bootstrapAucAndAdvantageOfEach';
+  if (!Array.isArray(scoreSets) || scoreSets.length === 0)
+    throw new MetricsError(`${fn}: scoreSets must be a non-empty array of score arrays, got ${describe(scoreSets)}`);
+  return bootstrapAucAndAdvantageSets(fn, scoreSets, isMember, options);
 }

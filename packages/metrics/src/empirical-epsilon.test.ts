@@ -56,6 +56,24 @@ describe('empiricalEpsilonLowerBound', () => {
     expect(result.epsilon).toBeCloseTo(expected, 12);
   });
 
+  it('finds the exact best threshold when many thresholds come close (a weak attack on 400 + 500, brute force)', () => {
+    // The search skips thresholds by a bound that uses the Clopper–Pearson bounds of every 16th count:
+    // here hundreds of thresholds are within that bound of the best, and it must still return the best.
+    const u = seededUniform(8);
+    const members = Array.from({ length: 400 }, () => u() + 0.08);
+    const nonMembers = Array.from({ length: 500 }, () => u());
+    let expected = { epsilon: -Infinity, threshold: NaN };
+    for (const t of [...new Set([...members, ...nonMembers])].sort((a, b) => b - a)) {
+      const tpr = clopperPearson(members.filter((s) => s >= t).length, 400);
+      const fpr = clopperPearson(nonMembers.filter((s) => s >= t).length, 500);
+      const epsilon = Math.max(Math.log(tpr.lower / fpr.upper), Math.log((1 - fpr.upper) / (1 - tpr.lower)));
+      if (epsilon > expected.epsilon) expected = { epsilon, threshold: t };
+    }
+    const result = empiricalEpsilonLowerBound({ memberScores: members, nonMemberScores: nonMembers });
+    expect(expected.epsilon).toBeGreaterThan(0);
+    expect([result.epsilon, result.threshold]).toEqual([expected.epsilon, expected.threshold]);
+  });
+
   it('grows with the number of examples at the same separation, and shrinks with a higher confidence', () => {
     const at = (n: number, confidence = 0.95) => empiricalEpsilonLowerBound({ memberScores: range(n, n), nonMemberScores: range(n), confidence }).epsilon;
     expect(at(1000)).toBeGreaterThan(at(100));

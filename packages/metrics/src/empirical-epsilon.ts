@@ -1,4 +1,5 @@
 import { checkConfidence, clopperPearson, type ConfidenceInterval } from './clopper-pearson';
+import { betaQuantile } from './incomplete-beta';
 import { MetricsError } from './metrics-error';
 import { rocOfBlocks } from './roc-curve';
 import { scoreBlocks, sortedAscending } from './score-blocks';
@@ -99,17 +100,38 @@ export function empiricalEpsilonLowerBound(input: EmpiricalEpsilonInput): Empiri
     evaluate(fixed, tp, fp, 'tnr/fnr');
   } else {
     // Exact bounds cost a Beta quantile per count, so vertices are visited by a cheap upper bound of
-    // their value (TPR_low ≤ TPR ≤ (α/2)^(1/nM) bound, FPR_high ≥ max(FPR, 1 − (α/2)^(1/nN))) and
-    // the search stops once that bound cannot beat the best exact value.
+    // their value and the search stops once that bound cannot beat the best exact value. The bound
+    // uses TPR_low ≤ min(TPR, (α/2)^(1/nM), TPR_low at the next multiple of GRID counts) and
+    // FPR_high ≥ max(FPR, 1 − (α/2)^(1/nN), FPR_high at the previous multiple): the Clopper–Pearson
+    // bounds increase with the count, and only every GRID-th count needs a quantile.
     const roc = rocOfBlocks(scoreBlocks(sortedAscending(members), sortedAscending(nonMembers)));
     const halfAlpha = (1 - confidence) / 2;
     const minFprHigh = 1 - halfAlpha ** (1 / nN);
     const maxTprLow = halfAlpha ** (1 / nM);
+    const gridLow = new Map<number, number>();
+    const gridHigh = new Map<number, number>();
+    const tprLowAtMost = (k: number) => {
+      const g = Math.min(nM, Math.ceil(k / GRID) * GRID);
+      return Math.min(
+        k / nM,
+        maxTprLow,
+        cached(gridLow, g, () => (g === 0 ? 0 : betaQuantile(halfAlpha, g, nM - g + 1))),
+      );
+    };
+    const fprHighAtLeast = (j: number) => {
+      const g = Math.floor(j / GRID) * GRID;
+      return Math.max(
+        j / nN,
+        minFprHigh,
+        cached(gridHigh, g, () => (g === nN ? 1 : betaQuantile(1 - halfAlpha, g + 1, nN - g))),
+      );
+    };
     const candidates: Array<{ k: number; form: EmpiricalEpsilon['form']; cheap: number }> = [];
     for (let k = 0; k < roc.fpr.length; k++) {
-      const [tpr, fpr] = [roc.tpr[k]!, roc.fpr[k]!];
-      const first = (Math.min(tpr, maxTprLow) - delta) / Math.max(fpr, minFprHigh);
-      const second = (1 - Math.max(fpr, minFprHigh) - delta) / (1 - Math.min(tpr, maxTprLow));
+      const tprLow = tprLowAtMost(Math.round(roc.tpr[k]! * nM));
+      const fprHigh = fprHighAtLeast(Math.round(roc.fpr[k]! * nN));
+      const first = (tprLow - delta) / fprHigh;
+      const second = (1 - fprHigh - delta) / (1 - tprLow);
       if (first > 0) candidates.push({ k, form: 'tpr/fpr', cheap: Math.log(first) });
       if (second > 0) candidates.push({ k, form: 'tnr/fnr', cheap: Math.log(second) });
     }
@@ -124,7 +146,10 @@ export function empiricalEpsilonLowerBound(input: EmpiricalEpsilonInput): Empiri
   return { ...found, epsilon: Math.max(0, found.epsilon), delta, confidence, numMembers: nM, numNonMembers: nN };
 }
 
-function cached(cache: Map<number, ConfidenceInterval>, key: number, compute: () => ConfidenceInterval): ConfidenceInterval {
+/** Counts between two Clopper–Pearson bounds computed exactly for the search's cheap bound. */
+const GRID = 16;
+
+function cached<T>(cache: Map<number, T>, key: number, compute: () => T): T {
   let value = cache.get(key);
   if (value === undefined) {
     value = compute();

@@ -60,10 +60,14 @@ export function regularizedIncompleteBeta(x: number, a: number, b: number): numb
   return incompleteBeta(x, a, b);
 }
 
-function incompleteBeta(x: number, a: number, b: number): number {
+/** `ln B(a, b) = ln Γ(a) + ln Γ(b) − ln Γ(a + b)`. */
+const logBeta = (a: number, b: number) => logGamma(a) + logGamma(b) - logGamma(a + b);
+
+/** `I_x(a, b)`; `lnBeta` is `logBeta(a, b)`, computed once by callers that evaluate many x. */
+function incompleteBeta(x: number, a: number, b: number, lnBeta = logBeta(a, b)): number {
   if (x <= 0) return 0;
   if (x >= 1) return 1;
-  const logFront = a * Math.log(x) + b * Math.log1p(-x) - (logGamma(a) + logGamma(b) - logGamma(a + b));
+  const logFront = a * Math.log(x) + b * Math.log1p(-x) - lnBeta;
   if (x < (a + 1) / (a + b + 2)) return (Math.exp(logFront) * betaContinuedFraction(x, a, b)) / a;
   return 1 - (Math.exp(logFront) * betaContinuedFraction(1 - x, b, a)) / b;
 }
@@ -83,12 +87,13 @@ export function betaQuantile(p: number, a: number, b: number): number {
   checkBetaArgs('betaQuantile', 'p', p, a, b);
   if (p <= 0) return 0;
   if (p >= 1) return 1;
+  const lnBeta = logBeta(a, b);
   let lo = 0;
   let hi = 1;
   for (let i = 0; i < 1100; i++) {
     const mid = 0.5 * (lo + hi);
     if (mid <= lo || mid >= hi) break;
-    if (incompleteBeta(mid, a, b) < p) lo = mid;
+    if (incompleteBeta(mid, a, b, lnBeta) < p) lo = mid;
     else hi = mid;
   }
   return 0.5 * (lo + hi);

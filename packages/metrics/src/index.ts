@@ -23,7 +23,7 @@ export type { ConfidenceInterval, ConfidenceOptions } from './clopper-pearson';
 export { empiricalEpsilonLowerBound } from './empirical-epsilon';
 export type { EmpiricalEpsilon, EmpiricalEpsilonInput } from './empirical-epsilon';
 export { betaQuantile, regularizedIncompleteBeta } from './incomplete-beta';
-export { bootstrapAuc, bootstrapRocStatistic, bootstrapTprAtFpr } from './bootstrap';
+export { bootstrapAuc, bootstrapAucAndAdvantage, bootstrapAucAndAdvantageOfEach, bootstrapRocStatistic, bootstrapTprAtFpr } from './bootstrap';
 export type { BootstrapInterval, BootstrapOptions } from './bootstrap';
 export { seededUniform } from './seeded-uniform';
 

@@ -38,6 +38,8 @@ describe('@mia/metrics package', () => {
       'betaQuantile',
       'regularizedIncompleteBeta',
       'bootstrapAuc',
+      'bootstrapAucAndAdvantage',
+      'bootstrapAucAndAdvantageOfEach',
       'bootstrapTprAtFpr',
       'bootstrapRocStatistic',
       'seededUniform',

@@ -1,10 +1,9 @@
 import {
-  bestOperatingPoint,
-  bootstrapAuc,
-  bootstrapRocStatistic,
+  bootstrapAucAndAdvantageOfEach,
   clopperPearson,
   empiricalEpsilonLowerBound,
   summarizeAttack,
+  type BootstrapInterval,
   type ConfidenceInterval,
   type EmpiricalEpsilon,
 } from '@mia/metrics';
@@ -55,7 +54,7 @@ export interface AuditAttackResult {
   readonly nonMemberScores: Float64Array;
 }
 
-/** Settings of {@link auditAttackMetrics} (internal). */
+/** Settings of {@link auditAttacksMetrics} (internal). */
 export interface AuditMetricSettings {
   /** Target FPRs. */
   readonly fprs: readonly number[];
@@ -77,22 +76,42 @@ const joined = (a: Float64Array, b: Float64Array) => {
 };
 
 /**
- * Metrics of one attack's scores on members and non-members: AUC and best advantage with bootstrap
- * intervals, TPR at each FPR with Clopper–Pearson intervals, the empirical ε, and per class (internal).
+ * Metrics of each attack's scores on the same members and non-members (internal): per attack, AUC
+ * and best advantage with bootstrap intervals (every attack on the same resample draws, each equal
+ * to its own bootstrap with the same seed), TPR at each FPR with Clopper–Pearson intervals, the
+ * empirical ε, and per class.
  */
-export function auditAttackMetrics(
+export function auditAttacksMetrics(
+  attacks: ReadonlyArray<{ readonly name: string; readonly memberScores: Float64Array; readonly nonMemberScores: Float64Array }>,
+  memberLabels: Int32Array,
+  nonMemberLabels: Int32Array,
+  settings: AuditMetricSettings,
+): AuditAttackResult[] {
+  const { confidence, resamples, seed } = settings;
+  const joint = attacks.map((a) => joined(a.memberScores, a.nonMemberScores));
+  const isMember = joint[0]?.isMember ?? new Uint8Array();
+  const intervals = bootstrapAucAndAdvantageOfEach(
+    joint.map((j) => j.scores),
+    isMember,
+    { confidence, resamples, seed },
+  );
+  return attacks.map((a, k) => auditAttackMetrics(a.name, a.memberScores, a.nonMemberScores, memberLabels, nonMemberLabels, settings, intervals[k]!));
+}
+
+/** Metrics of one attack's scores, given its AUC and advantage bootstrap intervals (internal). */
+function auditAttackMetrics(
   name: string,
   memberScores: Float64Array,
   nonMemberScores: Float64Array,
   memberLabels: Int32Array,
   nonMemberLabels: Int32Array,
   settings: AuditMetricSettings,
+  intervals: { readonly auc: BootstrapInterval; readonly advantage: BootstrapInterval },
 ): AuditAttackResult {
   const { scores, isMember } = joined(memberScores, nonMemberScores);
-  const { confidence, resamples, seed } = settings;
+  const { confidence } = settings;
   const summary = summarizeAttack(scores, isMember, { fprs: settings.fprs });
-  const auc = bootstrapAuc(scores, isMember, { confidence, resamples, seed });
-  const advantage = bootstrapRocStatistic(scores, isMember, (roc) => bestOperatingPoint(roc).advantage, { confidence, resamples, seed });
+  const { auc, advantage } = intervals;
   return {
     name,
     auc: { estimate: auc.estimate, lower: auc.lower, upper: auc.upper, confidence },

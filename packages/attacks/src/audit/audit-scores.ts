@@ -1,5 +1,5 @@
 import { InvalidArgumentError, checkNumberInRange, checkPositiveInteger, describeValue } from '@mia/core';
-import { auditAttackMetrics } from './audit-attack-metrics';
+import { auditAttacksMetrics } from './audit-attack-metrics';
 import { AuditReport } from './audit-report';
 import { recordExposure, strongestAttack } from './record-exposure';
 
@@ -94,15 +94,15 @@ export function auditScores(input: AuditScoresInput, options: AuditScoresOptions
   if (!(settings.confidence > 0 && settings.confidence < 1))
     throw new InvalidArgumentError(`${fn}: confidence must be a number in (0, 1), got ${describeValue(settings.confidence)}`);
   if (!Number.isSafeInteger(settings.seed)) throw new InvalidArgumentError(`${fn}: seed must be an integer, got ${describeValue(settings.seed)}`);
-  const attacks = input.attacks.map((a, k) =>
-    auditAttackMetrics(
-      a.name,
-      toFloat64(fn, `attacks[${k}].memberScores`, a.memberScores, memberLabels.length),
-      toFloat64(fn, `attacks[${k}].nonMemberScores`, a.nonMemberScores, nonMemberLabels.length),
-      memberLabels,
-      nonMemberLabels,
-      settings,
-    ),
+  const attacks = auditAttacksMetrics(
+    input.attacks.map((a, k) => ({
+      name: a.name,
+      memberScores: toFloat64(fn, `attacks[${k}].memberScores`, a.memberScores, memberLabels.length),
+      nonMemberScores: toFloat64(fn, `attacks[${k}].nonMemberScores`, a.nonMemberScores, nonMemberLabels.length),
+    })),
+    memberLabels,
+    nonMemberLabels,
+    settings,
   );
   const losses =
     input.memberLosses === undefined ? new Float64Array(memberLabels.length).fill(NaN) : toFloat64(fn, 'memberLosses', input.memberLosses, memberLabels.length);

@@ -35,7 +35,7 @@ export async function runCommand(
   const results = await runExperiment(config, { dataDir: opts.dataDir, workers: opts.workers, trainUnits: opts.trainUnits, onLog: log });
   const paths = await writeReport({ ...results, command: opts.command ?? `mia run ${configPath}` }, opts.out ?? join('runs', config.name));
   printSummary(results);
-  process.stdout.write(`\nwrote ${paths.json}\n      ${paths.markdown}\n      ${paths.html}\n`);
+  process.stdout.write(`\nwrote ${[paths.json, paths.markdown, paths.html, ...(paths.csv === undefined ? [] : [paths.csv])].join('\n      ')}\n`);
 }
 
 function printSummary(results: ExperimentResults): void {

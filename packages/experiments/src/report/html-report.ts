@@ -1,4 +1,6 @@
 import type { ExperimentResults } from '../run/results';
+import { exposureHtml, hasExposure } from './exposure-report';
+import { scoreHistogramSpec } from './exposure-plots';
 import { whatItMeans } from './what-it-means';
 import { attackTable, mainTable, reproduceCommands, RESULTS_NOTE, TPR_AT_FPR_NOTE, type ReportOptions } from './markdown-report';
 import { lossHistogramSpec, privacyUtilitySpec, rocSpec } from './plots';
@@ -14,8 +16,9 @@ function tableHtml({ header, rows }: { header: string[]; rows: string[][] }): st
 
 /**
  * `report.html`: one self-contained page (inline CSS and SVG, no script, nothing fetched) with the
- * tables next to the paper's values, the privacy-utility plot, log-log ROC curves, loss histograms,
- * each defense's attack table and how to reproduce the run — the same content as `report.md`, as HTML.
+ * tables next to the paper's values, the privacy-utility plot, log-log ROC curves, loss and score
+ * histograms, each defense's attack table, the most exposed records and how to reproduce the run —
+ * the same content as `report.md`, as HTML.
  */
 export async function htmlReport(results: ExperimentResults, options: ReportOptions = {}): Promise<string> {
   const attacks = [...new Set(results.rows.flatMap((r) => r.attacks.map((a) => a.attack)))];
@@ -23,6 +26,9 @@ export async function htmlReport(results: ExperimentResults, options: ReportOpti
     { id: 'privacy-utility', title: 'Privacy-utility trade-off', svg: await renderSvg(privacyUtilitySpec(results)) },
     ...(await Promise.all(attacks.map(async (a) => ({ id: `roc-${a}`, title: `ROC (${a})`, svg: await renderSvg(rocSpec(results, a)) })))),
     { id: 'loss-histograms', title: 'Loss histograms', svg: await renderSvg(lossHistogramSpec(results)) },
+    ...(hasExposure(results)
+      ? [{ id: 'score-distributions', title: 'Membership score distributions', svg: await renderSvg(scoreHistogramSpec(results)) }]
+      : []),
   ];
   const notes = results.notes.map((n) => `<p class="note"><strong>Note:</strong> ${escape(n)}</p>`);
   const warnings = (results.warnings ?? []).map((w) => `<p class="warning"><strong>Warning:</strong> ${escape(w)}</p>`);
@@ -53,6 +59,7 @@ ${figures.map((f) => `<figure id="${f.id}" data-figure="${f.id}"><figcaption>${e
 <h2>Attacks per defense</h2>
 <p class="explain">${escape(TPR_AT_FPR_NOTE)}</p>
 ${perDefense.join('\n')}
+${exposureHtml(results)}
 <h2>Reproduce</h2>
 <p>With <code>pnpm mia</code> in the repository, or <code>npx mia</code> where <code>@mia/experiments</code> is installed:</p>
 <pre><code>${escape(reproduceCommands(results, options.configPath).join('\n'))}</code></pre>

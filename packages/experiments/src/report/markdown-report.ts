@@ -1,4 +1,5 @@
 import type { ExperimentResults } from '../run/results';
+import { exposureMarkdown } from './exposure-report';
 import { whatItMeans } from './what-it-means';
 
 const pct = (v: number) => (Number.isFinite(v) ? (100 * v).toFixed(1) : 'n/a');
@@ -126,6 +127,7 @@ export function markdownReport(results: ExperimentResults, options: ReportOption
     TPR_AT_FPR_NOTE,
     '',
     ...attackTables.flatMap((t) => [t, '']),
+    ...exposureMarkdown(results),
     '## Reproduce',
     '',
     'With `pnpm mia` in the repository, or `npx mia` where `@mia/experiments` is installed:',

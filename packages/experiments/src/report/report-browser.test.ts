@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseExperimentConfig } from '../config/parse-config';
-import type { DefenseRow, ExperimentResults } from '../run/results';
+import type { DefenseRow, ExperimentResults, RowExposure } from '../run/results';
 import { writeReproductionReport } from '../reproduce/reproduction-report';
 import type { ReproductionResult } from '../reproduce/types';
 import { writeReport } from './write-report';
@@ -42,6 +42,18 @@ const row = (label: string, acc: number, adv: number): DefenseRow => ({
   trainSeconds: 3,
 });
 
+/** The undefended row's per-record exposure: two members listed, the score distributions on 3 bins. */
+const exposure: RowExposure = {
+  attack: 'loss',
+  numMembers: 36,
+  numNonMembers: 36,
+  top: [
+    { index: 17, label: 3, score: -0.01, rank: 1, fprToFlag: 0, loss: 0.01 },
+    { index: 4, label: 0, score: -0.2, rank: 2, fprToFlag: 0.03, loss: 0.2 },
+  ],
+  scoreHistogram: { edges: [-3, -2, -1, 0], members: [2, 4, 30], nonMembers: [12, 14, 10] },
+};
+
 const launch = () =>
   chromium.launch({
     executablePath: CHROMIUM,
@@ -77,7 +89,11 @@ describe.skipIf(!haveChromium)('report.html in headless Chromium', () => {
       versions: {},
       startedAt: '2026-11-22T00:00:00Z',
       seconds: 1,
-      rows: [row('undefended', 0.7, 0.6), { ...row('CCQL alpha=0.2', 0.68, 0.3), defense: 'ccl' }, { ...row('CCQL alpha=0.6', 0.66, 0.2), defense: 'ccl' }],
+      rows: [
+        { ...row('undefended', 0.7, 0.6), exposure },
+        { ...row('CCQL alpha=0.2', 0.68, 0.3), defense: 'ccl' },
+        { ...row('CCQL alpha=0.6', 0.66, 0.2), defense: 'ccl' },
+      ],
       notes: ['stand-in data'],
       warnings: ['too few examples per class: 1.5 per class'],
       command: 'mia sweep configs/ccl.yaml',
@@ -96,13 +112,20 @@ describe.skipIf(!haveChromium)('report.html in headless Chromium', () => {
           return { id: f.id, width: box?.width ?? 0, height: box?.height ?? 0, marks: svg?.querySelectorAll('path, rect, line').length ?? 0 };
         }),
       );
-      expect(figures.map((f) => f.id)).toEqual(['privacy-utility', 'roc-loss', 'roc-confidence', 'loss-histograms']);
+      expect(figures.map((f) => f.id)).toEqual(['privacy-utility', 'roc-loss', 'roc-confidence', 'loss-histograms', 'score-distributions']);
       for (const f of figures) {
         expect(f.width, f.id).toBeGreaterThan(100);
         expect(f.height, f.id).toBeGreaterThan(100);
         expect(f.marks, f.id).toBeGreaterThan(3);
       }
       expect(await page.textContent('table')).toContain('undefended');
+      // The most exposed records of the undefended row, in rank order; the defended rows have none recorded.
+      expect(await page.$$eval('section.exposure tbody tr', (rs) => rs.map((r) => Array.from((r as HTMLTableRowElement).cells, (c) => c.textContent)))).toEqual(
+        [
+          ['1', '17', '3', '-0.01', '0.00', '0.01'],
+          ['2', '4', '0', '-0.2', '3.00', '0.2'],
+        ],
+      );
       // The trade-off legend names the defenses as the points do (a sweep is one series, "CCQL").
       const texts = (selector: string) => page.$$eval(selector, (ts) => ts.map((t) => t.textContent ?? ''));
       expect(await texts('#privacy-utility .role-legend-label text')).toEqual(['CCQL', 'undefended']);

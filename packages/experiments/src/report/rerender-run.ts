@@ -24,7 +24,8 @@ export async function readStoredJson<T>(path: string): Promise<T | undefined> {
 }
 
 /**
- * Re-renders `report.md` and `report.html` of a `mia run` directory from its `results.json`.
+ * Re-renders `report.md` and `report.html` of a `mia run` directory from its `results.json`
+ * (`exposure.csv`, which `results.json` does not hold, is left as it is).
  * @returns the paths written, or none when the directory holds no `results.json`.
  * @throws InvalidArgumentError when `results.json` is not valid JSON or not of format `mia-results-1`.
  */

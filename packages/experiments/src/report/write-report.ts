@@ -1,6 +1,7 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExperimentResults } from '../run/results';
+import { EXPOSURE_CSV, exposureCsv } from './exposure-csv';
 import { htmlReport } from './html-report';
 import { markdownReport } from './markdown-report';
 
@@ -13,14 +14,23 @@ export async function writeAtomic(path: string, text: string): Promise<void> {
 
 /**
  * Writes `results.json`, `config.json` (the config as run, defaults filled in: `mia run` it to run
- * it again), `report.md` and `report.html` into `dir` (each atomically). Returns their paths.
+ * it again), `report.md` and `report.html` into `dir` (each atomically), and with a run's per-record
+ * scores (`results.perRecord`) `exposure.csv` (an older one is removed when the run has none; results
+ * read back from `results.json`, which never hold them, leave it as it is). Returns their paths.
  */
-export async function writeReport(results: ExperimentResults, dir: string): Promise<{ json: string; config: string; markdown: string; html: string }> {
+export async function writeReport(
+  results: ExperimentResults,
+  dir: string,
+): Promise<{ json: string; config: string; markdown: string; html: string; csv?: string }> {
   await mkdir(dir, { recursive: true });
   const paths = { json: join(dir, 'results.json'), config: join(dir, 'config.json'), markdown: join(dir, 'report.md'), html: join(dir, 'report.html') };
-  await writeAtomic(paths.json, `${JSON.stringify(results, null, 2)}\n`);
+  const { perRecord, ...stored } = results;
+  const csv = join(dir, EXPOSURE_CSV);
+  if (perRecord !== undefined && perRecord.length > 0) await writeAtomic(csv, exposureCsv(perRecord));
+  else if (perRecord !== undefined) await rm(csv, { force: true });
+  await writeAtomic(paths.json, `${JSON.stringify(stored, null, 2)}\n`);
   await writeAtomic(paths.config, `${JSON.stringify(results.config, null, 2)}\n`);
   await writeAtomic(paths.markdown, markdownReport(results, { configPath: paths.config }));
   await writeAtomic(paths.html, await htmlReport(results, { configPath: paths.config }));
-  return paths;
+  return perRecord !== undefined && perRecord.length > 0 ? { ...paths, csv } : paths;
 }

@@ -147,8 +147,8 @@ function aggregatePaired(runs: readonly ExperimentResults[]): PairedSeTable | un
  * table code reads it unchanged: each row carries the mean over seeds of every number, SEs combined
  * by {@link combineSeeds} (`se.method: 'seeds+bootstrap'`), and each seed's numbers (`row.seeds`);
  * `pairedSe` combines the seeds' paired differences the same way (read with `pairedDifferenceSe`).
- * ROC curves, loss histograms and training metrics are the first seed's (for plots). With one run,
- * returns that run itself.
+ * ROC curves, loss histograms, training metrics and the per-record exposure are the first seed's
+ * (for plots). With one run, returns that run itself.
  * @param runs - The results of one config trained with each training seed, in order.
  * @throws InvalidArgumentError when the runs differ in partition (so in evaluation examples) or rows,
  *   or the training seeds are not one distinct seed per run.

@@ -1,9 +1,12 @@
 import type { ExperimentConfig } from '../config/schema';
 import type { PairedSeTable } from './paired-se';
 import type { RowSe } from './row-uncertainty';
+import type { RowExposure, RowRecords } from './row-exposure';
 
 export type { RowSe } from './row-uncertainty';
 export type { PairedSeTable } from './paired-se';
+export type { ExposedRecord, RecordColumns, RowExposure, RowRecords } from './row-exposure';
+export type { ScoreHistogram } from './score-histogram';
 
 /** One training seed's numbers of a row of a `runSeeds` aggregate (docs/protocol.md §5.2). */
 export interface SeedValues {
@@ -54,6 +57,11 @@ export interface DefenseRow {
   readonly p1: number;
   /** Loss histograms of members and non-members (for the report's plots). */
   readonly lossHistogram: { readonly edges: readonly number[]; readonly members: readonly number[]; readonly nonMembers: readonly number[] };
+  /**
+   * The target's most exposed training records and its member / non-member score distributions under
+   * its strongest attack; absent in older results, without attacks, and when no attack had usable scores.
+   */
+  readonly exposure?: RowExposure;
   /** Whether the target and shadow models came from the cache (`'none'`: a run without attacks trains no shadow). */
   readonly cache: { readonly target: 'hit' | 'miss'; readonly shadow: 'hit' | 'miss' | 'none' };
   readonly trainSeconds: number;
@@ -108,4 +116,9 @@ export interface ExperimentResults {
   readonly pairedSe?: PairedSeTable;
   /** The training seeds of a `runSeeds` aggregate, in order (absent for a single run). */
   readonly trainingSeeds?: readonly number[];
+  /**
+   * Every evaluation record's scores, per row with an exposure: in memory only. `writeReport` writes
+   * them to `exposure.csv` and leaves them out of `results.json`, so re-rendering a run keeps its CSV.
+   */
+  readonly perRecord?: readonly RowRecords[];
 }

@@ -18,8 +18,9 @@ import { trainUnitsInWorkers } from '../train/worker-pool';
 import { packageVersions } from '../store/versions';
 import { defenseRow, rowBootstrapInput } from './defense-row';
 import { pairedRowSe, type PairedRowInput } from './paired-se';
-import { shadowRoles, unitRoles } from '../train/unit-roles';
+import { roleIndices, shadowRoles, unitRoles } from '../train/unit-roles';
 import type { UnitSignals } from '../train/unit-scope';
+import { rowExposure, type RowRecords } from './row-exposure';
 
 /** Options of {@link runExperiment}. */
 export interface RunExperimentOptions {
@@ -51,7 +52,8 @@ export interface TrainUnitsRequest {
 /**
  * Runs one experiment: for every defense, trains the target and an adaptive shadow (same defense,
  * docs/protocol.md §3.7) or loads them from the content-addressed cache, computes their signals, runs the
- * attack suite, and measures utility, loss gap, loss variance and P1 (docs/protocol.md §5). The whole
+ * attack suite, and measures utility, loss gap, loss variance and P1 (docs/protocol.md §5) and each
+ * attacked target's per-record exposure (`row.exposure`; every record in `perRecord`). The whole
  * config is validated first (every defense's params against its schema), before any data loads.
  * @throws InvalidArgumentError naming every bad config entry by its path; a user defense registered
  *   without a module when units train in workers or on a queue.
@@ -100,6 +102,8 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
   const rows: DefenseRow[] = [];
   // Every row is evaluated on the same examples (the target partition roles), so rows pair (§5.2).
   const paired: PairedRowInput[] = [];
+  const perRecord: RowRecords[] = [];
+  const targetIndex = roleIndices(config.seed, data.partition.roles, 'target');
   for (const defense of config.defenses) {
     const target = await trainUnit(config, data, defense, 'target', store, options);
     const shadows: UnitSignals[] = [];
@@ -155,7 +159,17 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
       });
       results.push(...augmented.attacks);
     }
-    const row = defenseRow(config, defense, target, shadow, results);
+    const exposed = rowExposure({
+      label: defense.label ?? defense.name,
+      members: target.members,
+      nonMembers: target.nonMembers,
+      memberIndex: targetIndex.memberIdx,
+      nonMemberIndex: targetIndex.nonMemberIdx,
+      attacks: results,
+    });
+    warn(exposed.warning);
+    if (exposed.records !== undefined) perRecord.push(exposed.records);
+    const row = { ...defenseRow(config, defense, target, shadow, results), ...(exposed.exposure === undefined ? {} : { exposure: exposed.exposure }) };
     rows.push(row);
     paired.push({ label: row.label, input: rowBootstrapInput(target, results) });
     const best = row.attacks.length === 0 ? undefined : row.attacks.reduce((a, b) => (b.advantage > a.advantage ? b : a));
@@ -195,6 +209,7 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     notes,
     warnings,
     ...pairedSeOf(config, paired),
+    perRecord,
   };
 }
 
