@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +126,9 @@ describe('runReproduction', () => {
     const runResults = JSON.parse(readFileSync(join(out, 'runs', 'purchase', 'results.json'), 'utf8'));
     expect(runResults.format).toBe('mia-results-1');
     expect(runResults.dataset.classes).toBe(100);
+    // The 20 most exposed records per row, but no per-record CSV of every run in a reproduction.
+    expect(runResults.rows[0].exposure.top.length).toBeGreaterThan(0);
+    expect(existsSync(join(out, 'runs', 'purchase', 'exposure.csv'))).toBe(false);
     for (const row of runResults.rows) {
       for (const key of ['trainAccuracy', 'testAccuracy', 'lossGap', 'maxAdvantage', 'p1']) expect(row.se[key], key).toBeGreaterThan(0);
       expect(Object.keys(row.se.attacks).sort()).toEqual(['entropy', 'loss']);

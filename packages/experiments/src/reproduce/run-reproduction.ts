@@ -119,7 +119,10 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
       for (const note of results.notes) notes.add(note);
       for (const warning of results.warnings ?? []) notes.add(`Warning, run ${id}: ${warning}`);
       runs[id] = { dataset: results.dataset.name, source: results.dataset.source, seconds: results.seconds };
-      await writeReport({ ...results, command: `mia reproduce ${reproduction.name} --scale ${options.scale}` }, join(options.out, 'runs', id));
+      // Without exposure.csv: every record's scores of every run would dwarf a reproduction's results
+      // (its reports keep the 20 most exposed records per row); `mia run` writes it.
+      const { perRecord: _records, ...stored } = results;
+      await writeReport({ ...stored, command: `mia reproduce ${reproduction.name} --scale ${options.scale}` }, join(options.out, 'runs', id));
       return results;
     },
     runSeeds: (id, config, k) => runSeeds((i, c) => ctx.run(i, c), id, config, k, { concurrent: concurrentSeeds }),
