@@ -1,4 +1,13 @@
-export { experimentSchema, expandGrid, type ExperimentConfig, type TrainingConfig, type DefenseConfig } from './config/schema';
+export {
+  experimentSchema,
+  expandGrid,
+  attackConfigOf,
+  type ExperimentConfig,
+  type TrainingConfig,
+  type DefenseConfig,
+  type AttackEntry,
+  type AttackConfig,
+} from './config/schema';
 export { parseExperimentConfig } from './config/parse-config';
 export { experimentJsonSchema } from './config/json-schema';
 export { loadExperimentConfig } from './config/load-config';
@@ -9,7 +18,15 @@ export { registerDefense, getDefense, findDefense, defenseNames, importDefenseMo
 export { defineDefense, type DefenseDefinition, type DefenseTrainContext, type DefenseRunFacts, type UnitLogits } from './defenses/definition';
 export { optimizerFor, trainWithPlugins, copyWeights } from './defenses/train-helpers';
 export { AUGMENTATION_ATTACKS, augmentationQueries, unitQuerySignals, type AugmentationAttackName, type UnitQuerySignals } from './attacks/query-signals';
-export { createAttacks, ATTACK_NAMES } from './attacks/registry';
+export { createAttacks, ATTACK_NAMES, registerAttack, getAttack, findAttack, attackNames } from './attacks/registry';
+export {
+  defineAttack,
+  type AttackDefinition,
+  type AttackNeeds,
+  type AttackQuerySet,
+  type AttackCreateContext,
+  type AttackRunFacts,
+} from './attacks/definition';
 export {
   DirectoryArtifactStore,
   type ArtifactStore,

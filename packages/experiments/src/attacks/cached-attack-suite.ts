@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { runAttackSuite, type AttackSuiteInput, type AttackSuiteResult, type ModelSignals, type ShadowAttack } from '@mia/attacks';
 import type { ArtifactStore } from '../store/artifact-store';
 import { isTrainedAttack } from './registry';
+import { attackConfigOf } from '../config/schema';
 import { contentHash } from '../store/canonical-hash';
 import type { DefenseConfig, ExperimentConfig } from '../config/schema';
 import type { PreparedData } from '../data/prepare-data';
@@ -18,12 +19,21 @@ export interface CachedAttackSuiteOptions {
   readonly attackOptions: Record<string, unknown>;
   /** The cache keys of the units the signals come from (target, shadows): part of each entry's key. */
   readonly units: Record<string, unknown>;
+  /**
+   * More of an attack's key, by the attack's (result) name: its config entry when it has params or a
+   * label (`{ attack, params }`); undefined for an attack written as its bare name, whose key stays
+   * what it was before attacks had params.
+   */
+  readonly entryOf?: (name: string) => Record<string, unknown> | undefined;
   /** Names the row in log lines, e.g. the defense's label. */
   readonly label: string;
   readonly onLog?: (line: string) => void;
 }
 
-/** The runner's {@link CachedAttackSuiteOptions} for one defense: its target's and shadows' unit keys, the trained attacks of the registry. */
+/**
+ * The runner's {@link CachedAttackSuiteOptions} for one defense: its target's and shadows' unit keys,
+ * the trained attacks of the registry, and each attack's config entry (by its result name).
+ */
 export function attackCacheOptions(
   config: ExperimentConfig,
   data: PreparedData,
@@ -32,9 +42,16 @@ export function attackCacheOptions(
   attackOptions: Record<string, unknown>,
   onLog?: (line: string) => void,
 ): CachedAttackSuiteOptions {
+  const entries = new Map(config.attacks.map((entry) => [attackConfigOf(entry).label, attackConfigOf(entry)]));
   return {
     store,
-    isTrained: isTrainedAttack,
+    isTrained: (name) => isTrainedAttack(entries.get(name)?.name ?? name),
+    entryOf: (name) => {
+      const entry = entries.get(name);
+      return entry === undefined || (entry.label === entry.name && Object.keys(entry.params).length === 0)
+        ? undefined
+        : { attack: entry.name, params: entry.params };
+    },
     attackOptions,
     units: { target: unitKey(config, data, defense, 'target'), shadows: shadowRoles(config).map((role) => unitKey(config, data, defense, role)) },
     label: defense.label ?? defense.name,
@@ -78,8 +95,10 @@ export function signalsDigest(signals: unknown): string {
 }
 
 /** The cache key of one trained attack's outputs: attack, its options, the signals (content and source units), code versions. */
-export function attackOutputKey(name: string, input: AttackSuiteInput, options: Pick<CachedAttackSuiteOptions, 'attackOptions' | 'units'>): string {
+export function attackOutputKey(name: string, input: AttackSuiteInput, options: Pick<CachedAttackSuiteOptions, 'attackOptions' | 'units' | 'entryOf'>): string {
+  const entry = options.entryOf?.(name);
   return contentHash({
+    ...(entry === undefined ? {} : { entry }),
     kind: 'attack-output-1',
     attack: name,
     options: options.attackOptions,

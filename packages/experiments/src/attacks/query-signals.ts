@@ -5,7 +5,8 @@ import { deserializeClassifier } from '@mia/models';
 import type { ArtifactStore } from '../store/artifact-store';
 import { toBytes, toFloats } from '../store/float-bytes';
 import { contentHash } from '../store/canonical-hash';
-import type { DefenseConfig, ExperimentConfig } from '../config/schema';
+import { attackConfigOf, type DefenseConfig, type ExperimentConfig } from '../config/schema';
+import { findAttack } from './registry';
 import type { PreparedData } from '../data/prepare-data';
 import { unitKey } from '../train/unit-key';
 import { roleIndices, type UnitRole } from '../train/unit-roles';
@@ -36,11 +37,15 @@ export function augmentationQueries(name: AugmentationAttackName, config: Experi
 }
 
 /**
- * Fails before anything is trained when a config asks for augmentation attacks on non-image data.
+ * Fails before anything is trained when a config asks for attacks that query augmented images (the
+ * built-in `rotation` and `translation`, or any attack whose `needs.queries` is set) on non-image data.
  * @throws InvalidArgumentError naming the attack and the dataset's input shape.
  */
 export function checkAugmentationAttacks(config: ExperimentConfig, inputShape: readonly number[]): void {
-  const wanted = config.attacks.filter(isAugmentationAttack);
+  const wanted = config.attacks
+    .map(attackConfigOf)
+    .filter((a) => findAttack(a.name)?.needs.queries !== undefined)
+    .map((a) => a.label);
   if (wanted.length > 0 && inputShape.length !== 3) {
     throw new InvalidArgumentError(
       `attacks ${wanted.join(', ')} query augmented images and need image data ([h, w, c]); dataset ${config.dataset.name} has input shape [${inputShape.join(', ')}]`,

@@ -1,30 +1,118 @@
 import { InvalidArgumentError } from '@mia/core';
-import { augmentationAttack, metricAttack, nnCrlAttack, nnMlhAttack, nnRlAttack, nnSelAttack, type ShadowAttack, type StatisticName } from '@mia/attacks';
+import type { ShadowAttack } from '@mia/attacks';
+import { attackConfigOf, type AttackEntry, type ExperimentConfig } from '../config/schema';
+import { moduleBeingImported } from '../defenses/config-modules';
+import { BUILTIN_ATTACKS } from './builtin';
+import type { AttackDefinition } from './definition';
+import type { AttackLookup } from './validate-attacks';
 
-const METRICS: readonly StatisticName[] = ['correctness', 'loss', 'confidence', 'maxConfidence', 'entropy', 'modifiedEntropy', 'phi'];
-const NN = { 'nn-mlh': nnMlhAttack, 'nn-rl': nnRlAttack, 'nn-sel': nnSelAttack, 'nn-crl': nnCrlAttack } as const;
+interface Entry {
+  readonly definition: AttackDefinition<never>;
+  /** The module that registers this attack; `undefined` for one registered in this process only. */
+  readonly module: string | undefined;
+  readonly builtin: boolean;
+}
 
-const AUGMENTATION = ['rotation', 'translation'] as const;
+let table: Map<string, Entry> | undefined;
+const entries = () => (table ??= new Map(BUILTIN_ATTACKS.map((d) => [d.name, { definition: d, module: undefined, builtin: true }])));
 
-/** Names the runner accepts in `attacks` (docs/protocol.md §3.1–3.3). */
-export const ATTACK_NAMES: readonly string[] = [...METRICS, ...Object.keys(NN), ...AUGMENTATION];
-
-/** Whether an attack trains a model of its own (the NN and augmentation attacks); the runner caches what those produce. */
-export function isTrainedAttack(name: string): boolean {
-  return name in NN || (AUGMENTATION as readonly string[]).includes(name);
+/**
+ * Refuses a definition whose needs the runner cannot meet yet (reference models, a population), so
+ * that a config never gets as far as training for it.
+ */
+function unsupportedNeeds(definition: AttackDefinition<never>): string | undefined {
+  const needs = definition.needs as AttackDefinition['needs'] | undefined;
+  if (needs === undefined || needs.shadow !== true)
+    return `needs.shadow must be true (every attack calibrates on the shadow models), got ${JSON.stringify(needs?.shadow)}`;
+  if (needs.queries !== undefined && needs.queries !== 'rotation' && needs.queries !== 'translation')
+    return `needs.queries must be "rotation" or "translation", got ${JSON.stringify(needs.queries)}`;
+  if (needs.references !== undefined) return 'needs.references: this version of the runner trains no reference models';
+  if (needs.population === true) return 'needs.population: this version of the runner provides no population signals';
+  return undefined;
 }
 
 /**
- * Builds the shadow attacks of a config; NN attacks get `nnEpochs` epochs (reduced scales train
- * them shorter). `rotation` / `translation` are the augmentation attack (5 epochs, docs/protocol.md §3.3)
- * and need signals with the matching `queries`.
+ * Adds (or replaces) an attack; a config may then list it in `attacks` by name, with `params` checked
+ * against its schema. Give it a `module` (usually `import.meta.url`), or list its module in the
+ * config's `modules`, so every process of a run can load it.
+ * @throws InvalidArgumentError when the name is empty or the attack needs what the runner cannot provide.
  */
-export function createAttacks(names: readonly string[], options: { seed: number; nnEpochs?: number }): ShadowAttack[] {
-  return names.map((name) => {
-    if ((METRICS as readonly string[]).includes(name)) return metricAttack(name as StatisticName);
-    const nn = NN[name as keyof typeof NN];
-    if (nn !== undefined) return nn({ seed: options.seed, epochs: options.nnEpochs });
-    if ((AUGMENTATION as readonly string[]).includes(name)) return augmentationAttack({ name, seed: options.seed });
-    throw new InvalidArgumentError(`attacks[] must be names from ${ATTACK_NAMES.join(', ')}, got ${JSON.stringify(name)}`);
+export function registerAttack<O>(definition: AttackDefinition<O>): void {
+  const d = definition as unknown as AttackDefinition<never>;
+  if (typeof d.name !== 'string' || d.name === '')
+    throw new InvalidArgumentError(`registerAttack: name must be a non-empty string, got ${JSON.stringify(d.name)}`);
+  const problem = unsupportedNeeds(d);
+  if (problem !== undefined) throw new InvalidArgumentError(`registerAttack: attack ${JSON.stringify(d.name)}: ${problem}`);
+  entries().set(d.name, { definition: d, module: d.module ?? moduleBeingImported(), builtin: false });
+}
+
+/** The attack registered under `name`, or `undefined`. */
+export function findAttack(name: string): AttackDefinition<unknown> | undefined {
+  return entries().get(name)?.definition as AttackDefinition<unknown> | undefined;
+}
+
+/** The attack registered under `name`. @throws InvalidArgumentError listing the known names. */
+export function getAttack(name: string): AttackDefinition<unknown> {
+  const definition = findAttack(name);
+  if (definition === undefined) throw new InvalidArgumentError(`attacks[].name must be one of ${attackNames().join(', ')}, got ${JSON.stringify(name)}`);
+  return definition;
+}
+
+/** Names of every registered attack, the built-ins first. */
+export function attackNames(): string[] {
+  return [...entries().keys()];
+}
+
+/** Where a worker loads attack `name` from: `'builtin'`, a module specifier, or `undefined` (registered here without a module, or unknown). */
+export function attackSource(name: string): 'builtin' | string | undefined {
+  const entry = entries().get(name);
+  return entry === undefined ? undefined : entry.builtin ? 'builtin' : entry.module;
+}
+
+/** The registry as the config check sees it. */
+export const registeredAttacks: AttackLookup = { find: findAttack, names: attackNames };
+
+/** Names of the built-in attacks (docs/protocol.md §3.1–3.3); {@link attackNames} lists user attacks too. */
+export const ATTACK_NAMES: readonly string[] = BUILTIN_ATTACKS.map((d) => d.name);
+
+/** Whether attack `name` fits a model of its own (the NN and augmentation attacks); the runner caches what those produce. */
+export function isTrainedAttack(name: string): boolean {
+  return findAttack(name)?.trained === true;
+}
+
+/** `attack` reporting under `name` (its methods called on the attack itself, so classes keep their `this`). */
+function renamed(attack: ShadowAttack, name: string): ShadowAttack {
+  return {
+    name,
+    prepare: (fit) => attack.prepare(fit),
+    score: (target) => attack.score(target),
+    ...(attack.decide === undefined ? {} : { decide: (target: Parameters<ShadowAttack['score']>[0]) => attack.decide!(target) }),
+    ...(attack.report === undefined
+      ? {}
+      : { report: (target: Parameters<ShadowAttack['score']>[0], isMember: Uint8Array) => attack.report!(target, isMember) }),
+    dispose: () => attack.dispose(),
+  };
+}
+
+/**
+ * Builds the attacks of a config's `attacks` entries for one defense, each from its definition with
+ * its params validated and defaulted, named by the entry's label.
+ * @param options - `seed` of the attacks' randomness; `scale` of the run (the built-in NN attacks train
+ *   5 epochs at `smoke`) @default 'cpu'; `nnEpochs`: epochs of every attack with an `epochs` param that
+ *   its entry does not set.
+ * @throws InvalidArgumentError naming the entry when its attack is unknown or its params are invalid.
+ */
+export function createAttacks(
+  entries: readonly AttackEntry[],
+  options: { readonly seed: number; readonly scale?: ExperimentConfig['scale']; readonly nnEpochs?: number },
+): ShadowAttack[] {
+  return entries.map((entry, i) => {
+    const { name, label, params } = attackConfigOf(entry);
+    const definition = findAttack(name);
+    if (definition === undefined) throw new InvalidArgumentError(`attacks[${i}].name must be one of ${attackNames().join(', ')}, got ${JSON.stringify(name)}`);
+    const epochs = options.nnEpochs !== undefined && 'epochs' in definition.schema.fields && params.epochs === undefined ? { epochs: options.nnEpochs } : {};
+    const parsed = definition.schema.parse({ ...params, ...epochs }, `attacks[${i}] (${name})`);
+    const attack = definition.create(parsed, { label, seed: options.seed, scale: options.scale ?? 'cpu' });
+    return attack.name === label ? attack : renamed(attack, label);
   });
 }

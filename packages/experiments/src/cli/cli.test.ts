@@ -46,6 +46,13 @@ describe('mia CLI', () => {
     expect(
       JSON.parse(schema.stdout).properties.defenses.items.anyOf.map((v: { properties: { name: { const: string } } }) => v.properties.name.const),
     ).toContain('ccl');
+    const attacks = JSON.parse(schema.stdout).properties.attacks.items.anyOf as Array<{ enum?: string[]; properties?: Record<string, any> }>;
+    expect(attacks[0]!.enum).toContain('nn-mlh');
+    expect(attacks.find((v) => v.properties?.name.const === 'nn-mlh')!.properties!.params.properties.epochs).toMatchObject({ type: 'integer', minimum: 1 });
+    // User attacks (and defenses) of a module are in the schema with --module.
+    const withModule = mia('schema', '--module', join(root, 'packages/experiments/src/test-utils/user-attack-fixture.ts'));
+    expect(withModule.status).toBe(0);
+    expect(JSON.parse(withModule.stdout).properties.attacks.items.anyOf[0].enum).toContain('test-weighted-loss');
     writeFileSync(join(dir, 'missing-data.json'), JSON.stringify({ ...tiny, dataset: { name: 'texas100' } }));
     const missing = mia('--backend', 'cpu', 'run', join(dir, 'missing-data.json'));
     expect(missing.status).toBe(1);

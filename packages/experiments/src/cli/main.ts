@@ -8,6 +8,7 @@ import { cacheLsCommand, cachePruneCommand, cacheVerifyCommand, type CachePruneO
 import { runCommand, reproduceCommand, reportCommand, datasetsFetchCommand } from './commands';
 import { asBackendName, initDefaultBackend } from '../train/backend-choice';
 import { experimentJsonSchema } from '../config/json-schema';
+import { importConfigModules, resolveModuleSpecifier } from '../defenses/config-modules';
 import { exitOnInterrupt } from './exit-on-interrupt';
 import { parseWorkerOptions, type WorkerCommandOptions } from '../queue/worker-options';
 // bullmq and ioredis load only for `--queue` and `mia worker`.
@@ -152,9 +153,11 @@ program
 program
   .command('schema')
   .description(
-    "print the JSON Schema of experiment configs: every defense's params, the dataset, model and attack names (for editors: `mia schema > experiment.schema.json`)",
+    "print the JSON Schema of experiment configs: every defense's and every attack's params, the dataset, model and attack names (for editors: `mia schema > experiment.schema.json`)",
   )
-  .action(() => {
+  .option('--module <specifier...>', "modules that register user defenses and attacks (as in a config's `modules`), included in the schema")
+  .action(async (opts: { module?: string[] }) => {
+    await importConfigModules((opts.module ?? []).map((m) => resolveModuleSpecifier(m)));
     process.stdout.write(`${JSON.stringify(experimentJsonSchema(), null, 2)}\n`);
   });
 

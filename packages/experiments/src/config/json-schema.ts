@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { modelNames } from '@mia/models';
-import { ATTACK_NAMES } from '../attacks/registry';
+import { attackNames, getAttack } from '../attacks/registry';
 import { experimentSchema } from './schema';
 import { defenseNames, getDefense } from '../defenses/registry';
 import { DATASET_NAMES } from './validate-config';
@@ -8,8 +8,9 @@ import { DATASET_NAMES } from './validate-config';
 /**
  * The JSON Schema (draft 2020-12) of experiment configs, for editors (`# yaml-language-server:
  * $schema=…` or `"$schema"`): the config's shape, with each registered defense's `params` described
- * by that defense's own schema (the same one the runner validates with), and the dataset, model and
- * attack names the runner accepts enumerated.
+ * by that defense's own schema (the same one the runner validates with), each registered attack as
+ * its name or `{ name, label?, params }` with `params` described by the attack's schema, and the
+ * dataset, model and attack names the runner accepts enumerated.
  */
 export function experimentJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(experimentSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown> & {
@@ -31,7 +32,18 @@ export function experimentJsonSchema(): Record<string, unknown> {
     const properties = object.properties as Record<string, Record<string, unknown>>;
     return { ...object, properties: { ...properties, [key]: { ...properties[key], enum: [...names] } } };
   };
+  // Each attack: its bare name, or { name, label?, params } with params described by its own schema.
   const attacks = schema.properties.attacks!;
+  const attackVariants = attackNames().map((name) => {
+    const definition = getAttack(name);
+    return {
+      description: definition.description,
+      type: 'object',
+      properties: { name: { const: name }, label: { type: 'string', minLength: 1 }, params: definition.schema.jsonSchema() },
+      required: ['name'],
+      additionalProperties: false,
+    };
+  });
   return {
     ...schema,
     title: 'mia experiment config',
@@ -39,7 +51,7 @@ export function experimentJsonSchema(): Record<string, unknown> {
       ...schema.properties,
       dataset: named(schema.properties.dataset!, 'name', DATASET_NAMES),
       model: named(schema.properties.model!, 'name', modelNames),
-      attacks: { ...attacks, items: { ...(attacks.items as Record<string, unknown>), enum: [...ATTACK_NAMES] } },
+      attacks: { ...attacks, items: { anyOf: [{ type: 'string', enum: attackNames() }, ...attackVariants] } },
       defenses: { ...schema.properties.defenses, items: { anyOf: variants } },
     },
   };

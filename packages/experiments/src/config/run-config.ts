@@ -1,11 +1,14 @@
 import { InvalidArgumentError } from '@mia/core';
-import { expandGrid, type ExperimentConfig } from './schema';
+import { attackConfigOf, expandGrid, type ExperimentConfig } from './schema';
+import { attackSource } from '../attacks/registry';
 import { parseExperimentConfig } from './parse-config';
-import { defenseSource, importDefenseModules } from '../defenses/registry';
+import { defenseSource } from '../defenses/registry';
+import { importConfigModules } from '../defenses/config-modules';
 
 /**
- * The modules worker threads and queue workers import to get the config's defenses: the config's
- * `modules` plus the module of every user defense it uses.
+ * The modules worker threads and queue workers import to get the config's defenses and attacks: the
+ * config's `modules` plus the module of every user defense and user attack it uses (attacks score
+ * in the process that runs the config, so a user attack registered without a module is not refused).
  * @throws InvalidArgumentError naming the defense when one was registered without a module.
  */
 export function workerModules(config: ExperimentConfig): string[] {
@@ -25,6 +28,10 @@ export function workerModules(config: ExperimentConfig): string[] {
       modules.add(source);
     }
   });
+  for (const entry of config.attacks) {
+    const source = attackSource(attackConfigOf(entry).name);
+    if (source !== undefined && source !== 'builtin') modules.add(source);
+  }
   return [...modules];
 }
 
@@ -35,7 +42,7 @@ export function workerModules(config: ExperimentConfig): string[] {
  * @throws InvalidArgumentError naming every problem by its config path.
  */
 export async function checkedRunConfig(input: ExperimentConfig, options: { readonly remote: boolean; readonly source?: string }): Promise<ExperimentConfig> {
-  await importDefenseModules(input.modules ?? []);
+  await importConfigModules(input.modules ?? []);
   const config = parseExperimentConfig(input, options.source ?? 'runExperiment');
   return expandGrid(options.remote ? { ...config, modules: workerModules(config) } : config);
 }

@@ -52,6 +52,23 @@ export const defenseSchema = z.strictObject({
   grid: z.record(z.string(), z.array(z.unknown()).min(1)).optional(),
 });
 
+/**
+ * One attack of a run as written: its name (`"loss"`, the attack with its default params), or
+ * `{ name, label?, params }`; `params` are checked against the attack's own schema (see
+ * `experimentIssues`), and `label` names its results (default: the name).
+ */
+export const attackEntrySchema = z.union(
+  [
+    z.string().min(1),
+    z.strictObject({
+      name: z.string().min(1),
+      label: z.string().min(1).optional(),
+      params: z.record(z.string(), z.unknown()).default({}),
+    }),
+  ],
+  { error: 'an attack name (e.g. "loss") or { name, label?, params }' },
+);
+
 /** A run = dataset, partition, model, defenses, attacks, seed and scale (packages/experiments/README.md). */
 export const experimentSchema = z.strictObject({
   name: z.string().regex(/^[a-zA-Z0-9._-]+$/, 'letters, digits, ".", "_" or "-"'),
@@ -87,8 +104,11 @@ export const experimentSchema = z.strictObject({
   model: z.strictObject({ name: z.string().min(1), options: z.record(z.string(), z.unknown()).default({}) }),
   training: trainingSchema,
   defenses: z.array(defenseSchema).min(1),
-  /** Runner attacks; `[]` trains the targets only (no shadow models), for reproductions that attack the targets themselves. */
-  attacks: z.array(z.string().min(1)).default(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh']),
+  /**
+   * Runner attacks, each a name or `{ name, label?, params }` (`attackEntrySchema`); `[]` trains the
+   * targets only (no shadow models), for reproductions that attack the targets themselves.
+   */
+  attacks: z.array(attackEntrySchema).default(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh']),
   /**
    * Shadow models per defense whose signals are pooled to calibrate the attacks (the CRL paper's
    * NN attack pools k = 5, docs/protocol.md §3.2): the first trains on `shadow_train` against
@@ -101,7 +121,7 @@ export const experimentSchema = z.strictObject({
     .strictObject({ rotationDegrees: z.number().positive().default(4), translationDistance: z.number().int().positive().default(1) })
     .default({ rotationDegrees: 4, translationDistance: 1 }),
   /**
-   * Modules that register user defenses (`registerDefense`), imported before the config is checked
+   * Modules that register user defenses (`registerDefense`) and attacks (`registerAttack`), imported before the config is checked
    * and by every worker thread and queue worker: package names, `file:` URLs, or paths (relative
    * to the config file in `loadExperimentConfig`).
    */
@@ -118,6 +138,21 @@ export type ExperimentConfig = z.infer<typeof experimentSchema>;
 export const trainingSeedOf = (config: Pick<ExperimentConfig, 'seed' | 'trainingSeed'>): number => config.trainingSeed ?? config.seed;
 export type TrainingConfig = z.infer<typeof trainingSchema>;
 export type DefenseConfig = z.infer<typeof defenseSchema>;
+/** One entry of `attacks` as the config holds it: a name, or `{ name, label?, params }`. */
+export type AttackEntry = z.infer<typeof attackEntrySchema>;
+
+/** An attack entry with its parts spelled out: a bare name has no label and empty params. */
+export interface AttackConfig {
+  readonly name: string;
+  /** The name of its results: `label`, else the name. */
+  readonly label: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/** The name, result label and params of an attack entry (a bare name: itself, itself, `{}`). */
+export function attackConfigOf(entry: AttackEntry): AttackConfig {
+  return typeof entry === 'string' ? { name: entry, label: entry, params: {} } : { name: entry.name, label: entry.label ?? entry.name, params: entry.params };
+}
 
 /**
  * Expands every defense `grid` into one defense per combination of values (in the order given),

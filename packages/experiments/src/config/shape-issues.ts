@@ -15,26 +15,45 @@ function valueAt(input: unknown, path: readonly Key[]): unknown {
 
 interface ContainerDef {
   readonly type: string;
+  readonly options?: readonly z.ZodType[];
   readonly shape?: Record<string, z.ZodType>;
   readonly element?: z.ZodType;
   readonly valueType?: z.ZodType;
 }
 
+/** `s` without its optional, default, nullable and prefault wrappers. */
+const unwrap = (s: z.ZodType): z.ZodType => {
+  const def = (s as unknown as { _zod: { def: { type: string; innerType?: z.ZodType } } })._zod.def;
+  return (def.type === 'optional' || def.type === 'default' || def.type === 'nullable' || def.type === 'prefault') && def.innerType !== undefined
+    ? unwrap(def.innerType)
+    : s;
+};
+const defOf = (s: z.ZodType): ContainerDef => (unwrap(s) as unknown as { _zod: { def: ContainerDef } })._zod.def;
+
+/**
+ * The object option of a union of scalars and one object (an attack entry: a name or `{ name, … }`),
+ * whose keys are the union's keys; undefined for any other schema (a discriminated union of objects
+ * stays itself).
+ */
+function mixedUnionObject(def: ContainerDef): z.ZodType | undefined {
+  if (def.type !== 'union') return undefined;
+  const objects = def.options?.filter((o) => defOf(o).type === 'object') ?? [];
+  return objects.length === 1 && objects.length < (def.options?.length ?? 0) ? objects[0] : undefined;
+}
+
 /** The schema at `path` of `schema`, through optional, default, array, record and object wrappers. */
 function schemaAt(schema: z.ZodType, path: readonly Key[]): z.ZodType | undefined {
   let current: z.ZodType | undefined = schema;
-  const unwrap = (s: z.ZodType): z.ZodType => {
-    const def = (s as unknown as { _zod: { def: { type: string; innerType?: z.ZodType } } })._zod.def;
-    return (def.type === 'optional' || def.type === 'default' || def.type === 'nullable' || def.type === 'prefault') && def.innerType !== undefined
-      ? unwrap(def.innerType)
-      : s;
-  };
   for (const key of path) {
     if (current === undefined) return undefined;
-    const def: ContainerDef = (unwrap(current) as unknown as { _zod: { def: ContainerDef } })._zod.def;
+    let def = defOf(current);
+    // A union of a scalar and an object (an attack entry): a key goes into the object.
+    const mixed = mixedUnionObject(def);
+    if (mixed !== undefined) def = defOf(mixed);
     current = def.type === 'object' ? def.shape?.[String(key)] : def.type === 'array' ? def.element : def.type === 'record' ? def.valueType : undefined;
   }
-  return current === undefined ? undefined : unwrap(current);
+  if (current === undefined) return undefined;
+  return mixedUnionObject(defOf(current)) ?? unwrap(current);
 }
 
 const list = (values: readonly unknown[]) => values.map((v) => JSON.stringify(v)).join(', ');
@@ -57,38 +76,46 @@ function bound(issue: Issue & { minimum?: unknown; maximum?: unknown; inclusive?
 export function shapeIssues(schema: z.ZodType, input: unknown): OptionIssue[] {
   const result = schema.safeParse(input);
   if (result.success) return [];
-  return result.error.issues.flatMap((issue): OptionIssue[] => {
-    const path = issue.path;
-    const actual = valueAt(input, path);
-    const got = actual === undefined ? 'nothing (it is required)' : describeValue(actual);
-    switch (issue.code) {
-      case 'unrecognized_keys': {
-        const shape = (schemaAt(schema, path) as unknown as { _zod?: { def: { shape?: Record<string, unknown> } } } | undefined)?._zod?.def.shape;
-        return issue.keys.map((key) => ({
-          path: pathText([...path, key]),
-          expected: shape === undefined ? 'no such key' : `one of the keys ${Object.keys(shape).join(', ')}`,
-          got: 'an unknown key',
-        }));
-      }
-      case 'invalid_value':
-        return [{ path: pathText(path), expected: issue.values.length === 1 ? JSON.stringify(issue.values[0]) : `one of ${list(issue.values)}`, got }];
-      case 'invalid_union': {
-        const discriminator = (issue as { discriminator?: string }).discriminator;
-        const union = discriminator === undefined ? undefined : schemaAt(schema, path.slice(0, -1));
-        const options = (
-          union as unknown as { _zod?: { def: { options?: Array<{ _zod: { def: { shape: Record<string, { _zod: { def: { values?: unknown[] } } }> } } }> } } }
-        )?._zod?.def.options;
-        const values = options?.flatMap((o) => o._zod.def.shape[discriminator!]?._zod.def.values ?? []);
-        return [{ path: pathText(path), expected: values === undefined || values.length === 0 ? 'a valid value' : `one of ${list(values)}`, got }];
-      }
-      case 'invalid_type':
-        return [{ path: pathText(path), expected: issue.expected === 'int' ? 'an integer' : article(issue.expected), got }];
-      case 'too_small':
-        return [{ path: pathText(path), expected: bound(issue, true), got }];
-      case 'too_big':
-        return [{ path: pathText(path), expected: bound(issue, false), got }];
-      default:
-        return [{ path: pathText(path), expected: issue.message.replace(/^Invalid input: expected /, '').replace(/^Invalid /, 'a valid '), got }];
+  return result.error.issues.flatMap((issue) => issueText(schema, input, issue, []));
+}
+
+/** One zod issue as config issues; `prefix` is the path of the union a branch issue came from. */
+function issueText(schema: z.ZodType, input: unknown, issue: Issue, prefix: readonly Key[]): OptionIssue[] {
+  const path = [...prefix, ...issue.path];
+  const actual = valueAt(input, path);
+  const got = actual === undefined ? 'nothing (it is required)' : describeValue(actual);
+  switch (issue.code) {
+    case 'unrecognized_keys': {
+      const shape = (schemaAt(schema, path) as unknown as { _zod?: { def: { shape?: Record<string, unknown> } } } | undefined)?._zod?.def.shape;
+      return issue.keys.map((key) => ({
+        path: pathText([...path, key]),
+        expected: shape === undefined ? 'no such key' : `one of the keys ${Object.keys(shape).join(', ')}`,
+        got: 'an unknown key',
+      }));
     }
-  });
+    case 'invalid_value':
+      return [{ path: pathText(path), expected: issue.values.length === 1 ? JSON.stringify(issue.values[0]) : `one of ${list(issue.values)}`, got }];
+    case 'invalid_union': {
+      const discriminator = (issue as { discriminator?: string }).discriminator;
+      // A union without a discriminator (a name or an object): the branch the value's type fits
+      // (every other branch failing on the type of the value itself) says what is wrong inside it.
+      const branches = ((issue as { errors?: Issue[][] }).errors ?? []).filter((b) => !b.some((i) => i.code === 'invalid_type' && i.path.length === 0));
+      if (discriminator === undefined && branches.length === 1) return branches[0]!.flatMap((i) => issueText(schema, input, i, path));
+      if (discriminator === undefined && !issue.message.startsWith('Invalid input')) return [{ path: pathText(path), expected: issue.message, got }];
+      const union = discriminator === undefined ? undefined : schemaAt(schema, path.slice(0, -1));
+      const options = (
+        union as unknown as { _zod?: { def: { options?: Array<{ _zod: { def: { shape: Record<string, { _zod: { def: { values?: unknown[] } } }> } } }> } } }
+      )?._zod?.def.options;
+      const values = options?.flatMap((o) => o._zod.def.shape[discriminator!]?._zod.def.values ?? []);
+      return [{ path: pathText(path), expected: values === undefined || values.length === 0 ? 'a valid value' : `one of ${list(values)}`, got }];
+    }
+    case 'invalid_type':
+      return [{ path: pathText(path), expected: issue.expected === 'int' ? 'an integer' : article(issue.expected), got }];
+    case 'too_small':
+      return [{ path: pathText(path), expected: bound(issue, true), got }];
+    case 'too_big':
+      return [{ path: pathText(path), expected: bound(issue, false), got }];
+    default:
+      return [{ path: pathText(path), expected: issue.message.replace(/^Invalid input: expected /, '').replace(/^Invalid /, 'a valid '), got }];
+  }
 }

@@ -1,8 +1,9 @@
 import { describeValue, type OptionIssue } from '@mia/core';
 import { DATASETS, PAST6, CCL4, CCL5, RELAX5 } from '@mia/data';
 import { modelNames } from '@mia/models';
-import { ATTACK_NAMES } from '../attacks/registry';
-import { defenseSchema, experimentSchema, trainingSchema, type ExperimentConfig } from './schema';
+import { registeredAttacks } from '../attacks/registry';
+import { attackEntryIssues, duplicateAttackIssues } from '../attacks/validate-attacks';
+import { attackEntrySchema, defenseSchema, experimentSchema, trainingSchema, type ExperimentConfig } from './schema';
 import { sizeIssues } from './sizes';
 import type { DefenseRunFacts } from '../defenses/definition';
 import { registeredDefenses } from '../defenses/registry';
@@ -57,8 +58,16 @@ export function experimentIssues(input: unknown, parsed?: ExperimentConfig): Opt
     });
   issues.push(...nameIssue('dataset.name', field(field(input, 'dataset'), 'name'), DATASET_NAMES));
   issues.push(...nameIssue('model.name', field(field(input, 'model'), 'name'), modelNames));
-  const attacks = field(input, 'attacks');
-  if (Array.isArray(attacks)) attacks.forEach((name, i) => issues.push(...nameIssue(`attacks[${i}]`, name, ATTACK_NAMES)));
+  const attacks = parsed?.attacks ?? field(input, 'attacks');
+  if (Array.isArray(attacks)) {
+    const shadowModels = parsed?.shadowModels ?? experimentSchema.shape.shadowModels.safeParse(field(input, 'shadowModels')).data ?? 1;
+    const attackRun = training !== undefined && partition !== undefined ? { training, preset: partition.preset, shadowModels } : undefined;
+    const entries = attacks.map((entry) => attackEntrySchema.safeParse(entry).data);
+    entries.forEach((entry, i) => {
+      if (entry !== undefined) issues.push(...attackEntryIssues(registeredAttacks, entry, i, attackRun));
+    });
+    issues.push(...duplicateAttackIssues(entries));
+  }
   if (training?.checkpoint === 'best-validation' && partition !== undefined && partition.validation === undefined)
     issues.push({
       path: 'training.checkpoint',

@@ -1,7 +1,6 @@
-import { pathToFileURL } from 'node:url';
-import { isAbsolute, resolve } from 'node:path';
 import { InvalidArgumentError } from '@mia/core';
 import { BUILTIN_DEFENSES } from './builtin';
+import { importConfigModules, moduleBeingImported } from './config-modules';
 import type { DefenseDefinition, DefenseLookup } from './definition';
 
 interface Entry {
@@ -14,16 +13,13 @@ interface Entry {
 let table: Map<string, Entry> | undefined;
 const entries = () =>
   (table ??= new Map(BUILTIN_DEFENSES.map((d) => [d.name, { definition: d as DefenseDefinition<never>, module: undefined, builtin: true }])));
-/** The module being imported by {@link importDefenseModules}: defenses it registers are loadable from it. */
-let loading: string | undefined;
-const imported = new Set<string>();
 
 /**
  * Adds (or replaces) a defense. Give it a `module` (usually `import.meta.url`), or list its module
  * in the config's `modules`, so worker threads and queue workers can load it too.
  */
 export function registerDefense<O>(definition: DefenseDefinition<O>): void {
-  entries().set(definition.name, { definition: definition as DefenseDefinition<never>, module: definition.module ?? loading, builtin: false });
+  entries().set(definition.name, { definition: definition as DefenseDefinition<never>, module: definition.module ?? moduleBeingImported(), builtin: false });
 }
 
 /** The defense registered under `name`, or `undefined`. */
@@ -56,30 +52,10 @@ export function defenseSource(name: string): 'builtin' | string | undefined {
 }
 
 /**
- * A module specifier as workers import it: relative paths (`./x.js`) resolved against `baseDir`,
- * paths as `file:` URLs; package names and URLs unchanged.
- */
-export function resolveModuleSpecifier(specifier: string, baseDir = process.cwd()): string {
-  if (specifier.startsWith('./') || specifier.startsWith('../')) return pathToFileURL(resolve(baseDir, specifier)).href;
-  return isAbsolute(specifier) ? pathToFileURL(specifier).href : specifier;
-}
-
-/**
- * Imports the modules that register user defenses (the config's `modules`), once each; what they
- * register is loadable by workers from the same module.
+ * Imports the modules that register user defenses (and attacks): the config's `modules`, once each;
+ * what they register is loadable by workers from the same module.
  * @throws InvalidArgumentError naming the module when it cannot be imported.
  */
-export async function importDefenseModules(modules: readonly string[]): Promise<void> {
-  for (const specifier of modules) {
-    if (imported.has(specifier)) continue;
-    loading = specifier;
-    try {
-      await import(resolveModuleSpecifier(specifier));
-    } catch (cause) {
-      throw new InvalidArgumentError(`modules: cannot import ${JSON.stringify(specifier)}: ${(cause as Error).message}`, { cause });
-    } finally {
-      loading = undefined;
-    }
-    imported.add(specifier);
-  }
-}
+export const importDefenseModules: (modules: readonly string[]) => Promise<void> = importConfigModules;
+
+export { resolveModuleSpecifier } from './config-modules';

@@ -1,4 +1,5 @@
 import type { ExperimentResults } from '../run/results';
+import { attackConfigOf } from '../config/schema';
 import { exposureMarkdown } from './exposure-report';
 import { whatItMeans } from './what-it-means';
 
@@ -26,7 +27,7 @@ const PAPER_COLUMNS = [
  * A paper column appears only when the config gives the paper's value for at least one of its rows.
  */
 export function mainTable(results: ExperimentResults): { header: string[]; rows: string[][] } {
-  const attacks = results.config.attacks.filter((a) => results.rows.some((r) => r.attacks.some((x) => x.attack === a)));
+  const attacks = results.config.attacks.map((a) => attackConfigOf(a).label).filter((a) => results.rows.some((r) => r.attacks.some((x) => x.attack === a)));
   const paper = PAPER_COLUMNS.filter(([key]) => results.rows.some((r) => results.config.paper?.values[r.label]?.[key] !== undefined));
   const header = [
     'defense',

@@ -2,14 +2,15 @@ import { activeBackend } from '../train/backend-choice';
 import { deriveSeed } from '@mia/core';
 import { concatSignals } from '@mia/attacks';
 import { DirectoryArtifactStore, type ArtifactStore } from '../store/artifact-store';
-import { createAttacks } from '../attacks/registry';
+import { createAttacks, findAttack } from '../attacks/registry';
 import { attackCacheOptions, runCachedAttackSuite } from '../attacks/cached-attack-suite';
-import { trainingSeedOf, type ExperimentConfig } from '../config/schema';
+import { attackConfigOf, trainingSeedOf, type AttackEntry, type ExperimentConfig } from '../config/schema';
+import type { AttackQuerySet } from '../attacks/definition';
 import { sizeWarnings } from '../config/sizes';
 import { defaultModelStore } from '../store/model-store';
 import { prepareData, type PreparedData } from '../data/prepare-data';
 import { checkTrainingAugmentation } from '../defenses/training-augmentation';
-import { checkAugmentationAttacks, isAugmentationAttack, unitQuerySignals } from '../attacks/query-signals';
+import { checkAugmentationAttacks, unitQuerySignals } from '../attacks/query-signals';
 import type { DefenseRow, ExperimentResults } from './results';
 import { divergenceWarning, examplesPerClassWarning } from './warnings';
 import { trainUnit, unitKey, type TrainUnitSpec } from '../train/train-unit';
@@ -120,9 +121,10 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     // The attack models train with the training seed: their randomness is part of a seed's spread (§5.2).
     const attackSeed = deriveSeed(trainingSeedOf(config), 'attack');
     const attackOptions = { seed: attackSeed, nnEpochs: config.scale === 'smoke' ? 5 : undefined };
+    const create = { seed: attackSeed, scale: config.scale };
     const attacks = createAttacks(
-      config.attacks.filter((a) => !isAugmentationAttack(a)),
-      attackOptions,
+      config.attacks.filter((a) => queriesOf(a) === undefined),
+      create,
     );
     // Trained attacks (NN) are cached like the models: a rerun on cached units does not retrain them.
     const cacheAttacks = attackCacheOptions(config, data, defense, store, attackOptions, options.onLog);
@@ -141,12 +143,13 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
           });
     const results = [...(suite?.attacks ?? [])];
     // Augmentation attacks (docs/protocol.md §3.3): their own suite on signals with the attack's queries.
-    for (const name of shadow === undefined ? [] : config.attacks.filter(isAugmentationAttack)) {
-      const tq = await unitQuerySignals(config, data, defense, 'target', name, store, options.onLog);
+    for (const entry of shadow === undefined ? [] : config.attacks.filter((a) => queriesOf(a) !== undefined)) {
+      const queries = queriesOf(entry)!;
+      const tq = await unitQuerySignals(config, data, defense, 'target', queries, store, options.onLog);
       const per = [];
-      for (const role of shadowsOf) per.push(await unitQuerySignals(config, data, defense, role, name, store, options.onLog));
+      for (const role of shadowsOf) per.push(await unitQuerySignals(config, data, defense, role, queries, store, options.onLog));
       const sq = { members: poolQueries(per.map((q) => q.members)), nonMembers: poolQueries(per.map((q) => q.nonMembers)) };
-      const augmentation = createAttacks([name], { seed: attackSeed });
+      const augmentation = createAttacks([entry], create);
       const augmented = await runCachedAttackSuite(
         {
           target: { members: { ...target.members, queries: tq.members }, nonMembers: { ...target.nonMembers, queries: tq.nonMembers } },
@@ -212,6 +215,9 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     perRecord,
   };
 }
+
+/** The query set an attack entry's attack needs (the augmentation attacks'), or undefined. */
+const queriesOf = (entry: AttackEntry): AttackQuerySet | undefined => findAttack(attackConfigOf(entry).name)?.needs.queries;
 
 /** The run's paired bootstrap table (docs/protocol.md §5.2), seeded from the config seed; none with one row. */
 function pairedSeOf(config: ExperimentConfig, rows: readonly PairedRowInput[]): Pick<ExperimentResults, 'pairedSe'> {

@@ -1,0 +1,102 @@
+import type { OptionIssue, OptionsSchema } from '@mia/core';
+import type { ShadowAttack } from '@mia/attacks';
+import type { ExperimentConfig, TrainingConfig } from '../config/schema';
+
+/** The query sets the runner can compute on every unit: the augmentation attacks' (docs/protocol.md §3.3). */
+export type AttackQuerySet = 'rotation' | 'translation';
+
+/**
+ * What an attack needs from the run besides the target's signals. The runner provides what is listed
+ * and refuses (when the config is checked, before anything trains) an attack that needs something it
+ * cannot provide.
+ */
+export interface AttackNeeds {
+  /**
+   * Shadow models: `prepare` gets the pooled signals of the defense's `shadowModels` shadows (same
+   * defense, docs/protocol.md §3.7) to calibrate on. Every attack this version runs calibrates on
+   * shadows; a run with any attack trains them.
+   */
+  readonly shadow: true;
+  /**
+   * Signals of the target and the shadows on augmented copies of each example (`ModelSignals.queries`):
+   * `rotation` ([−r, 0, r] degrees) or `translation` (|i| + |j| = d), sized by the config's
+   * `augmentation`. Image data only.
+   */
+  readonly queries?: AttackQuerySet;
+  /**
+   * Reference models (LiRA, RMIA): at least `min` models of the target's architecture trained on random
+   * halves of a population, whose signals on the audit examples the attack fits per example. Not
+   * trained by the runner yet: an attack that sets this cannot be registered.
+   */
+  readonly references?: { readonly min: number };
+  /**
+   * Population examples (RMIA's z samples): signals of the target on examples drawn from the same
+   * distribution that are members of no model. Not provided by the runner yet: an attack that sets
+   * this cannot be registered.
+   */
+  readonly population?: boolean;
+}
+
+/** What {@link AttackDefinition.create} gets besides the attack's params. */
+export interface AttackCreateContext {
+  /** Name the attack's results are reported under (the entry's `label`, else the attack's name). */
+  readonly label: string;
+  /** Seed of the attack's randomness (attack-model initialisation, shuffling), from the run's training seed. */
+  readonly seed: number;
+  /** The run's scale: reduced scales may fit smaller or shorter (the built-in NN attacks train 5 epochs at `smoke`). */
+  readonly scale: ExperimentConfig['scale'];
+}
+
+/** What an attack's {@link AttackDefinition.check} knows about the run before any data loads. */
+export interface AttackRunFacts {
+  readonly training: TrainingConfig;
+  /** The config's partition preset, e.g. `CCL4`. */
+  readonly preset: string;
+  /** Shadow models per defense whose signals are pooled for `prepare`. */
+  readonly shadowModels: number;
+}
+
+/**
+ * An attack as the runner uses it: a name, the schema of its `params` (strict, with defaults), what it
+ * needs from the run, and how it scores (`create` returns an `@mia/attacks` `ShadowAttack`: `prepare`
+ * on the shadow signals, `score` on the target's, higher = more likely member). Register your own with
+ * {@link registerAttack}.
+ *
+ * @example
+ * registerAttack(defineAttack({
+ *   name: 'scaled-loss', description: 'loss × weight', module: import.meta.url,
+ *   schema: optionsSchema({ weight: option.number({ min: 0, default: 1 }) }),
+ *   needs: { shadow: true },
+ *   create: (options, ctx) => metricAttack((s) => Float64Array.from(s.loss, (l) => -l * options.weight), { name: ctx.label }),
+ * }));
+ */
+export interface AttackDefinition<O = Record<string, unknown>> {
+  readonly name: string;
+  /** Short description for reports and the config's JSON Schema. */
+  readonly description: string;
+  /** Validates `params` (unknown keys are errors) and fills the defaults; the config's JSON Schema comes from it. */
+  readonly schema: OptionsSchema<O>;
+  /** What the attack needs from the run (shadow models, queries; reference models and a population later). */
+  readonly needs: AttackNeeds;
+  /**
+   * Whether the attack fits a model of its own (an attack network) that takes a while to train: its
+   * outputs on the target are then cached, content-addressed by the attack, its params and its
+   * inputs, so a rerun does not fit it again. Threshold attacks are cheap and are not cached.
+   * @default false
+   */
+  readonly trained?: boolean;
+  /**
+   * The module that registers this attack when imported (usually `import.meta.url` of the file that
+   * calls {@link registerAttack}); a config that lists it in `modules` loads it everywhere it runs.
+   */
+  readonly module?: string;
+  /** Checks that need the run; paths are relative to `params`. */
+  check?(options: O, run: AttackRunFacts): OptionIssue[];
+  /** Builds the attack for one defense of a run; the runner calls `dispose` when it is done. */
+  create(options: O, ctx: AttackCreateContext): ShadowAttack;
+}
+
+/** Types an {@link AttackDefinition} from its schema (`options` get the schema's type); returns it unchanged. */
+export function defineAttack<O>(definition: AttackDefinition<O>): AttackDefinition<O> {
+  return definition;
+}
