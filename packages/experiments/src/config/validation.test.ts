@@ -223,7 +223,7 @@ describe('experiment config validation', () => {
       expect.stringMatching(/^attacks\[1\]: expected one of correctness, loss, .*got "lose"$/),
     ]);
     expect(errorOf({ ...withDefenses([{ name: 'none' }]), training: { ...base.training, epoch: 3 } })).toContain(
-      'training.epoch: expected one of the keys epochs, batchSize, optimizer, lr, momentum, nesterov, weightDecay, schedule, microBatchSize, augment, got an unknown key',
+      'training.epoch: expected one of the keys epochs, batchSize, optimizer, lr, momentum, nesterov, weightDecay, schedule, microBatchSize, augment, checkpoint, got an unknown key',
     );
     expect(errorOf(withDefenses([{ name: 'memguard' }], { partition: { preset: 'CCL4' } }))).toContain(
       'defenses[0].name: expected a defense that runs on partition.preset CCL4 ("memguard" needs a partition with an inference set: PAST6 or CCL5), got "memguard"',
