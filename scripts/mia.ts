@@ -7,4 +7,4 @@ import { reproductions as past } from '@mia/example-past';
 import { reproductions as sam } from '@mia/example-sam';
 
 registerReproductions([...past, ...ccl, ...crl, ...sam]);
-await import('../packages/experiments/src/cli');
+await import('../packages/experiments/src/cli/main');

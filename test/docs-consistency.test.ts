@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BACKEND_NAMES } from '../packages/experiments/src/backend-choice';
+import { BACKEND_NAMES } from '../packages/experiments/src/train/backend-choice';
 import { CLAIM_VERDICTS } from '../packages/experiments/src/reproduce/types';
 
 // The figures the docs state that can be checked against the code: the `--backend` values, the

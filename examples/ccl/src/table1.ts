@@ -1,6 +1,7 @@
 import {
   cellOf,
   claimForEveryColumn,
+  pairedColumnSe,
   metricTable,
   regime,
   regimeGate,
@@ -176,6 +177,7 @@ export const table1: Reproduction = {
           rowB: 'w/o',
           direction: 'greater',
           gate: gate('CCQL'),
+          differenceSe: pairedColumnSe(runs, 'CCQL', 'w/o', 'p1'),
         }),
         claimForEveryColumn({
           table: p1,
@@ -184,6 +186,7 @@ export const table1: Reproduction = {
           rowB: 'w/o',
           direction: 'greater',
           gate: gate('CCEL'),
+          differenceSe: pairedColumnSe(runs, 'CCEL', 'w/o', 'p1'),
         }),
         claimForEveryColumn({
           table: advantage,
@@ -192,6 +195,7 @@ export const table1: Reproduction = {
           rowB: 'w/o',
           direction: 'less',
           gate: gate('CCQL'),
+          differenceSe: pairedColumnSe(runs, 'CCQL', 'w/o', 'maxAdvantage'),
         }),
         // Matched control (not in the paper, reduced scales only): CCQL must beat plain early stopping at matched validation accuracy.
         ...(ctx.scale === 'paper'
@@ -203,6 +207,7 @@ export const table1: Reproduction = {
                 rowA: 'CCQL',
                 rowB: EARLY_STOP_CONTROL,
                 direction: 'greater',
+                differenceSe: pairedColumnSe(runs, 'CCQL', EARLY_STOP_CONTROL, 'p1'),
                 gate: regimeGate({ runs, undefended: 'w/o', compared: ['CCQL', EARLY_STOP_CONTROL], regime: CCL_REGIME }),
               }),
             ]),

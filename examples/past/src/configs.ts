@@ -22,7 +22,15 @@ export interface DatasetSetup {
   /** A validation slice cut from target_inference (partition.validation), on which λ is chosen (docs/protocol.md A11). */
   readonly validation?: number;
   readonly model: { readonly name: string; readonly options: Record<string, unknown> };
-  readonly training: { readonly epochs: number; readonly batchSize: number; readonly lr: number };
+  readonly training: {
+    readonly epochs: number;
+    readonly batchSize: number;
+    readonly lr: number;
+    /** Random crop (from a zero pad of `crop` pixels) + horizontal flip of training batches; absent: none. */
+    readonly augment?: { readonly crop: number; readonly flip: boolean };
+  };
+  /** Training seeds per compared model (docs/protocol.md §5.2); absent: one. */
+  readonly seeds?: number;
   /** PAST's tuning phase: λ per dataset (§2.1), tuning epochs, α of Table 1. */
   readonly past: { readonly lambda: number; readonly tuneEpochs: number; readonly alpha: number };
   /** Image or tabular data (RelaxLoss variant, docs/protocol.md A20). */
@@ -196,6 +204,9 @@ export function pastExperiment(name: string, setup: DatasetSetup, defenses: read
 
 /** One line for the notes: which data and model a setup used. */
 export function describeSetup(setup: DatasetSetup, scale: ReproductionScale): string {
+  const augment =
+    setup.training.augment === undefined ? '' : `, crop ${setup.training.augment.crop} + ${setup.training.augment.flip ? 'flip' : 'no flip'} augmentation`;
+  const seeds = (setup.seeds ?? 1) > 1 ? `, ${setup.seeds} training seeds per model` : '';
   const cap = `${setup.maxPerRole === undefined ? 'full PAST6 roles' : `${setup.maxPerRole} examples per PAST6 role`}${setup.validation === undefined ? '' : `, a validation slice of ${setup.validation}`}`;
-  return `${DATASET_COLUMNS[setup.key]} at scale '${scale}': ${setup.dataset.name} (${cap}), ${setup.model.name}${Object.keys(setup.model.options).length > 0 ? ` ${JSON.stringify(setup.model.options)}` : ''}, phase 1 ${setup.training.epochs} epochs lr ${setup.training.lr}, PAST λ ${setup.past.lambda}, α ${setup.past.alpha}, ${setup.past.tuneEpochs} tuning epochs.`;
+  return `${DATASET_COLUMNS[setup.key]} at scale '${scale}': ${setup.dataset.name} (${cap}), ${setup.model.name}${Object.keys(setup.model.options).length > 0 ? ` ${JSON.stringify(setup.model.options)}` : ''}, phase 1 ${setup.training.epochs} epochs lr ${setup.training.lr} batch ${setup.training.batchSize}${augment}, PAST λ ${setup.past.lambda}, α ${setup.past.alpha}, ${setup.past.tuneEpochs} tuning epochs${seeds}.`;
 }

@@ -3,6 +3,7 @@ import {
   claimForEveryColumn,
   isNotRun,
   metricTable,
+  pairedColumnSe,
   regime,
   regimeGate,
   rowMetrics,
@@ -37,24 +38,33 @@ export function table1Config(setup: DatasetSetup): ExperimentConfig {
 export async function runTable1(ctx: ReproductionContext): Promise<{ runs: Record<string, RunOutcome>; notes: string[] }> {
   const runs: Record<string, RunOutcome> = {};
   const notes: string[] = [];
-  for (const key of KEYS) {
+  const outcomes: Partial<Record<PastDatasetKey, RunOutcome>> = {};
+  // The anchor column first, so an interrupted run has spent its time on the headline models (the
+  // cache resumes the rest); the table keeps the paper's column order.
+  for (const key of [...KEYS].sort((a, b) => Number(b === 'cifar10') - Number(a === 'cifar10'))) {
     const setup = datasetSetup(key, ctx.scale);
     if (isNotRun(setup)) {
-      runs[DATASET_COLUMNS[key]] = setup;
+      outcomes[key] = setup;
       continue;
     }
-    runs[DATASET_COLUMNS[key]] = await ctx.run(`table1-${key}`, table1Config(setup));
-    notes.push(describeSetup(setup, ctx.scale));
+    outcomes[key] = await ctx.runSeeds(`table1-${key}`, table1Config(setup), setup.seeds ?? 1);
+  }
+  for (const key of KEYS) {
+    runs[DATASET_COLUMNS[key]] = outcomes[key]!;
+    const setup = datasetSetup(key, ctx.scale);
+    if (!isNotRun(setup)) notes.push(describeSetup(setup, ctx.scale));
   }
   return { runs, notes };
 }
 
 /**
- * PAST's regime (docs/protocol.md §5.1 defaults): the paper tunes overfitted models (train ≈ 100 %,
- * a clear generalization gap, well above chance), so the defaults apply unchanged.
+ * PAST's regime (docs/anchors.md "What the regime gate checks"): the paper tunes "a roughly
+ * converged model" (§3.2), so the undefended phase-1 model must fit its members (≥ 99 % train,
+ * beyond 2 SE); the other thresholds are the docs/protocol.md §5.1 defaults.
  */
 export const PAST_REGIME = regime({
-  why: 'PAST tunes overfitted models (§3.1, Fig. 1a/2c: the loss gap and attack advantage grow over 100 epochs of standard training); the paper reports no train/test accuracy of its undefended models, only P1 (Table 1, w/o: Texas 0.557, Purchase 0.792, CIFAR-10 0.638, CIFAR-100 0.360). Ours: the docs/protocol.md §5.1 defaults (undefended train ≥ 90 %, test ≥ 3× chance, a gap > 0, each beyond 2 SE; attacks not saturated)',
+  minTrainAccuracy: 0.99,
+  why: 'PAST tunes "a roughly converged model" (§3.2) trained for 100 epochs (§4.1), whose loss gap and attack advantage grow with training (§3.1, Fig. 1a/2c); the paper reports no train/test accuracy of its undefended models, only P1 (Table 1, w/o: Texas 0.557, Purchase 0.792, CIFAR-10 0.638, CIFAR-100 0.360). Ours: undefended train ≥ 99 % (fitted), test ≥ 3× chance, a gap > 0, each beyond 2 SE; attacks not saturated (best attack accuracy < 95 %, AUC < 0.99)',
 });
 
 /** Whether a scale's tabular columns are the stand-ins (so the report says so). */
@@ -102,6 +112,14 @@ export const table1: Reproduction = {
       format: 'pct',
       caption: 'Top-1 accuracy on target_test (%). The paper prints only P1.',
     });
+    const train = metricTable({
+      title: 'Table 1 (behind P1): train accuracy',
+      runs,
+      rows,
+      metric: rowMetrics.trainAccuracy,
+      format: 'pct',
+      caption: "Top-1 accuracy on the target's members (%): the regime reached (the gate asks the undefended model for ≥ 99 %). The paper reports none.",
+    });
     const adv = metricTable({
       title: 'Table 1 (behind P1): highest attack advantage',
       runs,
@@ -128,9 +146,17 @@ export const table1: Reproduction = {
     });
     const gate = regimeGate({ runs, undefended: 'w/o', compared: ['PAST', 'w/o', TUNING_CONTROL], regime: PAST_REGIME });
     return {
-      tables: [p1, acc, adv, gap, ...(ctx.scale === 'cpu' ? [validation] : [])],
+      tables: [p1, acc, train, adv, gap, ...(ctx.scale === 'cpu' ? [validation] : [])],
       claims: [
-        claimForEveryColumn({ table: p1, statement: 'P1(PAST) > P1(undefended) on every dataset', rowA: 'PAST', rowB: 'w/o', direction: 'greater', gate }),
+        claimForEveryColumn({
+          table: p1,
+          statement: 'P1(PAST) > P1(undefended) on every dataset',
+          rowA: 'PAST',
+          rowB: 'w/o',
+          direction: 'greater',
+          gate,
+          differenceSe: pairedColumnSe(runs, 'PAST', 'w/o', 'p1'),
+        }),
         claimForEveryColumn({
           table: acc,
           statement:
@@ -139,6 +165,7 @@ export const table1: Reproduction = {
           rowB: 'w/o',
           direction: 'greater',
           offset: -0.02,
+          differenceSe: pairedColumnSe(runs, 'PAST', 'w/o', 'testAccuracy'),
           gate: regimeGate({ runs, undefended: 'w/o', compared: ['PAST', 'w/o', TUNING_CONTROL], regime: PAST_REGIME, kind: 'utility' }),
         }),
         claimForEveryColumn({
@@ -148,6 +175,7 @@ export const table1: Reproduction = {
           rowB: 'w/o',
           direction: 'less',
           gate,
+          differenceSe: pairedColumnSe(runs, 'PAST', 'w/o', 'maxAdvantage'),
         }),
         // Matched control (not in the paper): PAST's gain must come from the penalty, not from the extra tuning epochs.
         claimForEveryColumn({
@@ -157,6 +185,7 @@ export const table1: Reproduction = {
           rowB: TUNING_CONTROL,
           direction: 'greater',
           gate,
+          differenceSe: pairedColumnSe(runs, 'PAST', TUNING_CONTROL, 'p1'),
         }),
       ],
       notes: [

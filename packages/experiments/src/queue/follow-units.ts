@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import { AbortError } from '@mia/core';
-import type { ArtifactStore } from '../artifact-store';
+import type { ArtifactStore } from '../store/artifact-store';
 import { enqueueUnits } from './enqueue-units';
 import { UnitJobFailedError } from './queue-errors';
 import type { UnitJobData, UnitJobResult } from './unit-job';

@@ -1,11 +1,11 @@
-import { loadExperimentConfig } from '../load-config';
-import { defaultModelStore } from '../model-store';
+import { loadExperimentConfig } from '../config/load-config';
+import { defaultModelStore } from '../store/model-store';
 import { queueTrainer, enqueueSweep } from './queue-sweep';
 import { parseQueueUrl } from './queue-url';
 import { startQueueWorker } from './queue-worker';
 import { connectRedis } from './redis-connection';
 import { parseWorkerOptions, type WorkerCommandOptions } from './worker-options';
-import type { TrainUnitsRequest } from '../runner';
+import type { TrainUnitsRequest } from '../run/runner';
 
 type Log = ((line: string) => void) | undefined;
 

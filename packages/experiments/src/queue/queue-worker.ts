@@ -1,8 +1,8 @@
 import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { activeBackend, threadsPerWorker } from '../backend-choice';
-import { DirectoryArtifactStore } from '../artifact-store';
-import { packageVersions } from '../versions';
+import { activeBackend, threadsPerWorker } from '../train/backend-choice';
+import { DirectoryArtifactStore } from '../store/artifact-store';
+import { packageVersions } from '../store/versions';
 import { ThreadPool } from './thread-pool';
 import { UNIT_QUEUE_NAME, processId, versionDifferences, type UnitJobData, type UnitJobResult } from './unit-job';
 

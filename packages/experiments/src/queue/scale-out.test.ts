@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ExperimentResults } from '../results';
+import type { ExperimentResults } from '../run/results';
 import { freePort, hasRedisServer, startRedisServer } from './redis-test-server';
 
 // `mia sweep --queue` + `mia worker` as users run them (node + tsx on the sources) against a real
@@ -28,7 +28,7 @@ interface Proc {
 
 /** Runs the CLI, keeping its stderr; `waitFor` resolves once `re` matched `count` times. */
 function mia(args: string[], cacheDir: string): Proc {
-  const child = spawn(process.execPath, ['--conditions=@mia/source', '--import', 'tsx', join(root, 'packages/experiments/src/cli.ts'), ...args], {
+  const child = spawn(process.execPath, ['--conditions=@mia/source', '--import', 'tsx', join(root, 'packages/experiments/src/cli/main.ts'), ...args], {
     cwd: root,
     env: { ...process.env, MIA_CACHE_DIR: cacheDir },
     stdio: ['ignore', 'pipe', 'pipe'],

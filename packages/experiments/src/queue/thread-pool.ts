@@ -1,5 +1,5 @@
-import type { ExperimentConfig } from '../config';
-import { contentHash } from '../canonical-hash';
+import type { ExperimentConfig } from '../config/schema';
+import { contentHash } from '../store/canonical-hash';
 import { UnitThread, type UnitThreadOptions } from './unit-thread';
 
 /**

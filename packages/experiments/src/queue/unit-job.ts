@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
-import type { ExperimentConfig } from '../config';
-import type { PreparedData } from '../prepare-data';
-import { unitKey, type TrainUnitSpec } from '../train-unit';
-import { packageVersions } from '../versions';
+import type { ExperimentConfig } from '../config/schema';
+import type { PreparedData } from '../data/prepare-data';
+import { unitKey, type TrainUnitSpec } from '../train/train-unit';
+import { packageVersions } from '../store/versions';
 
 /** Name of the BullMQ queue holding training units. */
 export const UNIT_QUEUE_NAME = 'mia-train-units';

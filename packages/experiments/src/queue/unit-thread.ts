@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import type { ExperimentConfig } from '../config';
-import type { TrainUnitSpec } from '../train-unit';
-import type { WorkerMessage } from '../worker-pool';
+import type { ExperimentConfig } from '../config/schema';
+import type { TrainUnitSpec } from '../train/train-unit';
+import type { WorkerMessage } from '../train/worker-pool';
 
 /** Options of {@link UnitThread}. */
 export interface UnitThreadOptions {
@@ -16,10 +16,10 @@ export interface UnitThreadOptions {
 }
 
 function threadEntry(): { url: URL; execArgv: string[] } {
-  // Same entry as the in-process pool (worker-pool.ts): TypeScript + tsx from sources, JS when built.
+  // Same entry as the in-process pool (train/worker-pool.ts): TypeScript + tsx from sources, JS when built.
   const fromSource = import.meta.url.endsWith('.ts');
   return fromSource
-    ? { url: new URL('../train-worker-source.mjs', import.meta.url), execArgv: ['--conditions=@mia/source'] }
+    ? { url: new URL('../train/train-worker-source.mjs', import.meta.url), execArgv: ['--conditions=@mia/source'] }
     : { url: new URL('./train-worker.js', import.meta.url), execArgv: [] };
 }
 

@@ -1,4 +1,4 @@
-import type { ExperimentResults } from '../results';
+import type { ExperimentResults } from '../run/results';
 import { whatItMeans } from './what-it-means';
 import { attackTable, mainTable, reproduceCommands, RESULTS_NOTE, TPR_AT_FPR_NOTE, type ReportOptions } from './markdown-report';
 import { lossHistogramSpec, privacyUtilitySpec, rocSpec } from './plots';

@@ -1,4 +1,4 @@
-import type { ExperimentResults } from '../results';
+import type { ExperimentResults } from '../run/results';
 import { whatItMeans } from './what-it-means';
 
 const pct = (v: number) => (Number.isFinite(v) ? (100 * v).toFixed(1) : 'n/a');

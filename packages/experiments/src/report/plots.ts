@@ -1,5 +1,5 @@
 import type { TopLevelSpec } from 'vega-lite';
-import type { ExperimentResults } from '../results';
+import type { ExperimentResults } from '../run/results';
 import { uncertaintyDomain } from './axis-domain';
 
 /**

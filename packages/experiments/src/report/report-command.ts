@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidArgumentError } from '@mia/core';
-import type { ExperimentResults } from '../results';
+import type { ExperimentResults } from '../run/results';
 import { writeReproductionReport } from '../reproduce/reproduction-report';
 import type { ReproductionResult } from '../reproduce/types';
 import { writeReport } from './write-report';

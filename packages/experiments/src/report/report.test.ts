@@ -2,8 +2,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseExperimentConfig } from '../config';
-import type { DefenseRow, ExperimentResults } from '../results';
+import { parseExperimentConfig } from '../config/parse-config';
+import type { DefenseRow, ExperimentResults } from '../run/results';
 import { markdownReport } from './markdown-report';
 import { rocFloor, rocSpec, seriesOf } from './plots';
 import { rerenderReports } from './report-command';

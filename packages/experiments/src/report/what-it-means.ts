@@ -1,4 +1,4 @@
-import type { DefenseRow, ExperimentResults } from '../results';
+import type { DefenseRow, ExperimentResults } from '../run/results';
 import { DEFAULT_REGIME } from '../reproduce/testability';
 
 const pct = (v: number) => (100 * v).toFixed(1);

@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ExperimentResults } from '../results';
+import type { ExperimentResults } from '../run/results';
 import { htmlReport } from './html-report';
 import { markdownReport } from './markdown-report';
 

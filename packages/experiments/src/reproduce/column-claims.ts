@@ -1,4 +1,5 @@
-import type { ExperimentResults } from '../results';
+import { pairedDifferenceSe, type PairedMetric } from '../run/paired-se';
+import type { ExperimentResults } from '../run/results';
 import type { RowMetric } from './row-metrics';
 import { testabilityProblem, missingRows, type Regime } from './testability';
 import { cellOf } from './table-helpers';
@@ -43,6 +44,31 @@ export interface EveryColumnOptions {
 export interface DifferenceSe {
   readonly se: number;
   readonly source: string;
+}
+
+/**
+ * The paired SE of `rowA − rowB` in each column's run (docs/protocol.md §5.2), for
+ * {@link EveryColumnOptions.differenceSe}: the paired bootstrap over the shared evaluation examples,
+ * combined with the spread of the per-seed differences when the run is a `runSeeds` aggregate. A
+ * column whose run has no paired SEs (older results, not run) gets undefined, so its comparison falls
+ * back to sqrt(seA² + seB²).
+ * @param rowA - A defense label of the runs (as in the results, not a table's renamed row).
+ */
+export function pairedColumnSe(
+  runs: Readonly<Record<string, RunOutcome>>,
+  rowA: string,
+  rowB: string,
+  metric: PairedMetric,
+): (column: string) => DifferenceSe | undefined {
+  return (column) => {
+    const run = runs[column];
+    if (run === undefined || isNotRun(run) || run.pairedSe === undefined) return undefined;
+    if (!run.pairedSe.rows.includes(rowA) || !run.pairedSe.rows.includes(rowB)) return undefined;
+    const se = pairedDifferenceSe(run, rowA, rowB, metric);
+    if (se === undefined) return undefined;
+    const seeds = run.pairedSe.method === 'seeds+paired-bootstrap' ? (run.pairedSe.seeds ?? run.trainingSeeds?.length ?? 0) : 1;
+    return { se, source: seeds > 1 ? `paired bootstrap combined over ${seeds} training seeds` : 'paired bootstrap, one training seed' };
+  };
 }
 
 const differenceOptions = (d: DifferenceSe | undefined) => (d === undefined ? {} : { differenceSe: d.se, differenceSeSource: d.source });

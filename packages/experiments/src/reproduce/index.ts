@@ -4,6 +4,7 @@ export { registerReproductions, reproductionNames, getReproduction, byScale } fr
 export { metricTable, rowOf, cellOf, formatValue, type MetricTableOptions, type PaperValues } from './table-helpers';
 export {
   claimForEveryColumn,
+  pairedColumnSe,
   regimeGate,
   compareRows,
   type EveryColumnOptions,

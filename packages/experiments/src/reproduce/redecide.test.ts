@@ -4,8 +4,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DirectoryArtifactStore } from '../artifact-store';
-import { parseExperimentConfig } from '../config';
+import { DirectoryArtifactStore } from '../store/artifact-store';
+import { parseExperimentConfig } from '../config/parse-config';
 import { claimForEveryColumn, regimeGate } from './column-claims';
 import { redecideReproduction } from './redecide';
 import { rowMetrics } from './row-metrics';

@@ -1,11 +1,11 @@
 import { MiaError } from '@mia/core';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { canonicalJson } from '../canonical-hash';
-import type { ArtifactStore } from '../artifact-store';
-import { checkedRunConfig } from '../run-config';
-import type { ExperimentResults } from '../results';
-import type { ExperimentConfig } from '../config';
+import { canonicalJson } from '../store/canonical-hash';
+import type { ArtifactStore } from '../store/artifact-store';
+import { checkedRunConfig } from '../config/run-config';
+import type { ExperimentResults } from '../run/results';
+import type { ExperimentConfig } from '../config/schema';
 import { writeReproductionReport } from './reproduction-report';
 import { runSeeds } from './seeds';
 import {

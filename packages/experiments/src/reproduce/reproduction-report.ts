@@ -10,7 +10,9 @@ const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').rep
 
 function cellText(cell: TableCell, table: ReproductionTable): string {
   const f = (v: number) => formatValue(v, table.format);
-  const ours = cell.ours === undefined ? 'not run' : cell.std === undefined ? f(cell.ours) : `${f(cell.ours)} ± ${f(cell.std)}`;
+  const mean = cell.ours === undefined ? 'not run' : cell.std === undefined ? f(cell.ours) : `${f(cell.ours)} ± ${f(cell.std)}`;
+  // With several training seeds: the mean, then each seed's value (docs/protocol.md §5.2).
+  const ours = cell.perSeed === undefined || cell.ours === undefined ? mean : `${mean} [seeds: ${cell.perSeed.map(f).join(', ')}]`;
   if (cell.paper === undefined) return ours;
   const paper = cell.paperStd === undefined ? f(cell.paper) : `${f(cell.paper)} ± ${f(cell.paperStd)}`;
   return `${ours} (paper ${paper})`;

@@ -1,10 +1,15 @@
-import type { DefenseRow, ExperimentResults } from '../results';
+import type { DefenseRow, ExperimentResults, SeedValues } from '../run/results';
 import type { Estimate } from './verdicts';
 
 /** A number of a row with its standard error, usable as `metricTable`'s `metric` (cells then carry the SE). */
 export interface RowMetric {
   readonly name: string;
   estimate(row: DefenseRow, results: ExperimentResults): Estimate;
+  /**
+   * The number with one training seed of a `runSeeds` aggregate (`DefenseRow.seeds`), so tables show
+   * each seed's value beside the mean (docs/protocol.md §5.2); absent for numbers seeds do not keep.
+   */
+  seedValue?(seed: SeedValues): number;
 }
 
 /** The evaluation set sizes of a run: members (target_train) and non-members (target_test). */
@@ -51,6 +56,7 @@ const fromBootstrap = (row: DefenseRow, value: number, se: number | undefined): 
  */
 export const rowMetrics = {
   testAccuracy: {
+    seedValue: (seed) => seed.testAccuracy,
     name: 'test accuracy',
     estimate: (row, results) =>
       fromBootstrap(row, row.testAccuracy, row.se?.testAccuracy) ?? {
@@ -60,6 +66,7 @@ export const rowMetrics = {
       },
   },
   trainAccuracy: {
+    seedValue: (seed) => seed.trainAccuracy,
     name: 'train accuracy',
     estimate: (row, results) =>
       fromBootstrap(row, row.trainAccuracy, row.se?.trainAccuracy) ?? {
@@ -69,6 +76,7 @@ export const rowMetrics = {
       },
   },
   maxAdvantage: {
+    seedValue: (seed) => seed.maxAdvantage,
     name: 'max advantage',
     estimate: (row, results) => {
       const n = sizes(results);
@@ -82,6 +90,7 @@ export const rowMetrics = {
     },
   },
   p1: {
+    seedValue: (seed) => seed.p1,
     name: 'P1',
     estimate: (row, results) => {
       if (row.se !== undefined) return { value: row.p1, se: row.se.p1, seSource: rowSeSource(row) };
@@ -96,6 +105,7 @@ export const rowMetrics = {
     },
   },
   lossGap: {
+    seedValue: (seed) => seed.lossGap,
     name: 'loss gap',
     estimate: (row) => fromBootstrap(row, row.lossGap, row.se?.lossGap) ?? { value: row.lossGap },
   },
@@ -105,6 +115,7 @@ export const rowMetrics = {
 export function attackMetric(attack: string, which: 'advantage' | 'auc'): RowMetric {
   return {
     name: `${attack} ${which}`,
+    seedValue: (seed) => seed.attacks[attack]?.[which] ?? NaN,
     estimate(row, results) {
       const a = row.attacks.find((x) => x.attack === attack);
       if (a === undefined) return { value: NaN };

@@ -4,11 +4,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DirectoryArtifactStore } from '../artifact-store';
-import { parseExperimentConfig } from '../config';
-import { pairedDifferenceSe } from '../paired-se';
-import { runExperiment } from '../runner';
-import type { ExperimentResults } from '../results';
+import { DirectoryArtifactStore } from '../store/artifact-store';
+import { parseExperimentConfig } from '../config/parse-config';
+import { pairedDifferenceSe } from '../run/paired-se';
+import { runExperiment } from '../run/runner';
+import type { ExperimentResults } from '../run/results';
 import { runReproduction } from './run-reproduction';
 import { isNotRun, type Reproduction, type ReproductionContext } from './types';
 

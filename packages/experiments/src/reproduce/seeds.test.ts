@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { pairedDifferenceSe, type PairedSeTable } from '../paired-se';
-import type { ExperimentResults } from '../results';
+import { pairedDifferenceSe, type PairedSeTable } from '../run/paired-se';
+import type { ExperimentResults } from '../run/results';
 import { fakeResults, fakeRow, fakeSe } from '../test-utils/reproduction-fixtures';
 import { rowMetrics } from './row-metrics';
 import { aggregateSeeds, combineSeeds, pairedEstimates } from './seeds';
 import { compareEstimates } from './verdicts';
+import { claimForEveryColumn, pairedColumnSe } from './column-claims';
+import { tableMarkdown } from './reproduction-report';
+import { cellOf, metricTable } from './table-helpers';
 
 /** A paired table of rows A, B with the same paired SE for every metric (the one pair). */
 const pairTable = (se: number): PairedSeTable => ({
@@ -100,5 +103,29 @@ describe('aggregateSeeds', () => {
     const agg = aggregateSeeds([seedRun(0.8, 0.7), old], [0, 1]);
     expect(agg.pairedSe).toBeUndefined();
     expect(pairedEstimates(agg, 'A', 'B', 'p1')).toBeUndefined();
+  });
+});
+
+describe('seed-aware tables and claims', () => {
+  it('cells show each seed’s value and the claim uses the seeds-combined paired SE of the column', () => {
+    const agg = aggregateSeeds([seedRun(0.8, 0.7), seedRun(0.72, 0.7)], [3, 4]);
+    const runs = { X: agg, Y: seedRun(0.8, 0.7), Z: { notRun: 'not run: no data' } };
+    const table = metricTable({ title: 't', runs, rows: ['A', 'B'], metric: rowMetrics.testAccuracy, format: 'pct' });
+    const cell = cellOf(table, 'A', 'X')!;
+    expect(cell.perSeed).toEqual([0.8, 0.72]);
+    expect(cell.seeds).toEqual([3, 4]);
+    // One seed: no per-seed values.
+    expect(cellOf(table, 'A', 'Y')!.perSeed).toBeUndefined();
+    expect(tableMarkdown(table)).toContain('| A | 76.0 [seeds: 80.0, 72.0] | 80.0 | not run |');
+
+    const differenceSe = pairedColumnSe(runs, 'A', 'B', 'testAccuracy');
+    expect(differenceSe('X')!.se).toBeCloseTo(Math.sqrt(0.001625), 4);
+    expect(differenceSe('X')!.source).toBe('paired bootstrap combined over 2 training seeds');
+    expect(differenceSe('Y')).toEqual({ se: 0.005, source: 'paired bootstrap, one training seed' });
+    expect(differenceSe('Z')).toBeUndefined();
+    const claim = claimForEveryColumn({ table, statement: 'A > B', rowA: 'A', rowB: 'B', direction: 'greater', differenceSe });
+    const byColumn = Object.fromEntries(claim.columns!.map((c) => [c.column, c.verdict]));
+    // X: Δ +6.0 with the seed spread in the SE (4.0) → within noise; Y: Δ +10.0 with one seed's paired SE 0.5 → holds.
+    expect(byColumn).toEqual({ X: 'within noise', Y: 'holds', Z: 'not evaluated' });
   });
 });

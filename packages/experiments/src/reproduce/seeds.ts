@@ -1,8 +1,8 @@
 import { InvalidArgumentError } from '@mia/core';
-import { trainingSeedOf, type ExperimentConfig } from '../config';
+import { trainingSeedOf, type ExperimentConfig } from '../config/schema';
 import { isNotRun, type RunOutcome } from './types';
-import { pairIndex, pairedDifferenceSe, pairedMetricKey, storedSe, type PairedMetric, type PairedSeTable } from '../paired-se';
-import type { AttackRow, DefenseRow, ExperimentResults, RowSe, SeedValues } from '../results';
+import { pairIndex, pairedDifferenceSe, pairedMetricKey, storedSe, type PairedMetric, type PairedSeTable } from '../run/paired-se';
+import type { AttackRow, DefenseRow, ExperimentResults, RowSe, SeedValues } from '../run/results';
 import type { Estimate } from './verdicts';
 
 /** A number combined over training seeds: the mean and its SE (docs/protocol.md §5.2). */

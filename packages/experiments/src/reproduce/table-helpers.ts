@@ -1,4 +1,4 @@
-import type { DefenseRow, ExperimentResults } from '../results';
+import type { DefenseRow, ExperimentResults } from '../run/results';
 import type { RowMetric } from './row-metrics';
 import { isNotRun, type CellFormat, type ReproductionTable, type RunOutcome, type TableCell } from './types';
 import { formatNumber } from './verdicts';
@@ -52,7 +52,14 @@ export function metricTable(options: MetricTableOptions): ReproductionTable {
       const metric = options.metric;
       if (typeof metric === 'function') return { ...paper, ours: metric(row, outcome) };
       const e = metric.estimate(row, outcome);
-      return { ...paper, ours: e.value, ...(e.se === undefined ? {} : { se: e.se }), ...(e.seSource === undefined ? {} : { seSource: e.seSource }) };
+      const seeds = row.seeds !== undefined && row.seeds.length > 1 && metric.seedValue !== undefined ? row.seeds : undefined;
+      return {
+        ...paper,
+        ours: e.value,
+        ...(e.se === undefined ? {} : { se: e.se }),
+        ...(e.seSource === undefined ? {} : { seSource: e.seSource }),
+        ...(seeds === undefined ? {} : { perSeed: seeds.map((s) => metric.seedValue!(s)), seeds: seeds.map((s) => s.trainingSeed) }),
+      };
     }),
   }));
   return { title: options.title, columns, rows, format: options.format, ...(options.caption === undefined ? {} : { caption: options.caption }) };

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@mia/core';
-import type { DefenseRow, ExperimentResults } from '../results';
+import type { DefenseRow, ExperimentResults } from '../run/results';
 
 /**
  * The regime a paper's claims presuppose (docs/protocol.md §5.1): the undefended model fits its

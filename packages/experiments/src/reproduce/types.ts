@@ -1,10 +1,10 @@
-import type { UnitLogits } from '../defense-definition';
+import type { UnitLogits } from '../defenses/definition';
 import type { TopLevelSpec } from 'vega-lite';
 import type { ModelClassifier } from '@mia/models';
-import type { ArtifactStore } from '../artifact-store';
-import type { ExperimentConfig } from '../config';
-import type { PreparedData } from '../prepare-data';
-import type { ExperimentResults } from '../results';
+import type { ArtifactStore } from '../store/artifact-store';
+import type { ExperimentConfig } from '../config/schema';
+import type { PreparedData } from '../data/prepare-data';
+import type { ExperimentResults } from '../run/results';
 import type { ColumnDecision, Decision } from './verdicts';
 
 /**
@@ -42,6 +42,13 @@ export interface TableCell {
   readonly seSource?: 'bootstrap' | 'binomial' | 'seeds' | 'parameters' | 'sample';
   /** Set when `ours` is missing: why (e.g. "not run: dataset not available"). */
   readonly notRun?: string;
+  /**
+   * With several training seeds (a `runSeeds` aggregate, docs/protocol.md §5.2): `ours` is their mean
+   * and these are each seed's values, in the order of `seeds`.
+   */
+  readonly perSeed?: readonly number[];
+  /** The training seeds behind {@link perSeed}. */
+  readonly seeds?: readonly number[];
 }
 
 /** A reproduced table: the paper's rows and columns, each cell ours beside the paper's. */

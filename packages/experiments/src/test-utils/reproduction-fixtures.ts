@@ -1,4 +1,4 @@
-import type { DefenseRow, ExperimentResults, RowSe } from '../results';
+import type { DefenseRow, ExperimentResults, RowSe } from '../run/results';
 
 /** A row with the given accuracies and max advantage (P1 left at 0; tests set what they compare). */
 export function fakeRow(label: string, o: { train: number; test: number; adv?: number; p1?: number; se?: RowSe; lossGap?: number }): DefenseRow {

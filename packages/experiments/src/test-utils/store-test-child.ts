@@ -32,7 +32,7 @@ if (mode === 'die-mid-write') {
   syncBuiltinESMExports();
 }
 
-const { DirectoryArtifactStore } = await import('../artifact-store');
+const { DirectoryArtifactStore } = await import('../store/artifact-store');
 const store = new DirectoryArtifactStore(root);
 
 if (mode === 'write') {

@@ -2,9 +2,9 @@
 // the test (main thread) and, through its `module` / the config's `modules`, by worker threads.
 import * as tf from '@tensorflow/tfjs-core';
 import { option, optionsSchema } from '@mia/core';
-import { defineDefense } from '../defense-definition';
-import { registerDefense } from '../defense-registry';
-import { trainWithPlugins } from '../train-helpers';
+import { defineDefense } from '../defenses/definition';
+import { registerDefense } from '../defenses/registry';
+import { trainWithPlugins } from '../defenses/train-helpers';
 
 /** Cross-entropy scaled by `weight` (a different model from `none` unless weight = 1). */
 export const scaledCrossEntropy = defineDefense({

@@ -1,0 +1,188 @@
+import { createHash } from 'node:crypto';
+import { runAttackSuite, type AttackSuiteInput, type AttackSuiteResult, type ModelSignals, type ShadowAttack } from '@mia/attacks';
+import type { ArtifactStore } from '../store/artifact-store';
+import { isTrainedAttack } from './registry';
+import { contentHash } from '../store/canonical-hash';
+import type { DefenseConfig, ExperimentConfig } from '../config/schema';
+import type { PreparedData } from '../data/prepare-data';
+import { unitKey } from '../train/unit-key';
+import { shadowRoles } from '../train/unit-roles';
+import { packageVersions } from '../store/versions';
+
+/** Options of {@link runCachedAttackSuite}. */
+export interface CachedAttackSuiteOptions {
+  readonly store: ArtifactStore;
+  /** Which attacks train a model (the NN and augmentation attacks); only these are cached, the others are cheap. */
+  readonly isTrained: (name: string) => boolean;
+  /** The options the attacks were created with (seed, epochs): part of each entry's key. */
+  readonly attackOptions: Record<string, unknown>;
+  /** The cache keys of the units the signals come from (target, shadows): part of each entry's key. */
+  readonly units: Record<string, unknown>;
+  /** Names the row in log lines, e.g. the defense's label. */
+  readonly label: string;
+  readonly onLog?: (line: string) => void;
+}
+
+/** The runner's {@link CachedAttackSuiteOptions} for one defense: its target's and shadows' unit keys, the trained attacks of the registry. */
+export function attackCacheOptions(
+  config: ExperimentConfig,
+  data: PreparedData,
+  defense: DefenseConfig,
+  store: ArtifactStore,
+  attackOptions: Record<string, unknown>,
+  onLog?: (line: string) => void,
+): CachedAttackSuiteOptions {
+  return {
+    store,
+    isTrained: isTrainedAttack,
+    attackOptions,
+    units: { target: unitKey(config, data, defense, 'target'), shadows: shadowRoles(config).map((role) => unitKey(config, data, defense, role)) },
+    label: defense.label ?? defense.name,
+    onLog,
+  };
+}
+
+/** What a trained attack produced on the target; what a cache entry holds. */
+interface AttackOutputs {
+  scores?: Float64Array;
+  decisions?: Uint8Array;
+  extra?: Record<string, number>;
+}
+
+/**
+ * SHA-256 of every number of some signals (typed arrays by their bytes, in key order): two signal
+ * sets with the same digest give a trained attack the same inputs.
+ */
+export function signalsDigest(signals: unknown): string {
+  const hash = createHash('sha256');
+  const visit = (value: unknown): void => {
+    if (ArrayBuffer.isView(value)) {
+      hash.update(`${value.constructor.name}:${value.byteLength}:`);
+      hash.update(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+    } else if (Array.isArray(value)) {
+      hash.update(`[${value.length}:`);
+      value.forEach(visit);
+      hash.update(']');
+    } else if (value !== null && typeof value === 'object') {
+      for (const key of Object.keys(value).sort()) {
+        const v = (value as Record<string, unknown>)[key];
+        if (v === undefined) continue;
+        hash.update(`${JSON.stringify(key)}=`);
+        visit(v);
+      }
+      hash.update('}');
+    } else hash.update(`${JSON.stringify(value)};`);
+  };
+  visit(signals);
+  return hash.digest('hex');
+}
+
+/** The cache key of one trained attack's outputs: attack, its options, the signals (content and source units), code versions. */
+export function attackOutputKey(name: string, input: AttackSuiteInput, options: Pick<CachedAttackSuiteOptions, 'attackOptions' | 'units'>): string {
+  return contentHash({
+    kind: 'attack-output-1',
+    attack: name,
+    options: options.attackOptions,
+    units: options.units,
+    target: signalsDigest(input.target),
+    shadow: signalsDigest(input.shadow),
+    versions: packageVersions(),
+  });
+}
+
+// Extras may hold NaN or ±Infinity, which JSON has no literal for: stored as strings, restored on read.
+const encodeExtra = (extra: Record<string, number>) =>
+  new TextEncoder().encode(JSON.stringify(extra, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v)));
+const decodeExtra = (bytes: Uint8Array) =>
+  JSON.parse(new TextDecoder().decode(bytes), (_, v: unknown) => (typeof v === 'string' ? Number(v) : v)) as Record<string, number>;
+const bytesOf = (a: Float64Array | Uint8Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/** An attack that answers from a cache entry: no fitting, the recorded scores, decisions and extras. */
+function replayAttack(attack: ShadowAttack, cached: AttackOutputs): ShadowAttack {
+  const check = (target: ModelSignals) => {
+    if (cached.scores!.length !== target.size)
+      throw new Error(`cached ${attack.name} outputs have ${cached.scores!.length} scores for ${target.size} target examples`);
+  };
+  return {
+    name: attack.name,
+    prepare: async () => undefined,
+    score: (target) => (check(target), Float64Array.from(cached.scores!)),
+    ...(cached.decisions === undefined ? {} : { decide: () => Uint8Array.from(cached.decisions!) }),
+    ...(cached.extra === undefined ? {} : { report: () => ({ ...cached.extra }) }),
+    dispose: () => attack.dispose(),
+  };
+}
+
+/** An attack that fits as usual, logs how long it took, and records its outputs for the cache. */
+function recordingAttack(attack: ShadowAttack, label: string, recorded: AttackOutputs, onLog?: (line: string) => void): ShadowAttack {
+  return {
+    name: attack.name,
+    prepare: async (fit) => {
+      const started = Date.now();
+      onLog?.(`training   ${label}: ${attack.name} attack model on ${fit.members.size + fit.nonMembers.size} shadow signals`);
+      await attack.prepare(fit);
+      onLog?.(`trained    ${label}: ${attack.name} attack model in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    },
+    score: (target) => (recorded.scores = attack.score(target)),
+    ...(attack.decide === undefined ? {} : { decide: (target: ModelSignals) => (recorded.decisions = attack.decide!(target)) }),
+    ...(attack.report === undefined ? {} : { report: (target: ModelSignals, isMember: Uint8Array) => (recorded.extra = attack.report!(target, isMember)) }),
+    dispose: () => attack.dispose(),
+  };
+}
+
+async function readOutputs(store: ArtifactStore, key: string, label: string, onLog?: (line: string) => void): Promise<AttackOutputs | undefined> {
+  const entry = await store.read(key, {
+    onCorrupted: (problems) => onLog?.(`corrupted  ${label} (${key.slice(0, 12)}): ${problems.join('; ')}; training it again`),
+  });
+  if (entry === undefined) return undefined;
+  const scores = entry.files.get('scores.f64');
+  if (scores === undefined) return undefined;
+  const decisions = entry.files.get('decisions.u8');
+  const extra = entry.files.get('extra.json');
+  return {
+    scores: new Float64Array(scores.buffer.slice(scores.byteOffset, scores.byteOffset + scores.byteLength)),
+    decisions: decisions === undefined ? undefined : Uint8Array.from(decisions),
+    extra: extra === undefined ? undefined : decodeExtra(extra),
+  };
+}
+
+/**
+ * {@link runAttackSuite} with the outputs of trained attacks (NN attacks: an attack model fitted on
+ * the shadow signals) cached in `store`, content-addressed by the attack, its options, the digest of
+ * the target and shadow signals, their source units and the code versions. A cached attack is not
+ * trained again: its scores, decisions and extras on the target come from the entry, so the
+ * results equal the run that trained it. Other attacks (threshold fits) run as usual.
+ */
+export async function runCachedAttackSuite(input: AttackSuiteInput, options: CachedAttackSuiteOptions): Promise<AttackSuiteResult> {
+  const { store, onLog } = options;
+  const pending: { key: string; name: string; recorded: AttackOutputs; started: number }[] = [];
+  const attacks: ShadowAttack[] = [];
+  for (const attack of input.attacks ?? []) {
+    if (!options.isTrained(attack.name)) {
+      attacks.push(attack);
+      continue;
+    }
+    const key = attackOutputKey(attack.name, input, options);
+    const label = `${options.label}: ${attack.name} attack`;
+    const cached = await readOutputs(store, key, label, onLog);
+    if (cached !== undefined) {
+      onLog?.(`cache hit  ${label} (${key.slice(0, 12)})`);
+      attacks.push(replayAttack(attack, cached));
+      continue;
+    }
+    const recorded: AttackOutputs = {};
+    pending.push({ key, name: attack.name, recorded, started: Date.now() });
+    attacks.push(recordingAttack(attack, options.label, recorded, onLog));
+  }
+  // An attack model takes a while to train: find out that it could not be kept before training it.
+  if (pending.length > 0) await store.ensureWritable?.();
+  const result = await runAttackSuite({ ...input, attacks });
+  for (const { key, name, recorded } of pending) {
+    if (recorded.scores === undefined) continue;
+    const files: Record<string, Uint8Array> = { 'scores.f64': bytesOf(recorded.scores) };
+    if (recorded.decisions !== undefined) files['decisions.u8'] = bytesOf(recorded.decisions);
+    if (recorded.extra !== undefined) files['extra.json'] = encodeExtra(recorded.extra);
+    await store.write(key, files, { kind: 'attack-output', label: `${options.label}/${name}`, attack: name, units: options.units });
+  }
+  return result;
+}

@@ -1,0 +1,124 @@
+import { readdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InvalidArgumentError } from '@mia/core';
+import { loadDataset, progressLines, type DatasetName } from '@mia/data';
+import { loadExperimentConfig } from '../config/load-config';
+import { rerenderReports } from '../report/report-command';
+import { writeReport } from '../report/write-report';
+import type { ExperimentResults } from '../run/results';
+import { runExperiment, type RunExperimentOptions } from '../run/runner';
+import { claimsMarkdown, tableMarkdown } from '../reproduce/reproduction-report';
+import { getReproduction, reproductionNames } from '../reproduce/registry';
+import { runReproduction } from '../reproduce/run-reproduction';
+import { redecideReproduction } from '../reproduce/redecide';
+import { defaultModelStore } from '../store/model-store';
+import { REPRODUCTION_SCALES, type ReproductionScale } from '../reproduce/types';
+import { whatItMeans } from '../report/what-it-means';
+
+// The package's configs/: two levels up from src/cli/commands.ts, one from the bundled dist/*.js.
+const CONFIG_DIR = join(dirname(fileURLToPath(import.meta.url)), ...(import.meta.url.endsWith('.ts') ? ['..', '..'] : ['..']), 'configs');
+const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
+
+interface GlobalOptions {
+  quiet?: boolean;
+}
+
+/** `mia run <config>`: runs the experiment and writes results.json, report.md, report.html. */
+export async function runCommand(
+  configPath: string,
+  opts: { out?: string; dataDir?: string; workers?: number; trainUnits?: RunExperimentOptions['trainUnits']; command?: string },
+  global: GlobalOptions,
+): Promise<void> {
+  const config = await loadExperimentConfig(configPath);
+  const log = global.quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
+  const results = await runExperiment(config, { dataDir: opts.dataDir, workers: opts.workers, trainUnits: opts.trainUnits, onLog: log });
+  const paths = await writeReport({ ...results, command: opts.command ?? `mia run ${configPath}` }, opts.out ?? join('runs', config.name));
+  printSummary(results);
+  process.stdout.write(`\nwrote ${paths.json}\n      ${paths.markdown}\n      ${paths.html}\n`);
+}
+
+function printSummary(results: ExperimentResults): void {
+  const lines = results.rows.map(
+    (r) =>
+      `  ${r.label.padEnd(24)} train ${pct(r.trainAccuracy).padStart(6)}  test ${pct(r.testAccuracy).padStart(6)}  max adv ${pct(r.maxAdvantage).padStart(6)}  P1 ${r.p1.toFixed(3)}  cache ${r.cache.target}/${r.cache.shadow}`,
+  );
+  process.stdout.write(`${results.config.name} (${results.seconds.toFixed(1)} s, backend ${results.backend})\n${lines.join('\n')}\n`);
+  const meaning = whatItMeans(results);
+  if (meaning.length > 0) process.stdout.write(`\nwhat it means: ${meaning.join(' ')}\n\n`);
+  for (const note of results.notes) process.stdout.write(`note: ${note}\n`);
+  for (const warning of results.warnings ?? []) process.stderr.write(`warning: ${warning}\n`);
+}
+
+/** `mia reproduce <name>`: runs a registered paper reproduction at a scale, or a shipped config. */
+export async function reproduceCommand(
+  name: string | undefined,
+  opts: { list?: boolean; out?: string; dataDir?: string; scale?: string; workers?: number; redecide?: boolean },
+  global: GlobalOptions,
+): Promise<void> {
+  const names = (await readdir(CONFIG_DIR)).filter((f) => /\.(json|ya?ml)$/.test(f)).map((f) => f.replace(/\.(json|ya?ml)$/, ''));
+  const reproductions = reproductionNames();
+  if (opts.list === true || name === undefined) {
+    const lines = reproductions.map((n) => `  ${n.padEnd(18)} ${getReproduction(n)!.title}`);
+    process.stdout.write(
+      `paper reproductions (--scale smoke|cpu|paper):\n${lines.length > 0 ? lines.join('\n') : "  (none registered: run through the repository's `pnpm mia`)"}\nshipped configs:\n${names.map((n) => `  ${n}`).join('\n')}\n`,
+    );
+    return;
+  }
+  const reproduction = getReproduction(name);
+  if (reproduction !== undefined) {
+    const scale = opts.scale ?? 'cpu';
+    if (!(REPRODUCTION_SCALES as readonly string[]).includes(scale))
+      throw new InvalidArgumentError(`reproduce: --scale must be one of ${REPRODUCTION_SCALES.join(', ')}, got ${JSON.stringify(scale)}`);
+    if (opts.scale === undefined)
+      process.stderr.write(`reproduce: ${name} at scale cpu, the default (minutes to an hour on 2 cores; --scale smoke checks it in seconds)\n`);
+    const log = global.quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
+    const out = opts.out ?? join('runs', `${name}-${scale}`);
+    if (opts.redecide === true) {
+      const result = await redecideReproduction(reproduction, { dir: out, store: defaultModelStore(), ...(log === undefined ? {} : { onLog: log }) });
+      process.stdout.write(
+        `## Claims (re-decided on the results of ${result.startedAt})\n\n${claimsMarkdown(result)}\n\nwrote ${join(out, 'report.md')}\n      ${join(out, 'report.html')}\n      ${join(out, 'reproduction.json')}\n`,
+      );
+      return;
+    }
+    const result = await runReproduction(reproduction, {
+      scale: scale as ReproductionScale,
+      out,
+      dataDir: opts.dataDir,
+      workers: opts.workers,
+      onLog: log,
+    });
+    process.stdout.write(
+      `${result.tables.map(tableMarkdown).join('\n')}\n## Claims\n\n${claimsMarkdown(result)}\n\n${result.name} at scale ${scale}: ${result.seconds.toFixed(0)} s, backend ${result.backend}\nwrote ${join(out, 'report.md')}\n      ${join(out, 'report.html')}\n      ${join(out, 'reproduction.json')}\n`,
+    );
+    return;
+  }
+  if (opts.scale !== undefined)
+    throw new InvalidArgumentError(
+      `reproduce: --scale applies to paper reproductions (${reproductions.join(', ') || 'none registered'}), not to the shipped config ${JSON.stringify(name)}`,
+    );
+  const file = (await readdir(CONFIG_DIR)).find((f) => f.replace(/\.(json|ya?ml)$/, '') === name);
+  if (file === undefined)
+    throw new InvalidArgumentError(`reproduce: name must be one of ${[...reproductions, ...names].join(', ')}, got ${JSON.stringify(name)}`);
+  await runCommand(join(CONFIG_DIR, file), { ...opts, command: `mia reproduce ${name}` }, global);
+}
+
+/** `mia report <run-dir>`: re-renders the reports of a run or of a reproduction and its runs. */
+export async function reportCommand(dir: string): Promise<void> {
+  const written = await rerenderReports(dir);
+  process.stdout.write(`wrote ${written.join('\n      ')}\n`);
+}
+
+/**
+ * `mia datasets fetch <name>`: on a terminal the loader draws its progress bar; in a log or a pipe
+ * progress comes as plain lines (start, every 10 %, end) that do not pile up carriage returns.
+ */
+export async function datasetsFetchCommand(name: string, opts: { dataDir?: string }): Promise<void> {
+  const dataset = await loadDataset(name as DatasetName, {
+    ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }),
+    ...(process.stderr.isTTY === true ? {} : { onProgress: progressLines(process.stderr) }),
+  });
+  process.stdout.write(
+    `${dataset.name}: ${dataset.size} examples, ${dataset.numClasses} classes, input [${dataset.inputShape.join(', ')}], ${dataset.source}\n`,
+  );
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { modelNames } from '@mia/models';
+import { ATTACK_NAMES } from '../attacks/registry';
+import { experimentSchema } from './schema';
+import { defenseNames, getDefense } from '../defenses/registry';
+import { DATASET_NAMES } from './validate-config';
+
+/**
+ * The JSON Schema (draft 2020-12) of experiment configs, for editors (`# yaml-language-server:
+ * $schema=…` or `"$schema"`): the config's shape, with each registered defense's `params` described
+ * by that defense's own schema (the same one the runner validates with), and the dataset, model and
+ * attack names the runner accepts enumerated.
+ */
+export function experimentJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(experimentSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown> & {
+    properties: Record<string, Record<string, unknown>>;
+  };
+  const entry = schema.properties.defenses!.items as { properties: Record<string, unknown> };
+  const variants = defenseNames().map((name) => {
+    const definition = getDefense(name);
+    return {
+      description: definition.description,
+      type: 'object',
+      properties: { ...entry.properties, name: { const: name }, params: definition.schema.jsonSchema() },
+      required: ['name'],
+      additionalProperties: false,
+    };
+  });
+  // The names the runner accepts, enumerated so that editors complete them and flag typos.
+  const named = (object: Record<string, unknown>, key: string, names: readonly string[]) => {
+    const properties = object.properties as Record<string, Record<string, unknown>>;
+    return { ...object, properties: { ...properties, [key]: { ...properties[key], enum: [...names] } } };
+  };
+  const attacks = schema.properties.attacks!;
+  return {
+    ...schema,
+    title: 'mia experiment config',
+    properties: {
+      ...schema.properties,
+      dataset: named(schema.properties.dataset!, 'name', DATASET_NAMES),
+      model: named(schema.properties.model!, 'name', modelNames),
+      attacks: { ...attacks, items: { ...(attacks.items as Record<string, unknown>), enum: [...ATTACK_NAMES] } },
+      defenses: { ...schema.properties.defenses, items: { anyOf: variants } },
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+
+/** Training hyperparameters of every model of a run (docs/protocol.md §2). */
+export const trainingSchema = z.strictObject({
+  epochs: z.number().int().positive(),
+  batchSize: z.number().int().positive(),
+  optimizer: z.enum(['sgd', 'adam']).default('sgd'),
+  lr: z.number().positive(),
+  momentum: z.number().min(0).max(1).default(0.9),
+  nesterov: z.boolean().default(false),
+  weightDecay: z.number().min(0).default(5e-4),
+  schedule: z
+    .discriminatedUnion('type', [
+      z.strictObject({ type: z.literal('constant') }),
+      z.strictObject({ type: z.literal('cosine') }),
+      z.strictObject({ type: z.literal('multistep'), milestones: z.array(z.number().int().positive()), gamma: z.number().positive().default(0.1) }),
+      // Absolute LR per epoch range [start, end), the last matching range winning (the CRL configs, docs/protocol.md §2.6).
+      z.strictObject({
+        type: z.literal('piecewise'),
+        ranges: z.array(z.strictObject({ start: z.number().int().nonnegative(), end: z.number().int().positive(), lr: z.number().positive() })).min(1),
+      }),
+    ])
+    .default({ type: 'constant' }),
+  microBatchSize: z.number().int().positive().optional(),
+  /**
+   * Training-time augmentation of image batches (docs/protocol.md §1.1): a random crop from the image
+   * zero-padded by `crop` pixels and a random horizontal flip, drawn per image from the unit's seed.
+   * Only training batches are augmented; the attacks query the un-augmented members. Absent: none
+   * (and the cache keys of configs without it are unchanged).
+   */
+  augment: z
+    .strictObject({
+      crop: z.number().int().min(0).max(16).default(4),
+      flip: z.boolean().default(true),
+    })
+    .optional(),
+});
+
+/** One defense of a run; `params` are checked against the defense's own schema (see `experimentIssues`). */
+export const defenseSchema = z.strictObject({
+  name: z.string().min(1),
+  label: z.string().optional(),
+  params: z.record(z.string(), z.unknown()).default({}),
+  /** A sweep: every combination of these parameter values becomes one defense (`mia sweep`). */
+  grid: z.record(z.string(), z.array(z.unknown()).min(1)).optional(),
+});
+
+/** A run = dataset, partition, model, defenses, attacks, seed and scale (packages/experiments/README.md). */
+export const experimentSchema = z.strictObject({
+  name: z.string().regex(/^[a-zA-Z0-9._-]+$/, 'letters, digits, ".", "_" or "-"'),
+  description: z.string().default(''),
+  scale: z.enum(['smoke', 'cpu', 'paper']).default('cpu'),
+  /** Seed of the partition, the evaluation resamples and (without `trainingSeed`) of the training. */
+  seed: z.number().int().nonnegative().default(0),
+  /**
+   * Seed of the training alone: every model's initialisation, batch order and defense randomness, and
+   * the attack models; the partition (so the evaluation examples) stays `seed`'s. `runSeeds` of
+   * `@mia/experiments/reproduce` varies it (docs/protocol.md §5.2). Absent, `seed` drives the
+   * training as before (cache keys and results unchanged). @default `seed`
+   */
+  trainingSeed: z.number().int().nonnegative().optional(),
+  dataset: z.strictObject({
+    name: z.string().min(1),
+    /** Number of examples for synthetic stand-ins (ignored for real data). */
+    size: z.number().int().positive().optional(),
+    dataDir: z.string().optional(),
+  }),
+  partition: z.strictObject({
+    preset: z.enum(['CCL4', 'CCL5', 'PAST6', 'RELAX5']).default('CCL4'),
+    /** Cap on the examples of each role (reduced scales). */
+    maxPerRole: z.number().int().positive().optional(),
+    /**
+     * A validation slice of this many examples, cut from the end of the preset's non-member pool
+     * (PAST6 target_inference, CCL4 target_test, CCL5 inference, RELAX5 pseudo_test) before the cap,
+     * disjoint from every other role; only the target's accuracy on it is measured, never attacked
+     * (hyperparameter selection, docs/protocol.md A11).
+     */
+    validation: z.number().int().positive().optional(),
+  }),
+  model: z.strictObject({ name: z.string().min(1), options: z.record(z.string(), z.unknown()).default({}) }),
+  training: trainingSchema,
+  defenses: z.array(defenseSchema).min(1),
+  /** Runner attacks; `[]` trains the targets only (no shadow models), for reproductions that attack the targets themselves. */
+  attacks: z.array(z.string().min(1)).default(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh']),
+  /**
+   * Shadow models per defense whose signals are pooled to calibrate the attacks (the CRL paper's
+   * NN attack pools k = 5, docs/protocol.md §3.2): the first trains on `shadow_train` against
+   * `shadow_test`; each further one on a seeded random half of `shadow_train ∪ shadow_test` against
+   * the other half. @default 1
+   */
+  shadowModels: z.number().int().min(1).max(64).default(1),
+  /** Queries of the augmentation attacks `rotation` ([−r, 0, r] degrees) and `translation` (|i| + |j| = d), docs/protocol.md §3.3. */
+  augmentation: z
+    .strictObject({ rotationDegrees: z.number().positive().default(4), translationDistance: z.number().int().positive().default(1) })
+    .default({ rotationDegrees: 4, translationDistance: 1 }),
+  /**
+   * Modules that register user defenses (`registerDefense`), imported before the config is checked
+   * and by every worker thread and queue worker: package names, `file:` URLs, or paths (relative
+   * to the config file in `loadExperimentConfig`).
+   */
+  modules: z.array(z.string().min(1)).default([]),
+  /** Independent trainings run in parallel worker threads (0 = in this thread). @default 0 */
+  workers: z.number().int().nonnegative().default(0),
+  /** The paper's numbers to print beside ours: `paper[defenseLabel][column] = value`. */
+  paper: z.strictObject({ source: z.string(), values: z.record(z.string(), z.record(z.string(), z.number())) }).optional(),
+});
+
+export type ExperimentConfig = z.infer<typeof experimentSchema>;
+
+/** The seed a run trains its models (and attack models) with: `trainingSeed`, else `seed`. */
+export const trainingSeedOf = (config: Pick<ExperimentConfig, 'seed' | 'trainingSeed'>): number => config.trainingSeed ?? config.seed;
+export type TrainingConfig = z.infer<typeof trainingSchema>;
+export type DefenseConfig = z.infer<typeof defenseSchema>;
+
+/**
+ * Expands every defense `grid` into one defense per combination of values (in the order given),
+ * labelled `label k=v …`; defenses without a grid are kept as they are.
+ */
+export function expandGrid(config: ExperimentConfig): ExperimentConfig {
+  const defenses = config.defenses.flatMap((d) => {
+    if (d.grid === undefined) return [d];
+    let combos: Array<Record<string, unknown>> = [{}];
+    for (const [key, values] of Object.entries(d.grid)) combos = combos.flatMap((c) => values.map((v) => ({ ...c, [key]: v })));
+    return combos.map((c) => ({
+      name: d.name,
+      label: `${d.label ?? d.name} ${Object.entries(c)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(' ')}`,
+      params: { ...d.params, ...c },
+    }));
+  });
+  return { ...config, defenses };
+}

@@ -1,0 +1,64 @@
+import { describeValue, type OptionIssue } from '@mia/core';
+import { DATASETS, PAST6, CCL4, CCL5, RELAX5 } from '@mia/data';
+import { modelNames } from '@mia/models';
+import { ATTACK_NAMES } from '../attacks/registry';
+import { defenseSchema, experimentSchema, trainingSchema, type ExperimentConfig } from './schema';
+import { sizeIssues } from './sizes';
+import type { DefenseRunFacts } from '../defenses/definition';
+import { registeredDefenses } from '../defenses/registry';
+import { defenseEntryIssues } from '../defenses/validate-defenses';
+
+const PRESET_ROLES: Record<string, readonly string[]> = { PAST6: PAST6.roles, CCL4: CCL4.roles, CCL5: CCL5.roles, RELAX5: RELAX5.roles };
+
+/** The dataset names a config may use (`dataset.name`). */
+export const DATASET_NAMES: readonly string[] = Object.keys(DATASETS);
+
+/** What the defenses of `config` may rely on, known before any data loads. */
+export function runFacts(config: Pick<ExperimentConfig, 'training' | 'partition'>): DefenseRunFacts {
+  const roles = PRESET_ROLES[config.partition.preset] ?? [];
+  return {
+    training: config.training,
+    preset: config.partition.preset,
+    hasInference: roles.some((r) => r === 'inference' || r.endsWith('_inference')),
+    defenses: registeredDefenses,
+  };
+}
+
+const field = (value: unknown, key: string): unknown => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined);
+
+/** A name that must be one of `allowed`; non-strings are the shape check's to report. */
+function nameIssue(path: string, value: unknown, allowed: readonly string[]): OptionIssue[] {
+  return typeof value === 'string' && value !== '' && !allowed.includes(value)
+    ? [{ path, expected: `one of ${allowed.join(', ')}`, got: describeValue(value) }]
+    : [];
+}
+
+/**
+ * The problems of a config beyond its shape, found before any data loads: every defense's params and
+ * grid values against its schema and checks, the dataset, model and attack names, and (when the
+ * whole config is well-formed) implausible sizes such as a batch larger than the training set.
+ * Works on a config whose shape is wrong too (each part that parses is checked), so that one pass
+ * reports every problem.
+ * @param input - The config as written (parsed JSON or YAML).
+ * @param parsed - The config with defaults filled, when its shape is valid.
+ * @returns issues with config paths (`defenses[4].params.alpha`); empty when the config is valid.
+ */
+export function experimentIssues(input: unknown, parsed?: ExperimentConfig): OptionIssue[] {
+  const training = parsed?.training ?? trainingSchema.safeParse(field(input, 'training')).data;
+  const partition = parsed?.partition ?? experimentSchema.shape.partition.safeParse(field(input, 'partition')).data;
+  // Checks against the run (inference set, training.epochs) need both; without them only the params' schemas are checked.
+  const run = training !== undefined && partition !== undefined ? runFacts({ training, partition }) : undefined;
+  const issues: OptionIssue[] = [];
+  const defenses = parsed?.defenses ?? field(input, 'defenses');
+  if (Array.isArray(defenses))
+    defenses.forEach((entry, i) => {
+      const defense = defenseSchema.safeParse(entry).data;
+      if (defense !== undefined) issues.push(...defenseEntryIssues(registeredDefenses, defense, i, run));
+    });
+  issues.push(...nameIssue('dataset.name', field(field(input, 'dataset'), 'name'), DATASET_NAMES));
+  issues.push(...nameIssue('model.name', field(field(input, 'model'), 'name'), modelNames));
+  const attacks = field(input, 'attacks');
+  if (Array.isArray(attacks)) attacks.forEach((name, i) => issues.push(...nameIssue(`attacks[${i}]`, name, ATTACK_NAMES)));
+  if (parsed !== undefined && issues.length === 0) issues.push(...sizeIssues(parsed));
+  return issues;
+}

@@ -1,0 +1,83 @@
+import { deriveSeed } from '@mia/core';
+import type { AttackResult } from '@mia/attacks';
+import { lossGap, lossVariance, p1Score } from '@mia/metrics';
+import type { DefenseConfig, ExperimentConfig } from '../config/schema';
+import { sharedHistogram } from './histogram';
+import type { AttackRow, DefenseRow } from './results';
+import { rowUncertainty, type RowUncertaintyInput } from './row-uncertainty';
+import type { UnitSignals } from '../train/unit-scope';
+
+const accuracyOf = (s: { correct?: Uint8Array; size: number }) => (s.correct ?? new Uint8Array()).reduce((a, b) => a + b, 0) / Math.max(1, s.size);
+
+/** Samples an ROC down to at most `max` vertices for plotting (keeps the first and last). */
+function thinRoc(fpr: ArrayLike<number>, tpr: ArrayLike<number>, max = 400): { fpr: number[]; tpr: number[] } {
+  const step = Math.max(1, Math.ceil(fpr.length / max));
+  const keep = Array.from({ length: fpr.length }, (_, i) => i).filter((i) => i % step === 0 || i === fpr.length - 1);
+  return { fpr: keep.map((i) => fpr[i]!), tpr: keep.map((i) => tpr[i]!) };
+}
+
+/**
+ * One defense's row of a run's results: utility, loss gap and variance, every attack's numbers, the
+ * highest advantage, P1 (docs/protocol.md §5) and their bootstrap standard errors (§5.1), from the
+ * target's (and shadow's) signals and the attack results.
+ */
+export function defenseRow(
+  config: ExperimentConfig,
+  defense: DefenseConfig,
+  target: UnitSignals,
+  shadow: UnitSignals | undefined,
+  results: readonly AttackResult[],
+): DefenseRow {
+  const best = results.length === 0 ? undefined : results.reduce((a, b) => (b.advantage > a.advantage ? b : a));
+  const attackRows: AttackRow[] = results.map((a) => ({
+    attack: a.name,
+    accuracy: a.accuracy,
+    advantage: a.advantage,
+    auc: a.auc,
+    tprAtFpr: a.tprAtFpr.map((t) => ({ fpr: t.fpr, tpr: t.tpr, achievedFpr: t.achievedFpr })),
+    roc: thinRoc(a.roc.fpr, a.roc.tpr),
+  }));
+  const testAccuracy = accuracyOf(target.nonMembers);
+  const maxAdvantage = best === undefined ? 0 : Math.max(0, best.advantage);
+  const se = rowUncertainty({
+    ...rowBootstrapInput(target, results),
+    seed: deriveSeed(config.seed, 'bootstrap', defense.label ?? defense.name),
+  });
+  return {
+    defense: defense.name,
+    label: defense.label ?? defense.name,
+    params: defense.params,
+    trainAccuracy: accuracyOf(target.members),
+    testAccuracy,
+    validationAccuracy: target.validationAccuracy,
+    lossGap: lossGap(target.members.loss, target.nonMembers.loss),
+    lossVariance: lossVariance(target.members.loss),
+    attacks: attackRows,
+    maxAdvantage,
+    p1: p1Score(testAccuracy, maxAdvantage),
+    se,
+    lossHistogram: sharedHistogram(target.members.loss, target.nonMembers.loss),
+    cache: { target: target.cache, shadow: shadow?.cache ?? 'none' },
+    trainSeconds: target.seconds + (shadow?.seconds ?? 0),
+    trainingMetrics: target.metrics === undefined && shadow?.metrics === undefined ? undefined : { target: target.metrics, shadow: shadow?.metrics },
+  };
+}
+
+/**
+ * What the bootstrap of a row resamples (docs/protocol.md §5.1): the target's per-example correctness
+ * and loss on its members and non-members, and every attack's scores (and decisions when it has a
+ * decision rule); also the input of the run's paired bootstrap (§5.2).
+ */
+export function rowBootstrapInput(target: UnitSignals, results: readonly AttackResult[]): Omit<RowUncertaintyInput, 'seed' | 'resamples'> {
+  const best = results.length === 0 ? undefined : results.reduce((a, b) => (b.advantage > a.advantage ? b : a));
+  return {
+    membersCorrect: target.members.correct ?? new Uint8Array(target.members.size),
+    nonMembersCorrect: target.nonMembers.correct ?? new Uint8Array(target.nonMembers.size),
+    membersLoss: target.members.loss,
+    nonMembersLoss: target.nonMembers.loss,
+    attacks: results.map((a) =>
+      a.decisionBased && a.decisions !== undefined ? { name: a.name, scores: a.scores, decisions: a.decisions } : { name: a.name, scores: a.scores },
+    ),
+    best: best?.name ?? '',
+  };
+}

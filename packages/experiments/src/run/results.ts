@@ -1,0 +1,110 @@
+import type { ExperimentConfig } from '../config/schema';
+import type { PairedSeTable } from './paired-se';
+import type { RowSe } from './row-uncertainty';
+
+export type { RowSe } from './row-uncertainty';
+export type { PairedSeTable } from './paired-se';
+
+/** One training seed's numbers of a row of a `runSeeds` aggregate (docs/protocol.md §5.2). */
+export interface SeedValues {
+  readonly trainingSeed: number;
+  readonly trainAccuracy: number;
+  readonly testAccuracy: number;
+  readonly lossGap: number;
+  readonly maxAdvantage: number;
+  readonly p1: number;
+  /** Per attack (by name): its advantage and AUC with this seed. */
+  readonly attacks: Readonly<Record<string, { readonly advantage: number; readonly auc: number }>>;
+}
+
+/** One attack's numbers on one defended target (docs/protocol.md §3.0, §5). */
+export interface AttackRow {
+  readonly attack: string;
+  /** Balanced accuracy of the attack's decision rule (threshold fitted on shadow data, or argmax for NN attacks). */
+  readonly accuracy: number;
+  /**
+   * Advantage of the attack's decision rule on the target sets: 2 · balanced accuracy − 1 = TPR − FPR at
+   * the threshold fitted on shadow data (docs/protocol.md §3.0). Negative when that threshold transfers badly.
+   */
+  readonly advantage: number;
+  readonly auc: number;
+  /** TPR at FPR ≤ 1%, 0.1% and 0% with the achieved FPR. */
+  readonly tprAtFpr: ReadonlyArray<{ readonly fpr: number; readonly tpr: number; readonly achievedFpr: number }>;
+  /** ROC vertices, thinned for plotting. */
+  readonly roc: { readonly fpr: readonly number[]; readonly tpr: readonly number[] };
+}
+
+/** Results for one defense (one row of a paper table). */
+export interface DefenseRow {
+  readonly defense: string;
+  readonly label: string;
+  readonly params: Record<string, unknown>;
+  readonly trainAccuracy: number;
+  readonly testAccuracy: number;
+  /** Top-1 accuracy of the target on the partition's validation slice (docs/protocol.md A11), when the run has one. */
+  readonly validationAccuracy?: number;
+  /** mean non-member loss − mean member loss (target model). */
+  readonly lossGap: number;
+  /** Population variance of the members' per-example loss (CCL's "loss variance"). */
+  readonly lossVariance: number;
+  readonly attacks: readonly AttackRow[];
+  /** Max advantage over the attacks run (docs/protocol.md A31); 0 in a run without attacks. */
+  readonly maxAdvantage: number;
+  /** P1 score of test accuracy and max advantage (docs/protocol.md §5). */
+  readonly p1: number;
+  /** Loss histograms of members and non-members (for the report's plots). */
+  readonly lossHistogram: { readonly edges: readonly number[]; readonly members: readonly number[]; readonly nonMembers: readonly number[] };
+  /** Whether the target and shadow models came from the cache (`'none'`: a run without attacks trains no shadow). */
+  readonly cache: { readonly target: 'hit' | 'miss'; readonly shadow: 'hit' | 'miss' | 'none' };
+  readonly trainSeconds: number;
+  /**
+   * What the defense recorded while training each model (e.g. CRL's relaxation counts), when it
+   * recorded anything; with a validation slice the target's also has `validationCurve` (accuracy
+   * on the slice after every epoch of its own training).
+   */
+  readonly trainingMetrics?:
+    { readonly target: Readonly<Record<string, unknown>> | undefined; readonly shadow: Readonly<Record<string, unknown>> | undefined } | undefined;
+  /**
+   * Bootstrap standard errors of the row's numbers over the evaluation examples (docs/protocol.md §5);
+   * absent in results written before they were computed (the verdicts then use binomial approximations).
+   */
+  readonly se?: RowSe;
+  /**
+   * A row of a `runSeeds` aggregate (several training seeds, docs/protocol.md §5.2): each seed's
+   * numbers; the row's numbers are then their means and `se` combines the seed spread with the bootstrap.
+   */
+  readonly seeds?: readonly SeedValues[];
+}
+
+/** Everything a run measured, with what is needed to reproduce it (written as `results.json`). */
+export interface ExperimentResults {
+  readonly format: 'mia-results-1';
+  readonly config: ExperimentConfig;
+  readonly dataset: {
+    readonly name: string;
+    readonly source: 'real' | 'stand-in';
+    readonly description: string;
+    readonly size: number;
+    /** Number of classes (absent in older results). */
+    readonly classes?: number;
+  };
+  readonly partition: { readonly preset: string; readonly sizes: Record<string, number>; readonly digest: string };
+  readonly backend: string;
+  readonly versions: Record<string, string>;
+  readonly startedAt: string;
+  readonly seconds: number;
+  readonly rows: readonly DefenseRow[];
+  /** Notes the report must show (stand-in data, reduced scale, deviations). */
+  readonly notes: readonly string[];
+  /** What makes this run's numbers doubtful: a diverged model, too few examples per class (absent in older results). */
+  readonly warnings?: readonly string[];
+  /** The command that ran it, for the report's "Reproduce" section (e.g. `pnpm mia run my.yaml`). */
+  readonly command?: string;
+  /**
+   * SEs of the differences between any two rows, paired over the same evaluation examples
+   * (docs/protocol.md §5.2; read with `pairedDifferenceSe`); absent in older results and with one row.
+   */
+  readonly pairedSe?: PairedSeTable;
+  /** The training seeds of a `runSeeds` aggregate, in order (absent for a single run). */
+  readonly trainingSeeds?: readonly number[];
+}

@@ -1,0 +1,227 @@
+import { activeBackend } from '../train/backend-choice';
+import { deriveSeed } from '@mia/core';
+import { concatSignals } from '@mia/attacks';
+import { DirectoryArtifactStore, type ArtifactStore } from '../store/artifact-store';
+import { createAttacks } from '../attacks/registry';
+import { attackCacheOptions, runCachedAttackSuite } from '../attacks/cached-attack-suite';
+import { trainingSeedOf, type ExperimentConfig } from '../config/schema';
+import { sizeWarnings } from '../config/sizes';
+import { defaultModelStore } from '../store/model-store';
+import { prepareData, type PreparedData } from '../data/prepare-data';
+import { checkTrainingAugmentation } from '../defenses/training-augmentation';
+import { checkAugmentationAttacks, isAugmentationAttack, unitQuerySignals } from '../attacks/query-signals';
+import type { DefenseRow, ExperimentResults } from './results';
+import { divergenceWarning, examplesPerClassWarning } from './warnings';
+import { trainUnit, unitKey, type TrainUnitSpec } from '../train/train-unit';
+import { checkedRunConfig } from '../config/run-config';
+import { trainUnitsInWorkers } from '../train/worker-pool';
+import { packageVersions } from '../store/versions';
+import { defenseRow, rowBootstrapInput } from './defense-row';
+import { pairedRowSe, type PairedRowInput } from './paired-se';
+import { shadowRoles, unitRoles } from '../train/unit-roles';
+import type { UnitSignals } from '../train/unit-scope';
+
+/** Options of {@link runExperiment}. */
+export interface RunExperimentOptions {
+  /** Where trained models and their signals are cached. @default `$MIA_CACHE_DIR/models` or `~/.cache/mia/models` */
+  readonly store?: ArtifactStore;
+  readonly dataDir?: string;
+  readonly signal?: AbortSignal;
+  /** One line per step (cache hits, training, attacks). */
+  readonly onLog?: (line: string) => void;
+  /** Worker threads for the trainings (overrides `config.workers`); 0 trains in this thread. */
+  readonly workers?: number;
+  /**
+   * Trains the units missing from `store` elsewhere (e.g. on a job queue, see `src/queue/`) instead
+   * of in worker threads; when it resolves, every unit must be readable from `store`.
+   */
+  readonly trainUnits?: (request: TrainUnitsRequest) => Promise<void>;
+  /** Loads the dataset and partition (tests inject one). @default {@link prepareData} */
+  readonly loadData?: typeof prepareData;
+}
+
+/** What {@link RunExperimentOptions.trainUnits} gets: the grid-expanded config, its data, the missing units and the store. */
+export interface TrainUnitsRequest {
+  readonly config: ExperimentConfig;
+  readonly data: PreparedData;
+  readonly units: readonly TrainUnitSpec[];
+  readonly store: ArtifactStore;
+}
+
+/**
+ * Runs one experiment: for every defense, trains the target and an adaptive shadow (same defense,
+ * docs/protocol.md §3.7) or loads them from the content-addressed cache, computes their signals, runs the
+ * attack suite, and measures utility, loss gap, loss variance and P1 (docs/protocol.md §5). The whole
+ * config is validated first (every defense's params against its schema), before any data loads.
+ * @throws InvalidArgumentError naming every bad config entry by its path; a user defense registered
+ *   without a module when units train in workers or on a queue.
+ */
+export async function runExperiment(input: ExperimentConfig, options: RunExperimentOptions = {}): Promise<ExperimentResults> {
+  const started = Date.now();
+  const workers = options.workers ?? input.workers;
+  const config = await checkedRunConfig(input, { remote: workers > 0 || options.trainUnits !== undefined });
+  const store = options.store ?? defaultModelStore();
+  const data = await (options.loadData ?? prepareData)(config, { dataDir: options.dataDir });
+  checkAugmentationAttacks(config, data.dataset.inputShape);
+  checkTrainingAugmentation(config, data.dataset.inputShape);
+  const warnings: string[] = [];
+  const warn = (warning: string | undefined) => {
+    if (warning === undefined) return;
+    warnings.push(warning);
+    options.onLog?.(`warning: ${warning}`);
+  };
+  for (const warning of sizeWarnings(config)) warn(warning);
+  warn(examplesPerClassWarning(data));
+  // No attacks (a reproduction that attacks the targets itself): no shadow models to train; else
+  // `config.shadowModels` shadows per defense, pooled.
+  const roles = unitRoles(config);
+  const shadowsOf = shadowRoles(config);
+  const trainedByWorkers = new Set<string>();
+  if (workers > 0 || options.trainUnits !== undefined) {
+    if (options.trainUnits === undefined && !(store instanceof DirectoryArtifactStore))
+      throw new Error('runExperiment: worker threads need a DirectoryArtifactStore (a shared directory)');
+    const missing: TrainUnitSpec[] = [];
+    for (const [defenseIndex, defense] of config.defenses.entries()) {
+      for (const role of roles) {
+        if ((await store.read(unitKey(config, data, defense, role))) === undefined) missing.push({ defenseIndex, role });
+      }
+    }
+    for (const u of missing) trainedByWorkers.add(`${u.defenseIndex}:${u.role}`);
+    if (options.trainUnits !== undefined) await options.trainUnits({ config, data, units: missing, store });
+    else
+      await trainUnitsInWorkers(config, missing, {
+        workers,
+        storeRoot: (store as DirectoryArtifactStore).root,
+        dataDir: options.dataDir,
+        onLog: options.onLog,
+        signal: options.signal,
+      });
+  }
+  const rows: DefenseRow[] = [];
+  // Every row is evaluated on the same examples (the target partition roles), so rows pair (§5.2).
+  const paired: PairedRowInput[] = [];
+  for (const defense of config.defenses) {
+    const target = await trainUnit(config, data, defense, 'target', store, options);
+    const shadows: UnitSignals[] = [];
+    for (const role of shadowsOf) shadows.push(await trainUnit(config, data, defense, role, store, options));
+    // Units the worker pool trained in this run come back from the cache; report them as trained.
+    const index = config.defenses.indexOf(defense);
+    if (trainedByWorkers.has(`${index}:target`)) target.cache = 'miss';
+    shadows.forEach((u, k) => {
+      if (trainedByWorkers.has(`${index}:${shadowsOf[k]}`)) u.cache = 'miss';
+    });
+    warn(divergenceWarning(`${defense.label ?? defense.name} target`, target.members, config.training.lr));
+    shadows.forEach((u, k) => warn(divergenceWarning(`${defense.label ?? defense.name} ${shadowsOf[k]}`, u.members, config.training.lr)));
+    const shadow = shadows.length === 0 ? undefined : poolShadows(shadows);
+    // The attack models train with the training seed: their randomness is part of a seed's spread (§5.2).
+    const attackSeed = deriveSeed(trainingSeedOf(config), 'attack');
+    const attackOptions = { seed: attackSeed, nnEpochs: config.scale === 'smoke' ? 5 : undefined };
+    const attacks = createAttacks(
+      config.attacks.filter((a) => !isAugmentationAttack(a)),
+      attackOptions,
+    );
+    // Trained attacks (NN) are cached like the models: a rerun on cached units does not retrain them.
+    const cacheAttacks = attackCacheOptions(config, data, defense, store, attackOptions, options.onLog);
+    const suite =
+      attacks.length === 0 || shadow === undefined
+        ? undefined
+        : await runCachedAttackSuite(
+            {
+              target: { members: target.members, nonMembers: target.nonMembers },
+              shadow: { members: shadow.members, nonMembers: shadow.nonMembers },
+              attacks,
+            },
+            cacheAttacks,
+          ).finally(() => {
+            for (const a of attacks) a.dispose?.();
+          });
+    const results = [...(suite?.attacks ?? [])];
+    // Augmentation attacks (docs/protocol.md §3.3): their own suite on signals with the attack's queries.
+    for (const name of shadow === undefined ? [] : config.attacks.filter(isAugmentationAttack)) {
+      const tq = await unitQuerySignals(config, data, defense, 'target', name, store, options.onLog);
+      const per = [];
+      for (const role of shadowsOf) per.push(await unitQuerySignals(config, data, defense, role, name, store, options.onLog));
+      const sq = { members: poolQueries(per.map((q) => q.members)), nonMembers: poolQueries(per.map((q) => q.nonMembers)) };
+      const augmentation = createAttacks([name], { seed: attackSeed });
+      const augmented = await runCachedAttackSuite(
+        {
+          target: { members: { ...target.members, queries: tq.members }, nonMembers: { ...target.nonMembers, queries: tq.nonMembers } },
+          shadow: { members: { ...shadow!.members, queries: sq.members }, nonMembers: { ...shadow!.nonMembers, queries: sq.nonMembers } },
+          attacks: augmentation,
+        },
+        { ...cacheAttacks, attackOptions: { seed: attackSeed } },
+      ).finally(() => {
+        for (const a of augmentation) a.dispose?.();
+      });
+      results.push(...augmented.attacks);
+    }
+    const row = defenseRow(config, defense, target, shadow, results);
+    rows.push(row);
+    paired.push({ label: row.label, input: rowBootstrapInput(target, results) });
+    const best = row.attacks.length === 0 ? undefined : row.attacks.reduce((a, b) => (b.advantage > a.advantage ? b : a));
+    const testAccuracy = row.testAccuracy;
+    const maxAdvantage = row.maxAdvantage;
+    options.onLog?.(
+      best === undefined
+        ? `trained    ${defense.label ?? defense.name}: test acc ${(100 * testAccuracy).toFixed(1)}% (no attacks in this run)`
+        : `attacked   ${defense.label ?? defense.name}: test acc ${(100 * testAccuracy).toFixed(1)}%, max advantage ${(100 * maxAdvantage).toFixed(1)}% (${best.attack})`,
+    );
+  }
+  const notes: string[] = [];
+  if (data.dataset.source === 'stand-in')
+    notes.push(`${data.dataset.name} is a synthetic stand-in (${data.dataset.description}); numbers are not comparable to the paper's real-data values.`);
+  if (config.scale !== 'paper')
+    notes.push(`Reduced scale '${config.scale}': fewer examples, epochs and/or a smaller model than the paper; compare trends, not values.`);
+  return {
+    format: 'mia-results-1',
+    config,
+    dataset: {
+      name: data.dataset.name,
+      source: data.dataset.source,
+      description: data.dataset.description,
+      size: data.dataset.size,
+      classes: data.dataset.numClasses,
+    },
+    partition: {
+      preset: data.partition.preset,
+      sizes: Object.fromEntries(Object.entries(data.partition.roles).map(([k, v]) => [k, v.length])),
+      digest: data.digest,
+    },
+    backend: activeBackend(),
+    versions: packageVersions(),
+    startedAt: new Date(started).toISOString(),
+    seconds: (Date.now() - started) / 1000,
+    rows,
+    notes,
+    warnings,
+    ...pairedSeOf(config, paired),
+  };
+}
+
+/** The run's paired bootstrap table (docs/protocol.md §5.2), seeded from the config seed; none with one row. */
+function pairedSeOf(config: ExperimentConfig, rows: readonly PairedRowInput[]): Pick<ExperimentResults, 'pairedSe'> {
+  const pairedSe = pairedRowSe(rows, { seed: deriveSeed(config.seed, 'paired-bootstrap') });
+  return pairedSe === undefined ? {} : { pairedSe };
+}
+
+/**
+ * The shadows of one defense as one calibration set (docs/protocol.md §3.2, the CRL paper's k = 5):
+ * members and non-members concatenated in role order; trained in this run if any of them was; their
+ * training time summed; the first shadow's recorded metrics.
+ */
+function poolShadows(shadows: readonly UnitSignals[]): UnitSignals {
+  if (shadows.length === 1) return shadows[0]!;
+  const pooled: UnitSignals = {
+    members: concatSignals(shadows.map((s) => s.members)),
+    nonMembers: concatSignals(shadows.map((s) => s.nonMembers)),
+    cache: shadows.some((s) => s.cache === 'miss') ? 'miss' : 'hit',
+    seconds: shadows.reduce((t, s) => t + s.seconds, 0),
+  };
+  if (shadows[0]!.metrics !== undefined) pooled.metrics = shadows[0]!.metrics;
+  return pooled;
+}
+
+/** Per-query signals of several shadows joined query by query (each shadow answers the same queries). */
+function poolQueries<T extends Parameters<typeof concatSignals>[0][number]>(perShadow: readonly (readonly T[])[]): T[] {
+  return perShadow[0]!.map((_, q) => concatSignals(perShadow.map((s) => s[q]!)) as T);
+}

@@ -1,0 +1,41 @@
+import type { ModelSignals } from '@mia/attacks';
+import type { PreparedData } from '../data/prepare-data';
+
+/** A run warns when its target's training set has fewer examples per class than this, on average. */
+export const MIN_EXAMPLES_PER_CLASS = 5;
+
+/** A trained model whose mean loss on its own training set exceeds this many times ln C (a uniform guess) has diverged. */
+export const DIVERGED_LOSS_FACTOR = 3;
+
+/**
+ * A warning when the target's members have fewer than {@link MIN_EXAMPLES_PER_CLASS} examples per
+ * class on average: the model cannot learn the classes, so its accuracy and the attacks' advantage
+ * say little. `undefined` when there are enough.
+ */
+export function examplesPerClassWarning(data: PreparedData): string | undefined {
+  const members = data.partition.roles.target_train;
+  const numClasses = data.dataset.numClasses;
+  if (members === undefined || numClasses < 2) return undefined;
+  const perClass = members.length / numClasses;
+  if (perClass >= MIN_EXAMPLES_PER_CLASS) return undefined;
+  const counts = new Uint32Array(numClasses);
+  for (const i of members) counts[data.dataset.y[i]!]! += 1;
+  const empty = counts.filter((c) => c === 0).length;
+  return `too few examples per class: the target trains on ${members.length} examples of ${numClasses} classes, ${perClass.toFixed(1)} per class on average${empty > 0 ? ` (${empty} classes have none)` : ''}, fewer than ${MIN_EXAMPLES_PER_CLASS}; accuracy and attack advantage say little at this size (raise partition.maxPerRole or dataset.size)`;
+}
+
+/**
+ * A warning when a trained model diverged: its mean cross-entropy on its own members is not finite
+ * or above {@link DIVERGED_LOSS_FACTOR} · ln C, worse than guessing uniformly. `undefined` otherwise.
+ * @param unit - How the warning names the model, e.g. `"CCQL α=0.5 target"`.
+ * @param lr - The learning rate, quoted in the advice.
+ */
+export function divergenceWarning(unit: string, members: ModelSignals, lr: number): string | undefined {
+  let sum = 0;
+  for (const loss of members.loss) sum += loss;
+  const mean = sum / Math.max(1, members.size);
+  const uniform = Math.log(members.numClasses);
+  if (Number.isFinite(mean) && mean <= DIVERGED_LOSS_FACTOR * uniform) return undefined;
+  const shown = Number.isFinite(mean) ? mean.toPrecision(3) : String(mean);
+  return `${unit} diverged: its mean loss on its own training set is ${shown}, worse than a uniform guess (ln ${members.numClasses} = ${uniform.toFixed(2)}), so its row is meaningless; lower training.lr (${lr}) or check the defense's parameters`;
+}

@@ -1,0 +1,140 @@
+import { deriveSeed, subsetData } from '@mia/core';
+import { createModel, type ModelClassifier } from '@mia/models';
+import type { ArtifactEntry, ArtifactStore } from '../store/artifact-store';
+import { toFloats } from '../store/float-bytes';
+import { trainingSeedOf, type DefenseConfig, type ExperimentConfig } from '../config/schema';
+import type { DefenseTrainContext } from '../defenses/definition';
+import { getDefense, registeredDefenses } from '../defenses/registry';
+import type { PreparedData } from '../data/prepare-data';
+import { trainBaseUnit } from './train-base';
+import { underClaim } from '../store/under-claim';
+import { validationMonitor } from './validation-monitor';
+import { trainingAugmentation } from '../defenses/training-augmentation';
+import { dataRole, type UnitRole } from './unit-roles';
+import { metricsOf, signalsOf, unitScope, type UnitExtras, type UnitScope, type UnitSignals } from './unit-scope';
+import { unitKey } from './unit-key';
+
+export { top1Accuracy, type UnitExtras, type UnitScope, type UnitSignals } from './unit-scope';
+export { unitKey } from './unit-key';
+
+/** Options shared by the in-thread and worker-thread paths. */
+export interface TrainUnitOptions {
+  readonly signal?: AbortSignal;
+  readonly onLog?: (line: string) => void;
+}
+
+/** Which model of a run: the target or one of the shadows of one defense. */
+export interface TrainUnitSpec {
+  readonly defenseIndex: number;
+  readonly role: UnitRole;
+}
+
+/**
+ * Trains (or loads from the cache) one target or shadow model and returns its signals on its members
+ * and non-members. With a store that has claims, two processes never train the same unit: the second
+ * waits and reads the first's entry. A corrupted entry is reported (`onLog`) and retrained.
+ */
+export async function trainUnit(
+  config: ExperimentConfig,
+  data: PreparedData,
+  defense: DefenseConfig,
+  role: UnitRole,
+  store: ArtifactStore,
+  options: TrainUnitOptions,
+): Promise<UnitSignals> {
+  const scope = unitScope(config, data, role, store, options.onLog);
+  const key = unitKey(config, data, defense, role);
+  const label = `${defense.label ?? defense.name}/${role}`;
+  const fromEntry = (entry: ArtifactEntry, how: string): UnitSignals => {
+    options.onLog?.(`cache hit  ${label} (${key.slice(0, 12)}${how})`);
+    const logits = { members: toFloats(entry.files.get('members.logits')!), nonMembers: toFloats(entry.files.get('non-members.logits')!) };
+    const validation = entry.files.get('validation.logits');
+    return signalsOf(scope, logits, 'hit', Number(entry.manifest.meta.seconds ?? 0), {
+      validation: validation === undefined ? undefined : toFloats(validation),
+      metrics: metricsOf(entry),
+    });
+  };
+  const cached = await store.read(key, {
+    onCorrupted: (problems) => options.onLog?.(`corrupted  ${label} (${key.slice(0, 12)}): ${problems.join('; ')}; retraining it`),
+  });
+  if (cached !== undefined) return fromEntry(cached, '');
+  const load = async () => {
+    const entry = await store.read(key);
+    return entry === undefined ? undefined : fromEntry(entry, ', trained by another process');
+  };
+  return underClaim(store, key, label, options, load, () => trainAndCache(scope, defense, key, label, options, fromEntry));
+}
+
+/** Trains a unit that is not in the cache and writes its entry (or, when another process wrote it first, reads that). */
+async function trainAndCache(
+  scope: UnitScope,
+  defense: DefenseConfig,
+  key: string,
+  label: string,
+  options: TrainUnitOptions,
+  fromEntry: (entry: ArtifactEntry, how: string) => UnitSignals,
+): Promise<UnitSignals> {
+  const { config, data, role, store } = scope;
+  const seed = deriveSeed(trainingSeedOf(config), role);
+  options.onLog?.(`training   ${label} (${scope.memberIdx.length} members)`);
+  const started = Date.now();
+  const definition = getDefense(defense.name);
+  const defenseOptions = definition.schema.parse(defense.params, `defense ${defense.name}`);
+  const modelOptions = {
+    ...config.model.options,
+    ...definition.modelOptions?.(defenseOptions, registeredDefenses),
+    numClasses: data.dataset.numClasses,
+    inputShape: [...data.dataset.inputShape],
+  };
+  let initCount = 0;
+  let metrics: Record<string, unknown> | undefined;
+  const monitor =
+    scope.validationIdx === undefined || scope.validationIdx.length === 0
+      ? undefined
+      : validationMonitor(subsetData(data.dataset, scope.validationIdx), (line) => options.onLog?.(`${label}: ${line}`));
+  let model = createModel(config.model.name, { ...modelOptions, seed: deriveSeed(seed, 'init') });
+  try {
+    const inferenceIdx = data.partition.roles[`${dataRole(role)}_inference`] ?? data.partition.roles.inference;
+    const ctx: DefenseTrainContext<unknown> = {
+      model,
+      members: subsetData(data.dataset, scope.memberIdx),
+      inference: inferenceIdx === undefined ? undefined : subsetData(data.dataset, inferenceIdx),
+      training: config.training,
+      options: defenseOptions,
+      seed,
+      label,
+      signal: options.signal,
+      createModel: () => createModel(config.model.name, { ...modelOptions, seed: deriveSeed(seed, 'init', initCount++) }),
+      trainBase: (base) => trainBaseUnit(scope, ctx, base),
+      log: (line) => options.onLog?.(`${label}: ${line}`),
+      recordMetrics: (m) => {
+        metrics = { ...metrics, ...m };
+      },
+      monitors: monitor === undefined ? undefined : [monitor.plugin],
+      augment: trainingAugmentation(config.training),
+    };
+    const replacement = await definition.train(ctx);
+    if (monitor !== undefined && monitor.curve.length > 0) metrics = { ...metrics, validationCurve: [...monitor.curve] };
+    if (replacement !== undefined) {
+      if (!('architecture' in replacement)) {
+        replacement.dispose();
+        throw new Error(`defense ${defense.name} returned a model that is not from ctx.createModel (@mia/models); the runner cannot cache it`);
+      }
+      model.dispose();
+      model = replacement as ModelClassifier;
+    }
+    let logits = scope.logitsOf(model);
+    if (definition.perturbLogits !== undefined) logits = await definition.perturbLogits({ ...ctx, model }, logits);
+    const seconds = (Date.now() - started) / 1000;
+    const extra: UnitExtras = { validation: scope.validationLogitsOf(model), metrics };
+    if ((await scope.write(key, model, logits, label, seconds, extra)) === 'existing') {
+      // Another process published this unit first (a store without claims): its copy is kept; use it.
+      const winner = await store.read(key);
+      if (winner !== undefined) return fromEntry(winner, ', published first by another process; this copy discarded');
+    }
+    options.onLog?.(`trained    ${label} in ${seconds.toFixed(1)} s (${key.slice(0, 12)})`);
+    return signalsOf(scope, logits, 'miss', seconds, extra);
+  } finally {
+    model.dispose();
+  }
+}

@@ -1,0 +1,45 @@
+import { deriveSeed, seededRandom } from '@mia/core';
+import type { ExperimentConfig } from '../config/schema';
+
+/** Which model of a run: the target, the first shadow, or a further pooled shadow (`shadow-2` …). */
+export type UnitRole = 'target' | 'shadow' | `shadow-${number}`;
+
+/**
+ * The shadow models a run trains per defense: none without attacks, else `config.shadowModels` of
+ * them — `'shadow'` (the one every run has, so single-shadow cache keys are unchanged), then
+ * `'shadow-2'`, `'shadow-3'`, … whose signals are pooled with the first one's.
+ */
+export function shadowRoles(config: Pick<ExperimentConfig, 'attacks' | 'shadowModels'>): UnitRole[] {
+  if (config.attacks.length === 0) return [];
+  const n = config.shadowModels ?? 1;
+  return ['shadow', ...Array.from({ length: n - 1 }, (_, j): UnitRole => `shadow-${j + 2}`)];
+}
+
+/** The target, then the shadows of {@link shadowRoles}. */
+export const unitRoles = (config: Pick<ExperimentConfig, 'attacks' | 'shadowModels'>): UnitRole[] => ['target', ...shadowRoles(config)];
+
+/** The partition role a unit's data comes from: `shadow-k` re-splits the shadow roles. */
+export const dataRole = (role: UnitRole): 'target' | 'shadow' => (role === 'target' ? 'target' : 'shadow');
+
+/**
+ * A unit's members and non-members. The target and the first shadow use their partition roles
+ * (`<role>_train` / `<role>_test`); shadow `k` ≥ 2 draws `|shadow_train|` members from
+ * `shadow_train ∪ shadow_test` with a seeded permutation (seed, role) and keeps the rest as its
+ * non-members, so each pooled shadow sees a different member set from the same shadow data.
+ * @throws Error when the partition lacks the role's index sets.
+ */
+export function roleIndices(
+  seed: number,
+  roles: Readonly<Record<string, readonly number[]>>,
+  role: UnitRole,
+): { readonly memberIdx: readonly number[]; readonly nonMemberIdx: readonly number[] } {
+  const base = dataRole(role);
+  const train = roles[`${base}_train`];
+  const test = roles[`${base}_test`];
+  if (train === undefined || test === undefined) throw new Error(`roleIndices: the partition has no ${base}_train/${base}_test roles for the ${role} model`);
+  if (role === 'target' || role === 'shadow') return { memberIdx: train, nonMemberIdx: test };
+  const pool = [...train, ...test];
+  const order = seededRandom(deriveSeed(seed, role, 'members')).permutation(pool.length);
+  const picked = Array.from(order, (i) => pool[i]!);
+  return { memberIdx: picked.slice(0, train.length), nonMemberIdx: picked.slice(train.length) };
+}
