@@ -27,7 +27,7 @@ export { canonicalJson, contentHash } from './store/canonical-hash';
 export { writeReport } from './report/write-report';
 export { markdownReport } from './report/markdown-report';
 export { htmlReport } from './report/html-report';
-export type { ExperimentResults, DefenseRow, AttackRow, RowSe, SeedValues } from './run/results';
+export type { ExperimentResults, DefenseRow, AttackRow, RowSe, SeedValues, RowPrivacy, EmpiricalEpsilonRow } from './run/results';
 export {
   pairedDifferenceSe,
   pairedRowSe,
