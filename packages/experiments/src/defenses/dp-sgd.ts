@@ -136,7 +136,7 @@ export const dpSgdDefense = defineDefense({
       sampling: o.sampling,
       tapedForward: classifierTapedForward,
     });
-    ctx.log?.(`${ctx.label}: DP-SGD C=${o.clipNorm}, σ=${noiseMultiplier.toFixed(4)}, q=${o.sampleRate}, batch ${batchSize}, ${steps} steps (${o.sampling})`);
+    ctx.log?.(`DP-SGD C=${o.clipNorm}, σ=${noiseMultiplier.toFixed(4)}, q=${o.sampleRate}, batch ${batchSize}, ${steps} steps (${o.sampling})`);
     await trainWithPlugins({ ...ctx, training: { ...ctx.training, batchSize } }, [plugin]);
     const p = plugin.privacy(o.delta);
     ctx.recordMetrics?.({
