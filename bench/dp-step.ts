@@ -1,6 +1,6 @@
 // `pnpm bench --dp` (and a section of every full `pnpm bench`): a DP-SGD step of @mia/defense-dp against
 // a non-private step of the same @mia/models network, timed interleaved in one process on the native
-// engine (all cores), so that both see the same machine load. Targets (issue 31): DP ≤ 3× for the
+// engine (all cores), so that both see the same machine load. Targets: DP ≤ 3× for the
 // Purchase MLP, ≤ 6× for SmallCNN and ResNet-18 width 32.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -3,8 +3,9 @@
 import { registerReproductions } from '@mia/experiments/reproduce';
 import { reproductions as ccl } from '@mia/example-ccl';
 import { reproductions as crl } from '@mia/example-crl';
+import { reproductions as dp } from '@mia/example-dp';
 import { reproductions as past } from '@mia/example-past';
 import { reproductions as sam } from '@mia/example-sam';
 
-registerReproductions([...past, ...ccl, ...crl, ...sam]);
+registerReproductions([...past, ...ccl, ...crl, ...sam, ...dp]);
 await import('../packages/experiments/src/cli/main');

@@ -17,7 +17,18 @@ function readmeSnippet(root) {
   return code;
 }
 
-const tiny = (name, epochs, extra = '') => `name: ${name}
+/**
+ * The first ```ts block of a package's README, as the plain JavaScript a user's .mjs file would hold:
+ * TypeScript's `) as T` casts are dropped (the only TypeScript syntax those snippets use).
+ */
+function packageReadmeSnippet(root, dir) {
+  const readme = readFileSync(join(root, 'packages', dir, 'README.md'), 'utf8');
+  const code = /```ts\n([\s\S]*?)\n```/.exec(readme)?.[1];
+  if (code === undefined) throw new Error(`packages/${dir}/README.md: no \`\`\`ts block`);
+  return code.replace(/\)\s+as\s+[\w.]+(\[\])?/g, ')');
+}
+
+const tiny = (name, epochs, extra = '', more = '') => `name: ${name}
 scale: smoke
 seed: 1
 dataset: { name: purchaseLike, size: 600 }
@@ -27,7 +38,7 @@ training: { epochs: ${epochs}, batchSize: 25, lr: 0.1 }
 defenses:
   - { name: none, label: undefended }
   - { name: ccl, label: CCQL, params: { alpha: 0.5, concave: quadratic }${extra} }
-attacks: [loss, confidence]
+${more}attacks: [loss, confidence]
 `;
 
 async function freePort() {
@@ -75,13 +86,20 @@ export async function testUserProject({ root, project, tarballs, tfjsVersion, ru
   writeFileSync(join(project, 'readme-snippet.mjs'), `${readmeSnippet(root)}\n`);
   must('the README snippet', run(process.execPath, ['readme-snippet.mjs'], project, env));
   notes.push('README snippet ran');
+  // @mia/defense-dp's plain-tfjs snippet (DP-SGD in a hand-written loop, the accountant's ε).
+  writeFileSync(join(project, 'dp-readme-snippet.mjs'), `${packageReadmeSnippet(root, 'defense-dp')}\n`);
+  const dp = must('the @mia/defense-dp README snippet', run(process.execPath, ['dp-readme-snippet.mjs'], project, env));
+  if (!/σ = [\d.]+: \([\d.]+, 0\.00001\)-DP/.test(dp.stdout)) throw new Error(`the @mia/defense-dp README snippet printed no ε\n${dp.output}`);
+  notes.push('defense-dp README snippet ran');
 
   const cacheEnv = { ...env, MIA_CACHE_DIR: join(project, 'cache') };
   const mia = (...args) => run('npx', ['--no-install', 'mia', ...args], project, cacheEnv);
   if (!/Commands:[\s\S]*run[\s\S]*worker/.test(must('npx mia --help', mia('--help')).stdout)) throw new Error('npx mia --help lists no commands');
-  writeFileSync(join(project, 'my.yaml'), tiny('my-run', 2));
+  const dpDefense = '  - { name: dp-sgd, label: DP, params: { clipNorm: 1, noiseMultiplier: 1, delta: 0.00001, sampleRate: 0.25 } }\n';
+  writeFileSync(join(project, 'my.yaml'), tiny('my-run', 2, '', dpDefense));
   const ran = must('npx mia run my.yaml', mia('run', 'my.yaml', '--out', 'runs/my'));
   if (!existsSync(join(project, 'runs/my/report.html')) || !/my-run .*backend/.test(ran.stdout)) throw new Error(`npx mia run wrote no report\n${ran.output}`);
+  if (!/ DP .* DP ε \d+\.\d\d \(δ 0\.00001\)/.test(ran.stdout)) throw new Error(`npx mia run: no DP ε in the summary of the dp-sgd row\n${ran.output}`);
   notes.push(`mia run: ${/backend (\w+)/.exec(ran.stdout)?.[1]} backend`);
   const n = 30;
   const losses = Array.from({ length: 2 * n }, (_, i) => (i < n ? 0.01 * i : 0.01 * (i - n) + 0.2));

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigChangedError, NeedsTrainedModelsError, isDecided, marginProblems, replayReproduction, type Reproduction } from '@mia/experiments/reproduce';
 import { reproductions as ccl } from '@mia/example-ccl';
 import { reproductions as crl } from '@mia/example-crl';
+import { reproductions as dp } from '@mia/example-dp';
 import { reproductions as past } from '@mia/example-past';
 import { reproductions as sam } from '@mia/example-sam';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const examples: ReadonlyArray<readonly [string, readonly Reproduction[]]> = [
   ['ccl', ccl],
   ['crl', crl],
+  ['dp', dp],
   ['past', past],
   ['sam', sam],
 ];

@@ -20,8 +20,9 @@ export interface TapeConv2dOptions {
  * parameter-free op (activations, pooling, reshapes, residual additions, normalisation without its
  * affine part) as it is. Every trainable variable goes through the tape once per forward pass.
  *
- * A `Classifier` that supports it takes one in {@link ForwardOptions.tape}; the architectures of
+ * A `Classifier` that supports it takes one in `ForwardOptions.tape`; the architectures of
  * `@mia/models` do.
+ * @see docs/protocol.md §4.16
  */
 export interface PerExampleTape {
   /** `x·W + b` for `x` `[n, in]`, `W` `[in, out]`, `b` `[out]`. */

@@ -12,3 +12,4 @@ export { dpSgdTapedGradients, type DpSgdTapedGradientsOptions } from './ghost/dp
 export type { PerExampleTape, TapeConv2dOptions } from './ghost/per-example-tape';
 export { tapedForwardOf, type SequentialLike, type LayerLike } from './ghost/taped-forward-of';
 export { classifierTapedForward } from './ghost/classifier-taped-forward';
+export { checkEmpiricalEpsilon, type CheckEmpiricalEpsilonOptions, type EmpiricalEpsilonCheck, type MembershipScores } from './audit/check-empirical-epsilon';

@@ -50,6 +50,8 @@ export type {
   AttackRow,
   RowSe,
   SeedValues,
+  RowPrivacy,
+  EmpiricalEpsilonRow,
   ExposedRecord,
   RowExposure,
   RowRecords,

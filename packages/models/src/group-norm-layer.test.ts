@@ -80,3 +80,27 @@ describe('groupNormLayer', () => {
     tf.dispose([x, y, want, ...store.trainable]);
   });
 });
+
+describe('groupNormalize gradient', () => {
+  // Gradient check of the custom gradient: against automatic differentiation of the textbook
+  // formula (tf.moments over positions and the group's channels), for a loss that weights every
+  // output differently.
+  const reference = (x: tf.Tensor, groups: number) => {
+    const [n, h, w, c] = x.shape as [number, number, number, number];
+    const grouped = tf.reshape(x, [n, h * w, groups, c / groups]);
+    const { mean, variance } = tf.moments(grouped, [1, 3], true);
+    return tf.reshape(tf.div(tf.sub(grouped, mean), tf.sqrt(tf.add(variance, 1e-5))), x.shape);
+  };
+  it.each([1, 2, 6])('equals automatic differentiation of the definition (%i groups), and leaks nothing', (groups) => {
+    const x = tf.randomNormal([3, 4, 2, 6], 0.5, 2, 'float32', 20 + groups);
+    const weights = tf.randomNormal([3, 4, 2, 6], 0, 1, 'float32', 30 + groups);
+    const loss = (f: (t: tf.Tensor) => tf.Tensor) => (t: tf.Tensor) => tf.sum(tf.mul(tf.sin(f(t)), weights)) as tf.Scalar;
+    const want = tf.grad(loss((t) => reference(t, groups)))(x);
+    const before = tf.memory().numTensors;
+    const got = tf.grad(loss((t) => groupNormalize(t, groups)))(x);
+    expect(tf.memory().numTensors).toBe(before + 1);
+    const [a, b] = [got.dataSync(), want.dataSync()];
+    for (let i = 0; i < a.length; i++) expect(Math.abs(a[i]! - b[i]!)).toBeLessThan(2e-5 * Math.max(1, Math.abs(b[i]!)));
+    tf.dispose([x, weights, want, got]);
+  });
+});

@@ -8,6 +8,7 @@ import type { ParameterStore } from './parameter-store';
  * The normalisation after each convolution: `'batch'` (BatchNorm, the papers' models), `'group'`
  * (GroupNorm, for DP-SGD: per-example clipping needs each example's output to depend on that
  * example alone) or `'none'`.
+ * @see docs/protocol.md §4.16
  */
 export type NormKind = 'batch' | 'group' | 'none';
 

@@ -59,7 +59,7 @@ function basicBlock(store: ParameterStore, name: string, cin: number, cout: numb
  * the variant for DP-SGD, whose per-example gradients a batch norm would mix. `norm: 'none'` drops
  * them (the convolutions keep `bias: false`).
  * @throws InvalidArgumentError on a bad option.
- * @see docs/protocol.md §2.1, §2.2, §2.6
+ * @see docs/protocol.md §2.1, §2.2, §2.6; §4.16 (the GroupNorm variant for DP-SGD)
  */
 export function createResNet(options: ResNetOptions): ModelClassifier {
   const base = resolveBaseOptions('createResNet', options, [32, 32, 3]);

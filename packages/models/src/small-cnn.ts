@@ -23,6 +23,7 @@ export interface SmallCnnOptions extends BaseModelOptions, NormOptions {}
  * running statistics; 32 groups by default, so one channel per group in the first two): the variant
  * for DP-SGD, whose per-example gradients a batch norm would mix. `norm: 'none'` drops them.
  * @throws InvalidArgumentError on a bad option.
+ * @see docs/protocol.md §4.16 (the GroupNorm variant)
  */
 export function createSmallCnn(options: SmallCnnOptions): ModelClassifier {
   const base = resolveBaseOptions('createSmallCnn', options, [32, 32, 3]);

@@ -32,7 +32,7 @@ const schema = optionsSchema({
  * const { grads } = dpSgdTapedGradients(forward, batch, { variables: [w1, b1, w2, b2], clipNorm: 1, noiseMultiplier: 1.1, expectedBatchSize: 256, random });
  * @param forward - the model: `(x, tape) ↦ logits [n, C]`, every trainable variable used once through `tape`.
  * @throws InvalidArgumentError on bad options, a variable outside the tape or used twice, a tape layer that does not reach the loss.
- * @see Goodfellow 2015 (arXiv:1510.01799); Li et al. 2022 (arXiv:2110.05679) §4; Bu et al. 2023 (arXiv:2210.00038); Abadi et al. 2016 (arXiv:1607.00133) Alg. 1
+ * @see Goodfellow 2015 (arXiv:1510.01799); Li et al. 2022 (arXiv:2110.05679) §4; Bu et al. 2023 (arXiv:2210.00038); Abadi et al. 2016 (arXiv:1607.00133) Alg. 1; docs/protocol.md §4.16
  */
 export function dpSgdTapedGradients(
   forward: (x: tf.Tensor, tape: PerExampleTape) => tf.Tensor2D,

@@ -6,7 +6,8 @@ import { loadDataset, progressLines, type DatasetName } from '@mia/data';
 import { loadExperimentConfig } from '../config/load-config';
 import { rerenderReports } from './report-command';
 import { writeReport } from '../report/write-report';
-import type { ExperimentResults } from '../run/results';
+import type { DefenseRow, ExperimentResults } from '../run/results';
+import { formatEpsilon } from '../run/warnings';
 import { runExperiment, type RunExperimentOptions, type TrainUnitsRequest } from '../run/runner';
 import { claimsMarkdown, tableMarkdown } from '../reproduce/reproduction-report';
 import { getReproduction, reproductionNames } from '../reproduce/registry';
@@ -41,13 +42,21 @@ export async function runCommand(
 function printSummary(results: ExperimentResults): void {
   const lines = results.rows.map(
     (r) =>
-      `  ${r.label.padEnd(24)} train ${pct(r.trainAccuracy).padStart(6)}  test ${pct(r.testAccuracy).padStart(6)}  max adv ${pct(r.maxAdvantage).padStart(6)}  P1 ${r.p1.toFixed(3)}  cache ${r.cache.target}/${r.cache.shadow}`,
+      `  ${r.label.padEnd(24)} train ${pct(r.trainAccuracy).padStart(6)}  test ${pct(r.testAccuracy).padStart(6)}  max adv ${pct(r.maxAdvantage).padStart(6)}  P1 ${r.p1.toFixed(3)}  cache ${r.cache.target}/${r.cache.shadow}${epsilonSummary(r)}`,
   );
   process.stdout.write(`${results.config.name} (${results.seconds.toFixed(1)} s, backend ${results.backend})\n${lines.join('\n')}\n`);
   const meaning = whatItMeans(results);
   if (meaning.length > 0) process.stdout.write(`\nwhat it means: ${meaning.join(' ')}\n\n`);
   for (const note of results.notes) process.stdout.write(`note: ${note}\n`);
   for (const warning of results.warnings ?? []) process.stderr.write(`warning: ${warning}\n`);
+}
+
+/** A row's ε in the terminal summary: the accountant's (DP rows) and the attack's lower bound, flagged when the bound exceeds it. */
+export function epsilonSummary(r: DefenseRow): string {
+  const dp =
+    r.privacy === undefined ? '' : `  DP ε ${formatEpsilon(r.privacy.epsilon)} (δ ${r.privacy.delta}${r.privacy.covered === false ? ', not covered' : ''})`;
+  const bound = r.empiricalEpsilon === undefined ? '' : `  ε ≥ ${formatEpsilon(r.empiricalEpsilon.epsilon)}`;
+  return `${dp}${bound}${r.empiricalEpsilon?.exceedsAccountant === true ? '  BROKEN DP' : ''}`;
 }
 
 /** `mia reproduce <name>`: runs a registered paper reproduction at a scale, or a shipped config. */

@@ -15,13 +15,16 @@ const PRESET_ROLES: Record<string, readonly string[]> = { PAST6: PAST6.roles, CC
 export const DATASET_NAMES: readonly string[] = Object.keys(DATASETS);
 
 /** What the defenses of `config` may rely on, known before any data loads. */
-export function runFacts(config: Pick<ExperimentConfig, 'training' | 'partition'>): DefenseRunFacts {
+export function runFacts(
+  config: Pick<ExperimentConfig, 'training' | 'partition'> & { readonly model?: ExperimentConfig['model'] | undefined },
+): DefenseRunFacts {
   const roles = PRESET_ROLES[config.partition.preset] ?? [];
   return {
     training: config.training,
     preset: config.partition.preset,
     hasInference: roles.some((r) => r === 'inference' || r.endsWith('_inference')),
     defenses: registeredDefenses,
+    ...(config.model === undefined ? {} : { model: config.model }),
   };
 }
 
@@ -48,7 +51,8 @@ export function experimentIssues(input: unknown, parsed?: ExperimentConfig): Opt
   const training = parsed?.training ?? trainingSchema.safeParse(field(input, 'training')).data;
   const partition = parsed?.partition ?? experimentSchema.shape.partition.safeParse(field(input, 'partition')).data;
   // Checks against the run (inference set, training.epochs) need both; without them only the params' schemas are checked.
-  const run = training !== undefined && partition !== undefined ? runFacts({ training, partition }) : undefined;
+  const model = parsed?.model ?? experimentSchema.shape.model.safeParse(field(input, 'model')).data;
+  const run = training !== undefined && partition !== undefined ? runFacts({ training, partition, model }) : undefined;
   const issues: OptionIssue[] = [];
   const defenses = parsed?.defenses ?? field(input, 'defenses');
   if (Array.isArray(defenses))

@@ -168,6 +168,17 @@ const CASES: Record<string, { ok: Record<string, unknown>; bad: Array<[Record<st
       [{ epochs: 5 }, "defenses[1].params.epochs: expected an integer in [1, 4] (the run's training.epochs), got 5"],
     ],
   },
+  'dp-sgd': {
+    ok: { clipNorm: 1, noiseMultiplier: 1.1, delta: 1e-5, sampleRate: 0.1 },
+    bad: [
+      [
+        { clipNorm: 1, noiseMultiplier: 1, delta: 1e-5, sampleRate: 0.1, sigma: 1 },
+        'defenses[1].params.sigma: expected one of the options clipNorm, noiseMultiplier, targetEpsilon, delta, sampleRate, sampling, got an unknown option',
+      ],
+      [{ clipNorm: 1, noiseMultiplier: '1', delta: 1e-5, sampleRate: 0.1 }, 'defenses[1].params.noiseMultiplier: expected a number ≥ 0, got "1"'],
+      [{ clipNorm: 1, noiseMultiplier: 1, delta: 1e-5, sampleRate: 1.5 }, 'defenses[1].params.sampleRate: expected a number in (0, 1], got 1.5'],
+    ],
+  },
   memguard: {
     ok: { attackEpochs: 5, hidden: [8] },
     bad: [

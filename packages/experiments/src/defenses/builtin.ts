@@ -17,6 +17,7 @@ import {
   trainMixupMmd,
 } from '@mia/defense-baselines';
 import { defineDefense, type DefenseDefinition, type DefenseTrainContext } from './definition';
+import { dpSgdDefense } from './dp-sgd';
 import { memGuardDefense, selenaDefense } from './output-defenses';
 import { inferenceOf } from './inference-of';
 import { pastDefense } from './past';
@@ -154,6 +155,7 @@ export const BUILTIN_DEFENSES: readonly DefenseDefinition<never>[] = [
         : [],
     train: (ctx) => trainWithPlugins(ctx, [], ctx.options.epochs),
   }),
+  dpSgdDefense,
   memGuardDefense,
   selenaDefense,
 ] as unknown as readonly DefenseDefinition<never>[];

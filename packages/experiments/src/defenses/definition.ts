@@ -73,6 +73,8 @@ export interface DefenseRunFacts {
   readonly hasInference: boolean;
   /** The run's defenses, for checking another defense's params (PAST's `base`). */
   readonly defenses: DefenseLookup;
+  /** The run's model as the config names it (`model.name`, `model.options`), when the config's model is well-formed. */
+  readonly model?: { readonly name: string; readonly options: Readonly<Record<string, unknown>> };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { ExperimentResults } from '../run/results';
 import { exposureHtml, hasExposure } from './exposure-report';
 import { scoreHistogramSpec } from './exposure-plots';
 import { whatItMeans } from './what-it-means';
-import { attackTable, mainTable, reproduceCommands, RESULTS_NOTE, TPR_AT_FPR_NOTE, type ReportOptions } from './markdown-report';
+import { attackTable, EPSILON_NOTE, mainTable, privacyTable, reproduceCommands, RESULTS_NOTE, TPR_AT_FPR_NOTE, type ReportOptions } from './markdown-report';
 import { lossHistogramSpec, privacyUtilitySpec, rocSpec } from './plots';
 import { renderSvg } from './render-svg';
 
@@ -37,6 +37,10 @@ export async function htmlReport(results: ExperimentResults, options: ReportOpti
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
   const meaning = whatItMeans(results);
+  const dp = privacyTable(results);
+  const epsilonNote = results.rows.some((r) => r.empiricalEpsilon !== undefined || r.privacy !== undefined)
+    ? `<p class="explain">${escape(EPSILON_NOTE)}</p>`
+    : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(results.config.name)} — @mia report</title>
 <style>
@@ -54,6 +58,8 @@ ${[...notes, ...warnings].join('\n')}
 <h2>Results</h2>
 <p class="explain">${escape(RESULTS_NOTE)}</p>
 ${tableHtml(mainTable(results))}
+${epsilonNote}
+${dp === undefined ? '' : `<section data-section="differential-privacy"><h2>Differential privacy</h2>${tableHtml(dp)}</section>`}
 <h2>Figures</h2>
 ${figures.map((f) => `<figure id="${f.id}" data-figure="${f.id}"><figcaption>${escape(f.title)}</figcaption>${f.svg}</figure>`).join('\n')}
 <h2>Attacks per defense</h2>

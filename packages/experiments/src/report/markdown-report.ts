@@ -1,4 +1,5 @@
-import type { ExperimentResults } from '../run/results';
+import type { DefenseRow, ExperimentResults } from '../run/results';
+import { formatEpsilon } from '../run/warnings';
 import { attackConfigOf } from '../config/schema';
 import { exposureMarkdown } from './exposure-report';
 import { whatItMeans } from './what-it-means';
@@ -22,6 +23,21 @@ const PAPER_COLUMNS = [
   ['testAccuracy', 'paper test acc %'],
 ] as const;
 
+/** A DP row's accountant ε and δ: "1.00 (δ 1e-5)", "∞ (σ = 0)" without noise, "*" when the accountant does not cover the sampling. */
+export function accountantCell(row: DefenseRow): string {
+  const p = row.privacy;
+  if (p === undefined) return '—';
+  const value = p.epsilon === null ? '∞ (no noise)' : `${formatEpsilon(p.epsilon)} (δ ${p.delta})`;
+  return p.covered === false ? `${value} *` : value;
+}
+
+/** The ε lower bound its best attack proves, flagged when it exceeds the accountant's. */
+export function empiricalEpsilonCell(row: DefenseRow): string {
+  const e = row.empiricalEpsilon;
+  if (e === undefined) return '—';
+  return e.exceedsAccountant === true ? `${formatEpsilon(e.epsilon)} > DP ε: BROKEN` : formatEpsilon(e.epsilon);
+}
+
 /**
  * Rows of the main table: one per defense, attack advantages as columns (table cells are strings).
  * A paper column appears only when the config gives the paper's value for at least one of its rows.
@@ -29,6 +45,8 @@ const PAPER_COLUMNS = [
 export function mainTable(results: ExperimentResults): { header: string[]; rows: string[][] } {
   const attacks = results.config.attacks.map((a) => attackConfigOf(a).label).filter((a) => results.rows.some((r) => r.attacks.some((x) => x.attack === a)));
   const paper = PAPER_COLUMNS.filter(([key]) => results.rows.some((r) => results.config.paper?.values[r.label]?.[key] !== undefined));
+  const bounds = results.rows.some((r) => r.empiricalEpsilon !== undefined);
+  const dp = results.rows.some((r) => r.privacy !== undefined);
   const header = [
     'defense',
     'train acc %',
@@ -37,6 +55,8 @@ export function mainTable(results: ExperimentResults): { header: string[]; rows:
     'loss var',
     ...attacks.map((a) => `adv ${a} %`),
     'max adv %',
+    ...(dp ? ['DP ε (accountant)'] : []),
+    ...(bounds ? ['ε ≥ (attack, 95 %)'] : []),
     'P1',
     ...paper.map(([, title]) => title),
   ];
@@ -48,6 +68,8 @@ export function mainTable(results: ExperimentResults): { header: string[]; rows:
     num(r.lossVariance),
     ...attacks.map((a) => pct(r.attacks.find((x) => x.attack === a)?.advantage ?? Number.NaN)),
     withSe(pct(r.maxAdvantage), r.se?.maxAdvantage, pct),
+    ...(dp ? [accountantCell(r)] : []),
+    ...(bounds ? [empiricalEpsilonCell(r)] : []),
     withSe(num(r.p1), r.se?.p1, num),
     ...paper.map(([key]) => paperValue(results, r.label, key)),
   ]);
@@ -62,17 +84,58 @@ export const TPR_AT_FPR_NOTE =
 export const RESULTS_NOTE =
   'Advantage = TPR − FPR of each attack\'s decision rule (threshold fitted on the shadow model) on the target\'s members vs non-members, so it can be negative; attack scores are "higher = member"; P1 as in docs/protocol.md §5; "± x" is the bootstrap standard error over the evaluation examples (docs/protocol.md §5.1). "paper" columns are the published values, shown when the config gives them.';
 
+/** What the ε columns and the differential-privacy table mean. */
+export const EPSILON_NOTE =
+  "ε ≥: the lower bound on the ε of (ε, δ)-differential privacy that the row's best attack (highest advantage) proves at 95 % confidence — Clopper–Pearson bounds on its TPR and FPR, the best threshold of its ROC (Jagielski et al. 2020, Nasr et al. 2021), at the DP row's δ, else δ = 0; the threshold is chosen on the same scores, so the bound is slightly optimistic. DP ε: the accountant's ε (Rényi DP of the Poisson-subsampled Gaussian mechanism; * when the training's sampling is not what the accountant assumes). A DP row whose attack proves more than its accountant's ε does not have the privacy it claims: it is flagged BROKEN.";
+
+/** The differential-privacy table: one line per DP row with how its ε was computed, the attack's bound and the verdict; undefined without DP rows. */
+export function privacyTable(results: ExperimentResults): { header: string[]; rows: string[][] } | undefined {
+  const rows = results.rows.filter((r) => r.privacy !== undefined);
+  if (rows.length === 0) return undefined;
+  const opt = (v: number | undefined, d = 4) => (v === undefined ? '—' : String(Number(v.toPrecision(d))));
+  return {
+    header: ['defense', 'accountant ε', 'δ', 'σ', 'C', 'q', 'steps', 'sampling', 'RDP order', 'ε ≥ (attack)', 'verdict'],
+    rows: rows.map((r) => {
+      const p = r.privacy!;
+      const e = r.empiricalEpsilon;
+      const verdict =
+        e === undefined
+          ? 'not attacked'
+          : e.exceedsAccountant === true
+            ? `BROKEN: the attack proves more than the accountant's ε${p.covered === false ? ' (sampling not covered by the accountant)' : ''}`
+            : p.epsilon === null
+              ? 'no guarantee (no noise)'
+              : 'consistent';
+      return [
+        r.label,
+        p.epsilon === null ? '∞' : formatEpsilon(p.epsilon),
+        String(p.delta),
+        opt(p.noiseMultiplier),
+        opt(p.clipNorm),
+        opt(p.sampleRate),
+        p.steps === undefined ? '—' : String(p.steps),
+        `${p.sampling ?? '—'}${p.covered === false ? ' (not covered)' : ''}`,
+        opt(p.order, 3),
+        e === undefined ? '—' : `${formatEpsilon(e.epsilon)} (${e.attack})`,
+        verdict,
+      ];
+    }),
+  };
+}
+
 /** One defense's attack table: balanced accuracy, advantage, AUC and TPR at each FPR with the achieved FPR. */
 export function attackTable(row: ExperimentResults['rows'][number]): { header: string[]; rows: string[][] } {
   const fprs = row.attacks[0]?.tprAtFpr.map((t) => `TPR@${t.fpr * 100}%FPR %`) ?? [];
+  const bounds = row.attacks.some((a) => a.epsilonLowerBound !== undefined);
   const rows = row.attacks.map((a) => [
     a.attack,
     pct(a.accuracy),
     pct(a.advantage),
     num(a.auc),
     ...a.tprAtFpr.map((t) => `${pct(t.tpr)} (@${pct(t.achievedFpr)})`),
+    ...(bounds ? [a.epsilonLowerBound === undefined ? '—' : formatEpsilon(a.epsilonLowerBound)] : []),
   ]);
-  return { header: ['attack', 'balanced acc %', 'advantage %', 'AUC', ...fprs], rows };
+  return { header: ['attack', 'balanced acc %', 'advantage %', 'AUC', ...fprs, ...(bounds ? ['ε ≥'] : [])], rows };
 }
 
 /** How to run it again: the command that ran it (when known) and the config saved beside the report. */
@@ -98,6 +161,7 @@ export interface ReportOptions {
 export function markdownReport(results: ExperimentResults, options: ReportOptions = {}): string {
   const { header, rows } = mainTable(results);
   const meaning = whatItMeans(results);
+  const dp = privacyTable(results);
   const attackTables = results.rows.map((r) => {
     const t = attackTable(r);
     return `### ${r.label}\n\n${table(t.header, t.rows)}`;
@@ -123,6 +187,8 @@ export function markdownReport(results: ExperimentResults, options: ReportOption
     '',
     table(header, rows),
     '',
+    ...(results.rows.some((r) => r.empiricalEpsilon !== undefined || r.privacy !== undefined) ? [EPSILON_NOTE, ''] : []),
+    ...(dp === undefined ? [] : ['## Differential privacy', '', table(dp.header, dp.rows), '']),
     '## Attacks per defense',
     '',
     TPR_AT_FPR_NOTE,

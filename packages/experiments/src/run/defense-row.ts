@@ -1,9 +1,9 @@
 import { deriveSeed } from '@mia/core';
 import type { AttackResult } from '@mia/attacks';
-import { lossGap, lossVariance, p1Score } from '@mia/metrics';
+import { empiricalEpsilonLowerBound, lossGap, lossVariance, p1Score } from '@mia/metrics';
 import type { DefenseConfig, ExperimentConfig } from '../config/schema';
 import { sharedHistogram } from './histogram';
-import type { AttackRow, DefenseRow } from './results';
+import type { AttackRow, DefenseRow, EmpiricalEpsilonRow, RowPrivacy } from './results';
 import { rowUncertainty, type RowUncertaintyInput } from './row-uncertainty';
 import type { UnitSignals } from '../train/unit-scope';
 
@@ -14,6 +14,26 @@ function thinRoc(fpr: ArrayLike<number>, tpr: ArrayLike<number>, max = 400): { f
   const step = Math.max(1, Math.ceil(fpr.length / max));
   const keep = Array.from({ length: fpr.length }, (_, i) => i).filter((i) => i % step === 0 || i === fpr.length - 1);
   return { fpr: keep.map((i) => fpr[i]!), tpr: keep.map((i) => tpr[i]!) };
+}
+
+/** The accountant's guarantee a defense recorded for the target (`privacy` metric), when it is well-formed. */
+export function privacyOf(metrics: Readonly<Record<string, unknown>> | undefined): RowPrivacy | undefined {
+  const p = metrics?.privacy as Partial<RowPrivacy> | undefined;
+  if (typeof p !== 'object' || p === null || typeof p.delta !== 'number' || (typeof p.epsilon !== 'number' && p.epsilon !== null)) return undefined;
+  return p as RowPrivacy;
+}
+
+/** Confidence level of the rows' empirical ε bounds. */
+export const EMPIRICAL_EPSILON_CONFIDENCE = 0.95;
+
+/** The ε lower bound an attack's scores (members first) prove at δ. */
+function boundOf(a: AttackResult, delta: number) {
+  return empiricalEpsilonLowerBound({
+    memberScores: a.scores.subarray(0, a.numMembers),
+    nonMemberScores: a.scores.subarray(a.numMembers),
+    delta,
+    confidence: EMPIRICAL_EPSILON_CONFIDENCE,
+  });
 }
 
 /**
@@ -29,13 +49,30 @@ export function defenseRow(
   results: readonly AttackResult[],
 ): DefenseRow {
   const best = results.length === 0 ? undefined : results.reduce((a, b) => (b.advantage > a.advantage ? b : a));
-  const attackRows: AttackRow[] = results.map((a) => ({
+  const privacy = privacyOf(target.metrics);
+  const delta = privacy?.delta ?? 0;
+  const bounds = results.map((a) => boundOf(a, delta));
+  const bestBound = best === undefined ? undefined : bounds[results.indexOf(best)]!;
+  const empiricalEpsilon: EmpiricalEpsilonRow | undefined =
+    bestBound === undefined
+      ? undefined
+      : {
+          epsilon: bestBound.epsilon,
+          attack: best!.name,
+          delta,
+          confidence: bestBound.confidence,
+          tprLow: bestBound.tpr.lower,
+          fprHigh: bestBound.fpr.upper,
+          ...(privacy === undefined ? {} : { exceedsAccountant: privacy.epsilon !== null && bestBound.epsilon > privacy.epsilon }),
+        };
+  const attackRows: AttackRow[] = results.map((a, i) => ({
     attack: a.name,
     accuracy: a.accuracy,
     advantage: a.advantage,
     auc: a.auc,
     tprAtFpr: a.tprAtFpr.map((t) => ({ fpr: t.fpr, tpr: t.tpr, achievedFpr: t.achievedFpr })),
     roc: thinRoc(a.roc.fpr, a.roc.tpr),
+    epsilonLowerBound: bounds[i]!.epsilon,
   }));
   const testAccuracy = accuracyOf(target.nonMembers);
   const maxAdvantage = best === undefined ? 0 : Math.max(0, best.advantage);
@@ -55,6 +92,8 @@ export function defenseRow(
     attacks: attackRows,
     maxAdvantage,
     p1: p1Score(testAccuracy, maxAdvantage),
+    ...(privacy === undefined ? {} : { privacy }),
+    ...(empiricalEpsilon === undefined ? {} : { empiricalEpsilon }),
     se,
     lossHistogram: sharedHistogram(target.members.loss, target.nonMembers.loss),
     cache: { target: target.cache, shadow: shadow?.cache ?? 'none' },

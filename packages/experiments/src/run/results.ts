@@ -35,6 +35,58 @@ export interface AttackRow {
   readonly tprAtFpr: ReadonlyArray<{ readonly fpr: number; readonly tpr: number; readonly achievedFpr: number }>;
   /** ROC vertices, thinned for plotting. */
   readonly roc: { readonly fpr: readonly number[]; readonly tpr: readonly number[] };
+  /**
+   * The lower bound on ε that this attack's scores prove at 95 % confidence, at the row's δ
+   * ({@link EmpiricalEpsilonRow}); absent in older results.
+   */
+  readonly epsilonLowerBound?: number;
+}
+
+/**
+ * What a differentially private training's accountant guarantees (recorded by the defense as the
+ * target's `privacy` training metric, e.g. by `dp-sgd`): (ε, δ) and how it was computed.
+ */
+export interface RowPrivacy {
+  /** The mechanism, e.g. `'dp-sgd'`. */
+  readonly mechanism: string;
+  /** The accountant's ε; `null` when there is no guarantee (noise multiplier 0). */
+  readonly epsilon: number | null;
+  readonly delta: number;
+  /** The RDP order that gave ε. */
+  readonly order?: number;
+  readonly steps?: number;
+  readonly sampleRate?: number;
+  readonly noiseMultiplier?: number;
+  readonly clipNorm?: number;
+  /** `'poisson'` (what the accountant assumes) or `'shuffle'`. */
+  readonly sampling?: string;
+  /** False when the training did not sample as the accountant assumes: ε is then not a proven bound. */
+  readonly covered?: boolean;
+  /** The ε asked for, when σ was computed from it. */
+  readonly targetEpsilon?: number;
+}
+
+/**
+ * The lower bound on ε that the row's best attack (highest advantage) proves at 95 % confidence
+ * (Clopper–Pearson bounds on its TPR and FPR, the best threshold of its ROC; Jagielski et al. 2020,
+ * Nasr et al. 2021; `empiricalEpsilonLowerBound` of `@mia/metrics`).
+ */
+export interface EmpiricalEpsilonRow {
+  readonly epsilon: number;
+  /** The attack that gave it. */
+  readonly attack: string;
+  /** δ of the bound: the accountant's δ for a DP row, else 0. */
+  readonly delta: number;
+  readonly confidence: number;
+  /** Clopper–Pearson lower bound of the TPR and upper bound of the FPR at the threshold reaching it. */
+  readonly tprLow: number;
+  readonly fprHigh: number;
+  /**
+   * For a DP row: true when the bound exceeds the accountant's ε, i.e. the training does not have
+   * the privacy its accountant claims (a broken implementation, or an accountant that does not
+   * cover the training); absent for other rows.
+   */
+  readonly exceedsAccountant?: boolean;
 }
 
 /** Results for one defense (one row of a paper table). */
@@ -73,6 +125,10 @@ export interface DefenseRow {
    */
   readonly trainingMetrics?:
     { readonly target: Readonly<Record<string, unknown>> | undefined; readonly shadow: Readonly<Record<string, unknown>> | undefined } | undefined;
+  /** The accountant's (ε, δ) of a differentially private row (e.g. `dp-sgd`), from its target's training. */
+  readonly privacy?: RowPrivacy;
+  /** The ε lower bound its best attack proves, beside `privacy` for DP rows; absent without attacks. */
+  readonly empiricalEpsilon?: EmpiricalEpsilonRow;
   /**
    * Bootstrap standard errors of the row's numbers over the evaluation examples (docs/protocol.md §5);
    * absent in results written before they were computed (the verdicts then use binomial approximations).

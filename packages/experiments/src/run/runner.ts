@@ -12,7 +12,7 @@ import { prepareData, type PreparedData } from '../data/prepare-data';
 import { checkTrainingAugmentation } from '../defenses/training-augmentation';
 import { checkAugmentationAttacks, unitQuerySignals } from '../attacks/query-signals';
 import type { DefenseRow, ExperimentResults } from './results';
-import { divergenceWarning, examplesPerClassWarning } from './warnings';
+import { brokenDpWarning, divergenceWarning, examplesPerClassWarning } from './warnings';
 import { trainUnit, unitKey, type TrainUnitSpec } from '../train/train-unit';
 import { checkedRunConfig } from '../config/run-config';
 import { trainUnitsInWorkers } from '../train/worker-pool';
@@ -174,6 +174,7 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     if (exposed.records !== undefined) perRecord.push(exposed.records);
     const row = { ...defenseRow(config, defense, target, shadow, results), ...(exposed.exposure === undefined ? {} : { exposure: exposed.exposure }) };
     rows.push(row);
+    warn(brokenDpWarning(row));
     paired.push({ label: row.label, input: rowBootstrapInput(target, results) });
     const best = row.attacks.length === 0 ? undefined : row.attacks.reduce((a, b) => (b.advantage > a.advantage ? b : a));
     const testAccuracy = row.testAccuracy;

@@ -1,5 +1,6 @@
 import type { ModelSignals } from '@mia/attacks';
 import type { PreparedData } from '../data/prepare-data';
+import type { DefenseRow } from './results';
 
 /** A run warns when its target's training set has fewer examples per class than this, on average. */
 export const MIN_EXAMPLES_PER_CLASS = 5;
@@ -38,4 +39,24 @@ export function divergenceWarning(unit: string, members: ModelSignals, lr: numbe
   if (Number.isFinite(mean) && mean <= DIVERGED_LOSS_FACTOR * uniform) return undefined;
   const shown = Number.isFinite(mean) ? mean.toPrecision(3) : String(mean);
   return `${unit} diverged: its mean loss on its own training set is ${shown}, worse than a uniform guess (ln ${members.numClasses} = ${uniform.toFixed(2)}), so its row is meaningless; lower training.lr (${lr}) or check the defense's parameters`;
+}
+
+/** How a report writes an ε: two decimals, `∞` for no guarantee. */
+export const formatEpsilon = (epsilon: number | null): string => (epsilon === null || !Number.isFinite(epsilon) ? '∞' : epsilon.toFixed(2));
+
+/**
+ * A warning when a differentially private row's best attack proves a larger ε than its accountant
+ * claims (`row.empiricalEpsilon.exceedsAccountant`): the training is not as private as reported — a
+ * broken implementation (noise or clipping missing, batch statistics, a data path the accounting
+ * does not see), or sampling the accountant does not cover. `undefined` otherwise.
+ */
+export function brokenDpWarning(row: DefenseRow): string | undefined {
+  const e = row.empiricalEpsilon;
+  const p = row.privacy;
+  if (e?.exceedsAccountant !== true || p === undefined) return undefined;
+  const why =
+    p.covered === false
+      ? `its sampling (${p.sampling ?? 'not Poisson'}) is not what the accountant assumes, or the implementation is broken`
+      : 'a broken DP implementation (noise or clipping missing, batch statistics, or a data path the accounting does not see)';
+  return `${row.label}: broken DP: its best attack (${e.attack}) proves ε ≥ ${formatEpsilon(e.epsilon)} at ${Math.round(100 * e.confidence)} % confidence (TPR ≥ ${(100 * e.tprLow).toFixed(1)} %, FPR ≤ ${(100 * e.fprHigh).toFixed(1)} %), above the accountant's ε = ${formatEpsilon(p.epsilon)} (δ = ${p.delta}): ${why}`;
 }

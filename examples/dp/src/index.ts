@@ -1,0 +1,21 @@
+import type { Reproduction } from '@mia/experiments/reproduce';
+import { plane } from './plane';
+
+export {
+  plane,
+  planeConfig,
+  planeClaims,
+  planeTable,
+  planeFigure,
+  matchedDpRow,
+  EPSILONS,
+  DELTA,
+  CLIP_NORM,
+  EMPIRICAL,
+  UNDEFENDED,
+  MATCH_TOLERANCE,
+  dpLabel,
+} from './plane';
+
+/** DP-SGD's reproductions, registered by the repository's `pnpm mia`: the privacy-utility plane. */
+export const reproductions: readonly Reproduction[] = [plane];

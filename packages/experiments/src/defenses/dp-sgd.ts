@@ -1,0 +1,159 @@
+import { describeValue, InvalidArgumentError, option, optionsSchema, type OptionIssue, type OptionsOf, type OptionsSchema } from '@mia/core';
+import { classifierTapedForward, dpSgdOptionsSchema, dpSgdPlugin, noiseMultiplierFor } from '@mia/defense-dp';
+import { attackModelKinds, modelNames } from '@mia/models';
+import { defineDefense, type DefenseRunFacts } from './definition';
+import { trainWithPlugins } from './train-helpers';
+
+const fields = {
+  clipNorm: dpSgdOptionsSchema.fields.clipNorm,
+  noiseMultiplier: option.number({
+    min: 0,
+    description: 'Noise multiplier σ (noise N(0, σ²C²) per coordinate of the summed gradient); give exactly one of noiseMultiplier and targetEpsilon.',
+  }),
+  targetEpsilon: option.number({
+    min: 0,
+    exclusiveMin: true,
+    description:
+      "Target ε of the whole training: σ is the smallest noise multiplier whose accountant ε is at most it (noiseMultiplierFor), for the run's steps.",
+  }),
+  delta: option.number({ min: 0, max: 1, exclusiveMin: true, exclusiveMax: true, required: true, description: 'The δ of the (ε, δ) guarantee.' }),
+  sampleRate: option.number({
+    min: 0,
+    max: 1,
+    exclusiveMin: true,
+    required: true,
+    description: 'Poisson sampling rate q: the expected batch is q·N (this replaces training.batchSize); an epoch is ceil(N / max(1, round(q·N))) steps.',
+  }),
+  sampling: dpSgdOptionsSchema.fields.sampling,
+};
+
+/** The validated params of the `dp-sgd` defense. */
+export type DpSgdDefenseOptions = OptionsOf<typeof fields>;
+
+const base = optionsSchema(fields);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const at = (path: string, key: string) => (path === '' ? key : `${path}.${key}`);
+
+/** The issue when not exactly one of `noiseMultiplier` and `targetEpsilon` is given. */
+function oneNoiseIssues(input: unknown, path: string): OptionIssue[] {
+  if (!isObject(input)) return [];
+  const sigma = input.noiseMultiplier !== undefined;
+  const target = input.targetEpsilon !== undefined;
+  if (sigma !== target) return [];
+  return [
+    {
+      path: at(path, sigma ? 'targetEpsilon' : 'noiseMultiplier'),
+      expected: 'exactly one of noiseMultiplier (σ ≥ 0) and targetEpsilon (ε > 0, from which σ is computed)',
+      got: sigma ? `both (noiseMultiplier ${describeValue(input.noiseMultiplier)}, targetEpsilon ${describeValue(input.targetEpsilon)})` : 'neither',
+    },
+  ];
+}
+
+/**
+ * The params of `dp-sgd`: the fields' own checks and, validated with them, exactly one of
+ * `noiseMultiplier` and `targetEpsilon`.
+ */
+export const dpSgdDefenseSchema: OptionsSchema<DpSgdDefenseOptions, typeof fields> = {
+  fields,
+  check: (input, path = '') => [...base.check(input, path), ...oneNoiseIssues(input, path)],
+  parse(input, fn, settings) {
+    const known =
+      settings?.allowUnknown === true && isObject(input) ? Object.fromEntries(Object.entries(input).filter(([k]) => Object.hasOwn(fields, k))) : input;
+    const issues = [...base.check(known), ...oneNoiseIssues(known, '')];
+    if (issues.length > 0) throw new InvalidArgumentError(issues.map((i) => `${fn}: ${i.path} must be ${i.expected}, got ${i.got}`).join('; '));
+    return base.parse(known, fn);
+  },
+  jsonSchema: () => ({
+    ...base.jsonSchema(),
+    oneOf: [{ required: ['noiseMultiplier'] }, { required: ['targetEpsilon'] }],
+  }),
+};
+
+/** Architectures with a `norm` option (BatchNorm by default): DP-SGD needs `norm: 'group'` or `'none'`. */
+const NORM_OPTION_MODELS: readonly string[] = ['small-cnn', 'resnet18', 'resnet34', 'resnet-narrow'];
+/** Architectures without any batch normalization. */
+const NO_BATCH_NORM_MODELS: readonly string[] = ['mlp', ...attackModelKinds];
+
+/** The run's model must have no batch normalization: per-example clipping does not bound an example's influence through batch statistics. */
+function modelIssues(run: DefenseRunFacts): OptionIssue[] {
+  const model = run.model;
+  if (model === undefined || NO_BATCH_NORM_MODELS.includes(model.name) || !modelNames.includes(model.name)) return [];
+  const norm = model.options.norm;
+  if (NORM_OPTION_MODELS.includes(model.name)) {
+    if (norm === 'group' || norm === 'none') return [];
+    return [
+      {
+        path: '',
+        expected: `model.options.norm 'group' (or 'none') for model ${model.name}: DP-SGD does not hold with batch normalization, which mixes the examples of a batch`,
+        got: `model.options.norm ${norm === undefined ? "absent ('batch', the default)" : describeValue(norm)}`,
+      },
+    ];
+  }
+  return [
+    {
+      path: '',
+      expected: `a model without batch normalization (mlp, or ${NORM_OPTION_MODELS.join(', ')} with model.options.norm 'group'): DP-SGD does not hold with batch normalization`,
+      got: `model.name ${JSON.stringify(model.name)} (batch normalization, no norm option)`,
+    },
+  ];
+}
+
+/** Steps a DP-SGD training of `size` members runs: `epochs × ceil(N / B)` with B = max(1, round(q·N)). */
+export function dpSgdSteps(size: number, sampleRate: number, epochs: number): { batchSize: number; steps: number } {
+  const batchSize = Math.max(1, Math.round(sampleRate * size));
+  return { batchSize, steps: epochs * Math.ceil(size / batchSize) };
+}
+
+/**
+ * DP-SGD (docs/protocol.md §4.16) in a run: `@mia/defense-dp`'s plugin with per-layer per-example
+ * norms (one backward pass), the run's optimizer and schedule, an expected batch of q·N in place of
+ * `training.batchSize`. With `targetEpsilon`, σ comes from the accountant for the run's steps. The
+ * accountant's (ε, δ) is recorded as the unit's `privacy` metric; the result row reports it.
+ */
+export const dpSgdDefense = defineDefense({
+  name: 'dp-sgd',
+  description: 'DP-SGD with the RDP accountant (per-example clipping and Gaussian noise, docs/protocol.md §4.16)',
+  schema: dpSgdDefenseSchema,
+  check(o, run) {
+    const issues = modelIssues(run);
+    if (o.sampling === 'poisson' && run.training.augment !== undefined)
+      issues.push({
+        path: 'sampling',
+        expected: "'shuffle', or a run without training.augment (Poisson batches are drawn by DP-SGD itself, without augmentation)",
+        got: `'poisson' with training.augment ${JSON.stringify(run.training.augment)}`,
+      });
+    return issues;
+  },
+  async train(ctx) {
+    const o = ctx.options;
+    const { batchSize, steps } = dpSgdSteps(ctx.members.size, o.sampleRate, ctx.training.epochs);
+    const noiseMultiplier = o.noiseMultiplier ?? noiseMultiplierFor({ targetEpsilon: o.targetEpsilon!, sampleRate: o.sampleRate, steps, delta: o.delta });
+    const plugin = dpSgdPlugin({
+      data: ctx.members,
+      sampleRate: o.sampleRate,
+      clipNorm: o.clipNorm,
+      noiseMultiplier,
+      sampling: o.sampling,
+      tapedForward: classifierTapedForward,
+    });
+    ctx.log?.(`DP-SGD C=${o.clipNorm}, σ=${noiseMultiplier.toFixed(4)}, q=${o.sampleRate}, batch ${batchSize}, ${steps} steps (${o.sampling})`);
+    await trainWithPlugins({ ...ctx, training: { ...ctx.training, batchSize } }, [plugin]);
+    const p = plugin.privacy(o.delta);
+    ctx.recordMetrics?.({
+      privacy: {
+        mechanism: 'dp-sgd',
+        // σ = 0 gives ε = ∞, which JSON cannot hold: null means "no guarantee".
+        epsilon: Number.isFinite(p.epsilon) ? p.epsilon : null,
+        delta: p.delta,
+        order: p.order,
+        steps: p.steps,
+        sampleRate: p.sampleRate,
+        noiseMultiplier: p.noiseMultiplier,
+        clipNorm: p.clipNorm,
+        sampling: p.sampling,
+        covered: p.covered,
+        ...(o.targetEpsilon === undefined ? {} : { targetEpsilon: o.targetEpsilon }),
+      },
+    });
+  },
+});
