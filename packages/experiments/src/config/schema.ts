@@ -40,7 +40,7 @@ export const trainingSchema = z.strictObject({
    * earliest on ties; needs `partition.validation`). Shadow models have no validation slice and keep
    * their last epoch. Absent: `last` (and the cache keys of configs without it are unchanged).
    */
-  checkpoint: z.enum(['last', 'best-validation']).optional(),
+  checkpoint: z.union([z.literal('last'), z.literal('best-validation')]).optional(),
 });
 
 /** One defense of a run; `params` are checked against the defense's own schema (see `experimentIssues`). */
