@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NativeAddon } from './native-addon';
+import { useOpenMpDefaults } from './openmp-environment';
 
 /** ISAs below AVX2, where oneDNN's kernels are not worth the switch from wasm. */
 const SLOW_ISAS = new Set(['sse41', 'avx', 'other']);
@@ -62,6 +63,7 @@ export function nativeUnavailableReason(): string | undefined {
 function tryLoad(): { addon?: NativeAddon; reason?: string } {
   if (typeof process === 'undefined' || process.versions?.node === undefined) return { reason: 'runs on Node.js only' };
   const require = createRequire(import.meta.url);
+  useOpenMpDefaults();
   let addon: NativeAddon;
   try {
     const explicit = process.env['MIA_NATIVE_ADDON'];

@@ -7,6 +7,7 @@ import { reluGradient, tanhGradient } from './kernels/activation-gradients';
 import { countFallback, countNative } from './kernel-stats';
 import { nativeKernelConfigs } from './kernel-configs';
 import type { NativeAddon } from './native-addon';
+import { threadGovernor } from './thread-governor';
 
 /** The kernel each native kernel replaced (undefined when the wasm backend had none), by name. */
 const replaced = new Map<string, KernelConfig | undefined>();
@@ -30,6 +31,7 @@ export function registerNativeKernels(addon: NativeAddon): string[] {
     const previous = current?.kernelFunc as ((args: NativeKernelArgs) => TensorInfo | TensorInfo[]) | undefined;
     const kernelFunc = ((args: NativeKernelArgs): TensorInfo | TensorInfo[] => {
       if (!isHeapBackend(args.backend)) throw new BackendError(`@mia/backend-native: ${name} ran on a backend without the tfjs-wasm heap`);
+      threadGovernor()?.tick();
       let fellBack = false;
       const out = config.run(args, {
         addon,

@@ -1,9 +1,10 @@
 import { BackendError } from '@mia/core';
 import { useWasmTraining, type UseWasmTrainingOptions } from '@mia/backend-wasm';
 import { loadNativeAddon } from './load-native-addon';
-import type { NativeAddonInfo } from './native-addon';
+import type { NativeAddon, NativeAddonInfo } from './native-addon';
 import { registerNativeKernels } from './register-native-kernels';
 import { resolveThreads } from './resolve-threads';
+import { resolveAdaptive, setThreadGovernor, ThreadGovernor } from './thread-governor';
 
 /** Options of {@link useNativeTraining}. */
 export interface UseNativeTrainingOptions extends UseWasmTrainingOptions {
@@ -12,6 +13,14 @@ export interface UseNativeTrainingOptions extends UseWasmTrainingOptions {
    * @default the environment variable `MIA_NUM_THREADS`, else every core (`os.availableParallelism()`)
    */
   threads?: number;
+  /**
+   * Use fewer threads (down to one) while other processes keep cores busy, and `threads` again when
+   * the cores are free (checked once a second from the kernel calls): faster on a shared machine, but
+   * seeded trainings are then bit-reproducible only under the same load (some kernels' last bits
+   * depend on the thread count). No effect on an idle machine. See {@link ThreadGovernor}.
+   * @default false, unless the environment sets `MIA_ADAPTIVE_THREADS=1`
+   */
+  adaptiveThreads?: boolean;
   /**
    * oneDNN's convolution layout: `nhwc` keeps activations as tfjs has them (oneDNN picks the filter
    * layout); `blocked` reorders activations to oneDNN's blocked layout around each call.
@@ -37,8 +46,10 @@ export interface NativeTrainingInfo {
   kernels: string[];
   /** The wasm training kernels under them (the fallback). */
   wasmKernels: string[];
-  /** OpenMP threads of the native kernels on this thread. */
+  /** OpenMP threads of the native kernels on this thread (the most, when they adapt to the load). */
   threads: number;
+  /** Whether the threads adapt to the machine's load (`adaptiveThreads`). */
+  adaptiveThreads: boolean;
   /** oneDNN version, ISA and runtime. */
   addon: Pick<NativeAddonInfo, 'onednn' | 'isa' | 'cpuRuntime' | 'convLayout'>;
 }
@@ -63,32 +74,53 @@ export interface NativeTrainingInfo {
  *   `useWasmTraining` fails.
  */
 export async function useNativeTraining(options: UseNativeTrainingOptions = {}): Promise<NativeTrainingInfo> {
-  const { threads: requested, convLayout = 'nhwc', keepFreedMemory = true, ...wasmOptions } = options;
+  const { threads: requested, adaptiveThreads, convLayout = 'nhwc', keepFreedMemory = true, ...wasmOptions } = options;
   if (typeof keepFreedMemory !== 'boolean') {
     throw new BackendError(`useNativeTraining: options.keepFreedMemory must be a boolean, got ${JSON.stringify(keepFreedMemory)}`);
   }
   if (!['nhwc', 'blocked'].includes(convLayout)) {
     throw new BackendError(`useNativeTraining: options.convLayout must be 'nhwc' or 'blocked', got ${JSON.stringify(convLayout)}`);
   }
+  if (adaptiveThreads !== undefined && typeof adaptiveThreads !== 'boolean') {
+    throw new BackendError(`useNativeTraining: options.adaptiveThreads must be a boolean, got ${JSON.stringify(adaptiveThreads)}`);
+  }
   const threads = resolveThreads(requested);
+  adaptive = resolveAdaptive(adaptiveThreads);
   const addon = loadNativeAddon();
   const wasm = await useWasmTraining(wasmOptions);
-  addon.setNumThreads(threads);
+  applyThreads(addon, threads);
   addon.setConvLayout(convLayout);
   const userMalloc = process.env['MALLOC_MMAP_THRESHOLD_'] !== undefined || process.env['MALLOC_TRIM_THRESHOLD_'] !== undefined;
   if (!userMalloc) addon.keepFreedMemory(keepFreedMemory);
   const kernels = registerNativeKernels(addon);
   const { onednn, isa, cpuRuntime } = addon.info();
-  return { backend: 'native', kernels, wasmKernels: wasm.kernels, threads: addon.getNumThreads(), addon: { onednn, isa, cpuRuntime, convLayout } };
+  return {
+    backend: 'native',
+    kernels,
+    wasmKernels: wasm.kernels,
+    threads: addon.getNumThreads(),
+    adaptiveThreads: adaptive,
+    addon: { onednn, isa, cpuRuntime, convLayout },
+  };
+}
+
+/** Whether the threads of this thread's kernels adapt to the load (set by {@link useNativeTraining}). */
+let adaptive: boolean | undefined;
+
+function applyThreads(addon: NativeAddon, threads: number): void {
+  addon.setNumThreads(threads);
+  adaptive ??= resolveAdaptive();
+  setThreadGovernor(adaptive && threads > 1 ? new ThreadGovernor(threads, (n) => addon.setNumThreads(n)) : undefined);
 }
 
 /**
- * Sets the native kernels' thread count for the calling thread (e.g. per worker: cores ÷ workers).
+ * Sets the native kernels' thread count for the calling thread (e.g. per worker: cores ÷ workers); the
+ * most threads when they adapt to the load (`adaptiveThreads` of {@link useNativeTraining}).
  * @param threads - a positive integer.
  * @throws BackendError when the addon is unavailable or `threads` is not a positive integer.
  */
 export function setNativeThreads(threads: number): void {
-  loadNativeAddon().setNumThreads(resolveThreads(threads));
+  applyThreads(loadNativeAddon(), resolveThreads(threads));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { prepareTrainingThreads } from '../train/backend-choice';
 import type { ExperimentConfig } from '../config/schema';
 import type { TrainUnitSpec } from '../train/train-unit';
 import type { WorkerMessage } from '../train/worker-pool';
@@ -40,6 +41,7 @@ export class UnitThread {
     options: UnitThreadOptions,
   ) {
     const { url, execArgv } = threadEntry();
+    prepareTrainingThreads();
     this.worker = new Worker(url, {
       execArgv,
       stderr: true,
