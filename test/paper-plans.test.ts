@@ -1,7 +1,7 @@
 import { MiaError } from '@mia/core';
 import { parseExperimentConfig, type ExperimentConfig } from '@mia/experiments';
 import { DirectoryArtifactStore } from '@mia/experiments';
-import { isNotRun, type Reproduction, type ReproductionContext, type RunOutcome } from '@mia/experiments/reproduce';
+import { isNotRun, seedRuns, type Reproduction, type ReproductionContext, type RunOutcome } from '@mia/experiments/reproduce';
 import { reproductions as ccl } from '@mia/example-ccl';
 import { reproductions as crl } from '@mia/example-crl';
 import { reproductions as past } from '@mia/example-past';
@@ -29,10 +29,7 @@ function planContext(configs: ExperimentConfig[]): ReproductionContext {
     async runSeeds(id, config, k): Promise<RunOutcome> {
       // Every seed's config is checked (the first seed's "not run" would stop the real runSeeds).
       const outcomes = [];
-      for (let j = 0; j < k; j++)
-        outcomes.push(
-          await ctx.run(j === 0 ? id : `${id}-seed-${j}`, j === 0 ? config : { ...config, trainingSeed: (config.trainingSeed ?? config.seed) + j }),
-        );
+      for (const seedRun of seedRuns(id, config, k)) outcomes.push(await ctx.run(seedRun.id, seedRun.config));
       return outcomes.find(isNotRun) ?? outcomes[0]!;
     },
     async loadModel() {

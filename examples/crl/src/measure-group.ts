@@ -1,5 +1,5 @@
 import { type ExperimentConfig, type ExperimentResults } from '@mia/experiments';
-import { isNotRun, rowOf, type ReproductionContext } from '@mia/experiments/reproduce';
+import { configForSeed, isNotRun, rowOf, type ReproductionContext } from '@mia/experiments/reproduce';
 import { gradXAuc } from './grad-x-auc';
 import type { Table1Column } from './paper-values';
 
@@ -69,9 +69,9 @@ export async function measureGroup(ctx: ReproductionContext, id: string, config:
     if (options.skipGradX !== undefined) reasons['Grad-x ℓ2 AUC'] = options.skipGradX;
     else {
       const aucs: number[] = [];
-      for (const [j, trainingSeed] of seeds.entries()) {
+      for (const trainingSeed of seeds) {
         ctx.log(`[${id}] Grad-x ℓ2 on the ${label} target${seeds.length > 1 ? ` (training seed ${trainingSeed})` : ''}`);
-        aucs.push(await gradXAuc(ctx, j === 0 ? config : { ...config, trainingSeed }, label));
+        aucs.push(await gradXAuc(ctx, configForSeed(config, trainingSeed), label));
       }
       perSeed['Grad-x ℓ2 AUC'] = aucs;
     }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { contentHash, getDefense, type ExperimentConfig, type ExperimentResults } from '@mia/experiments';
-import { isNotRun, type NotRun, type ReproductionContext, type ReproductionScale } from '@mia/experiments/reproduce';
+import { configForSeed, isNotRun, type NotRun, type ReproductionContext, type ReproductionScale } from '@mia/experiments/reproduce';
 import { serializeClassifier } from '@mia/models';
 import { DATASET_COLUMNS, columnConfig, coreDefenses, type DatasetColumn } from './configs';
 import { evaluateModel, type ModelEvaluation } from './evaluate-model';
@@ -139,7 +139,7 @@ export async function evaluateColumns(
     for (const defense of config.defenses) {
       const label = defense.label ?? defense.name;
       const perSeed: ModelEvaluation[] = [];
-      for (const [j, trainingSeed] of trainingSeeds.entries()) perSeed.push(await evaluateCached(ctx, j === 0 ? config : { ...config, trainingSeed }, label));
+      for (const trainingSeed of trainingSeeds) perSeed.push(await evaluateCached(ctx, configForSeed(config, trainingSeed), label));
       bySeed[label] = perSeed;
       evaluations[label] = mergeSeedEvaluations(perSeed);
     }

@@ -45,7 +45,7 @@ export {
   type TestabilityInput,
 } from '../run/testability';
 export { rowMetrics, attackMetric, averageAdvantageMetric, binomialAdvantageSe, hanleyMcNeilSe, p1DeltaSe, type RowMetric } from './row-metrics';
-export { aggregateSeeds, combineSeeds, pairedEstimates, rowValue, type SeedCombination } from './seeds';
+export { aggregateSeeds, combineSeeds, configForSeed, pairedEstimates, rowValue, seedRuns, type SeedCombination } from './seeds';
 export { trendClaim, type TrendPoint, type TrendClaimOptions } from './trend-claims';
 export { verdictCounts, type VerdictCounts } from './verdict-counts';
 export { checkReproduction, marginProblems, type ExpectedReproduction } from './check-reproduction';

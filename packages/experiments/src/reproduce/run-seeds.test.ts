@@ -10,6 +10,7 @@ import { pairedDifferenceSe } from '../run/paired-se';
 import { runExperiment } from '../run/runner';
 import type { ExperimentResults } from '../run/results';
 import { runReproduction } from './run-reproduction';
+import { configForSeed, seedRuns } from './seeds';
 import { isNotRun, type Reproduction, type ReproductionContext } from './types';
 
 const dir = mkdtempSync(join(tmpdir(), 'mia-seeds-'));
@@ -61,6 +62,23 @@ const weightsOf = async (ctx: ReproductionContext, trainingSeed: number | undefi
   loaded.model.dispose();
   return { values, members: loaded.members };
 };
+
+describe('seedRuns', () => {
+  it('names and seeds the runs of a group: the config itself first, then copies with the next training seeds', () => {
+    const runs = seedRuns('tiny', config, 3);
+    expect(runs.map((r) => [r.id, r.trainingSeed])).toEqual([
+      ['tiny', 3],
+      ['tiny-seed-4', 4],
+      ['tiny-seed-5', 5],
+    ]);
+    expect(runs[0]!.config).toBe(config);
+    expect(runs[2]!.config).toEqual({ ...config, trainingSeed: 5 });
+    expect(configForSeed(config, 3)).toBe(config);
+    expect(configForSeed(config, 4)).toEqual(runs[1]!.config);
+    expect(seedRuns('x', { ...config, trainingSeed: 10 }, 2).map((r) => r.id)).toEqual(['x', 'x-seed-11']);
+    expect(() => seedRuns('x', config, 0)).toThrow('runSeeds: k must be a positive integer, got 0');
+  });
+});
 
 describe('ReproductionContext.runSeeds', () => {
   it('trains k models per defense on one partition (different weights), caches them, and aggregates every seed', async () => {

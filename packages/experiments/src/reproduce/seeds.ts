@@ -214,6 +214,30 @@ export function pairedEstimates(
 }
 
 /**
+ * The runs of a group of k training seeds, as {@link runSeeds} makes them: seeds s0 … s0 + k − 1
+ * (s0 = the config's `trainingSeed`, else `seed`); the first is `config` itself under `id` (so its
+ * cache entries are the single-seed run's), the others `<id>-seed-<s>` with that `trainingSeed`.
+ * @throws InvalidArgumentError when `k` is not a positive integer.
+ */
+export function seedRuns(
+  id: string,
+  config: ExperimentConfig,
+  k: number,
+): Array<{ readonly id: string; readonly config: ExperimentConfig; readonly trainingSeed: number }> {
+  if (!Number.isInteger(k) || k < 1) throw new InvalidArgumentError(`runSeeds: k must be a positive integer, got ${String(k)}`);
+  const s0 = trainingSeedOf(config);
+  return Array.from({ length: k }, (_, j) => ({ id: j === 0 ? id : `${id}-seed-${s0 + j}`, config: configForSeed(config, s0 + j), trainingSeed: s0 + j }));
+}
+
+/**
+ * `config` trained with `trainingSeed`: the config itself when that is already its training seed
+ * (the first seed of a group), else a copy with `trainingSeed` set — the model a seed's run trained.
+ */
+export function configForSeed(config: ExperimentConfig, trainingSeed: number): ExperimentConfig {
+  return trainingSeed === trainingSeedOf(config) ? config : { ...config, trainingSeed };
+}
+
+/**
  * {@link ReproductionContext.runSeeds} over a context's `run`: runs `config` with training seeds
  * s0 … s0 + k − 1 (s0 = its `trainingSeed`, else `seed`) on the same partition and aggregates them
  * ({@link aggregateSeeds}). The first seed is the config itself, so its run (and cache entries) are
@@ -230,10 +254,9 @@ export async function runSeeds(
   k: number,
   options: { readonly concurrent?: boolean } = {},
 ): Promise<RunOutcome> {
-  if (!Number.isInteger(k) || k < 1) throw new InvalidArgumentError(`runSeeds: k must be a positive integer, got ${String(k)}`);
-  const s0 = trainingSeedOf(config);
-  const seeds = Array.from({ length: k }, (_, j) => s0 + j);
-  const runOne = (j: number) => run(j === 0 ? id : `${id}-seed-${seeds[j]!}`, j === 0 ? config : { ...config, trainingSeed: seeds[j]! });
+  const runs = seedRuns(id, config, k);
+  const seeds = runs.map((r) => r.trainingSeed);
+  const runOne = (j: number) => run(runs[j]!.id, runs[j]!.config);
   const outcomes: RunOutcome[] = [];
   if (options.concurrent === true) outcomes.push(...(await Promise.all(seeds.map((_, j) => runOne(j)))));
   else
