@@ -1,7 +1,7 @@
 import { signalsFromLosses, type AttackResult } from '@mia/attacks';
 import { describe, expect, it } from 'vitest';
 import { rowExposure, type RowExposureInput } from '../run/row-exposure';
-import { exposureCsv } from './exposure-csv';
+import { csvField, exposureCsv } from './exposure-csv';
 
 /** An attack result with only what the exposure reads: its name and scores (members first). */
 const attack = (name: string, scores: number[]) => ({ name, scores: Float64Array.from(scores) }) as unknown as AttackResult;
@@ -37,5 +37,15 @@ describe('exposureCsv', () => {
       '"CCEL, α ""0.5""",non-member,20,1,1,,0,,',
       '"CCEL, α ""0.5""",non-member,21,0,3,,Infinity,,',
     ]);
+  });
+
+  it('quotes text with separators and defuses text a spreadsheet would run as a formula', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
+    for (const risky of ['+1', '-1+2', '@SUM(A1)', '\tx']) expect(csvField(risky)).toBe(`'${risky}`);
+    expect(csvField(-0.5)).toBe('-0.5');
+    expect(csvField(Number.NaN)).toBe('');
   });
 });
