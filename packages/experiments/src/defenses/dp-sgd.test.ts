@@ -38,6 +38,18 @@ describe('dp-sgd defense params', () => {
     expect(lines({ ...ok, sampling: 'fixed' })).toEqual(['defenses[1].params.sampling: expected one of "poisson", "shuffle", got "fixed"']);
   });
 
+  it('takes its own learning rate and epochs, checked like training.lr and training.epochs', () => {
+    expect(lines({ ...ok, lr: 2, epochs: 30 })).toEqual([]);
+    expect(lines({ ...ok, lr: 0, epochs: 2.5 })).toEqual([
+      'defenses[1].params.lr: expected a number > 0, got 0',
+      'defenses[1].params.epochs: expected an integer ≥ 1, got 2.5',
+    ]);
+    const piecewise = { ...base.training, schedule: { type: 'piecewise', ranges: [{ start: 0, end: 4, lr: 0.1 }] } };
+    expect(lines({ ...ok, lr: 2 }, { training: piecewise })).toEqual([
+      'defenses[1].params.lr: expected no lr with training.schedule piecewise (its ranges set absolute rates), got 2',
+    ]);
+  });
+
   it('refuses batch normalization, naming the model option', () => {
     expect(lines(ok, { model: { name: 'small-cnn', options: {} } })).toEqual([
       "defenses[1].params: expected model.options.norm 'group' (or 'none') for model small-cnn: DP-SGD does not hold with batch normalization, which mixes the examples of a batch, got model.options.norm absent ('batch', the default)",

@@ -25,6 +25,16 @@ const fields = {
     description: 'Poisson sampling rate q: the expected batch is q·N (this replaces training.batchSize); an epoch is ceil(N / max(1, round(q·N))) steps.',
   }),
   sampling: dpSgdOptionsSchema.fields.sampling,
+  lr: option.number({
+    min: 0,
+    exclusiveMin: true,
+    description:
+      "Learning rate of the DP-SGD trainings (target and shadows) in place of training.lr: DP-SGD's noisy, clipped steps usually need a larger one than the non-private run (choose it on the validation slice).",
+  }),
+  epochs: option.integer({
+    min: 1,
+    description: 'Epochs of the DP-SGD trainings in place of training.epochs (more steps at a fixed ε mean more noise per step: σ follows).',
+  }),
 };
 
 /** The validated params of the `dp-sgd` defense. */
@@ -106,8 +116,8 @@ export function dpSgdSteps(size: number, sampleRate: number, epochs: number): { 
 
 /**
  * DP-SGD (docs/protocol.md §4.16) in a run: `@mia/defense-dp`'s plugin with per-layer per-example
- * norms (one backward pass), the run's optimizer and schedule, an expected batch of q·N in place of
- * `training.batchSize`. With `targetEpsilon`, σ comes from the accountant for the run's steps. The
+ * norms (one backward pass), the run's optimizer and schedule (its learning rate and epochs unless the
+ * params' `lr` / `epochs` replace them), an expected batch of q·N in place of `training.batchSize`. With `targetEpsilon`, σ comes from the accountant for the run's steps. The
  * accountant's (ε, δ) is recorded as the unit's `privacy` metric; the result row reports it.
  */
 export const dpSgdDefense = defineDefense({
@@ -122,11 +132,14 @@ export const dpSgdDefense = defineDefense({
         expected: "'shuffle', or a run without training.augment (Poisson batches are drawn by DP-SGD itself, without augmentation)",
         got: `'poisson' with training.augment ${JSON.stringify(run.training.augment)}`,
       });
+    if (o.lr !== undefined && run.training.schedule.type === 'piecewise')
+      issues.push({ path: 'lr', expected: 'no lr with training.schedule piecewise (its ranges set absolute rates)', got: String(o.lr) });
     return issues;
   },
   async train(ctx) {
     const o = ctx.options;
-    const { batchSize, steps } = dpSgdSteps(ctx.members.size, o.sampleRate, ctx.training.epochs);
+    const training = { ...ctx.training, ...(o.lr === undefined ? {} : { lr: o.lr }), ...(o.epochs === undefined ? {} : { epochs: o.epochs }) };
+    const { batchSize, steps } = dpSgdSteps(ctx.members.size, o.sampleRate, training.epochs);
     const noiseMultiplier = o.noiseMultiplier ?? noiseMultiplierFor({ targetEpsilon: o.targetEpsilon!, sampleRate: o.sampleRate, steps, delta: o.delta });
     const plugin = dpSgdPlugin({
       data: ctx.members,
@@ -136,8 +149,10 @@ export const dpSgdDefense = defineDefense({
       sampling: o.sampling,
       tapedForward: classifierTapedForward,
     });
-    ctx.log?.(`DP-SGD C=${o.clipNorm}, σ=${noiseMultiplier.toFixed(4)}, q=${o.sampleRate}, batch ${batchSize}, ${steps} steps (${o.sampling})`);
-    await trainWithPlugins({ ...ctx, training: { ...ctx.training, batchSize } }, [plugin]);
+    ctx.log?.(
+      `DP-SGD C=${o.clipNorm}, σ=${noiseMultiplier.toFixed(4)}, q=${o.sampleRate}, batch ${batchSize}, ${steps} steps (${o.sampling}), lr ${training.lr}`,
+    );
+    await trainWithPlugins({ ...ctx, training: { ...training, batchSize } }, [plugin]);
     const p = plugin.privacy(o.delta);
     ctx.recordMetrics?.({
       privacy: {

@@ -55,6 +55,7 @@ const config = parseExperimentConfig({
   defenses: [
     { name: 'dp-sgd', label: 'DP ε=1', params: { ...dp, targetEpsilon: 1 } },
     { name: 'dp-sgd-noise-off', label: 'DP noise off', params: { ...dp, targetEpsilon: 1 } },
+    { name: 'dp-sgd', label: 'DP ε=1, own lr and epochs', params: { ...dp, targetEpsilon: 1, lr: 1, epochs: 20 } },
   ],
   attacks: ['loss', 'confidence'],
 });
@@ -65,9 +66,12 @@ describe('dp-sgd in a run', () => {
     const before = tf.memory().numTensors;
     const results = await runExperiment(config, { store });
     expect(tf.memory().numTensors).toBe(before);
-    const [ok, broken] = results.rows;
+    const [ok, broken, own] = results.rows;
     const { steps } = dpSgdSteps(150, 0.2, 10);
     expect(steps).toBe(50);
+    // The params' epochs replace training.epochs: twice the steps at the same ε need more noise per step.
+    expect(own!.privacy).toMatchObject({ steps: 100, targetEpsilon: 1 });
+    expect(own!.privacy!.noiseMultiplier).toBeGreaterThan(ok!.privacy!.noiseMultiplier!);
     // σ from the accountant for the run's steps: ε just under the target.
     expect(ok!.privacy).toMatchObject({
       mechanism: 'dp-sgd',
@@ -118,6 +122,7 @@ describe('dp-sgd in a run', () => {
     // Cached units keep their recorded privacy: a rerun reports the same row.
     const again = await runExperiment(config, { store });
     expect(again.rows.map((r) => r.cache)).toEqual([
+      { target: 'hit', shadow: 'hit' },
       { target: 'hit', shadow: 'hit' },
       { target: 'hit', shadow: 'hit' },
     ]);
