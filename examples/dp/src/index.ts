@@ -15,6 +15,10 @@ export {
   UNDEFENDED,
   MATCH_TOLERANCE,
   dpLabel,
+  DP_LR_CANDIDATES,
+  candidateLabel,
+  lrSelectionConfig,
+  selectDpLr,
 } from './plane';
 
 /** DP-SGD's reproductions, registered by the repository's `pnpm mia`: the privacy-utility plane. */

@@ -7,6 +7,7 @@ import {
   notTestable,
   pairedColumnSe,
   rowMetrics,
+  selectHyperparameter,
   type Claim,
   type Reproduction,
   type ReproductionFigure,
@@ -33,6 +34,14 @@ export const EMPIRICAL: ReadonlyArray<{ readonly label: string; readonly defense
 ];
 /** The label of the DP-SGD row at ε. */
 export const dpLabel = (epsilon: number): string => `DP-SGD ε=${epsilon}`;
+/**
+ * DP-SGD's learning rates tried on the validation slice, per ε (docs/protocol.md §5.3, best validation
+ * accuracy): clipping each example's gradient to norm 1 shrinks the step far below the non-private
+ * run's, so DP-SGD usually needs a larger rate than the run's 0.1.
+ */
+export const DP_LR_CANDIDATES: readonly number[] = [0.1, 0.5, 2];
+/** The label of a learning-rate candidate's DP-SGD model in the selection run. */
+export const candidateLabel = (epsilon: number, lr: number): string => `${dpLabel(epsilon)} lr=${lr}`;
 /** How far (in test accuracy) a DP-SGD row may be from an empirical defense's to count as matched. */
 export const MATCH_TOLERANCE = 0.03;
 
@@ -48,10 +57,11 @@ const SETUP = {
  * examples and the comparisons use paired standard errors. DP-SGD's expected batch is the run's
  * 128 (q = 128 / members); its σ comes from the accountant for each target ε.
  */
-export function planeConfig(scale: Exclude<ReproductionScale, 'paper'>): ExperimentConfig {
+export function planeConfig(scale: Exclude<ReproductionScale, 'paper'>, dpLr: Readonly<Record<number, number>> = {}): ExperimentConfig {
   const s = SETUP[scale];
   const batchSize = scale === 'smoke' ? 50 : 128;
   const sampleRate = batchSize / s.maxPerRole;
+  const lr = (epsilon: number) => (dpLr[epsilon] === undefined ? {} : { lr: dpLr[epsilon] });
   return parseExperimentConfig(
     {
       name: `dp-plane-${scale}`,
@@ -67,7 +77,7 @@ export function planeConfig(scale: Exclude<ReproductionScale, 'paper'>): Experim
         ...EPSILONS.map((epsilon) => ({
           name: 'dp-sgd',
           label: dpLabel(epsilon),
-          params: { clipNorm: CLIP_NORM, targetEpsilon: epsilon, delta: DELTA, sampleRate },
+          params: { clipNorm: CLIP_NORM, targetEpsilon: epsilon, delta: DELTA, sampleRate, ...lr(epsilon) },
         })),
         ...EMPIRICAL.map((e) => e.defense),
       ],
@@ -75,6 +85,56 @@ export function planeConfig(scale: Exclude<ReproductionScale, 'paper'>): Experim
     },
     `dp-plane-${scale}`,
   );
+}
+
+/**
+ * The learning-rate selection run: only the DP-SGD targets (no shadows, no attacks), one per ε and
+ * candidate rate, on the plane's partition; each is measured on the validation slice.
+ */
+export function lrSelectionConfig(scale: Exclude<ReproductionScale, 'paper'>): ExperimentConfig {
+  const plane = planeConfig(scale);
+  const dp = plane.defenses.filter((d) => d.name === 'dp-sgd');
+  return {
+    ...plane,
+    name: `${plane.name}-lr-selection`,
+    description: "DP-SGD's learning rate per ε, chosen on the validation slice.",
+    defenses: dp.flatMap((d) =>
+      DP_LR_CANDIDATES.map((lr) => ({ ...d, label: candidateLabel(d.params.targetEpsilon as number, lr), params: { ...d.params, lr } })),
+    ),
+    attacks: [],
+  };
+}
+
+/** Per ε, the candidates' validation accuracies and the chosen rate; undefined when the selection did not run. */
+export function selectDpLr(run: RunOutcome): Map<number, { chosen: number; reason: string; validation: number[] }> | undefined {
+  if (isNotRun(run)) return undefined;
+  const out = new Map<number, { chosen: number; reason: string; validation: number[] }>();
+  for (const epsilon of EPSILONS) {
+    const validation = DP_LR_CANDIDATES.map((lr) => rowOf(run, candidateLabel(epsilon, lr))?.validationAccuracy ?? Number.NaN);
+    const { chosen, reason } = selectHyperparameter(
+      DP_LR_CANDIDATES.map((value, i) => ({ value, validationAccuracy: validation[i]! })),
+      { kind: 'best-validation' },
+    );
+    out.set(epsilon, { chosen, reason, validation });
+  }
+  return out;
+}
+
+/** The selection as a table: each candidate's validation accuracy per ε, and the rate chosen. */
+export function lrSelectionTable(run: RunOutcome, selection: ReturnType<typeof selectDpLr>): ReproductionTable {
+  const columns = [...DP_LR_CANDIDATES.map((lr) => `lr ${lr}`), 'chosen lr'];
+  return {
+    title: "DP-SGD's learning rate, chosen on the validation slice (best validation accuracy)",
+    columns,
+    format: 'num',
+    caption: `Validation accuracy (a slice of the inference pool, disjoint from the evaluation examples) of the DP-SGD target at each candidate rate; the rest of the run's training is unchanged.`,
+    rows: EPSILONS.map((epsilon) => {
+      const chosen = selection?.get(epsilon);
+      if (isNotRun(run) || chosen === undefined)
+        return { label: dpLabel(epsilon), cells: columns.map(() => ({ notRun: isNotRun(run) ? run.notRun : 'not selected' })) };
+      return { label: dpLabel(epsilon), cells: [...chosen.validation.map((v) => cell(v)), { ours: chosen.chosen }] };
+    }),
+  };
 }
 
 const rowOf = (results: ExperimentResults, label: string): DefenseRow | undefined => results.rows.find((r) => r.label === label);
@@ -254,17 +314,21 @@ export const plane: Reproduction = {
         ],
         notes: [],
       };
-    const config = planeConfig(ctx.scale);
+    const selectionRun = await ctx.run('lr-selection', lrSelectionConfig(ctx.scale));
+    const selection = selectDpLr(selectionRun);
+    if (selection === undefined) ctx.log("[dp-plane] the learning-rate selection did not run: DP-SGD keeps the run's lr");
+    else for (const [epsilon, s] of selection) ctx.log(`[dp-plane] ${dpLabel(epsilon)}: lr ${s.chosen} (${s.reason})`);
+    const config = planeConfig(ctx.scale, selection === undefined ? {} : Object.fromEntries([...selection].map(([e, s]) => [e, s.chosen])));
     const run = await ctx.run('plane', config);
     const figure = planeFigure(run);
     return {
-      tables: [planeTable(run)],
+      tables: [planeTable(run), lrSelectionTable(selectionRun, selection)],
       claims: planeClaims(run),
       ...(figure === undefined ? {} : { figures: [figure] }),
       notes: [
         'No paper drew this plane: the claims are ours, stated before the cpu run, and decided with the 2-SE margins of docs/protocol.md §5.1 (paired bootstrap over the shared evaluation examples, one training seed).',
         `Matched utility: each empirical defense is compared with the DP-SGD row whose validation accuracy (a slice of the inference pool, disjoint from the evaluation examples) is closest to its own, within ${100 * MATCH_TOLERANCE} points; otherwise the claim is not testable.`,
-        `DP-SGD: clipping norm ${CLIP_NORM}, Poisson sampling at q = batch / members, σ from the RDP accountant for the run's steps; the run's SGD (lr 0.1, momentum 0.9, cosine) for every row. The empirical defenses run at one setting each (PAST λ 3e-4 as PAST's cpu ablation, CCQL α 0.5, CRL λ 0.1, RelaxLoss α 1 with Purchase's clamp 0.3).`,
+        `DP-SGD: clipping norm ${CLIP_NORM}, Poisson sampling at q = batch / members, σ from the RDP accountant for the run's steps; its learning rate per ε chosen from ${DP_LR_CANDIDATES.join(', ')} on the validation slice (best validation accuracy, docs/protocol.md §5.3; second table), the rest of the run's SGD (momentum 0.9, cosine, the epochs) unchanged. The other rows train with lr 0.1. The empirical defenses run at one setting each (PAST λ 3e-4 as PAST's cpu ablation, CCQL α 0.5, CRL λ 0.1, RelaxLoss α 1 with Purchase's clamp 0.3).`,
       ],
     };
   },
