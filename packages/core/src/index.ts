@@ -19,6 +19,7 @@ export type { Optimizer, Gradients, NamedState, LrSchedule } from './optimizer';
 export type { TrainingPlugin, BatchContext, LossContext, StepTools, GradientResult, EpochInfo, EpochEndInfo } from './training-plugin';
 export { sgd, type SgdOptions } from './sgd';
 export { adam, type AdamOptions } from './adam';
+export { SGD_UPDATE, ADAM_UPDATE } from './optimizer-kernels';
 export { cosine, multiStep, piecewise, constantLr, type PiecewiseRange } from './lr-schedules';
 export { crossEntropy, crossEntropyPerExample } from './cross-entropy';
 export { train } from './train';
