@@ -5,6 +5,7 @@ import { conv2DBackpropFilterConfig, conv2DBackpropInputConfig, conv2DConfig, fu
 import { addNConfig, binaryConfigs, unaryConfigs } from './kernels/elementwise';
 import { fusedBatchNormConfig } from './kernels/fused-batch-norm';
 import { batchMatMulConfig, fusedMatMulConfig } from './kernels/mat-mul';
+import { adamUpdateConfig, sgdUpdateConfig } from './kernels/optimizer-update';
 import { avgPoolConfig, avgPoolGradConfig, maxPoolConfig, maxPoolGradConfig } from './kernels/pool';
 import { reduceConfigs } from './kernels/reduce';
 
@@ -29,4 +30,6 @@ export const nativeKernelConfigs: readonly NativeKernelConfig[] = [
   batchNormTrainingGradConfig,
   reluGradConfig,
   tanhGradConfig,
+  sgdUpdateConfig,
+  adamUpdateConfig,
 ];
