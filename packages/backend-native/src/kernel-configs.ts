@@ -1,6 +1,6 @@
 import type { NativeKernelConfig } from './internals/native-kernel';
 import { reluGradConfig, tanhGradConfig } from './kernels/activation-gradients';
-import { batchNormTrainingConfig, batchNormTrainingGradConfig } from './kernels/batch-norm-training';
+import { batchNormReluTrainingConfig, batchNormTrainingConfig, batchNormTrainingGradConfig } from './kernels/batch-norm-training';
 import { conv2DBackpropFilterConfig, conv2DBackpropInputConfig, conv2DConfig, fusedConv2DConfig } from './kernels/conv2d';
 import { addNConfig, binaryConfigs, unaryConfigs } from './kernels/elementwise';
 import { fusedBatchNormConfig } from './kernels/fused-batch-norm';
@@ -27,6 +27,7 @@ export const nativeKernelConfigs: readonly NativeKernelConfig[] = [
   avgPoolGradConfig,
   fusedBatchNormConfig,
   batchNormTrainingConfig,
+  batchNormReluTrainingConfig,
   batchNormTrainingGradConfig,
   reluGradConfig,
   tanhGradConfig,

@@ -1,4 +1,4 @@
-import { ADAM_UPDATE, BATCH_NORM_TRAINING, BATCH_NORM_TRAINING_GRAD, SGD_UPDATE } from '@mia/core';
+import { ADAM_UPDATE, BATCH_NORM_RELU_TRAINING, BATCH_NORM_TRAINING, BATCH_NORM_TRAINING_GRAD, SGD_UPDATE } from '@mia/core';
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, expect, it } from 'vitest';
 import { nativeKernelConfigs } from './kernel-configs';
@@ -65,10 +65,19 @@ const calls: Record<string, () => () => tf.Tensor | tf.Tensor[]> = {
     ),
   [BATCH_NORM_TRAINING]: () =>
     run(BATCH_NORM_TRAINING, { x: randomTensor([2, 3, 4], 1), scale: randomTensor([4], 2), offset: randomTensor([4], 3) }, { varianceEpsilon: 1e-3 }),
+  [BATCH_NORM_RELU_TRAINING]: () =>
+    run(BATCH_NORM_RELU_TRAINING, { x: randomTensor([2, 3, 4], 1), scale: randomTensor([4], 2), offset: randomTensor([4], 3) }, { varianceEpsilon: 1e-3 }),
   [BATCH_NORM_TRAINING_GRAD]: () =>
     run(
       BATCH_NORM_TRAINING_GRAD,
-      { dy: randomTensor([2, 3, 4], 1), x: randomTensor([2, 3, 4], 2), mean: randomTensor([4], 3), variance: tf.ones([4]), scale: randomTensor([4], 4) },
+      {
+        dy: randomTensor([2, 3, 4], 1),
+        x: randomTensor([2, 3, 4], 2),
+        mean: randomTensor([4], 3),
+        variance: tf.ones([4]),
+        scale: randomTensor([4], 4),
+        y: randomTensor([2, 3, 4], 5),
+      },
       { varianceEpsilon: 1e-3 },
     ),
   [RELU_GRAD]: () => run(RELU_GRAD, { dy: randomTensor([4, 5], 1), x: randomTensor([4, 5], 2) }),

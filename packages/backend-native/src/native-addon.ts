@@ -85,6 +85,7 @@ export interface NativeAddon {
     rows: number,
     channels: number,
     eps: number,
+    relu?: boolean,
   ): void;
   batchNormTrainGrad(
     dy: Float32Array,
@@ -98,6 +99,7 @@ export interface NativeAddon {
     rows: number,
     channels: number,
     eps: number,
+    y?: Float32Array | null,
   ): void;
   /** One `sgd` step of one variable: new variable (and momentum buffer when momentum > 0); momentumBuffer null on the first step. */
   sgdUpdate(

@@ -27,7 +27,14 @@ export type { TrainOptions, TrainResult, TrainProgressEvent, EpochSummary } from
 export { predictLogits, predictOutputs, evaluate, type PredictOptions, type EvaluationResult } from './predict';
 export { encodeCheckpoint, decodeCheckpoint, writeCheckpointFile, readCheckpointFile, type CheckpointData } from './checkpoint';
 export { createProgressBar, type ProgressBar } from './progress-bar';
-export { batchNormTraining, BATCH_NORM_TRAINING, BATCH_NORM_TRAINING_GRAD, type BatchNormTrainingResult } from './batch-norm-training';
+export {
+  batchNormTraining,
+  BATCH_NORM_TRAINING,
+  BATCH_NORM_RELU_TRAINING,
+  BATCH_NORM_TRAINING_GRAD,
+  type BatchNormTrainingOptions,
+  type BatchNormTrainingResult,
+} from './batch-norm-training';
 export { useCpuTraining } from './cpu-filter-gradient';
 export { initBackend, chosenBackend, type BackendName, type InitBackendOptions, type InitBackendResult } from './init-backend';
 export { option, type OptionField, type OptionsOf, type FieldSettings, type NumberSettings, type Presence } from './options/option-fields';
