@@ -29,9 +29,9 @@ const get = (p: Params, name: string): tf.Tensor => {
 };
 
 // Training-mode batch norm as the models of @mia/models run it (tf.moments + tf.batchNorm, or one
-// fused kernel when the backend has it).
-function batchNorm(p: Params, name: string, x: tf.Tensor4D): tf.Tensor4D {
-  return batchNormTraining(x, get(p, `${name}.gamma`), get(p, `${name}.beta`), 1e-5).y;
+// fused kernel when the backend has it), with the ReLU that follows it in the same kernel when `relu`.
+function batchNorm(p: Params, name: string, x: tf.Tensor4D, relu = false): tf.Tensor4D {
+  return batchNormTraining(x, get(p, `${name}.gamma`), get(p, `${name}.beta`), 1e-5, { activation: relu ? 'relu' : 'linear' }).y;
 }
 
 /** Builds shapes and FLOP counts while a model definition declares its layers. */
@@ -115,7 +115,7 @@ export function smallCnn(batch = 128): BenchModel {
     b.bn(`${name}.bn`, cout);
   }
   b.dense('fc', 128, 10);
-  const cbr = (p: Params, name: string, x: tf.Tensor4D): tf.Tensor4D => tf.relu(batchNorm(p, `${name}.bn`, conv(p, name, x, 1, 1)));
+  const cbr = (p: Params, name: string, x: tf.Tensor4D): tf.Tensor4D => batchNorm(p, `${name}.bn`, conv(p, name, x, 1, 1), true);
   return {
     name: 'smallcnn',
     batch,
@@ -173,9 +173,9 @@ export function resnet18(batch = 64): BenchModel {
     forwardFlops: b.flops,
     inputLayerFlops: b.inputLayerFlops,
     forward(p, x) {
-      let h = tf.relu(batchNorm(p, 'stem.bn', conv(p, 'stem', x as tf.Tensor4D, 1, 1)));
+      let h = batchNorm(p, 'stem.bn', conv(p, 'stem', x as tf.Tensor4D, 1, 1), true);
       for (const blk of blocks) {
-        const o = tf.relu(batchNorm(p, `${blk.name}.bn1`, conv(p, `${blk.name}.c1`, h, blk.stride, 1)));
+        const o = batchNorm(p, `${blk.name}.bn1`, conv(p, `${blk.name}.c1`, h, blk.stride, 1), true);
         const o2 = batchNorm(p, `${blk.name}.bn2`, conv(p, `${blk.name}.c2`, o, 1, 1));
         const shortcut = p.has(`${blk.name}.sc.w`) ? batchNorm(p, `${blk.name}.scbn`, conv(p, `${blk.name}.sc`, h, blk.stride, 0)) : h;
         h = tf.relu(tf.add(o2, shortcut)) as tf.Tensor4D;

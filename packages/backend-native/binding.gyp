@@ -9,6 +9,7 @@
         "native/conv.cc",
         "native/elementwise.cc",
         "native/gemm.cc",
+        "native/optimizer.cc",
         "native/pool.cc",
         "native/reduce.cc",
         "native/scratch.cc"
@@ -17,7 +18,7 @@
       "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions", "-fno-rtti"],
-      "cflags_cc": ["-std=c++17", "-O3", "-fno-trapping-math", "-fexceptions", "-frtti", "-fopenmp", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+      "cflags_cc": ["-std=c++17", "-O3", "-ffp-contract=off", "-fno-trapping-math", "-fexceptions", "-frtti", "-fopenmp", "-Wall", "-Wextra", "-Wno-unused-parameter"],
       "libraries": ["-ldnnl", "-fopenmp"]
     }
   ]

@@ -13,6 +13,7 @@
 #include "conv.h"
 #include "elementwise.h"
 #include "gemm.h"
+#include "optimizer.h"
 #include "pool.h"
 #include "reduce.h"
 #include "scratch.h"
@@ -102,6 +103,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("batchNorm", Napi::Function::New(env, BatchNorm));
   exports.Set("batchNormTrain", Napi::Function::New(env, BatchNormTrain));
   exports.Set("batchNormTrainGrad", Napi::Function::New(env, BatchNormTrainGrad));
+  exports.Set("sgdUpdate", Napi::Function::New(env, SgdUpdate));
+  exports.Set("adamUpdate", Napi::Function::New(env, AdamUpdate));
   return exports;
 }
 

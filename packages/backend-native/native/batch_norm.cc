@@ -32,6 +32,15 @@ void channelSums(int64_t rows, int64_t channels, int count, std::vector<double>&
   }
 }
 
+// ReLU's gradient mask of an output y = relu(z): 1 where y > 0, 0 where y = 0 (z ≤ 0), NaN for NaN,
+// as the unfused ReLU gradient's step(z) (y > 0 exactly where z > 0). Branch-free, so loops vectorise.
+inline float reluMask(float y) {
+  const float r = y > 0.f ? 1.f : 0.f;
+  return y == y ? r : y;
+}
+
+bool present(const Napi::CallbackInfo& info, size_t i) { return i < info.Length() && !info[i].IsNull() && !info[i].IsUndefined(); }
+
 }  // namespace
 
 Napi::Value BatchNorm(const Napi::CallbackInfo& info) {
@@ -80,6 +89,7 @@ Napi::Value BatchNormTrain(const Napi::CallbackInfo& info) {
   float* y = a.f32(3, "y", size);
   float* meanOut = a.f32(4, "mean", channels);
   float* varOut = a.f32(5, "variance", channels);
+  const bool relu = present(info, 9) && a.boolean(9, "relu");
   std::vector<double> sums;
   channelSums(rows, channels, 1, sums, [&](int64_t r, double* acc) {
     const float* in = x + r * channels;
@@ -108,11 +118,20 @@ Napi::Value BatchNormTrain(const Napi::CallbackInfo& info) {
     mul[c] = static_cast<float>(k);
     add[c] = static_cast<float>((offset == nullptr ? 0.0 : offset[c]) - mean[c] * k);
   }
+  // With relu, the same value then max(·, 0) as the Relu kernel (v < 0 ? 0 : v): bit-equal to the two
+  // kernels one after the other, in one pass.
 #pragma omp parallel for schedule(static) if (size >= kParallelMin)
   for (int64_t r = 0; r < rows; r++) {
     const float* in = x + r * channels;
     float* out = y + r * channels;
-    for (int64_t c = 0; c < channels; c++) out[c] = in[c] * mul[c] + add[c];
+    if (relu) {
+      for (int64_t c = 0; c < channels; c++) {
+        const float v = in[c] * mul[c] + add[c];
+        out[c] = v < 0.f ? 0.f : v;
+      }
+    } else {
+      for (int64_t c = 0; c < channels; c++) out[c] = in[c] * mul[c] + add[c];
+    }
   }
   return info.Env().Undefined();
 }
@@ -130,10 +149,22 @@ Napi::Value BatchNormTrainGrad(const Napi::CallbackInfo& info) {
   float* dx = a.f32(5, "dx", size);
   float* dScale = a.f32(6, "dScale", channels);
   float* dOffset = a.f32(7, "dOffset", channels);
+  // With y (the output of batchNormTrain with relu), dy is first masked by ReLU's gradient, dy·step(y),
+  // on the fly: the same float32 values the unfused ReLU gradient kernel would have written.
+  const float* y = present(info, 11) ? a.f32(11, "y", size) : nullptr;
+    auto masked = [&](int64_t r, float* tmp) -> const float* {
+    const float* g = dy + r * channels;
+    if (y == nullptr) return g;
+    const float* yr = y + r * channels;
+    for (int64_t c = 0; c < channels; c++) tmp[c] = g[c] * reluMask(yr[c]);
+    return tmp;
+  };
   // S1 = Σ dy, S2 = Σ dy·(x − mean).
   std::vector<double> s;
+  const int threads = omp_get_max_threads();
+  std::vector<float> tmps(y == nullptr ? 0 : static_cast<size_t>(threads) * channels);
   channelSums(rows, channels, 2, s, [&](int64_t r, double* acc) {
-    const float* g = dy + r * channels;
+    const float* g = masked(r, y == nullptr ? nullptr : tmps.data() + static_cast<size_t>(omp_get_thread_num()) * channels);
     const float* in = x + r * channels;
     for (int64_t c = 0; c < channels; c++) {
       acc[c] += g[c];
@@ -155,7 +186,7 @@ Napi::Value BatchNormTrainGrad(const Napi::CallbackInfo& info) {
   }
 #pragma omp parallel for schedule(static) if (size >= kParallelMin)
   for (int64_t r = 0; r < rows; r++) {
-    const float* g = dy + r * channels;
+    const float* g = masked(r, y == nullptr ? nullptr : tmps.data() + static_cast<size_t>(omp_get_thread_num()) * channels);
     const float* in = x + r * channels;
     float* out = dx + r * channels;
     for (int64_t c = 0; c < channels; c++) out[c] = k[c] * (g[c] - c1[c] - (in[c] - m[c]) * c2[c]);

@@ -1,10 +1,11 @@
 import type { NativeKernelConfig } from './internals/native-kernel';
 import { reluGradConfig, tanhGradConfig } from './kernels/activation-gradients';
-import { batchNormTrainingConfig, batchNormTrainingGradConfig } from './kernels/batch-norm-training';
+import { batchNormReluTrainingConfig, batchNormTrainingConfig, batchNormTrainingGradConfig } from './kernels/batch-norm-training';
 import { conv2DBackpropFilterConfig, conv2DBackpropInputConfig, conv2DConfig, fusedConv2DConfig } from './kernels/conv2d';
 import { addNConfig, binaryConfigs, unaryConfigs } from './kernels/elementwise';
 import { fusedBatchNormConfig } from './kernels/fused-batch-norm';
 import { batchMatMulConfig, fusedMatMulConfig } from './kernels/mat-mul';
+import { adamUpdateConfig, sgdUpdateConfig } from './kernels/optimizer-update';
 import { avgPoolConfig, avgPoolGradConfig, maxPoolConfig, maxPoolGradConfig } from './kernels/pool';
 import { reduceConfigs } from './kernels/reduce';
 
@@ -26,7 +27,10 @@ export const nativeKernelConfigs: readonly NativeKernelConfig[] = [
   avgPoolGradConfig,
   fusedBatchNormConfig,
   batchNormTrainingConfig,
+  batchNormReluTrainingConfig,
   batchNormTrainingGradConfig,
   reluGradConfig,
   tanhGradConfig,
+  sgdUpdateConfig,
+  adamUpdateConfig,
 ];

@@ -1,4 +1,4 @@
-import { BATCH_NORM_TRAINING, BATCH_NORM_TRAINING_GRAD } from '@mia/core';
+import { ADAM_UPDATE, BATCH_NORM_RELU_TRAINING, BATCH_NORM_TRAINING, BATCH_NORM_TRAINING_GRAD, SGD_UPDATE } from '@mia/core';
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, expect, it } from 'vitest';
 import { nativeKernelConfigs } from './kernel-configs';
@@ -65,14 +65,35 @@ const calls: Record<string, () => () => tf.Tensor | tf.Tensor[]> = {
     ),
   [BATCH_NORM_TRAINING]: () =>
     run(BATCH_NORM_TRAINING, { x: randomTensor([2, 3, 4], 1), scale: randomTensor([4], 2), offset: randomTensor([4], 3) }, { varianceEpsilon: 1e-3 }),
+  [BATCH_NORM_RELU_TRAINING]: () =>
+    run(BATCH_NORM_RELU_TRAINING, { x: randomTensor([2, 3, 4], 1), scale: randomTensor([4], 2), offset: randomTensor([4], 3) }, { varianceEpsilon: 1e-3 }),
   [BATCH_NORM_TRAINING_GRAD]: () =>
     run(
       BATCH_NORM_TRAINING_GRAD,
-      { dy: randomTensor([2, 3, 4], 1), x: randomTensor([2, 3, 4], 2), mean: randomTensor([4], 3), variance: tf.ones([4]), scale: randomTensor([4], 4) },
+      {
+        dy: randomTensor([2, 3, 4], 1),
+        x: randomTensor([2, 3, 4], 2),
+        mean: randomTensor([4], 3),
+        variance: tf.ones([4]),
+        scale: randomTensor([4], 4),
+        y: randomTensor([2, 3, 4], 5),
+      },
       { varianceEpsilon: 1e-3 },
     ),
   [RELU_GRAD]: () => run(RELU_GRAD, { dy: randomTensor([4, 5], 1), x: randomTensor([4, 5], 2) }),
   [TANH_GRAD]: () => run(TANH_GRAD, { dy: randomTensor([4, 5], 1), y: randomTensor([4, 5], 2) }),
+  [SGD_UPDATE]: () =>
+    run(
+      SGD_UPDATE,
+      { variable: randomTensor([4, 5], 1), gradient: randomTensor([4, 5], 2), momentum: randomTensor([4, 5], 3) },
+      { lr: 0.1, momentum: 0.9, dampening: 0, nesterov: true, weightDecay: 5e-4 },
+    ),
+  [ADAM_UPDATE]: () =>
+    run(
+      ADAM_UPDATE,
+      { variable: randomTensor([4, 5], 1), gradient: randomTensor([4, 5], 2), m: randomTensor([4, 5], 3), v: tf.square(randomTensor([4, 5], 4)) },
+      { lr: 1e-3, beta1: 0.9, beta2: 0.999, epsilon: 1e-8, weightDecay: 0, biasCorrection1: 0.1, biasCorrection2: 0.001 },
+    ),
 };
 
 describeNative('native kernels leave nothing behind', () => {

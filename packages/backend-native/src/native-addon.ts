@@ -85,6 +85,7 @@ export interface NativeAddon {
     rows: number,
     channels: number,
     eps: number,
+    relu?: boolean,
   ): void;
   batchNormTrainGrad(
     dy: Float32Array,
@@ -98,5 +99,38 @@ export interface NativeAddon {
     rows: number,
     channels: number,
     eps: number,
+    y?: Float32Array | null,
+  ): void;
+  /** One `sgd` step of one variable: new variable (and momentum buffer when momentum > 0); momentumBuffer null on the first step. */
+  sgdUpdate(
+    variable: Float32Array,
+    gradient: Float32Array,
+    momentumBuffer: Float32Array | null,
+    newVariable: Float32Array,
+    newMomentumBuffer: Float32Array | null,
+    size: number,
+    lr: number,
+    momentum: number,
+    dampening: number,
+    nesterov: boolean,
+    weightDecay: number,
+  ): void;
+  /** One `adam` step of one variable: new variable and moments; biasCorrectionK = 1 − betaK^t. */
+  adamUpdate(
+    variable: Float32Array,
+    gradient: Float32Array,
+    m: Float32Array,
+    v: Float32Array,
+    newVariable: Float32Array,
+    newM: Float32Array,
+    newV: Float32Array,
+    size: number,
+    lr: number,
+    beta1: number,
+    beta2: number,
+    epsilon: number,
+    weightDecay: number,
+    biasCorrection1: number,
+    biasCorrection2: number,
   ): void;
 }

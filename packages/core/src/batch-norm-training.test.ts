@@ -276,4 +276,33 @@ describe('batchNormTraining with a fused kernel pair (reference kernels on cpu)'
     expect(tf.memory().numTensors).toBe(before);
     expectClose(fused, composite, 1e-4);
   });
+
+  it("activation 'relu': relu of the linear output, the same through the kernel pair (no fused ReLU kernel here), and ReLU's gradient", () => {
+    expect.hasAssertions();
+    const scale = () => tf.tensor1d([1, 2, 0.5]);
+    const offset = () => tf.tensor1d([0, 1, -1]);
+    const dy = () => tf.tensor(f32(lw.w), shape);
+    const relu = (a: tf.Tensor, s: tf.Tensor, o: tf.Tensor) => batchNormTraining(a, s, o, EPS, { activation: 'relu' }).y;
+    const linearThenRelu = (a: tf.Tensor, s: tf.Tensor, o: tf.Tensor) => tf.relu(batchNormTraining(a, s, o, EPS).y);
+    const outputs = (f: typeof relu) => () => [
+      f(x(), scale(), offset()),
+      ...tf.grads((a: tf.Tensor, s: tf.Tensor, o: tf.Tensor) => tf.sum(tf.mul(f(a, s, o), dy())))([x(), scale(), offset()]),
+    ];
+    const [expected] = bothWays(outputs(linearThenRelu));
+    unregisterReferenceKernels();
+    const [composite, viaKernels] = bothWays(outputs(relu));
+    expect(expected[0]!.some((v) => v === 0) && expected[0]!.some((v) => v > 0)).toBe(true);
+    expected.forEach((v, i) => {
+      expect(Array.from(composite[i]!), `output ${i}, composite`).toEqual(Array.from(v));
+      expectClose(viaKernels[i]!, v, 1e-4);
+    });
+  });
+
+  it('rejects an unknown activation with the expected and actual value', () => {
+    const ones = tf.ones([2, 3]);
+    expect(() => batchNormTraining(ones, undefined, undefined, EPS, { activation: 'gelu' as 'relu' })).toThrow(
+      /batchNormTraining: options.activation must be 'linear' or 'relu', got "gelu"/,
+    );
+    ones.dispose();
+  });
 });

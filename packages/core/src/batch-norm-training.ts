@@ -8,10 +8,24 @@ import { InvalidArgumentError } from './errors';
 export const BATCH_NORM_TRAINING = 'MiaBatchNormTraining';
 
 /**
- * Name of its gradient kernel: inputs `{dy, x, mean, variance, scale?}`, attribute `varianceEpsilon`,
- * outputs `[dx, dScale, dOffset]` (the gradient through the batch statistics).
+ * Name of the optional kernel a backend registers to compute {@link batchNormTraining} with
+ * `activation: 'relu'` in one pass: as {@link BATCH_NORM_TRAINING}, with `y = max(normalised, 0)`.
+ */
+export const BATCH_NORM_RELU_TRAINING = 'MiaBatchNormReluTraining';
+
+/**
+ * Name of the gradient kernel of both: inputs `{dy, x, mean, variance, scale?, y?}`, attribute
+ * `varianceEpsilon`, outputs `[dx, dScale, dOffset]` (the gradient through the batch statistics). With
+ * `y` (the output of {@link BATCH_NORM_RELU_TRAINING}), `dy` is first multiplied by ReLU's gradient
+ * `step(y)`.
  */
 export const BATCH_NORM_TRAINING_GRAD = 'MiaBatchNormTrainingGrad';
+
+/** Options of {@link batchNormTraining}. */
+export interface BatchNormTrainingOptions {
+  /** `'relu'` applies `max(y, 0)` to the output (fused into one kernel where the backend has it). @default 'linear' */
+  readonly activation?: 'linear' | 'relu';
+}
 
 /** What {@link batchNormTraining} returns. */
 export interface BatchNormTrainingResult<R extends tf.Rank> {
@@ -23,29 +37,33 @@ export interface BatchNormTrainingResult<R extends tf.Rank> {
   readonly variance: tf.Tensor1D;
 }
 
-let gradientRegistered = false;
+const registered = new Set<string>();
 
-function registerGradientOnce(): void {
-  if (gradientRegistered) return;
-  gradientRegistered = true;
+function registerGradientOnce(kernelName: string): void {
+  if (registered.has(kernelName)) return;
+  registered.add(kernelName);
+  const relu = kernelName === BATCH_NORM_RELU_TRAINING;
   tf.registerGradient({
-    kernelName: BATCH_NORM_TRAINING,
+    kernelName,
     inputsToSave: ['x', 'scale'],
-    outputsToSave: [false, true, true],
+    // The ReLU variant keeps its output for ReLU's gradient mask (the next layer keeps it anyway).
+    outputsToSave: [relu, true, true],
     gradFunc: (dys, saved, attrs) => {
       const [dy, dMean, dVariance] = dys as (tf.Tensor | null)[];
-      const [x, scale, mean, variance] = saved as [tf.Tensor, tf.Tensor | undefined, tf.Tensor, tf.Tensor];
-      const inputs: tf.NamedTensorMap = { dy: dy ?? tf.zerosLike(x), x, mean, variance };
+      const [x, scale, ...outputs] = saved as tf.Tensor[];
+      const [y, mean, variance] = (relu ? outputs : [undefined, ...outputs]) as [tf.Tensor | undefined, tf.Tensor, tf.Tensor];
+      const inputs: tf.NamedTensorMap = { dy: dy ?? tf.zerosLike(x!), x: x!, mean, variance };
       if (scale !== undefined) inputs['scale'] = scale;
+      if (y !== undefined) inputs['y'] = y;
       const [dx, dScale, dOffset] = tf.engine().runKernel(BATCH_NORM_TRAINING_GRAD, inputs, attrs) as tf.Tensor[];
       // The statistics are outputs too: when they feed the loss, add their gradients (rare; running
       // statistics are updated outside the gradient's path).
-      const n = x.size / (x.shape[x.rank - 1] ?? 1);
+      const n = x!.size / (x!.shape[x!.rank - 1] ?? 1);
       const through = (): tf.Tensor =>
         tf.tidy(() => {
           let g = dx!;
           if (dMean !== null && dMean !== undefined) g = tf.add(g, tf.div(dMean, n));
-          if (dVariance !== null && dVariance !== undefined) g = tf.add(g, tf.mul(tf.sub(x, mean), tf.mul(dVariance, 2 / n)));
+          if (dVariance !== null && dVariance !== undefined) g = tf.add(g, tf.mul(tf.sub(x!, mean), tf.mul(dVariance, 2 / n)));
           return g;
         });
       return { x: () => (dMean == null && dVariance == null ? dx! : through()), scale: () => dScale!, offset: () => dOffset! };
@@ -61,18 +79,23 @@ function registerGradientOnce(): void {
  *
  * When the active backend registers the {@link BATCH_NORM_TRAINING} kernel (`@mia/backend-native`
  * does), forward and backward run as one fused kernel each; otherwise this is exactly `tf.moments`
- * then `tf.batchNorm`.
+ * then `tf.batchNorm`. With `activation: 'relu'` the output is `tf.relu` of that, in the same kernel
+ * where the backend registers {@link BATCH_NORM_RELU_TRAINING} (ReLU's gradient then folds into the
+ * batch norm's).
  * @param x - activations, rank ≥ 2, float32.
  * @param scale - per-channel scale (γ), or undefined for 1.
  * @param offset - per-channel offset (β), or undefined for 0.
  * @param epsilon - added to the variance, > 0.
- * @throws InvalidArgumentError when x has rank < 2, or scale/offset are not vectors over the last axis.
+ * @param options - see {@link BatchNormTrainingOptions}.
+ * @throws InvalidArgumentError when x has rank < 2, scale/offset are not vectors over the last axis, or
+ *   the activation is unknown.
  */
 export function batchNormTraining<R extends tf.Rank>(
   x: tf.Tensor<R>,
   scale: tf.Tensor | undefined,
   offset: tf.Tensor | undefined,
   epsilon: number,
+  options: BatchNormTrainingOptions = {},
 ): BatchNormTrainingResult<R> {
   const channels = x.shape[x.rank - 1];
   if (x.rank < 2 || channels === undefined) throw new InvalidArgumentError(`batchNormTraining: x must have rank ≥ 2, got shape [${x.shape.join(',')}]`);
@@ -85,18 +108,27 @@ export function batchNormTraining<R extends tf.Rank>(
     }
   }
   if (!(epsilon > 0)) throw new InvalidArgumentError(`batchNormTraining: epsilon must be > 0, got ${epsilon}`);
-  if (tf.getKernel(BATCH_NORM_TRAINING, tf.getBackend()) !== undefined && x.dtype === 'float32') {
-    registerGradientOnce();
+  const activation = options.activation ?? 'linear';
+  if (activation !== 'linear' && activation !== 'relu') {
+    throw new InvalidArgumentError(`batchNormTraining: options.activation must be 'linear' or 'relu', got ${JSON.stringify(activation)}`);
+  }
+  const relu = activation === 'relu';
+  const has = (kernel: string) => tf.getKernel(kernel, tf.getBackend()) !== undefined && x.dtype === 'float32';
+  const kernel = relu && has(BATCH_NORM_RELU_TRAINING) ? BATCH_NORM_RELU_TRAINING : has(BATCH_NORM_TRAINING) ? BATCH_NORM_TRAINING : undefined;
+  if (kernel !== undefined) {
+    registerGradientOnce(kernel);
     // The gradient saves `scale`, and tfjs cannot save an absent input: no scale is passed as ones.
     const ones = scale === undefined ? tf.ones([channels]) : undefined;
     const inputs: tf.NamedTensorMap = { x, scale: scale ?? ones! };
     if (offset !== undefined) inputs['offset'] = offset;
-    const [y, mean, variance] = tf.engine().runKernel(BATCH_NORM_TRAINING, inputs, { varianceEpsilon: epsilon } as unknown as tf.NamedAttrMap) as tf.Tensor[];
+    const [y, mean, variance] = tf.engine().runKernel(kernel, inputs, { varianceEpsilon: epsilon } as unknown as tf.NamedAttrMap) as tf.Tensor[];
     ones?.dispose();
-    return { y: y as tf.Tensor<R>, mean: mean as tf.Tensor1D, variance: variance as tf.Tensor1D };
+    const out = relu && kernel === BATCH_NORM_TRAINING ? tf.relu(y!) : y!;
+    return { y: out as tf.Tensor<R>, mean: mean as tf.Tensor1D, variance: variance as tf.Tensor1D };
   }
   const axes = Array.from({ length: x.rank - 1 }, (_, i) => i);
   const { mean, variance } = tf.moments(x, axes);
-  const y = tf.batchNorm(x, mean, variance, offset as tf.Tensor1D | undefined, scale as tf.Tensor1D | undefined, epsilon);
+  const normalised = tf.batchNorm(x, mean, variance, offset as tf.Tensor1D | undefined, scale as tf.Tensor1D | undefined, epsilon);
+  const y = relu ? tf.relu(normalised) : normalised;
   return { y: y as tf.Tensor<R>, mean: mean as tf.Tensor1D, variance: variance as tf.Tensor1D };
 }

@@ -19,6 +19,7 @@ export type { Optimizer, Gradients, NamedState, LrSchedule } from './optimizer';
 export type { TrainingPlugin, BatchContext, LossContext, StepTools, GradientResult, EpochInfo, EpochEndInfo } from './training-plugin';
 export { sgd, type SgdOptions } from './sgd';
 export { adam, type AdamOptions } from './adam';
+export { SGD_UPDATE, ADAM_UPDATE } from './optimizer-kernels';
 export { cosine, multiStep, piecewise, constantLr, type PiecewiseRange } from './lr-schedules';
 export { crossEntropy, crossEntropyPerExample } from './cross-entropy';
 export { train } from './train';
@@ -26,7 +27,14 @@ export type { TrainOptions, TrainResult, TrainProgressEvent, EpochSummary } from
 export { predictLogits, predictOutputs, evaluate, type PredictOptions, type EvaluationResult } from './predict';
 export { encodeCheckpoint, decodeCheckpoint, writeCheckpointFile, readCheckpointFile, type CheckpointData } from './checkpoint';
 export { createProgressBar, type ProgressBar } from './progress-bar';
-export { batchNormTraining, BATCH_NORM_TRAINING, BATCH_NORM_TRAINING_GRAD, type BatchNormTrainingResult } from './batch-norm-training';
+export {
+  batchNormTraining,
+  BATCH_NORM_TRAINING,
+  BATCH_NORM_RELU_TRAINING,
+  BATCH_NORM_TRAINING_GRAD,
+  type BatchNormTrainingOptions,
+  type BatchNormTrainingResult,
+} from './batch-norm-training';
 export { useCpuTraining } from './cpu-filter-gradient';
 export { initBackend, chosenBackend, type BackendName, type InitBackendOptions, type InitBackendResult } from './init-backend';
 export { option, type OptionField, type OptionsOf, type FieldSettings, type NumberSettings, type Presence } from './options/option-fields';

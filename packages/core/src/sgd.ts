@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { nextOptimizerId } from './optimizer-id';
+import { SGD_UPDATE, fusable, hasFusedUpdate, runUpdate } from './optimizer-kernels';
 import type { Gradients, NamedState, Optimizer } from './optimizer';
 import { check, checkNumberInRange, variableFrom } from './validate';
 
@@ -24,6 +25,10 @@ export interface SgdOptions {
  *
  * Unlike `tf.train.momentum` (`v ← μv + lr·g`), the buffer does not absorb the learning rate, so
  * a schedule that changes the LR gives the same updates as PyTorch.
+ *
+ * When the active backend registers the {@link SGD_UPDATE} kernel (`@mia/backend-native` does), each
+ * float32 variable is updated by one kernel call (one pass over memory instead of up to eight tfjs
+ * ops), with bit-equal results; otherwise by the tfjs ops.
  * @see https://pytorch.org/docs/stable/generated/torch.optim.SGD.html
  * @throws InvalidArgumentError on a non-positive lr, a momentum outside [0, 1), or Nesterov without momentum.
  */
@@ -46,19 +51,30 @@ export function sgd(options: SgdOptions): Optimizer {
     name: 'sgd',
     learningRate: options.lr,
     applyGradients(variables, grads: Gradients, lr) {
+      const fused = hasFusedUpdate(SGD_UPDATE);
+      const attrs = { lr, momentum, dampening, nesterov, weightDecay };
       tf.tidy(() => {
         for (const v of variables) {
           const g = grads[v.name];
           if (g === undefined) continue;
+          const buffer = buffers.get(v.name);
+          if (fused && fusable(v, g, buffer)) {
+            const inputs: tf.NamedTensorMap = buffer === undefined ? { variable: v, gradient: g } : { variable: v, gradient: g, momentum: buffer };
+            const [next, nextBuffer] = runUpdate(SGD_UPDATE, inputs, attrs);
+            v.assign(next!);
+            if (momentum === 0) continue;
+            if (buffer === undefined) buffers.set(v.name, tf.keep(tf.variable(nextBuffer!, false, `${v.name}/sgd_momentum_${uid}`)));
+            else buffer.assign(nextBuffer!);
+            continue;
+          }
           let d: tf.Tensor = weightDecay !== 0 ? tf.add(g, tf.mul(v, weightDecay)) : g;
           if (momentum !== 0) {
-            const buf = buffers.get(v.name);
-            if (buf === undefined) {
+            if (buffer === undefined) {
               buffers.set(v.name, tf.keep(tf.variable(d, false, `${v.name}/sgd_momentum_${uid}`)));
               d = nesterov ? tf.add(d, tf.mul(d, momentum)) : d;
             } else {
-              buf.assign(tf.add(tf.mul(buf, momentum), dampening !== 0 ? tf.mul(d, 1 - dampening) : d));
-              d = nesterov ? tf.add(d, tf.mul(buf, momentum)) : buf;
+              buffer.assign(tf.add(tf.mul(buffer, momentum), dampening !== 0 ? tf.mul(d, 1 - dampening) : d));
+              d = nesterov ? tf.add(d, tf.mul(buffer, momentum)) : buffer;
             }
           }
           v.assign(tf.sub(v, tf.mul(d, lr)));

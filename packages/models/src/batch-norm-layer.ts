@@ -15,9 +15,13 @@ const EPSILON = 1e-5;
  *
  * The running statistics are updated through `Variable.assign` inside a nested `tf.tidy`, which
  * works inside `tf.variableGrads` closures (the update is not on the loss path).
+ *
+ * `relu: true` makes it `BatchNorm` followed by `ReLU` (one fused kernel in training where the
+ * backend has it, `@mia/backend-native` does).
  * @internal
  */
-export function batchNormLayer(store: ParameterStore, name: string, channels: number): Layer {
+export function batchNormLayer(store: ParameterStore, name: string, channels: number, options: { relu?: boolean } = {}): Layer {
+  const relu = options.relu ?? false;
   const ones = new Float32Array(channels).fill(1);
   const gamma = store.variable(`${name}.weight`, [channels], ones, true);
   const beta = store.variable(`${name}.bias`, [channels], undefined, true);
@@ -30,12 +34,15 @@ export function batchNormLayer(store: ParameterStore, name: string, channels: nu
         `${name}: batch norm cannot run through a per-example tape (an example's gradient depends on the rest of the batch, so per-example clipping bounds nothing); build the model with norm: 'group' or 'none'`,
       );
     }
-    if (!ctx.training) return tf.batchNorm(x, runningMean, runningVar, beta, gamma, EPSILON);
+    if (!ctx.training) {
+      const y = tf.batchNorm(x, runningMean, runningVar, beta, gamma, EPSILON);
+      return relu ? tf.relu(y) : y;
+    }
     const count = x.size / channels;
     if (count < 2) {
       throw new InvalidArgumentError(`${name}: batch norm in training mode needs more than 1 value per channel, got ${count}`);
     }
-    const { y, mean, variance } = batchNormTraining(x, gamma, beta, EPSILON);
+    const { y, mean, variance } = batchNormTraining(x, gamma, beta, EPSILON, { activation: relu ? 'relu' : 'linear' });
     if (ctx.updateStatistics) {
       tf.tidy(() => {
         const unbiased = tf.mul(variance, count / (count - 1));

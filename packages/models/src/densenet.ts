@@ -7,7 +7,7 @@ import { sequential, type Layer } from './layer';
 import { modelClassifier, type ModelClassifier } from './model-classifier';
 import { resolveBaseOptions, type BaseModelOptions } from './model-options';
 import { ParameterStore, type WeightInit } from './parameter-store';
-import { avgPool, dropout, globalAvgPool, maxPool, relu } from './pooling';
+import { avgPool, dropout, globalAvgPool, maxPool } from './pooling';
 
 /** Options of {@link createDenseNet121}. */
 export interface DenseNet121Options extends BaseModelOptions {
@@ -34,11 +34,9 @@ const BOTTLENECK = 4;
 function denseLayerBlock(store: ParameterStore, name: string, cin: number, growth: number, init: WeightInit): Layer {
   const inner = BOTTLENECK * growth;
   const branch = sequential(
-    batchNormLayer(store, `${name}.norm1`, cin),
-    relu,
+    batchNormLayer(store, `${name}.norm1`, cin, { relu: true }),
     conv2dLayer(store, `${name}.conv1`, { inChannels: cin, outChannels: inner, kernelSize: 1, bias: false, init }),
-    batchNormLayer(store, `${name}.norm2`, inner),
-    relu,
+    batchNormLayer(store, `${name}.norm2`, inner, { relu: true }),
     conv2dLayer(store, `${name}.conv2`, { inChannels: inner, outChannels: growth, kernelSize: 3, padding: 1, bias: false, init }),
   );
   return (x, ctx) => tf.concat([x, branch(x, ctx)], 3);
@@ -76,8 +74,7 @@ export function createDenseNet121(options: DenseNet121Options): ModelClassifier 
     stem === 'imagenet'
       ? [
           conv2dLayer(store, 'features.conv0', { inChannels: cin, outChannels: initFeatures, kernelSize: 7, stride: 2, padding: 3, bias: false, init }),
-          batchNormLayer(store, 'features.norm0', initFeatures),
-          relu,
+          batchNormLayer(store, 'features.norm0', initFeatures, { relu: true }),
           maxPool(3, 2, 1),
         ]
       : [conv2dLayer(store, 'features.conv0', { inChannels: cin, outChannels: initFeatures, kernelSize: 3, padding: 1, bias: false, init })];
@@ -91,15 +88,14 @@ export function createDenseNet121(options: DenseNet121Options): ModelClassifier 
       const name = `features.transition${b + 1}`;
       const out = Math.floor(channels / 2);
       layers.push(
-        batchNormLayer(store, `${name}.norm`, channels),
-        relu,
+        batchNormLayer(store, `${name}.norm`, channels, { relu: true }),
         conv2dLayer(store, `${name}.conv`, { inChannels: channels, outChannels: out, kernelSize: 1, bias: false, init }),
         avgPool(2, 2),
       );
       channels = out;
     }
   });
-  layers.push(batchNormLayer(store, 'features.norm5', channels), relu, globalAvgPool);
+  layers.push(batchNormLayer(store, 'features.norm5', channels, { relu: true }), globalAvgPool);
   const classifier = denseLayer(store, 'classifier', {
     inFeatures: channels,
     outFeatures: base.numClasses,

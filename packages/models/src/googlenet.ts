@@ -6,7 +6,7 @@ import { sequential, type Layer } from './layer';
 import { modelClassifier, type ModelClassifier } from './model-classifier';
 import { resolveBaseOptions, type BaseModelOptions } from './model-options';
 import { ParameterStore } from './parameter-store';
-import { dropout, globalAvgPool, maxPool, relu } from './pooling';
+import { dropout, globalAvgPool, maxPool } from './pooling';
 
 /** Options of {@link createGoogLeNet}. */
 export type GoogLeNetOptions = BaseModelOptions;
@@ -30,8 +30,7 @@ function inception(store: ParameterStore, spec: (typeof MODULES)[number]): Layer
   const cbr = (branch: string, i: number, from: number, to: number, k: number) =>
     sequential(
       conv2dLayer(store, `${name}.${branch}.${i}`, { inChannels: from, outChannels: to, kernelSize: k, padding: k === 3 ? 1 : 0 }),
-      batchNormLayer(store, `${name}.${branch}.${i + 1}`, to),
-      relu,
+      batchNormLayer(store, `${name}.${branch}.${i + 1}`, to, { relu: true }),
     );
   const b1 = cbr('b1', 0, cin, n1, 1);
   const b2 = sequential(cbr('b2', 0, cin, r3, 1), cbr('b2', 3, r3, n3, 3));
@@ -56,8 +55,7 @@ export function createGoogLeNet(options: GoogLeNetOptions): ModelClassifier {
   const store = new ParameterStore('googlenet', base.random);
   const layers: Layer[] = [
     conv2dLayer(store, 'pre_layers.0', { inChannels: base.inputShape[2]!, outChannels: 192, kernelSize: 3, padding: 1 }),
-    batchNormLayer(store, 'pre_layers.1', 192),
-    relu,
+    batchNormLayer(store, 'pre_layers.1', 192, { relu: true }),
   ];
   for (const spec of MODULES) {
     layers.push(inception(store, spec));

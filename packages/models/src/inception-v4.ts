@@ -6,7 +6,7 @@ import { sequential, type Layer } from './layer';
 import { modelClassifier, type ModelClassifier } from './model-classifier';
 import { resolveBaseOptions, type BaseModelOptions } from './model-options';
 import { ParameterStore } from './parameter-store';
-import { avgPool, dropout, globalAvgPool, maxPool, relu } from './pooling';
+import { avgPool, dropout, globalAvgPool, maxPool } from './pooling';
 
 /** Options of {@link createInceptionV4}. `dropout` defaults to 0.2 (the reference's `Dropout2d(1 − 0.8)`). */
 export type InceptionV4Options = BaseModelOptions;
@@ -32,8 +32,7 @@ export function createInceptionV4(options: InceptionV4Options): ModelClassifier 
   const conv = (name: string, cin: number, cout: number, k: Kernel, stride = 1, padding: Kernel = 0): Layer =>
     sequential(
       conv2dLayer(store, `${name}.conv`, { inChannels: cin, outChannels: cout, kernelSize: k, stride, padding, bias: false }),
-      batchNormLayer(store, `${name}.bn`, cout),
-      relu,
+      batchNormLayer(store, `${name}.bn`, cout, { relu: true }),
     );
   const cat =
     (...branches: Layer[]): Layer =>

@@ -1,7 +1,8 @@
 import { check, checkPositiveInteger } from '@mia/core';
 import { batchNormLayer } from './batch-norm-layer';
 import { groupNormLayer } from './group-norm-layer';
-import type { Layer } from './layer';
+import { sequential, type Layer } from './layer';
+import { relu } from './pooling';
 import type { ParameterStore } from './parameter-store';
 
 /**
@@ -50,9 +51,14 @@ export function groupsFor(channels: number, maxGroups: number): number {
   return 1;
 }
 
-/** The normalisation layer `n` names for `channels` channels (identity for `'none'`). @internal */
-export function normLayer(store: ParameterStore, name: string, channels: number, n: ResolvedNorm): Layer {
-  if (n.norm === 'batch') return batchNormLayer(store, name, channels);
+/**
+ * The normalisation layer `n` names for `channels` channels (identity for `'none'`); with
+ * `relu: true`, followed by a ReLU (fused into the batch norm's kernel where the backend has one).
+ * @internal
+ */
+export function normLayer(store: ParameterStore, name: string, channels: number, n: ResolvedNorm, options: { relu?: boolean } = {}): Layer {
+  if (n.norm === 'batch') return batchNormLayer(store, name, channels, options);
+  if (options.relu === true) return sequential(normLayer(store, name, channels, n), relu);
   if (n.norm === 'group') return groupNormLayer(store, name, channels, groupsFor(channels, n.normGroups));
   return (x) => x;
 }

@@ -7,7 +7,7 @@ import { modelClassifier, type ModelClassifier } from './model-classifier';
 import { resolveBaseOptions, type BaseModelOptions } from './model-options';
 import { normConfig, normLayer, resolveNorm, type NormOptions, type ResolvedNorm } from './norm-layer';
 import { ParameterStore, type WeightInit } from './parameter-store';
-import { dropout, globalAvgPool, maxPool, relu } from './pooling';
+import { dropout, globalAvgPool, maxPool } from './pooling';
 
 /** Options of {@link createResNet}. */
 export interface ResNetOptions extends BaseModelOptions, NormOptions {
@@ -34,8 +34,7 @@ function basicBlock(store: ParameterStore, name: string, cin: number, cout: numb
     conv2dLayer(store, `${name}.${n}`, { inChannels: i, outChannels: cout, kernelSize: k, stride: s, padding: k === 3 ? 1 : 0, bias: false, init });
   const main = sequential(
     conv('conv1', cin, 3, stride),
-    normLayer(store, `${name}.bn1`, cout, norm),
-    relu,
+    normLayer(store, `${name}.bn1`, cout, norm, { relu: true }),
     conv('conv2', cout, 3, 1),
     normLayer(store, `${name}.bn2`, cout, norm),
   );
@@ -79,7 +78,7 @@ export function createResNet(options: ResNetOptions): ModelClassifier {
     stem === 'cifar'
       ? [conv2dLayer(store, 'conv1', { inChannels: cin, outChannels: width, kernelSize: 3, padding: 1, bias: false, init })]
       : [conv2dLayer(store, 'conv1', { inChannels: cin, outChannels: width, kernelSize: 7, stride: 2, padding: 3, bias: false, init })];
-  layers.push(normLayer(store, 'bn1', width, norm), relu);
+  layers.push(normLayer(store, 'bn1', width, norm, { relu: true }));
   if (stem === 'imagenet') layers.push(maxPool(3, 2, 1));
   let channels = width;
   BLOCKS[depth].forEach((count, stage) => {

@@ -5,7 +5,7 @@ import { modelClassifier, type ModelClassifier } from './model-classifier';
 import { resolveBaseOptions, type BaseModelOptions } from './model-options';
 import { normConfig, normLayer, resolveNorm, type NormOptions } from './norm-layer';
 import { ParameterStore } from './parameter-store';
-import { dropout, globalAvgPool, maxPool, relu } from './pooling';
+import { dropout, globalAvgPool, maxPool } from './pooling';
 
 /** Options of {@link createSmallCnn}. */
 export interface SmallCnnOptions extends BaseModelOptions, NormOptions {}
@@ -32,8 +32,7 @@ export function createSmallCnn(options: SmallCnnOptions): ModelClassifier {
   const cbr = (index: number, cin: number, cout: number) =>
     sequential(
       conv2dLayer(store, `f.${index}`, { inChannels: cin, outChannels: cout, kernelSize: 3, padding: 1 }),
-      normLayer(store, `f.${index + 1}`, cout, norm),
-      relu,
+      normLayer(store, `f.${index + 1}`, cout, norm, { relu: true }),
     );
   const body = sequential(cbr(0, base.inputShape[2]!, 32), cbr(3, 32, 32), maxPool(2, 2), cbr(7, 32, 64), maxPool(2, 2), cbr(11, 64, 128), globalAvgPool);
   const fc = denseLayer(store, 'fc', { inFeatures: 128, outFeatures: base.numClasses });

@@ -6,7 +6,7 @@ import { sequential, type Layer } from './layer';
 import { modelClassifier, type ModelClassifier } from './model-classifier';
 import { resolveBaseOptions, type BaseModelOptions } from './model-options';
 import { ParameterStore } from './parameter-store';
-import { dropout, maxPool, relu } from './pooling';
+import { dropout, maxPool } from './pooling';
 
 /** Options of {@link createVgg11Bn}. */
 export type Vgg11BnOptions = BaseModelOptions;
@@ -40,8 +40,7 @@ export function createVgg11Bn(options: Vgg11BnOptions): ModelClassifier {
     }
     layers.push(
       conv2dLayer(store, `features.${index}`, { inChannels: channels, outChannels: v, kernelSize: 3, padding: 1 }),
-      batchNormLayer(store, `features.${index + 1}`, v),
-      relu,
+      batchNormLayer(store, `features.${index + 1}`, v, { relu: true }),
     );
     index += 3;
     channels = v;

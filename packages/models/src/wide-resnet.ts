@@ -7,7 +7,7 @@ import { sequential, type Layer } from './layer';
 import { modelClassifier, type ModelClassifier } from './model-classifier';
 import { resolveBaseOptions, type BaseModelOptions } from './model-options';
 import { ParameterStore, type WeightInit } from './parameter-store';
-import { dropout, globalAvgPool, relu } from './pooling';
+import { dropout, globalAvgPool } from './pooling';
 
 /** Options of {@link createWideResNet}. */
 export interface WideResNetOptions extends BaseModelOptions {
@@ -22,11 +22,10 @@ export interface WideResNetOptions extends BaseModelOptions {
 }
 
 function wideBlock(store: ParameterStore, name: string, cin: number, cout: number, stride: number, p: number, init: WeightInit): Layer {
-  const bn1 = batchNormLayer(store, `${name}.bn1`, cin);
+  const bn1 = batchNormLayer(store, `${name}.bn1`, cin, { relu: true });
   const rest = sequential(
     conv2dLayer(store, `${name}.conv1`, { inChannels: cin, outChannels: cout, kernelSize: 3, stride, padding: 1, bias: false, init }),
-    batchNormLayer(store, `${name}.bn2`, cout),
-    relu,
+    batchNormLayer(store, `${name}.bn2`, cout, { relu: true }),
     dropout(p),
     conv2dLayer(store, `${name}.conv2`, { inChannels: cout, outChannels: cout, kernelSize: 3, padding: 1, bias: false, init }),
   );
@@ -35,7 +34,7 @@ function wideBlock(store: ParameterStore, name: string, cin: number, cout: numbe
     ? undefined
     : conv2dLayer(store, `${name}.convShortcut`, { inChannels: cin, outChannels: cout, kernelSize: 1, stride, bias: false, init });
   return (x, ctx) => {
-    const a = tf.relu(bn1(x, ctx));
+    const a = bn1(x, ctx);
     // Pre-activation block: the projection shortcut sees the activated input (Zagoruyko & Komodakis code).
     return tf.add(shortcut === undefined ? x : shortcut(a, ctx), rest(a, ctx));
   };
@@ -73,7 +72,7 @@ export function createWideResNet(options: WideResNetOptions): ModelClassifier {
       channels = cout;
     }
   });
-  layers.push(batchNormLayer(store, 'bn1', channels), relu, globalAvgPool);
+  layers.push(batchNormLayer(store, 'bn1', channels, { relu: true }), globalAvgPool);
   const fc = denseLayer(store, 'fc', { inFeatures: channels, outFeatures: base.numClasses, biasInit: initName === 'kaiming' ? 'zeros' : 'uniform' });
   const drop = dropout(base.dropout);
   return modelClassifier({

@@ -1,7 +1,9 @@
-import { BATCH_NORM_TRAINING, batchNormTraining } from '@mia/core';
+import { BATCH_NORM_RELU_TRAINING, BATCH_NORM_TRAINING, BATCH_NORM_TRAINING_GRAD, batchNormTraining } from '@mia/core';
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, expect, it } from 'vitest';
-import { expectFallbackThrows, expectMatchesCpu, randomTensor, setupNative } from '../test-utils/backends';
+import { nativeKernelStats } from '../kernel-stats';
+import { expectClose, expectFallbackThrows, expectMatchesCpu, onCpu, onNative, randomTensor, setupNative } from '../test-utils/backends';
+import { RELU_GRAD } from './activation-gradients';
 import { describeNative } from '../test-utils/native-available';
 
 // On cpu, batchNormTraining is the composite (tf.moments then tf.batchNorm, gradients by autodiff);
@@ -107,4 +109,41 @@ describeNative('native batchNormTraining vs the composite on the cpu backend', (
       /has no MiaBatchNormTraining kernel/,
     );
   });
+});
+
+describeNative('batch norm + ReLU in one kernel (activation: relu) vs batch norm then ReLU', () => {
+  beforeAll(setupNative);
+
+  for (const [i, [name, shape]] of shapes.entries()) {
+    const c = shape[shape.length - 1]!;
+    /** y and the gradients in x, scale and offset of Σ dy·relu(batchNorm(x)), fused or as two ops. */
+    const step = (fused: boolean) => (): tf.Tensor[] => {
+      const x = tf.add(tf.mul(randomTensor(shape, 10 * i), 3), 0.7);
+      const scale = tf.add(randomTensor([c], 10 * i + 1), 1.2);
+      const offset = randomTensor([c], 10 * i + 2);
+      const dy = randomTensor(shape, 10 * i + 3);
+      const f = (a: tf.Tensor, s: tf.Tensor, o: tf.Tensor): tf.Tensor =>
+        fused ? batchNormTraining(a, s, o, 1e-5, { activation: 'relu' }).y : tf.relu(batchNormTraining(a, s, o, 1e-5).y);
+      return [f(x, scale, offset), ...tf.grads((a: tf.Tensor, s: tf.Tensor, o: tf.Tensor) => tf.sum(tf.mul(f(a, s, o), dy)))([x, scale, offset])];
+    };
+
+    it(`${name}: output and gradients bit-equal to the two kernels, close to the cpu composite, nothing left behind`, async () => {
+      expect.hasAssertions();
+      const fused = await onNative(step(true), { native: [BATCH_NORM_RELU_TRAINING, BATCH_NORM_TRAINING_GRAD] });
+      const fusedStats = nativeKernelStats();
+      expect(fusedStats['Relu']?.native ?? 0, 'no separate Relu').toBe(0);
+      expect(fusedStats[RELU_GRAD]?.native ?? 0, 'no separate ReLU gradient').toBe(0);
+      const unfused = await onNative(step(false), { native: [BATCH_NORM_TRAINING, BATCH_NORM_TRAINING_GRAD, 'Relu', RELU_GRAD] });
+      const cpu = await onCpu(step(true));
+      expect(fused.length).toBe(4);
+      fused.forEach((f, k) => {
+        expect(f.shape).toEqual(unfused[k]!.shape);
+        const bits = (v: Float32Array | Int32Array) => Array.from(new Uint32Array(Float32Array.from(v).buffer));
+        expect(bits(f.values), `output ${k}: fused vs batch norm then ReLU`).toEqual(bits(unfused[k]!.values));
+        expectClose(f, cpu[k]!, 1e-4);
+      });
+      // ReLU zeroed part of the output (the mask matters in this test).
+      expect(fused[0]!.values.some((v) => v === 0)).toBe(true);
+    });
+  }
 });
