@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { InvalidArgumentError } from '@mia/core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { experimentJsonSchema } from './json-schema';
+import { loadExperimentConfig } from './load-config';
 import { parseExperimentConfig } from './parse-config';
 
 const base = {
@@ -80,6 +84,13 @@ describe('references in a config', () => {
     expect(problems({ references: { count: 4 }, defenses: [{ name: 'memguard' }], partition: { preset: 'CCL5', maxPerRole: 100 }, attacks: ['rmia'] })).toEqual(
       [expect.stringMatching(/^attacks\[0\]: expected an attack that does not query the target on population examples: defense memguard \(defenses\[0\]\)/)],
     );
+  });
+
+  it('reads references.import relative to the config file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mia-references-config-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'run.json'), JSON.stringify({ ...base, references: { import: 'refs' }, attacks: ['lira'] }));
+    expect((await loadExperimentConfig(join(dir, 'run.json'))).references).toEqual({ import: join(dir, 'refs') });
   });
 
   it('is in the JSON Schema (`mia schema`), with the schemes as literals', () => {
