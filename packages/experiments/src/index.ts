@@ -7,6 +7,7 @@ export {
   type DefenseConfig,
   type AttackEntry,
   type AttackConfig,
+  type ReferencesConfig,
 } from './config/schema';
 export { parseExperimentConfig } from './config/parse-config';
 export { experimentJsonSchema } from './config/json-schema';
@@ -26,7 +27,13 @@ export {
   type AttackQuerySet,
   type AttackCreateContext,
   type AttackRunFacts,
+  type AttackReferences,
 } from './attacks/definition';
+export { referenceKeep, isReferenceRole, type ReferenceScheme, type ReferenceRole } from './train/reference-membership';
+export type { RunReferences } from './train/reference-signals';
+export { importReferences, parseReferenceModel, type ReferenceModelFile } from './train/reference-import';
+export { exportReferences } from './train/reference-export';
+export { npyBytes } from './train/npy-bytes';
 export {
   DirectoryArtifactStore,
   type ArtifactStore,
@@ -57,6 +64,7 @@ export type {
   RowRecords,
   RecordColumns,
   ScoreHistogram,
+  ReferencesSummary,
 } from './run/results';
 export {
   pairedDifferenceSe,

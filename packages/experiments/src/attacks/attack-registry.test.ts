@@ -75,7 +75,7 @@ describe('attacks in a config', () => {
       `attacks[0]: expected one of ${attackNames().join(', ')} (user attacks: list the module that registers them in \`modules\`), got "los"`,
       'attacks[1].params.lr: expected one of the options epochs, got an unknown option',
       'attacks[1].params.epochs: expected an integer ≥ 1, got 0',
-      `attacks[4].name: expected one of ${attackNames().join(', ')} (user attacks: list the module that registers them in \`modules\`), got "lira"`,
+      'references: expected { count: N } (N ≥ 2 reference models trained by the run) or { import: "<dir>" }: attacks[4] (lira) needs reference models, got none',
     ]);
     // A name twice reports under one name twice: refused, with the way out.
     expect(problems(['loss', 'confidence', 'loss'])).toEqual([
@@ -92,19 +92,21 @@ describe('attacks in a config', () => {
     ]);
   });
 
-  it('registerAttack refuses what the runner cannot provide yet, naming the need', () => {
+  it('registerAttack refuses malformed needs, naming the need; reference models and a population are accepted', () => {
     const attack = { description: 'd', schema: optionsSchema({}), create: () => metricAttack('loss') };
-    expect(() => registerAttack(defineAttack({ ...attack, name: 'test-refs', needs: { shadow: true, references: { min: 4 } } }))).toThrow(
-      'registerAttack: attack "test-refs": needs.references: this version of the runner trains no reference models',
+    expect(() => registerAttack(defineAttack({ ...attack, name: 'test-refs-0', needs: { shadow: true, references: { min: 0 } } }))).toThrow(
+      'registerAttack: attack "test-refs-0": needs.references.min must be a positive integer, got 0',
     );
     expect(() => registerAttack(defineAttack({ ...attack, name: 'test-pop', needs: { shadow: true, population: true } }))).toThrow(
-      'registerAttack: attack "test-pop": needs.population: this version of the runner provides no population signals',
+      'registerAttack: attack "test-pop": needs.population needs needs.references too (the population is scored against the reference models)',
     );
     expect(() => registerAttack({ ...attack, name: 'test-no-shadow', needs: { shadow: false } } as never)).toThrow(
       'registerAttack: attack "test-no-shadow": needs.shadow must be true (every attack calibrates on the shadow models), got false',
     );
     expect(() => registerAttack({ ...attack, name: '', needs: { shadow: true } })).toThrow('registerAttack: name must be a non-empty string, got ""');
-    expect(findAttack('test-refs')).toBeUndefined();
+    expect(findAttack('test-refs-0')).toBeUndefined();
+    expect(findAttack('lira')?.needs).toEqual({ shadow: true, references: { min: 2 } });
+    expect(findAttack('rmia')?.needs).toEqual({ shadow: true, references: { min: 2 }, population: true });
   });
 
   it("createAttacks builds each entry from its definition, named by its label, with its params' defaults", () => {

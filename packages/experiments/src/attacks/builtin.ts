@@ -11,6 +11,7 @@ import {
   type StatisticName,
 } from '@mia/attacks';
 import { defineAttack, type AttackDefinition, type AttackQuerySet } from './definition';
+import { liraDefinition, rmiaDefinition } from './reference-attacks';
 
 const METRICS: ReadonlyArray<readonly [StatisticName, string]> = [
   ['correctness', 'correctness: member iff the target classifies the example correctly'],
@@ -55,7 +56,7 @@ const augmentation = (name: AttackQuerySet, description: string) =>
     create: (_options, ctx) => augmentationAttack({ name: ctx.label, seed: ctx.seed }),
   });
 
-/** The attacks every run knows (docs/protocol.md §3.1–3.3), registered like user attacks. */
+/** The attacks every run knows (docs/protocol.md §3.1–3.3, §3.8, §3.9), registered like user attacks. */
 export const BUILTIN_ATTACKS: readonly AttackDefinition<never>[] = [
   ...METRICS.map(metric),
   nn('nn-mlh', 'NN attack on the unsorted posterior (CCL, PAST)', nnMlhAttack),
@@ -64,4 +65,6 @@ export const BUILTIN_ATTACKS: readonly AttackDefinition<never>[] = [
   nn('nn-crl', 'NN attack on the posterior and the one-hot label (CRL)', nnCrlAttack),
   augmentation('rotation', 'augmentation attack: correctness on rotated copies ([−r, 0, r] degrees)'),
   augmentation('translation', 'augmentation attack: correctness on translated copies (|i| + |j| = d)'),
+  liraDefinition,
+  rmiaDefinition,
 ] as unknown as readonly AttackDefinition<never>[];

@@ -8,6 +8,8 @@ import type { DefenseConfig, ExperimentConfig } from '../config/schema';
 import type { PreparedData } from '../data/prepare-data';
 import { unitKey } from '../train/unit-key';
 import { shadowRoles } from '../train/unit-roles';
+import { referenceRoles } from '../train/reference-membership';
+import { REFERENCE_DEFENSE } from '../train/run-units';
 import { packageVersions } from '../store/versions';
 
 /** Options of {@link runCachedAttackSuite}. */
@@ -53,7 +55,14 @@ export function attackCacheOptions(
         : { attack: entry.name, params: entry.params };
     },
     attackOptions,
-    units: { target: unitKey(config, data, defense, 'target'), shadows: shadowRoles(config).map((role) => unitKey(config, data, defense, role)) },
+    units: {
+      target: unitKey(config, data, defense, 'target'),
+      shadows: shadowRoles(config).map((role) => unitKey(config, data, defense, role)),
+      // A trained attack that uses reference models depends on them too (absent without: keys unchanged).
+      ...(config.references === undefined
+        ? {}
+        : { references: config.references.import ?? referenceRoles(config).map((role) => unitKey(config, data, REFERENCE_DEFENSE, role)) }),
+    },
     label: defense.label ?? defense.name,
     onLog,
   };

@@ -1,6 +1,7 @@
 import type { OptionIssue, OptionsSchema } from '@mia/core';
-import type { ShadowAttack } from '@mia/attacks';
-import type { ExperimentConfig, TrainingConfig } from '../config/schema';
+import type { ModelSignals, ShadowAttack } from '@mia/attacks';
+import type { ExperimentConfig, ReferencesConfig, TrainingConfig } from '../config/schema';
+import type { RunReferences } from '../train/reference-signals';
 
 /** The query sets the runner can compute on every unit: the augmentation attacks' (docs/protocol.md §3.3). */
 export type AttackQuerySet = 'rotation' | 'translation';
@@ -13,8 +14,8 @@ export type AttackQuerySet = 'rotation' | 'translation';
 export interface AttackNeeds {
   /**
    * Shadow models: `prepare` gets the pooled signals of the defense's `shadowModels` shadows (same
-   * defense, docs/protocol.md §3.7) to calibrate on. Every attack this version runs calibrates on
-   * shadows; a run with any attack trains them.
+   * defense, docs/protocol.md §3.7) to calibrate on. A run with any attack trains them; the reference
+   * attacks (`lira`, `rmia`) get them too and ignore them.
    */
   readonly shadow: true;
   /**
@@ -25,14 +26,15 @@ export interface AttackNeeds {
   readonly queries?: AttackQuerySet;
   /**
    * Reference models (LiRA, RMIA): at least `min` models of the target's architecture trained on random
-   * halves of a population, whose signals on the audit examples the attack fits per example. Not
-   * trained by the runner yet: an attack that sets this cannot be registered.
+   * halves of the audit examples (the config's `references`), whose signals the attack fits per
+   * example; `create` gets them as `ctx.references`. A config listing the attack without
+   * `references`, or with fewer than `min`, is refused before anything trains.
    */
   readonly references?: { readonly min: number };
   /**
-   * Population examples (RMIA's z samples): signals of the target on examples drawn from the same
-   * distribution that are members of no model. Not provided by the runner yet: an attack that sets
-   * this cannot be registered.
+   * Population examples (RMIA's z samples): the target's signals on examples of the same distribution
+   * that neither the target nor any reference model trains on (the shadow side of the partition,
+   * docs/protocol.md §1.7), as `ctx.references.targetPopulation`. Needs `references`.
    */
   readonly population?: boolean;
 }
@@ -45,6 +47,19 @@ export interface AttackCreateContext {
   readonly seed: number;
   /** The run's scale: reduced scales may fit smaller or shorter (the built-in NN attacks train 5 epochs at `smoke`). */
   readonly scale: ExperimentConfig['scale'];
+  /** The run's reference models, for an attack whose `needs.references` is set. */
+  readonly references?: AttackReferences;
+}
+
+/**
+ * The reference models an attack gets (`AttackCreateContext.references`): their signals and keep
+ * masks over the audit examples (the target's members then non-members, the order `score` gets them
+ * in) followed by the population, and, for an attack that needs a population, the target's signals
+ * on the population.
+ */
+export interface AttackReferences extends RunReferences {
+  /** The target's signals on the population examples (`needs.population`). */
+  readonly targetPopulation?: ModelSignals;
 }
 
 /** What an attack's {@link AttackDefinition.check} knows about the run before any data loads. */
@@ -54,6 +69,8 @@ export interface AttackRunFacts {
   readonly preset: string;
   /** Shadow models per defense whose signals are pooled for `prepare`. */
   readonly shadowModels: number;
+  /** The config's `references`, when it has them. */
+  readonly references?: ReferencesConfig;
 }
 
 /**
@@ -76,7 +93,7 @@ export interface AttackDefinition<O = Record<string, unknown>> {
   readonly description: string;
   /** Validates `params` (unknown keys are errors) and fills the defaults; the config's JSON Schema comes from it. */
   readonly schema: OptionsSchema<O>;
-  /** What the attack needs from the run (shadow models, queries; reference models and a population later). */
+  /** What the attack needs from the run (shadow models, queries, reference models, a population). */
   readonly needs: AttackNeeds;
   /**
    * Whether the attack fits a model of its own (an attack network) that takes a while to train: its

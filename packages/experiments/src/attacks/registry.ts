@@ -3,7 +3,7 @@ import type { ShadowAttack } from '@mia/attacks';
 import { attackConfigOf, type AttackEntry, type ExperimentConfig } from '../config/schema';
 import { moduleBeingImported } from '../defenses/config-modules';
 import { BUILTIN_ATTACKS } from './builtin';
-import type { AttackDefinition } from './definition';
+import type { AttackDefinition, AttackReferences } from './definition';
 import type { AttackLookup } from './validate-attacks';
 
 interface Entry {
@@ -16,18 +16,18 @@ interface Entry {
 let table: Map<string, Entry> | undefined;
 const entries = () => (table ??= new Map(BUILTIN_ATTACKS.map((d) => [d.name, { definition: d, module: undefined, builtin: true }])));
 
-/**
- * Refuses a definition whose needs the runner cannot meet yet (reference models, a population), so
- * that a config never gets as far as training for it.
- */
+/** Refuses a definition whose needs are malformed, so that a config never gets as far as training for it. */
 function unsupportedNeeds(definition: AttackDefinition<never>): string | undefined {
   const needs = definition.needs as AttackDefinition['needs'] | undefined;
   if (needs === undefined || needs.shadow !== true)
     return `needs.shadow must be true (every attack calibrates on the shadow models), got ${JSON.stringify(needs?.shadow)}`;
   if (needs.queries !== undefined && needs.queries !== 'rotation' && needs.queries !== 'translation')
     return `needs.queries must be "rotation" or "translation", got ${JSON.stringify(needs.queries)}`;
-  if (needs.references !== undefined) return 'needs.references: this version of the runner trains no reference models';
-  if (needs.population === true) return 'needs.population: this version of the runner provides no population signals';
+  const min = needs.references?.min;
+  if (needs.references !== undefined && !(Number.isInteger(min) && min! >= 1))
+    return `needs.references.min must be a positive integer, got ${JSON.stringify(min)}`;
+  if (needs.population === true && needs.references === undefined)
+    return 'needs.population needs needs.references too (the population is scored against the reference models)';
   return undefined;
 }
 
@@ -35,7 +35,7 @@ function unsupportedNeeds(definition: AttackDefinition<never>): string | undefin
  * Adds (or replaces) an attack; a config may then list it in `attacks` by name, with `params` checked
  * against its schema. Give it a `module` (usually `import.meta.url`), or list its module in the
  * config's `modules`, so every process of a run can load it.
- * @throws InvalidArgumentError when the name is empty or the attack needs what the runner cannot provide.
+ * @throws InvalidArgumentError when the name is empty or the attack's `needs` are malformed.
  */
 export function registerAttack<O>(definition: AttackDefinition<O>): void {
   const d = definition as unknown as AttackDefinition<never>;
@@ -99,12 +99,12 @@ function renamed(attack: ShadowAttack, name: string): ShadowAttack {
  * its params validated and defaulted, named by the entry's label.
  * @param options - `seed` of the attacks' randomness; `scale` of the run (the built-in NN attacks train
  *   5 epochs at `smoke`) @default 'cpu'; `nnEpochs`: epochs of every attack with an `epochs` param that
- *   its entry does not set.
+ *   its entry does not set; `references`: the run's reference models (for `lira`, `rmia`).
  * @throws InvalidArgumentError naming the entry when its attack is unknown or its params are invalid.
  */
 export function createAttacks(
   entries: readonly AttackEntry[],
-  options: { readonly seed: number; readonly scale?: ExperimentConfig['scale']; readonly nnEpochs?: number },
+  options: { readonly seed: number; readonly scale?: ExperimentConfig['scale']; readonly nnEpochs?: number; readonly references?: AttackReferences },
 ): ShadowAttack[] {
   return entries.map((entry, i) => {
     const { name, label, params } = attackConfigOf(entry);
@@ -112,7 +112,12 @@ export function createAttacks(
     if (definition === undefined) throw new InvalidArgumentError(`attacks[${i}].name must be one of ${attackNames().join(', ')}, got ${JSON.stringify(name)}`);
     const epochs = options.nnEpochs !== undefined && 'epochs' in definition.schema.fields && params.epochs === undefined ? { epochs: options.nnEpochs } : {};
     const parsed = definition.schema.parse({ ...params, ...epochs }, `attacks[${i}] (${name})`);
-    const attack = definition.create(parsed, { label, seed: options.seed, scale: options.scale ?? 'cpu' });
+    const attack = definition.create(parsed, {
+      label,
+      seed: options.seed,
+      scale: options.scale ?? 'cpu',
+      ...(options.references === undefined ? {} : { references: options.references }),
+    });
     return attack.name === label ? attack : renamed(attack, label);
   });
 }

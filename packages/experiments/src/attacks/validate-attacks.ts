@@ -57,3 +57,38 @@ export function duplicateAttackIssues(entries: ReadonlyArray<AttackEntry | undef
   });
   return issues;
 }
+
+/**
+ * The problems of a config's attacks with its `references` (before anything trains): an attack that
+ * needs reference models in a config without `references` (path `references`), fewer models than
+ * it needs (`references.count`), and `references` that no attack of the run uses are fine (they are
+ * trained anyway, e.g. to export them).
+ * @param references - The config's `references` as parsed (undefined: absent).
+ */
+export function referenceNeedIssues(
+  attacks: AttackLookup,
+  entries: ReadonlyArray<AttackEntry | undefined>,
+  references: { readonly count?: number | undefined; readonly import?: string | undefined } | undefined,
+): OptionIssue[] {
+  const issues: OptionIssue[] = [];
+  entries.forEach((entry, i) => {
+    if (entry === undefined) return;
+    const { name } = attackConfigOf(entry);
+    const min = attacks.find(name)?.needs.references?.min;
+    if (min === undefined) return;
+    if (references === undefined)
+      issues.push({
+        path: 'references',
+        expected: `{ count: N } (N ≥ ${min} reference models trained by the run) or { import: "<dir>" }: attacks[${i}] (${name}) needs reference models`,
+        got: 'none',
+      });
+    else if (references.count !== undefined && references.count < min)
+      issues.push({
+        path: 'references.count',
+        expected: `at least ${min} (attacks[${i}] (${name}) needs ${min} reference models)`,
+        got: describeValue(references.count),
+      });
+  });
+  // One issue per missing `references`, naming the first attack that needs them.
+  return issues.filter((issue, k) => issue.path !== 'references' || issues.findIndex((j) => j.path === 'references') === k);
+}

@@ -194,6 +194,22 @@ program
     process.exitCode = await gateCommand(path, opts);
   });
 
+program
+  .command('references')
+  .description("reference models of LiRA and RMIA in Carlini et al.'s layout (one directory per model with keep.npy and logits.npy)")
+  .command('export')
+  .description(
+    'write the reference models a config trained (run it first) as <dir>/experiment-<k>/{keep.npy,logits.npy}; a config reads them with references: { import: <dir> }',
+  )
+  .argument('<config>', 'path of the experiment config whose references to export')
+  .argument('<dir>', 'output directory')
+  .option('--data-dir <dir>', 'directory with dataset files you provide')
+  .action(async (config: string, dir: string, opts: { dataDir?: string }) => {
+    await setup();
+    const { referencesExportCommand } = await import('./references-command');
+    await referencesExportCommand(config, dir, opts);
+  });
+
 const datasets = program.command('datasets').description('dataset utilities');
 datasets
   .command('fetch')

@@ -8,7 +8,8 @@ import { importDefenseModules, resolveModuleSpecifier } from '../defenses/regist
 
 /**
  * Reads an experiment config from a `.json`, `.yaml` or `.yml` file, imports its `modules` (paths
- * relative to the file; stored resolved, so workers find them too) and validates it whole.
+ * relative to the file; stored resolved, so workers find them too), resolves `references.import`
+ * against the file's directory too, and validates it whole.
  * @throws InvalidArgumentError when the file is missing, not parseable, or invalid (naming the field).
  */
 export async function loadExperimentConfig(path: string): Promise<ExperimentConfig> {
@@ -39,5 +40,9 @@ export async function loadExperimentConfig(path: string): Promise<ExperimentConf
     await importDefenseModules(resolved);
     raw = { ...(raw as object), modules: resolved };
   }
+  // references.import: a directory relative to the file, stored resolved like the modules.
+  const references = (raw as { references?: { import?: unknown } } | null)?.references;
+  if (typeof references === 'object' && references !== null && typeof references.import === 'string' && references.import !== '')
+    raw = { ...(raw as object), references: { ...references, import: resolve(dirname(resolve(path)), references.import) } };
   return parseExperimentConfig(raw, path);
 }

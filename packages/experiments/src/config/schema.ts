@@ -69,6 +69,24 @@ export const attackEntrySchema = z.union(
   { error: 'an attack name (e.g. "loss") or { name, label?, params }' },
 );
 
+/**
+ * The reference models of a run (LiRA, RMIA; docs/protocol.md §1.7, §3.8, §3.9): either `count`
+ * models of the target's architecture and training, trained without the defense on random halves of
+ * the target's members and non-members (`scheme`: `carlini`, every example in exactly half the
+ * models as in Carlini et al.'s `train.py`; `paired`, pairs of models on complementary halves as in
+ * ML Privacy Meter), or models trained elsewhere, imported from a directory in Carlini et al.'s
+ * layout (`import`: one `keep.npy` and `logits.npy` per model). Exactly one of `count` and `import`;
+ * the check of the whole config says so with the path.
+ */
+export const referencesSchema = z.strictObject({
+  /** Number of reference models to train: an even number (half of them keep each example), 2–256. */
+  count: z.number().int().min(2).max(256).optional(),
+  /** How the models' training sets are drawn. @default 'carlini' */
+  scheme: z.union([z.literal('carlini'), z.literal('paired')]).optional(),
+  /** A directory of models trained elsewhere, one sub-directory per model with `keep.npy` and `logits.npy` (`mia references export` writes one). */
+  import: z.string().min(1).optional(),
+});
+
 /** A run = dataset, partition, model, defenses, attacks, seed and scale (packages/experiments/README.md). */
 export const experimentSchema = z.strictObject({
   name: z.string().regex(/^[a-zA-Z0-9._-]+$/, 'letters, digits, ".", "_" or "-"'),
@@ -116,6 +134,12 @@ export const experimentSchema = z.strictObject({
    * the other half. @default 1
    */
   shadowModels: z.number().int().min(1).max(64).default(1),
+  /**
+   * Reference models for the attacks that need them (`lira`, `rmia`): `{ count, scheme? }` trains
+   * them as cached units of the run, or `{ import: dir }` reads them (`referencesSchema`). Absent:
+   * none, and a config listing such an attack is refused before anything trains.
+   */
+  references: referencesSchema.optional(),
   /** Queries of the augmentation attacks `rotation` ([−r, 0, r] degrees) and `translation` (|i| + |j| = d), docs/protocol.md §3.3. */
   augmentation: z
     .strictObject({ rotationDegrees: z.number().positive().default(4), translationDistance: z.number().int().positive().default(1) })
@@ -137,6 +161,8 @@ export type ExperimentConfig = z.infer<typeof experimentSchema>;
 /** The seed a run trains its models (and attack models) with: `trainingSeed`, else `seed`. */
 export const trainingSeedOf = (config: Pick<ExperimentConfig, 'seed' | 'trainingSeed'>): number => config.trainingSeed ?? config.seed;
 export type TrainingConfig = z.infer<typeof trainingSchema>;
+/** The `references` entry of a config. */
+export type ReferencesConfig = z.infer<typeof referencesSchema>;
 export type DefenseConfig = z.infer<typeof defenseSchema>;
 /** One entry of `attacks` as the config holds it: a name, or `{ name, label?, params }`. */
 export type AttackEntry = z.infer<typeof attackEntrySchema>;

@@ -2,8 +2,8 @@ import { describeValue, type OptionIssue } from '@mia/core';
 import { DATASETS, PAST6, CCL4, CCL5, RELAX5 } from '@mia/data';
 import { modelNames } from '@mia/models';
 import { registeredAttacks } from '../attacks/registry';
-import { attackEntryIssues, duplicateAttackIssues } from '../attacks/validate-attacks';
-import { attackEntrySchema, defenseSchema, experimentSchema, trainingSchema, type ExperimentConfig } from './schema';
+import { attackEntryIssues, duplicateAttackIssues, referenceNeedIssues } from '../attacks/validate-attacks';
+import { attackConfigOf, attackEntrySchema, defenseSchema, experimentSchema, referencesSchema, trainingSchema, type ExperimentConfig } from './schema';
 import { sizeIssues } from './sizes';
 import type { DefenseRunFacts } from '../defenses/definition';
 import { registeredDefenses } from '../defenses/registry';
@@ -37,6 +37,52 @@ function nameIssue(path: string, value: unknown, allowed: readonly string[]): Op
     : [];
 }
 
+/** The problems of a `references` entry beyond its shape: exactly one of `count` and `import`, an even count, `scheme` only with `count`. */
+function referencesIssues(references: ExperimentConfig['references']): OptionIssue[] {
+  if (references === undefined) return [];
+  const issues: OptionIssue[] = [];
+  const { count, scheme } = references;
+  if (count === undefined && references.import === undefined)
+    issues.push({ path: 'references', expected: '{ count: N, scheme? } (train N reference models) or { import: "<dir>" }', got: 'neither count nor import' });
+  if (count !== undefined && references.import !== undefined)
+    issues.push({
+      path: 'references.import',
+      expected: 'absent when references.count is given (train or import, not both)',
+      got: describeValue(references.import),
+    });
+  if (count !== undefined && count % 2 !== 0)
+    issues.push({ path: 'references.count', expected: 'an even number (half of the reference models keep each example)', got: describeValue(count) });
+  if (scheme !== undefined && count === undefined)
+    issues.push({
+      path: 'references.scheme',
+      expected: 'absent with references.import (the imported keep masks say who trained on what)',
+      got: describeValue(scheme),
+    });
+  return issues;
+}
+
+/**
+ * An attack that needs the target's outputs on population examples, against a defense that perturbs
+ * its outputs while it trains (`perturbLogits`, e.g. MemGuard): the runner cannot query that target
+ * on new examples as an attacker would see it, so the pair is refused.
+ */
+function populationIssues(entries: ReadonlyArray<ExperimentConfig['attacks'][number] | undefined>, defenses: readonly unknown[]): OptionIssue[] {
+  const issues: OptionIssue[] = [];
+  entries.forEach((entry, i) => {
+    if (entry === undefined || registeredAttacks.find(attackConfigOf(entry).name)?.needs.population !== true) return;
+    defenses.forEach((d, j) => {
+      const name = defenseSchema.safeParse(d).data?.name;
+      if (name !== undefined && registeredDefenses.find(name)?.perturbLogits !== undefined)
+        issues.push({
+          path: typeof entry === 'string' ? `attacks[${i}]` : `attacks[${i}].name`,
+          expected: `an attack that does not query the target on population examples: defense ${name} (defenses[${j}]) perturbs its outputs while it trains, so the runner cannot query it on new examples`,
+          got: describeValue(attackConfigOf(entry).name),
+        });
+    });
+  });
+  return issues;
+}
+
 /**
  * The problems of a config beyond its shape, found before any data loads: every defense's params and
  * grid values against its schema and checks, the dataset, model and attack names, and (when the
@@ -63,13 +109,20 @@ export function experimentIssues(input: unknown, parsed?: ExperimentConfig): Opt
   issues.push(...nameIssue('dataset.name', field(field(input, 'dataset'), 'name'), DATASET_NAMES));
   issues.push(...nameIssue('model.name', field(field(input, 'model'), 'name'), modelNames));
   const attacks = parsed?.attacks ?? field(input, 'attacks');
+  const references = parsed?.references ?? referencesSchema.safeParse(field(input, 'references')).data;
+  issues.push(...referencesIssues(references));
   if (Array.isArray(attacks)) {
     const shadowModels = parsed?.shadowModels ?? experimentSchema.shape.shadowModels.safeParse(field(input, 'shadowModels')).data ?? 1;
-    const attackRun = training !== undefined && partition !== undefined ? { training, preset: partition.preset, shadowModels } : undefined;
+    const attackRun =
+      training !== undefined && partition !== undefined
+        ? { training, preset: partition.preset, shadowModels, ...(references === undefined ? {} : { references }) }
+        : undefined;
     const entries = attacks.map((entry) => attackEntrySchema.safeParse(entry).data);
     entries.forEach((entry, i) => {
       if (entry !== undefined) issues.push(...attackEntryIssues(registeredAttacks, entry, i, attackRun));
     });
+    issues.push(...referenceNeedIssues(registeredAttacks, entries, field(input, 'references') === undefined ? undefined : (references ?? {})));
+    if (Array.isArray(defenses)) issues.push(...populationIssues(entries, defenses));
     issues.push(...duplicateAttackIssues(entries));
   }
   if (training?.checkpoint === 'best-validation' && partition !== undefined && partition.validation === undefined)

@@ -5,8 +5,7 @@ import type { ExperimentConfig } from '../config/schema';
 import { prepareData } from '../data/prepare-data';
 import { checkedRunConfig } from '../config/run-config';
 import type { TrainUnitsRequest } from '../run/runner';
-import { unitKey, type TrainUnitSpec } from '../train/train-unit';
-import { unitRoles } from '../train/unit-roles';
+import { missingUnits, runUnits } from '../train/run-units';
 import { enqueueUnits, type EnqueueSummary } from './enqueue-units';
 import { followUnits } from './follow-units';
 import { UNIT_QUEUE_NAME, unitJobs, type UnitJobData, type UnitJobResult } from './unit-job';
@@ -47,7 +46,7 @@ async function withQueue<T>(connection: Redis, use: (queue: Queue<UnitJobData, U
  */
 export function queueTrainer(connection: Redis, options: QueueSweepOptions = {}): (request: TrainUnitsRequest) => Promise<void> {
   return async ({ config, data, units, store }) => {
-    const all = config.defenses.length * 2;
+    const all = runUnits(config).length;
     if (units.length === 0) {
       options.onLog?.(`queue: all ${all} units are in the store; nothing to enqueue`);
       return;
@@ -77,14 +76,8 @@ export async function enqueueSweep(
 ): Promise<EnqueueSummary & { cached: number }> {
   const config = await checkedRunConfig(input, { remote: true, source: 'sweep' });
   const data = await prepareData(config, { dataDir: options.dataDir });
-  const missing: TrainUnitSpec[] = [];
-  const roles = unitRoles(config);
-  for (const [defenseIndex, defense] of config.defenses.entries()) {
-    for (const role of roles) {
-      if ((await store.read(unitKey(config, data, defense, role))) === undefined) missing.push({ defenseIndex, role });
-    }
-  }
-  const cached = config.defenses.length * roles.length - missing.length;
+  const missing = await missingUnits(config, data, store);
+  const cached = runUnits(config).length - missing.length;
   const result = await withQueue(connection, (queue) => enqueueUnits(queue, unitJobs(config, data, missing), { attempts: options.attempts }), options.onLog);
   options.onLog?.(summary(result, cached));
   return { ...result, cached };

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { ExperimentConfig } from '../config/schema';
 import type { PreparedData } from '../data/prepare-data';
 import { unitKey, type TrainUnitSpec } from '../train/train-unit';
+import { unitDefense, unitLabel } from '../train/run-units';
 import { packageVersions } from '../store/versions';
 
 /** Name of the BullMQ queue holding training units. */
@@ -44,12 +45,12 @@ export function unitJobs(config: ExperimentConfig, data: PreparedData, units: re
   const versions = packageVersions();
   const submittedBy = processId();
   return units.map((unit) => {
-    const defense = config.defenses[unit.defenseIndex];
-    if (defense === undefined) throw new RangeError(`unitJobs: unit.defenseIndex must be < ${config.defenses.length}, got ${unit.defenseIndex}`);
+    // Reference models (defenseIndex −1) are units like the others: one job each, keyed by their content.
+    const defense = unitDefense(config, unit);
     return {
       format: 'mia-unit-job-1',
       key: unitKey(config, data, defense, unit.role),
-      label: `${defense.label ?? defense.name}/${unit.role}`,
+      label: unitLabel(config, unit),
       config,
       unit,
       versions,

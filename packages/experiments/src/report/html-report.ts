@@ -5,6 +5,8 @@ import { whatItMeans } from './what-it-means';
 import { attackTable, EPSILON_NOTE, mainTable, privacyTable, reproduceCommands, RESULTS_NOTE, TPR_AT_FPR_NOTE, type ReportOptions } from './markdown-report';
 import { lossHistogramSpec, privacyUtilitySpec, rocSpec } from './plots';
 import { renderSvg } from './render-svg';
+import { attacksRocSpec } from './attack-roc';
+import { referencesLines } from './references-report';
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -33,6 +35,17 @@ export async function htmlReport(results: ExperimentResults, options: ReportOpti
   const notes = results.notes.map((n) => `<p class="note"><strong>Note:</strong> ${escape(n)}</p>`);
   const warnings = (results.warnings ?? []).map((w) => `<p class="warning"><strong>Warning:</strong> ${escape(w)}</p>`);
   const perDefense = results.rows.map((r) => `<section class="attacks"><h3>${escape(r.label)}</h3>${tableHtml(attackTable(r))}</section>`);
+  // Runs with reference models: the papers' view, every attack of a row on one log-log ROC.
+  const referenceFigures =
+    results.references === undefined
+      ? []
+      : await Promise.all(
+          results.rows.map(async (r, i) => `<figure id="roc-attacks-${i + 1}" data-figure="roc-attacks">${await renderSvg(attacksRocSpec(r))}</figure>`),
+        );
+  const referencesSection =
+    results.references === undefined
+      ? ''
+      : `<section data-section="reference-models"><h2>Reference models</h2><p>${escape(referencesLines(results).join(' '))}</p>${referenceFigures.join('\n')}</section>`;
   const versions = Object.entries(results.versions)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
@@ -65,6 +78,7 @@ ${figures.map((f) => `<figure id="${f.id}" data-figure="${f.id}"><figcaption>${e
 <h2>Attacks per defense</h2>
 <p class="explain">${escape(TPR_AT_FPR_NOTE)}</p>
 ${perDefense.join('\n')}
+${referencesSection}
 ${exposureHtml(results)}
 <h2>Reproduce</h2>
 <p>With <code>pnpm mia</code> in the repository, or <code>npx mia</code> where <code>@mia/experiments</code> is installed:</p>

@@ -3,6 +3,7 @@ import { formatEpsilon } from '../run/warnings';
 import { attackConfigOf } from '../config/schema';
 import { exposureMarkdown } from './exposure-report';
 import { whatItMeans } from './what-it-means';
+import { referencesMarkdown } from './references-report';
 
 const pct = (v: number) => (Number.isFinite(v) ? (100 * v).toFixed(1) : 'n/a');
 const num = (v: number, d = 3) => (Number.isFinite(v) ? v.toFixed(d) : 'n/a');
@@ -78,7 +79,7 @@ export function mainTable(results: ExperimentResults): { header: string[]; rows:
 
 /** The TPR@FPR columns' caption: what the value in parentheses is. */
 export const TPR_AT_FPR_NOTE =
-  'TPR@x%FPR: the attack\'s true-positive rate at the threshold with the largest TPR whose false-positive rate on the target\'s non-members is at most x%, in %; "(@y)" after it is that FPR y in %, which can be below x because the ROC moves in steps of 1/(number of non-members) (TPR@0%FPR: the TPR reached with no false positive).';
+  'TPR@x%FPR: the attack\'s true-positive rate at the threshold with the largest TPR whose false-positive rate on the target\'s non-members is at most x%, in %; "(@y)" after it is that FPR y in %, which can be below x because the ROC moves in steps of 1/(number of non-members) (TPR@0%FPR: the TPR reached with no false positive); "[a–b]" (TPR@0.1%FPR) is the 95 % bootstrap interval of that TPR (members and non-members resampled separately, the threshold chosen again on each resample).';
 
 /** The advantage/P1 explanation under the main table. */
 export const RESULTS_NOTE =
@@ -132,7 +133,9 @@ export function attackTable(row: ExperimentResults['rows'][number]): { header: s
     pct(a.accuracy),
     pct(a.advantage),
     num(a.auc),
-    ...a.tprAtFpr.map((t) => `${pct(t.tpr)} (@${pct(t.achievedFpr)})`),
+    ...a.tprAtFpr.map(
+      (t) => `${pct(t.tpr)}${t.tprLow === undefined || t.tprHigh === undefined ? '' : ` [${pct(t.tprLow)}–${pct(t.tprHigh)}]`} (@${pct(t.achievedFpr)})`,
+    ),
     ...(bounds ? [a.epsilonLowerBound === undefined ? '—' : formatEpsilon(a.epsilonLowerBound)] : []),
   ]);
   return { header: ['attack', 'balanced acc %', 'advantage %', 'AUC', ...fprs, ...(bounds ? ['ε ≥'] : [])], rows };
@@ -194,6 +197,7 @@ export function markdownReport(results: ExperimentResults, options: ReportOption
     TPR_AT_FPR_NOTE,
     '',
     ...attackTables.flatMap((t) => [t, '']),
+    ...referencesMarkdown(results),
     ...exposureMarkdown(results),
     '## Reproduce',
     '',

@@ -1,6 +1,6 @@
 import { deriveSeed } from '@mia/core';
 import type { AttackResult } from '@mia/attacks';
-import { empiricalEpsilonLowerBound, lossGap, lossVariance, p1Score } from '@mia/metrics';
+import { bootstrapTprAtFpr, empiricalEpsilonLowerBound, lossGap, lossVariance, p1Score } from '@mia/metrics';
 import type { DefenseConfig, ExperimentConfig } from '../config/schema';
 import { sharedHistogram } from './histogram';
 import type { AttackRow, DefenseRow, EmpiricalEpsilonRow, RowPrivacy } from './results';
@@ -34,6 +34,22 @@ function boundOf(a: AttackResult, delta: number) {
     delta,
     confidence: EMPIRICAL_EPSILON_CONFIDENCE,
   });
+}
+
+/** Resamples of the TPR@FPR interval. */
+export const TPR_INTERVAL_RESAMPLES = 200;
+
+/** The FPR whose TPR gets a confidence interval: 0.1 %, where the LiRA and RMIA papers compare attacks. */
+export const TPR_INTERVAL_FPR = 0.001;
+
+/**
+ * A 95 % percentile bootstrap interval of an attack's TPR at `fpr` (stratified: members and
+ * non-members resampled separately, the threshold re-chosen on each resample), seeded.
+ */
+function tprInterval(a: AttackResult, fpr: number, seed: number): { tprLow: number; tprHigh: number } {
+  const isMember = new Uint8Array(a.numMembers + a.numNonMembers).fill(1, 0, a.numMembers);
+  const ci = bootstrapTprAtFpr(a.scores, isMember, fpr, { resamples: TPR_INTERVAL_RESAMPLES, seed });
+  return { tprLow: ci.lower, tprHigh: ci.upper };
 }
 
 /**
@@ -70,7 +86,12 @@ export function defenseRow(
     accuracy: a.accuracy,
     advantage: a.advantage,
     auc: a.auc,
-    tprAtFpr: a.tprAtFpr.map((t) => ({ fpr: t.fpr, tpr: t.tpr, achievedFpr: t.achievedFpr })),
+    tprAtFpr: a.tprAtFpr.map((t) => ({
+      fpr: t.fpr,
+      tpr: t.tpr,
+      achievedFpr: t.achievedFpr,
+      ...(t.fpr === TPR_INTERVAL_FPR ? tprInterval(a, t.fpr, deriveSeed(config.seed, 'tpr-ci', a.name)) : {}),
+    })),
     roc: thinRoc(a.roc.fpr, a.roc.tpr),
     epsilonLowerBound: bounds[i]!.epsilon,
   }));

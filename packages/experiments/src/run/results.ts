@@ -31,8 +31,18 @@ export interface AttackRow {
    */
   readonly advantage: number;
   readonly auc: number;
-  /** TPR at FPR ≤ 1%, 0.1% and 0% with the achieved FPR. */
-  readonly tprAtFpr: ReadonlyArray<{ readonly fpr: number; readonly tpr: number; readonly achievedFpr: number }>;
+  /**
+   * TPR at FPR ≤ 1%, 0.1% and 0% with the achieved FPR; at 0.1 % (absent in older results) a 95 %
+   * percentile bootstrap interval of the TPR (`tprLow`, `tprHigh`; members and non-members resampled
+   * separately, 200 resamples, the threshold re-chosen on each, docs/protocol.md §5 "TPR @ x% FPR").
+   */
+  readonly tprAtFpr: ReadonlyArray<{
+    readonly fpr: number;
+    readonly tpr: number;
+    readonly achievedFpr: number;
+    readonly tprLow?: number;
+    readonly tprHigh?: number;
+  }>;
   /** ROC vertices, thinned for plotting. */
   readonly roc: { readonly fpr: readonly number[]; readonly tpr: readonly number[] };
   /**
@@ -141,6 +151,24 @@ export interface DefenseRow {
   readonly seeds?: readonly SeedValues[];
 }
 
+/** A run's reference models (its `references`, docs/protocol.md §1.7, §3.8, §3.9). */
+export interface ReferencesSummary {
+  /** Number of reference models. */
+  readonly count: number;
+  /** How their training sets were drawn (trained by the run). */
+  readonly scheme?: 'carlini' | 'paired';
+  /** The directory they were imported from (trained elsewhere). */
+  readonly imported?: string;
+  /** Examples they are scored on as the audit set (the target's members and non-members). */
+  readonly auditExamples: number;
+  /** Population examples (RMIA's z) no model of the audit trains on. */
+  readonly populationExamples: number;
+  /** Training time of each model in seconds, as recorded when it was trained (0 when imported). */
+  readonly seconds: readonly number[];
+  /** How many of them this run trained (the others came from the cache). */
+  readonly trainedInThisRun: number;
+}
+
 /** Everything a run measured, with what is needed to reproduce it (written as `results.json`). */
 export interface ExperimentResults {
   readonly format: 'mia-results-1';
@@ -172,6 +200,8 @@ export interface ExperimentResults {
   readonly pairedSe?: PairedSeTable;
   /** The training seeds of a `runSeeds` aggregate, in order (absent for a single run). */
   readonly trainingSeeds?: readonly number[];
+  /** The run's reference models, when its config has `references`. */
+  readonly references?: ReferencesSummary;
   /**
    * Every evaluation record's scores, per row with an exposure: in memory only. `writeReport` writes
    * them to `exposure.csv` and leaves them out of `results.json`, so re-rendering a run keeps its CSV.

@@ -13,13 +13,17 @@ import { checkTrainingAugmentation } from '../defenses/training-augmentation';
 import { checkAugmentationAttacks, unitQuerySignals } from '../attacks/query-signals';
 import type { DefenseRow, ExperimentResults } from './results';
 import { brokenDpWarning, divergenceWarning, examplesPerClassWarning } from './warnings';
-import { trainUnit, unitKey, type TrainUnitSpec } from '../train/train-unit';
+import { trainUnit, type TrainUnitSpec } from '../train/train-unit';
 import { checkedRunConfig } from '../config/run-config';
 import { trainUnitsInWorkers } from '../train/worker-pool';
 import { packageVersions } from '../store/versions';
 import { defenseRow, rowBootstrapInput } from './defense-row';
 import { pairedRowSe, type PairedRowInput } from './paired-se';
-import { roleIndices, shadowRoles, unitRoles } from '../train/unit-roles';
+import { roleIndices, shadowRoles } from '../train/unit-roles';
+import { missingUnits } from '../train/run-units';
+import { referencesSummary, runReferences } from './run-references';
+import { targetPopulationSignals } from '../attacks/population-signals';
+import type { AttackReferences } from '../attacks/definition';
 import type { UnitSignals } from '../train/unit-scope';
 import { rowExposure, type RowRecords } from './row-exposure';
 
@@ -77,18 +81,13 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
   warn(examplesPerClassWarning(data));
   // No attacks (a reproduction that attacks the targets itself): no shadow models to train; else
   // `config.shadowModels` shadows per defense, pooled.
-  const roles = unitRoles(config);
   const shadowsOf = shadowRoles(config);
   const trainedByWorkers = new Set<string>();
   if (workers > 0 || options.trainUnits !== undefined) {
     if (options.trainUnits === undefined && !(store instanceof DirectoryArtifactStore))
       throw new Error('runExperiment: worker threads need a DirectoryArtifactStore (a shared directory)');
-    const missing: TrainUnitSpec[] = [];
-    for (const [defenseIndex, defense] of config.defenses.entries()) {
-      for (const role of roles) {
-        if ((await store.read(unitKey(config, data, defense, role))) === undefined) missing.push({ defenseIndex, role });
-      }
-    }
+    // Targets and shadows of every defense, and the run's reference models: all independent units.
+    const missing: TrainUnitSpec[] = await missingUnits(config, data, store);
     for (const u of missing) trainedByWorkers.add(`${u.defenseIndex}:${u.role}`);
     if (options.trainUnits !== undefined) await options.trainUnits({ config, data, units: missing, store });
     else
@@ -105,6 +104,9 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
   const paired: PairedRowInput[] = [];
   const perRecord: RowRecords[] = [];
   const targetIndex = roleIndices(config.seed, data.partition.roles, 'target');
+  // The reference models: trained (or read, or imported) once per run, shared by every defense's attacks.
+  const references = await runReferences(config, data, store, options, trainedByWorkers);
+  const needsPopulation = config.attacks.some((a) => findAttack(attackConfigOf(a).name)?.needs.population === true);
   for (const defense of config.defenses) {
     const target = await trainUnit(config, data, defense, 'target', store, options);
     const shadows: UnitSignals[] = [];
@@ -121,7 +123,13 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     // The attack models train with the training seed: their randomness is part of a seed's spread (§5.2).
     const attackSeed = deriveSeed(trainingSeedOf(config), 'attack');
     const attackOptions = { seed: attackSeed, nnEpochs: config.scale === 'smoke' ? 5 : undefined };
-    const create = { seed: attackSeed, scale: config.scale };
+    let attackReferences: AttackReferences | undefined = references;
+    if (references !== undefined && needsPopulation)
+      attackReferences = {
+        ...references,
+        targetPopulation: await targetPopulationSignals(config, data, defense, references.population, store, options.onLog),
+      };
+    const create = { seed: attackSeed, scale: config.scale, ...(attackReferences === undefined ? {} : { references: attackReferences }) };
     const attacks = createAttacks(
       config.attacks.filter((a) => queriesOf(a) === undefined),
       create,
@@ -213,6 +221,7 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     notes,
     warnings,
     ...pairedSeOf(config, paired),
+    ...(references === undefined ? {} : { references: referencesSummary(config, references) }),
     perRecord,
   };
 }

@@ -6,6 +6,7 @@ import { importDefenseModules } from '../defenses/registry';
 import type { ExperimentConfig } from '../config/schema';
 import { prepareData } from '../data/prepare-data';
 import { trainUnit, type TrainUnitSpec } from './train-unit';
+import { unitDefense } from './run-units';
 import type { WorkerMessage } from './worker-pool';
 
 // One worker thread of the training pool: its own backend and data copy; trains the units it is
@@ -29,8 +30,8 @@ try {
   const data = await prepareData(config, { dataDir });
   const store = new DirectoryArtifactStore(storeRoot);
   parentPort!.on('message', (unit: TrainUnitSpec) => {
-    const defense = config.defenses[unit.defenseIndex]!;
-    trainUnit(config, data, defense, unit.role, store, { onLog: (line) => post({ type: 'log', line }) })
+    // A reference model (defenseIndex −1) trains without the defense, once per run.
+    trainUnit(config, data, unitDefense(config, unit), unit.role, store, { onLog: (line) => post({ type: 'log', line }) })
       .then(() => post({ type: 'done', unit }))
       .catch((error: unknown) => post({ type: 'error', message: error instanceof Error ? error.message : String(error) }));
   });

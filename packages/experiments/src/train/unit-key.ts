@@ -3,13 +3,17 @@ import { trainingSeedOf, type DefenseConfig, type ExperimentConfig } from '../co
 import type { PreparedData } from '../data/prepare-data';
 import { contentHash } from '../store/canonical-hash';
 import { packageVersions } from '../store/versions';
+import { isReferenceRole, referenceIndices } from './reference-membership';
 import type { UnitRole } from './unit-roles';
 
 /**
  * The content address of a unit: dataset, split, model, training, defense, role seed (from the
- * training seed, {@link trainingSeedOf}) and code versions.
+ * training seed, {@link trainingSeedOf}) and code versions. A reference model's key also holds the
+ * digests of the examples it trains on and is scored on (so `references.count`, `scheme` and `seed`
+ * are in it through its keep mask, and a `paired` model shared by two counts is trained once).
  */
 export function unitKey(config: ExperimentConfig, data: PreparedData, defense: Pick<DefenseConfig, 'name' | 'params'>, role: UnitRole): string {
+  const reference = isReferenceRole(role) ? referenceIndices(config, data.partition.roles, role) : undefined;
   return contentHash({
     kind: 'trained-model-1',
     role,
@@ -20,5 +24,6 @@ export function unitKey(config: ExperimentConfig, data: PreparedData, defense: P
     training: config.training,
     defense: { name: defense.name, params: defense.params },
     versions: packageVersions(),
+    ...(reference === undefined ? {} : { members: contentHash(reference.memberIdx), scored: contentHash(reference.nonMemberIdx) }),
   });
 }

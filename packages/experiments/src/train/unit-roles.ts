@@ -1,8 +1,12 @@
 import { deriveSeed, seededRandom } from '@mia/core';
 import type { ExperimentConfig } from '../config/schema';
+import { isReferenceRole, type ReferenceRole } from './reference-membership';
 
-/** Which model of a run: the target, the first shadow, or a further pooled shadow (`shadow-2` …). */
-export type UnitRole = 'target' | 'shadow' | `shadow-${number}`;
+/**
+ * Which model of a run: the target, the first shadow, a further pooled shadow (`shadow-2` …), or a
+ * reference model (`reference-0` …, trained once per run without the defense, `reference-membership.ts`).
+ */
+export type UnitRole = 'target' | 'shadow' | `shadow-${number}` | ReferenceRole;
 
 /**
  * The shadow models a run trains per defense: none without attacks, else `config.shadowModels` of
@@ -18,8 +22,8 @@ export function shadowRoles(config: Pick<ExperimentConfig, 'attacks' | 'shadowMo
 /** The target, then the shadows of {@link shadowRoles}. */
 export const unitRoles = (config: Pick<ExperimentConfig, 'attacks' | 'shadowModels'>): UnitRole[] => ['target', ...shadowRoles(config)];
 
-/** The partition role a unit's data comes from: `shadow-k` re-splits the shadow roles. */
-export const dataRole = (role: UnitRole): 'target' | 'shadow' => (role === 'target' ? 'target' : 'shadow');
+/** The partition role a unit's data comes from: `shadow-k` re-splits the shadow roles; a reference model the target's. */
+export const dataRole = (role: UnitRole): 'target' | 'shadow' => (role === 'target' || isReferenceRole(role) ? 'target' : 'shadow');
 
 /**
  * A unit's members and non-members. The target and the first shadow use their partition roles
@@ -33,6 +37,7 @@ export function roleIndices(
   roles: Readonly<Record<string, readonly number[]>>,
   role: UnitRole,
 ): { readonly memberIdx: readonly number[]; readonly nonMemberIdx: readonly number[] } {
+  if (isReferenceRole(role)) throw new Error(`roleIndices: ${role} is a reference model; its examples come from referenceIndices`);
   const base = dataRole(role);
   const train = roles[`${base}_train`];
   const test = roles[`${base}_test`];

@@ -7,6 +7,7 @@ import type { ExperimentConfig } from '../config/schema';
 import type { UnitLogits } from '../defenses/definition';
 import type { PreparedData } from '../data/prepare-data';
 import { roleIndices, type UnitRole } from './unit-roles';
+import { isReferenceRole, referenceIndices } from './reference-membership';
 
 /**
  * Signals of a trained unit on its members and non-members, (target of a partition with a
@@ -57,7 +58,7 @@ export interface UnitScope {
 /** The scope of one unit of a run. @internal */
 export function unitScope(config: ExperimentConfig, data: PreparedData, role: UnitRole, store: ArtifactStore, onLog?: (line: string) => void): UnitScope {
   const roles = data.partition.roles;
-  const { memberIdx, nonMemberIdx } = roleIndices(config.seed, roles, role);
+  const { memberIdx, nonMemberIdx } = isReferenceRole(role) ? referenceIndices(config, roles, role) : roleIndices(config.seed, roles, role);
   const logitsAt = (model: ModelClassifier, indices: readonly number[]) => {
     const t = predictLogits(model, data.dataset, { indices });
     const values = Float32Array.from(t.dataSync() as Float32Array);
