@@ -1,5 +1,4 @@
 import { Worker } from 'node:worker_threads';
-import { prepareTrainingThreads } from '../train/backend-choice';
 import type { ExperimentConfig } from '../config/schema';
 import type { TrainUnitSpec } from '../train/train-unit';
 import type { WorkerMessage } from '../train/worker-pool';
@@ -41,7 +40,6 @@ export class UnitThread {
     options: UnitThreadOptions,
   ) {
     const { url, execArgv } = threadEntry();
-    prepareTrainingThreads();
     this.worker = new Worker(url, {
       execArgv,
       stderr: true,

@@ -1,6 +1,5 @@
 import { chosenBackend, initBackend, type BackendName, type InitBackendOptions, type InitBackendResult } from '@mia/core';
 import * as tf from '@tensorflow/tfjs-core';
-import { useOpenMpDefaults } from '@mia/backend-native';
 import { availableParallelism } from 'node:os';
 
 /** How `initBackend` imports each backend from this package's own dependencies (pnpm's strict layout). */
@@ -40,13 +39,4 @@ export function threadsPerWorker(workers: number, env: NodeJS.ProcessEnv = proce
   const fromEnv = Number(env['MIA_NUM_THREADS']);
   const total = Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : availableParallelism();
   return Math.max(1, Math.floor(total / Math.max(1, workers)));
-}
-
-/**
- * Call before starting worker threads that train: sets the OpenMP environment of the native kernels
- * (`useOpenMpDefaults` of `@mia/backend-native`) in the main thread, where the OpenMP runtime, loaded
- * once per process, can see it even when a worker thread loads the addon first.
- */
-export function prepareTrainingThreads(): void {
-  useOpenMpDefaults();
 }

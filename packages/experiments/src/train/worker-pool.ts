@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { AbortError } from '@mia/core';
-import { activeBackend, prepareTrainingThreads, threadsPerWorker } from './backend-choice';
+import { activeBackend, threadsPerWorker } from './backend-choice';
 import type { ExperimentConfig } from '../config/schema';
 import type { TrainUnitSpec } from './train-unit';
 
@@ -61,7 +61,6 @@ export async function trainUnitsInWorkers(config: ExperimentConfig, units: reado
       }
       worker.postMessage(unit);
     };
-    prepareTrainingThreads();
     for (let i = 0; i < size; i++) {
       const worker = new Worker(url, {
         execArgv,
