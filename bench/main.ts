@@ -10,6 +10,7 @@ import { childMemory, memoryTable } from './memory';
 import { childRun, engineById, engines, medianProcess, runEngine, setupEngine, type Engine } from './engines';
 import { childDp, dpBenchModels, renderDp, runDp, type DpRow } from './dp-step';
 import { childAudit, renderAudit, runAudit, type AuditSettings } from './audit';
+import { childInference, inferenceRows, renderInference } from './inference';
 import { benchModels, type BenchModel } from './models';
 import { profileStep } from './profile';
 import { pinToOneCore } from './pin';
@@ -36,6 +37,8 @@ interface Options {
   dp: boolean;
   /** The engine of the DP rows: --engine with --dp, else one native thread. */
   dpEngine: string;
+  /** Only the inference rows (ResNet-18 logits of 10,000 images against PyTorch; always part of a full run). */
+  inference: boolean;
   /** Only the audit row (`auditModel` against the logits of a ResNet-18 width 32 on CIFAR-10). */
   audit: boolean;
   /** Records of the audit row (half members, half non-members). */
@@ -47,7 +50,7 @@ interface Options {
 }
 
 const USAGE =
-  '--memory | --models a,b --steps N --quick --profile [--engine native|native-1|wasm] --rounds N --out name --no-pin --stock --dp | --audit [--records N] [--resamples R] [--stem imagenet|cifar]';
+  '--memory | --models a,b --steps N --quick --profile [--engine native|native-1|wasm] --rounds N --out name --no-pin --stock --dp | --inference | --audit [--records N] [--resamples R] [--stem imagenet|cifar]';
 
 function parseArgs(argv: string[]): Options {
   const opts: Options = {
@@ -62,6 +65,7 @@ function parseArgs(argv: string[]): Options {
     stock: false,
     dp: false,
     dpEngine: 'native-1',
+    inference: false,
     audit: false,
     records: 50_000,
     resamples: 1000,
@@ -80,6 +84,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--stock') opts.stock = true;
     else if (a === '--dp') opts.dp = true;
     else if (a === '--audit') opts.audit = true;
+    else if (a === '--inference') opts.inference = true;
     else if (a.startsWith('--records')) opts.records = Number(value());
     else if (a.startsWith('--resamples')) opts.resamples = Number(value());
     else if (a.startsWith('--stem')) {
@@ -120,6 +125,7 @@ export async function main(argv: string[]): Promise<void> {
   if (argv[0] === '--child') return childRun(argv[1]!, argv[2]!, Number(argv[3]), Number(argv[4]), Number(argv[5]), Number(argv[6] ?? 1));
   if (argv[0] === '--child-memory') return childMemory(argv[1]!, argv[2]!, Number(argv[3]));
   if (argv[0] === '--child-dp') return childDp(argv[1]!, argv[2]!, Number(argv[3]), Number(argv[4]));
+  if (argv[0] === '--child-inference') return childInference(argv[1]!, Number(argv[2]), Number(argv[3]));
   if (argv[0] === '--child-audit') {
     return childAudit({ records: Number(argv[1]), resamples: Number(argv[2]), stem: argv[3] as AuditSettings['stem'], engine: argv[4]! });
   }
@@ -147,6 +153,7 @@ export async function main(argv: string[]): Promise<void> {
   const pinning = opts.pin ? pinToOneCore() : 'Not pinned to a core (--no-pin); single-thread timings may be bimodal.';
   if (opts.dp) return dpOnly(opts, argv, native);
   if (opts.audit) return auditOnly(opts, argv, native);
+  if (opts.inference) return inferenceOnly(opts, argv, native);
   const info = await useWasmTraining();
   const torch = torchVersion();
   const ours: Engine[] = engines.filter((e) => e.backend === 'wasm' || native === undefined);
@@ -194,6 +201,10 @@ export async function main(argv: string[]): Promise<void> {
   }
   const header = native === undefined ? describeNative() : `Native kernels unavailable (${native}): native rows skipped.`;
   const dpSection = native === undefined ? `\n${renderDp(dpRows(opts))}` : '';
+  const inferenceSection =
+    native === undefined && !opts.quick && opts.models.includes('resnet18')
+      ? `\n${renderInference(inferenceRows(torch, opts.rounds ?? 1, (line) => process.stdout.write(`${line}\n`)))}`
+      : '';
   const table = render(rows, {
     steps: opts.steps,
     quick: opts.quick,
@@ -202,7 +213,7 @@ export async function main(argv: string[]): Promise<void> {
     pinning,
     native: header,
   });
-  write(`${table}${dpSection}`, opts);
+  write(`${table}${dpSection}${inferenceSection}`, opts);
 }
 
 /** The DP rows of the models asked for, each in a fresh process (median of `--rounds` processes by the DP step time). */
@@ -234,6 +245,22 @@ function dpOnly(opts: Options, argv: string[], native: string | undefined): void
   write(`${header}\n${renderDp(dpRows(opts))}`, opts);
 }
 
+/** `--inference`: the inference rows alone. */
+function inferenceOnly(opts: Options, argv: string[], native: string | undefined): void {
+  if (native !== undefined) throw new Error(`bench --inference: native kernels unavailable: ${native}`);
+  const header = [
+    `# pnpm bench --inference — ${new Date().toISOString()}`,
+    '',
+    `\`pnpm bench ${argv.join(' ')}\` — Node ${process.version}, ${cpus().length}× ${cpus()[0]?.model ?? 'cpu'}. ${describeNative()}`,
+    `Load average at the start: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', ')} on ${cpus().length} cores.`,
+    '',
+  ].join('\n');
+  const rows = inferenceRows(torchVersion(), opts.rounds ?? 1, (line) => process.stdout.write(`${line}\n`));
+  write(`${header}\n${renderInference(rows)}`, opts);
+}
+
 /** `--audit`: the audit row alone, in a fresh process. */
 function auditOnly(opts: Options, argv: string[], native: string | undefined): void {
   if (engineById(opts.dpEngine).backend === 'native' && native !== undefined) throw new Error(`bench --audit: native kernels unavailable: ${native}`);
@@ -261,7 +288,9 @@ function write(text: string, opts: Options): void {
 
 function describeNative(): string {
   const i = nativeBackendInfo();
-  return `Native kernels: oneDNN ${i.onednn} (${i.cpuRuntime}, ISA ${i.isa}), convolution layout ${i.convLayout}; OpenMP sees ${i.procs} processors.`;
+  // This parent process may be pinned to one core (pin.ts), so its own OpenMP count says 1: the rows of
+  // multi-threaded engines run in children given every core.
+  return `Native kernels: oneDNN ${i.onednn} (${i.cpuRuntime}, ISA ${i.isa}), convolution layout ${i.convLayout}; multi-threaded rows run on all ${cpus().length} cores.`;
 }
 
 /** `<date>`, or `<date>-b`, `<date>-c`, … when earlier results of the day exist (never overwritten). */

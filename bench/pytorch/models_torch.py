@@ -27,15 +27,15 @@ class BasicBlock(nn.Module):
         return F.relu(o + (x if self.sc is None else self.sc(x)))
 
 class ResNet18(nn.Module):
-    # CIFAR variant: 3x3 stem, no maxpool, BasicBlocks [2,2,2,2], widths 64..512
-    def __init__(self, nc=10):
+    # CIFAR variant: 3x3 stem, no maxpool, BasicBlocks [2,2,2,2], widths 64..512 (width w: w..8w)
+    def __init__(self, nc=10, width=64):
         super().__init__()
-        self.stem = nn.Conv2d(3, 64, 3, 1, 1, bias=False); self.bn = nn.BatchNorm2d(64)
-        layers, cin = [], 64
-        for w, s in [(64, 1), (128, 2), (256, 2), (512, 2)]:
+        self.stem = nn.Conv2d(3, width, 3, 1, 1, bias=False); self.bn = nn.BatchNorm2d(width)
+        layers, cin = [], width
+        for w, s in [(width, 1), (2 * width, 2), (4 * width, 2), (8 * width, 2)]:
             layers += [BasicBlock(cin, w, s), BasicBlock(w, w, 1)]; cin = w
         self.layers = nn.Sequential(*layers)
-        self.fc = nn.Linear(512, nc)
+        self.fc = nn.Linear(8 * width, nc)
     def forward(self, x):
         x = F.relu(self.bn(self.stem(x)))
         x = self.layers(x)
