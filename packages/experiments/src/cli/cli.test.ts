@@ -59,6 +59,9 @@ describe('mia CLI', () => {
     expect(missing.stderr).toMatch(
       /mia: loadDataset: texas100 is not downloaded automatically and no data directory was given: download .* as --data-dir \(CLI\)/,
     );
+    const badWorkers = mia('--backend', 'cpu', 'run', join(dir, 'typo.json'), '--workers', 'two');
+    expect(badWorkers.status).toBe(1);
+    expect(badWorkers.stderr).toMatch(/^mia: run: --workers must be a non-negative integer, got "two"/m);
     const help = mia('--help');
     expect(help.stdout).toMatch(/Commands:[\s\S]*run[\s\S]*sweep[\s\S]*reproduce[\s\S]*report[\s\S]*attack[\s\S]*datasets[\s\S]*cache/);
   });

@@ -55,9 +55,13 @@ program
   .argument('<config>', 'path of the experiment config')
   .option('--out <dir>', 'output directory (default: runs/<config name>)')
   .option('--data-dir <dir>', 'directory with dataset files you provide (CIFAR-100, SVHN, Purchase100, Texas100)')
-  .action(async (config: string, opts: { out?: string; dataDir?: string }) => {
+  .option('--workers <n>', "worker threads for the run's independent trainings (default: the config's `workers`; 0 = in this thread)")
+  .action(async (config: string, opts: { out?: string; dataDir?: string; workers?: string }) => {
+    const workers = opts.workers === undefined ? undefined : Number(opts.workers);
+    if (workers !== undefined && (!/^[0-9]+$/.test(opts.workers!) || !Number.isInteger(workers)))
+      throw new InvalidArgumentError(`run: --workers must be a non-negative integer, got ${JSON.stringify(opts.workers)}`);
     await setup();
-    await runCommand(config, opts, program.opts());
+    await runCommand(config, { ...opts, workers, command: `mia run ${config}${workers === undefined ? '' : ` --workers ${workers}`}` }, program.opts());
   });
 
 program
