@@ -59,6 +59,9 @@ describe('mia CLI', () => {
     expect(missing.stderr).toMatch(
       /mia: loadDataset: texas100 is not downloaded automatically and no data directory was given: download .* as --data-dir \(CLI\)/,
     );
+    const workers = mia('--backend', 'cpu', 'run', join(dir, 'typo.json'), '--workers', '1.5');
+    expect(workers.status).toBe(1);
+    expect(workers.stderr).toMatch(/mia: run: --workers must be a non-negative integer, got "1.5"/);
     const help = mia('--help');
     expect(help.stdout).toMatch(/Commands:[\s\S]*run[\s\S]*sweep[\s\S]*reproduce[\s\S]*report[\s\S]*attack[\s\S]*datasets[\s\S]*cache/);
   });

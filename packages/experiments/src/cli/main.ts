@@ -51,13 +51,19 @@ async function setup(): Promise<void> {
 
 program
   .command('run')
-  .description('run one experiment config (JSON or YAML): train targets and shadows (cached), attack, write the reports')
+  .description(
+    'run one experiment config (JSON or YAML): train targets, and the shadow and reference models its attacks need (cached), attack, write the reports',
+  )
   .argument('<config>', 'path of the experiment config')
   .option('--out <dir>', 'output directory (default: runs/<config name>)')
   .option('--data-dir <dir>', 'directory with dataset files you provide (CIFAR-100, SVHN, Purchase100, Texas100)')
-  .action(async (config: string, opts: { out?: string; dataDir?: string }) => {
+  .option('--workers <n>', "worker threads for the trainings, in place of the config's workers (0: in this thread)")
+  .action(async (config: string, opts: { out?: string; dataDir?: string; workers?: string }) => {
+    const workers = opts.workers === undefined ? undefined : Number(opts.workers);
+    if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0))
+      throw new InvalidArgumentError(`run: --workers must be a non-negative integer, got ${JSON.stringify(opts.workers)}`);
     await setup();
-    await runCommand(config, opts, program.opts());
+    await runCommand(config, { ...opts, workers, ...(workers === undefined ? {} : { command: `mia run ${config} --workers ${workers}` }) }, program.opts());
   });
 
 program
