@@ -21,7 +21,7 @@ import { runExperiment } from '../run/runner';
 import { DirectoryArtifactStore } from '../store/artifact-store';
 import { attackOutputKey } from './cached-attack-suite';
 import { defineAttack } from './definition';
-import { ATTACK_NAMES, attackNames, createAttacks, findAttack, registerAttack } from './registry';
+import { ATTACK_NAMES, attackNames, attackNeedsShadow, createAttacks, findAttack, registerAttack } from './registry';
 
 const dir = mkdtempSync(join(tmpdir(), 'mia-attack-registry-'));
 const cleanup: Array<() => unknown> = [];
@@ -100,13 +100,21 @@ describe('attacks in a config', () => {
     expect(() => registerAttack(defineAttack({ ...attack, name: 'test-pop', needs: { shadow: true, population: true } }))).toThrow(
       'registerAttack: attack "test-pop": needs.population needs needs.references too (the population is scored against the reference models)',
     );
-    expect(() => registerAttack({ ...attack, name: 'test-no-shadow', needs: { shadow: false } } as never)).toThrow(
-      'registerAttack: attack "test-no-shadow": needs.shadow must be true (every attack calibrates on the shadow models), got false',
+    expect(() => registerAttack({ ...attack, name: 'test-no-shadow', needs: { shadow: 'no' } } as never)).toThrow(
+      'registerAttack: attack "test-no-shadow": needs.shadow must be true (the attack calibrates on the shadow models) or false (it does not; the run then trains none for it), got "no"',
     );
+    expect(() => registerAttack({ ...attack, name: 'test-no-shadow', needs: {} } as never)).toThrow(/needs\.shadow must be true .* got undefined$/);
+    expect(() => registerAttack(defineAttack({ ...attack, name: 'test-queries', needs: { shadow: false, queries: 'rotation' } }))).toThrow(
+      'registerAttack: attack "test-queries": needs.queries needs needs.shadow: true (the attack fits on the shadow models\' signals on the queries)',
+    );
+    expect(findAttack('test-no-shadow')).toBeUndefined();
+    expect(findAttack('test-queries')).toBeUndefined();
     expect(() => registerAttack({ ...attack, name: '', needs: { shadow: true } })).toThrow('registerAttack: name must be a non-empty string, got ""');
     expect(findAttack('test-refs-0')).toBeUndefined();
-    expect(findAttack('lira')?.needs).toEqual({ shadow: true, references: { min: 2 } });
-    expect(findAttack('rmia')?.needs).toEqual({ shadow: true, references: { min: 2 }, population: true });
+    // LiRA and RMIA fit on the reference models, not on a shadow model.
+    expect(findAttack('lira')?.needs).toEqual({ shadow: false, references: { min: 2 } });
+    expect(findAttack('rmia')?.needs).toEqual({ shadow: false, references: { min: 2 }, population: true });
+    expect([attackNeedsShadow('lira'), attackNeedsShadow('rmia'), attackNeedsShadow('loss'), attackNeedsShadow('nn-mlh')]).toEqual([false, false, true, true]);
   });
 
   it("createAttacks builds each entry from its definition, named by its label, with its params' defaults", () => {
@@ -129,6 +137,54 @@ describe('attacks in a config', () => {
       attackOutputKey('nn-mlh', { target: signals, shadow: signals }, { ...options, entryOf: () => ({ attack: 'nn-mlh', params: { epochs: 3 } }) }),
     ).not.toBe(key);
   });
+});
+
+describe('a user attack with needs.shadow: false', () => {
+  // −loss, fitted on nothing: the ranking of the loss attack, without a shadow model.
+  registerAttack(
+    defineAttack({
+      name: 'test-shadow-free',
+      description: 'test: −loss, no calibration',
+      schema: optionsSchema({}),
+      needs: { shadow: false },
+      create: (_options, ctx) => ({
+        name: ctx.label,
+        prepare: async () => undefined,
+        score: (target) => Float64Array.from(target.loss, (l) => -l),
+        dispose: () => undefined,
+      }),
+    }),
+  );
+  // Declares no shadow but calibrates on one (the loss attack's per-class thresholds).
+  registerAttack(
+    defineAttack({
+      name: 'test-shadow-reader',
+      description: 'test: needs.shadow false, but fits on the shadows',
+      schema: optionsSchema({}),
+      needs: { shadow: false },
+      create: (_options, ctx) => metricAttack('loss', { name: ctx.label }),
+    }),
+  );
+  const store = new DirectoryArtifactStore(join(dir, 'shadow-free'));
+  const models = async () => (await store.list()).filter((e) => e.meta.kind === 'trained-model').length;
+
+  it('runs alone with the target only (no shadow model), and beside an attack that needs one with the same scores', async () => {
+    const alone = await runExperiment(parseExperimentConfig({ ...base, attacks: ['test-shadow-free'] }), { store });
+    expect(await models()).toBe(1);
+    expect(alone.rows[0]!.cache).toEqual({ target: 'miss', shadow: 'none' });
+    expect(auc(alone, 'test-shadow-free')).toBeGreaterThan(0.5);
+    const mixed = await runExperiment(parseExperimentConfig({ ...base, attacks: ['loss', 'test-shadow-free'] }), { store });
+    expect(await models()).toBe(2);
+    expect(mixed.rows[0]!.cache).toEqual({ target: 'hit', shadow: 'miss' });
+    expect(auc(mixed, 'test-shadow-free')).toBe(auc(alone, 'test-shadow-free'));
+    expect(auc(mixed, 'test-shadow-free')).toBeCloseTo(auc(mixed, 'loss'), 12);
+  }, 120_000);
+
+  it('its prepare never sees the shadow signals, even when the run has them: reading them is refused, naming the attack', async () => {
+    const message = 'attack reader (test-shadow-reader) declares needs.shadow: false, so its prepare gets no shadow signals; declare needs.shadow: true';
+    for (const attacks of [[{ name: 'test-shadow-reader', label: 'reader' }], ['loss', { name: 'test-shadow-reader', label: 'reader' }]])
+      await expect(runExperiment(parseExperimentConfig({ ...base, attacks }), { store })).rejects.toThrow(message);
+  }, 120_000);
 });
 
 describe('the JSON Schema of configs (`mia schema`)', () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryArtifactStore } from '../store/artifact-store';
 import { isTrainedAttack } from './registry';
+import { isNoShadow, noShadowSignals, withoutShadow } from './no-shadow';
 import { attackOutputKey, runCachedAttackSuite, signalsDigest, type CachedAttackSuiteOptions } from './cached-attack-suite';
 
 beforeAll(async () => {
@@ -100,5 +101,47 @@ describe('runCachedAttackSuite', () => {
     expect(attackOutputKey('nn-mlh', { target: shadow, shadow: target }, base)).not.toBe(key);
     expect(signalsDigest({ a: Float64Array.of(1, 2) })).not.toBe(signalsDigest({ a: Float32Array.of(1, 2) }));
     expect(signalsDigest({ a: Float64Array.of(1, 2), b: undefined })).toBe(signalsDigest({ a: Float64Array.of(1, 2) }));
+  });
+
+  it('runs a trained attack with needs.shadow false without shadow signals, keyed without them, and replays it', async () => {
+    const base = { attackOptions: { seed: 7 }, units: { target: 'a', shadows: ['s'] } };
+    const free = attackOutputKey('free', { target, shadow }, base, true);
+    // The same key with other shadows or none (a run without shadow models); not the key of an attack that uses them.
+    expect(attackOutputKey('free', { target }, { ...base, units: { target: 'a' } }, true)).toBe(free);
+    expect(attackOutputKey('free', { target, shadow: split(30) }, { ...base, units: { target: 'a', shadows: ['t'] } }, true)).toBe(free);
+    expect(attackOutputKey('free', { target, shadow }, base)).not.toBe(free);
+    expect(attackOutputKey('free', { target: split(30) }, base, true)).not.toBe(free);
+
+    const store = new DirectoryArtifactStore(join(dir, 'free'));
+    const lines: string[] = [];
+    const fits: string[] = [];
+    const negativeLoss: ShadowAttack = {
+      name: 'free',
+      prepare: async () => void fits.push('free'),
+      score: (t) => Float64Array.from(t.loss, (l) => -l),
+      dispose: () => undefined,
+    };
+    const options: CachedAttackSuiteOptions = { store, isTrained: () => true, ...base, label: 'undefended', onLog: (line) => lines.push(line) };
+    const run = () => runCachedAttackSuite({ target, attacks: [withoutShadow(negativeLoss, 'free', 'free')] }, options);
+    const first = await run();
+    expect(fits).toEqual(['free']);
+    expect(lines[0]).toBe('training   undefended: free attack model');
+    expect((await store.list()).map((m) => m.key)).toEqual([attackOutputKey('free', { target }, base, true)]);
+    const second = await run();
+    expect(fits).toEqual(['free']); // replayed from the cache
+    expect(second.attacks[0]!.scores).toEqual(first.attacks[0]!.scores);
+    // An attack that needs shadow signals, in a suite without them: refused with a message naming the row.
+    await expect(runCachedAttackSuite({ target, attacks: [metricAttack('loss')] }, { ...options, isTrained: () => false })).rejects.toThrow(
+      'undefended: the run trained no shadow models, which an attack of it reads',
+    );
+  });
+});
+
+describe('noShadowSignals', () => {
+  it('throws with its message on any read of the shadow signals, and is told apart from real ones', () => {
+    const standIn = noShadowSignals('no shadows here');
+    expect(() => standIn.members).toThrow('no shadows here');
+    expect(() => standIn.nonMembers.size).toThrow('no shadows here');
+    expect([isNoShadow(standIn), isNoShadow(shadow), isNoShadow(undefined)]).toEqual([true, false, false]);
   });
 });

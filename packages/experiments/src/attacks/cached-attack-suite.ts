@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { runAttackSuite, type AttackSuiteInput, type AttackSuiteResult, type ModelSignals, type ShadowAttack } from '@mia/attacks';
 import type { ArtifactStore } from '../store/artifact-store';
-import { isTrainedAttack } from './registry';
+import { attackNeedsShadow, isTrainedAttack } from './registry';
+import { isNoShadow, isShadowFree, noShadowSignals } from './no-shadow';
 import { attackConfigOf } from '../config/schema';
 import { contentHash } from '../store/canonical-hash';
 import type { DefenseConfig, ExperimentConfig } from '../config/schema';
@@ -57,7 +58,7 @@ export function attackCacheOptions(
     attackOptions,
     units: {
       target: unitKey(config, data, defense, 'target'),
-      shadows: shadowRoles(config).map((role) => unitKey(config, data, defense, role)),
+      shadows: shadowRoles(config, attackNeedsShadow).map((role) => unitKey(config, data, defense, role)),
       // A trained attack that uses reference models depends on them too (absent without: keys unchanged).
       ...(config.references === undefined
         ? {}
@@ -103,17 +104,29 @@ export function signalsDigest(signals: unknown): string {
   return hash.digest('hex');
 }
 
-/** The cache key of one trained attack's outputs: attack, its options, the signals (content and source units), code versions. */
-export function attackOutputKey(name: string, input: AttackSuiteInput, options: Pick<CachedAttackSuiteOptions, 'attackOptions' | 'units' | 'entryOf'>): string {
+/**
+ * The cache key of one trained attack's outputs: attack, its options, the signals (content and source
+ * units), code versions. An attack that does not use the shadow models (`shadowFree`, its definition's
+ * `needs.shadow: false`) has neither their signals nor their units in its key, so it is the same in
+ * a run with shadow models and in one without; the key of every other attack is what it was before
+ * `needs.shadow` could be false.
+ */
+export function attackOutputKey(
+  name: string,
+  input: AttackSuiteInput,
+  options: Pick<CachedAttackSuiteOptions, 'attackOptions' | 'units' | 'entryOf'>,
+  shadowFree = false,
+): string {
   const entry = options.entryOf?.(name);
+  const units = shadowFree ? Object.fromEntries(Object.entries(options.units).filter(([k]) => k !== 'shadows')) : options.units;
   return contentHash({
     ...(entry === undefined ? {} : { entry }),
     kind: 'attack-output-1',
     attack: name,
     options: options.attackOptions,
-    units: options.units,
+    units,
     target: signalsDigest(input.target),
-    shadow: signalsDigest(input.shadow),
+    shadow: shadowFree ? 'none' : signalsDigest(input.shadow),
     versions: packageVersions(),
   });
 }
@@ -147,7 +160,8 @@ function recordingAttack(attack: ShadowAttack, label: string, recorded: AttackOu
     name: attack.name,
     prepare: async (fit) => {
       const started = Date.now();
-      onLog?.(`training   ${label}: ${attack.name} attack model on ${fit.members.size + fit.nonMembers.size} shadow signals`);
+      const on = isNoShadow(fit) || isShadowFree(attack) ? '' : ` on ${fit.members.size + fit.nonMembers.size} shadow signals`;
+      onLog?.(`training   ${label}: ${attack.name} attack model${on}`);
       await attack.prepare(fit);
       onLog?.(`trained    ${label}: ${attack.name} attack model in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     },
@@ -179,7 +193,9 @@ async function readOutputs(store: ArtifactStore, key: string, label: string, onL
  * the shadow signals) cached in `store`, content-addressed by the attack, its options, the digest of
  * the target and shadow signals, their source units and the code versions. A cached attack is not
  * trained again: its scores, decisions and extras on the target come from the entry, so the
- * results equal the run that trained it. Other attacks (threshold fits) run as usual.
+ * results equal the run that trained it. Other attacks (threshold fits) run as usual. Without
+ * `input.shadow` (a run none of whose attacks uses the shadow models), `prepare` gets a stand-in
+ * that throws when read.
  */
 export async function runCachedAttackSuite(input: AttackSuiteInput, options: CachedAttackSuiteOptions): Promise<AttackSuiteResult> {
   const { store, onLog } = options;
@@ -190,7 +206,7 @@ export async function runCachedAttackSuite(input: AttackSuiteInput, options: Cac
       attacks.push(attack);
       continue;
     }
-    const key = attackOutputKey(attack.name, input, options);
+    const key = attackOutputKey(attack.name, input, options, isShadowFree(attack));
     const label = `${options.label}: ${attack.name} attack`;
     const cached = await readOutputs(store, key, label, onLog);
     if (cached !== undefined) {
@@ -204,7 +220,10 @@ export async function runCachedAttackSuite(input: AttackSuiteInput, options: Cac
   }
   // An attack model takes a while to train: find out that it could not be kept before training it.
   if (pending.length > 0) await store.ensureWritable?.();
-  const result = await runAttackSuite({ ...input, attacks });
+  // No shadow signals: every attack is shadow-free (the runner trains shadows for any other), and
+  // each gets its own stand-in; this one only answers the suite's check that shadow attacks have a fit set.
+  const shadow = input.shadow ?? noShadowSignals(`${options.label}: the run trained no shadow models, which an attack of it reads`);
+  const result = await runAttackSuite({ ...input, shadow, attacks });
   for (const { key, name, recorded } of pending) {
     if (recorded.scores === undefined) continue;
     const files: Record<string, Uint8Array> = { 'scores.f64': bytesOf(recorded.scores) };

@@ -13,15 +13,18 @@ export type AttackQuerySet = 'rotation' | 'translation';
  */
 export interface AttackNeeds {
   /**
-   * Shadow models: `prepare` gets the pooled signals of the defense's `shadowModels` shadows (same
-   * defense, docs/protocol.md §3.7) to calibrate on. A run with any attack trains them; the reference
-   * attacks (`lira`, `rmia`) get them too and ignore them.
+   * Shadow models. `true`: `prepare` gets the pooled signals of the defense's `shadowModels` shadows
+   * (same defense, docs/protocol.md §3.7) to calibrate on. `false`: the attack calibrates on nothing
+   * the shadows give (the reference attacks `lira` and `rmia` fit on the reference models, §3.8,
+   * §3.9); its `prepare` gets a stand-in whose `members` and `nonMembers` throw, naming the attack,
+   * in every run. A run trains shadow models only when one of its attacks has `shadow: true`: a run
+   * of `lira` and `rmia` alone trains the targets and the reference models.
    */
-  readonly shadow: true;
+  readonly shadow: boolean;
   /**
    * Signals of the target and the shadows on augmented copies of each example (`ModelSignals.queries`):
    * `rotation` ([−r, 0, r] degrees) or `translation` (|i| + |j| = d), sized by the config's
-   * `augmentation`. Image data only.
+   * `augmentation`. Image data only; needs `shadow: true` (the attack fits on the shadows' queries).
    */
   readonly queries?: AttackQuerySet;
   /**
@@ -67,7 +70,7 @@ export interface AttackRunFacts {
   readonly training: TrainingConfig;
   /** The config's partition preset, e.g. `CCL4`. */
   readonly preset: string;
-  /** Shadow models per defense whose signals are pooled for `prepare`. */
+  /** Shadow models per defense whose signals are pooled for `prepare` (trained only when an attack of the run has `needs.shadow`). */
   readonly shadowModels: number;
   /** The config's `references`, when it has them. */
   readonly references?: ReferencesConfig;
@@ -76,8 +79,8 @@ export interface AttackRunFacts {
 /**
  * An attack as the runner uses it: a name, the schema of its `params` (strict, with defaults), what it
  * needs from the run, and how it scores (`create` returns an `@mia/attacks` `ShadowAttack`: `prepare`
- * on the shadow signals, `score` on the target's, higher = more likely member). Register your own with
- * {@link registerAttack}.
+ * on the shadow signals, or on nothing with `needs.shadow: false`, `score` on the target's, higher =
+ * more likely member). Register your own with {@link registerAttack}.
  *
  * @example
  * registerAttack(defineAttack({

@@ -36,8 +36,8 @@ function referencesFor(name: string, ctx: AttackCreateContext, models: number | 
 }
 
 /**
- * A reference attack as the runner's attack suite runs it: `prepare` ignores the shadow signals and
- * fits on the run's reference models; `score` gets the target's signals on the audit examples (members
+ * A reference attack as the runner's attack suite runs it: `prepare` ignores what it gets (the
+ * definitions have `needs.shadow: false`: a stand-in, never shadow signals) and fits on the run's reference models; `score` gets the target's signals on the audit examples (members
  * then non-members) and, with a population, scores them together with the target's population
  * signals, returning the audit examples' scores.
  */
@@ -91,7 +91,8 @@ export const liraDefinition = defineAttack({
     maxPerSide: option.integer({ min: 1, description: 'at most this many IN and OUT references per example' }),
     models: modelsField,
   }),
-  needs: { shadow: true, references: { min: 2 } },
+  // Fits on the reference models only (liraAttack's prepare gets their signals and keep masks): no shadow model.
+  needs: { shadow: false, references: { min: 2 } },
   check: (options, run) => modelsIssues(options.models, run),
   create: (options, ctx) => {
     const refs = referencesFor('lira', ctx, options.models, false);
@@ -129,7 +130,8 @@ export const rmiaDefinition = defineAttack({
     }),
     models: modelsField,
   }),
-  needs: { shadow: true, references: { min: 2 }, population: true },
+  // Tunes `a` on its first reference model against the others and scores against the population: no shadow model.
+  needs: { shadow: false, references: { min: 2 }, population: true },
   check: (options, run) => {
     const issues = modelsIssues(options.models, run);
     // Tuning a scores model 0 against the others' OUT signals: with 2 models, the examples model 1 trained on have none.

@@ -5,6 +5,8 @@ import { moduleBeingImported } from '../defenses/config-modules';
 import { BUILTIN_ATTACKS } from './builtin';
 import type { AttackDefinition, AttackReferences } from './definition';
 import type { AttackLookup } from './validate-attacks';
+import { forwardingAttack } from './forwarding-attack';
+import { withoutShadow } from './no-shadow';
 
 interface Entry {
   readonly definition: AttackDefinition<never>;
@@ -19,10 +21,12 @@ const entries = () => (table ??= new Map(BUILTIN_ATTACKS.map((d) => [d.name, { d
 /** Refuses a definition whose needs are malformed, so that a config never gets as far as training for it. */
 function unsupportedNeeds(definition: AttackDefinition<never>): string | undefined {
   const needs = definition.needs as AttackDefinition['needs'] | undefined;
-  if (needs === undefined || needs.shadow !== true)
-    return `needs.shadow must be true (every attack calibrates on the shadow models), got ${JSON.stringify(needs?.shadow)}`;
+  if (needs === undefined || typeof needs.shadow !== 'boolean')
+    return `needs.shadow must be true (the attack calibrates on the shadow models) or false (it does not; the run then trains none for it), got ${JSON.stringify(needs?.shadow)}`;
   if (needs.queries !== undefined && needs.queries !== 'rotation' && needs.queries !== 'translation')
     return `needs.queries must be "rotation" or "translation", got ${JSON.stringify(needs.queries)}`;
+  if (needs.queries !== undefined && !needs.shadow)
+    return "needs.queries needs needs.shadow: true (the attack fits on the shadow models' signals on the queries)";
   const min = needs.references?.min;
   if (needs.references !== undefined && !(Number.isInteger(min) && min! >= 1))
     return `needs.references.min must be a positive integer, got ${JSON.stringify(min)}`;
@@ -75,23 +79,17 @@ export const registeredAttacks: AttackLookup = { find: findAttack, names: attack
 /** Names of the built-in attacks (docs/protocol.md §3.1–3.3); {@link attackNames} lists user attacks too. */
 export const ATTACK_NAMES: readonly string[] = BUILTIN_ATTACKS.map((d) => d.name);
 
+/**
+ * Whether attack `name` calibrates on the shadow models (its `needs.shadow`); an unknown name counts
+ * as needing them. The runner trains shadow models only for a config with such an attack.
+ */
+export function attackNeedsShadow(name: string): boolean {
+  return findAttack(name)?.needs.shadow !== false;
+}
+
 /** Whether attack `name` fits a model of its own (the NN and augmentation attacks); the runner caches what those produce. */
 export function isTrainedAttack(name: string): boolean {
   return findAttack(name)?.trained === true;
-}
-
-/** `attack` reporting under `name` (its methods called on the attack itself, so classes keep their `this`). */
-function renamed(attack: ShadowAttack, name: string): ShadowAttack {
-  return {
-    name,
-    prepare: (fit) => attack.prepare(fit),
-    score: (target) => attack.score(target),
-    ...(attack.decide === undefined ? {} : { decide: (target: Parameters<ShadowAttack['score']>[0]) => attack.decide!(target) }),
-    ...(attack.report === undefined
-      ? {}
-      : { report: (target: Parameters<ShadowAttack['score']>[0], isMember: Uint8Array) => attack.report!(target, isMember) }),
-    dispose: () => attack.dispose(),
-  };
 }
 
 /**
@@ -118,6 +116,7 @@ export function createAttacks(
       scale: options.scale ?? 'cpu',
       ...(options.references === undefined ? {} : { references: options.references }),
     });
-    return attack.name === label ? attack : renamed(attack, label);
+    const named = attack.name === label ? attack : forwardingAttack(attack, { name: label });
+    return definition.needs.shadow ? named : withoutShadow(named, label, name);
   });
 }

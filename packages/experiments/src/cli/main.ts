@@ -51,7 +51,9 @@ async function setup(): Promise<void> {
 
 program
   .command('run')
-  .description('run one experiment config (JSON or YAML): train targets and shadows (cached), attack, write the reports')
+  .description(
+    'run one experiment config (JSON or YAML): train targets, and the shadow and reference models its attacks need (cached), attack, write the reports',
+  )
   .argument('<config>', 'path of the experiment config')
   .option('--out <dir>', 'output directory (default: runs/<config name>)')
   .option('--data-dir <dir>', 'directory with dataset files you provide (CIFAR-100, SVHN, Purchase100, Texas100)')

@@ -124,12 +124,15 @@ export const experimentSchema = z.strictObject({
   defenses: z.array(defenseSchema).min(1),
   /**
    * Runner attacks, each a name or `{ name, label?, params }` (`attackEntrySchema`); `[]` trains the
-   * targets only (no shadow models), for reproductions that attack the targets themselves.
+   * targets only (no shadow models), for reproductions that attack the targets themselves. Attacks
+   * that calibrate on no shadow model (`lira`, `rmia`: `needs.shadow` false) do not make the run
+   * train any either.
    */
   attacks: z.array(attackEntrySchema).default(['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy', 'nn-mlh']),
   /**
    * Shadow models per defense whose signals are pooled to calibrate the attacks (the CRL paper's
-   * NN attack pools k = 5, docs/protocol.md §3.2): the first trains on `shadow_train` against
+   * NN attack pools k = 5, docs/protocol.md §3.2), trained when an attack of the run calibrates on
+   * them (`needs.shadow`): the first trains on `shadow_train` against
    * `shadow_test`; each further one on a seeded random half of `shadow_train ∪ shadow_test` against
    * the other half. @default 1
    */

@@ -2,6 +2,7 @@ import { describeValue, type OptionIssue } from '@mia/core';
 import { CCL4, CCL5, DATASETS, PAST6, RELAX5, type DatasetInfo } from '@mia/data';
 import type { ExperimentConfig } from './schema';
 import { shadowRoles } from '../train/unit-roles';
+import { attackNeedsShadow } from '../attacks/registry';
 import { capAndValidation, VALIDATION_POOL } from '../data/validation-slice';
 
 const PRESETS = { CCL4, CCL5, PAST6, RELAX5 } as const;
@@ -39,10 +40,10 @@ export function plannedSizes(config: Pick<ExperimentConfig, 'dataset' | 'partiti
   };
 }
 
-/** The partition roles whose examples a run trains on: the target's, and the shadows' when it attacks. */
+/** The partition roles whose examples a run trains on: the target's, and the shadows' when an attack of it uses shadow models. */
 const trainedRoles = (config: Pick<ExperimentConfig, 'attacks' | 'shadowModels'>) => [
   'target_train',
-  ...(shadowRoles(config).length > 0 ? ['shadow_train'] : []),
+  ...(shadowRoles(config, attackNeedsShadow).length > 0 ? ['shadow_train'] : []),
 ];
 
 /**

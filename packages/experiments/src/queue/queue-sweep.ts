@@ -6,6 +6,7 @@ import { prepareData } from '../data/prepare-data';
 import { checkedRunConfig } from '../config/run-config';
 import type { TrainUnitsRequest } from '../run/runner';
 import { missingUnits, runUnits } from '../train/run-units';
+import { attackNeedsShadow } from '../attacks/registry';
 import { enqueueUnits, type EnqueueSummary } from './enqueue-units';
 import { followUnits } from './follow-units';
 import { UNIT_QUEUE_NAME, unitJobs, type UnitJobData, type UnitJobResult } from './unit-job';
@@ -46,7 +47,7 @@ async function withQueue<T>(connection: Redis, use: (queue: Queue<UnitJobData, U
  */
 export function queueTrainer(connection: Redis, options: QueueSweepOptions = {}): (request: TrainUnitsRequest) => Promise<void> {
   return async ({ config, data, units, store }) => {
-    const all = runUnits(config).length;
+    const all = runUnits(config, attackNeedsShadow).length;
     if (units.length === 0) {
       options.onLog?.(`queue: all ${all} units are in the store; nothing to enqueue`);
       return;
@@ -76,8 +77,8 @@ export async function enqueueSweep(
 ): Promise<EnqueueSummary & { cached: number }> {
   const config = await checkedRunConfig(input, { remote: true, source: 'sweep' });
   const data = await prepareData(config, { dataDir: options.dataDir });
-  const missing = await missingUnits(config, data, store);
-  const cached = runUnits(config).length - missing.length;
+  const missing = await missingUnits(config, data, store, attackNeedsShadow);
+  const cached = runUnits(config, attackNeedsShadow).length - missing.length;
   const result = await withQueue(connection, (queue) => enqueueUnits(queue, unitJobs(config, data, missing), { attempts: options.attempts }), options.onLog);
   options.onLog?.(summary(result, cached));
   return { ...result, cached };

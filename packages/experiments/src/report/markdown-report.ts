@@ -83,7 +83,7 @@ export const TPR_AT_FPR_NOTE =
 
 /** The advantage/P1 explanation under the main table. */
 export const RESULTS_NOTE =
-  'Advantage = TPR − FPR of each attack\'s decision rule (threshold fitted on the shadow model) on the target\'s members vs non-members, so it can be negative; attack scores are "higher = member"; P1 as in docs/protocol.md §5; "± x" is the bootstrap standard error over the evaluation examples (docs/protocol.md §5.1). "paper" columns are the published values, shown when the config gives them.';
+  'Advantage = TPR − FPR of each attack\'s decision rule (threshold fitted on the shadow model; for an attack without one, such as LiRA and RMIA, the best threshold on the target, which is optimistic) on the target\'s members vs non-members, so it can be negative; attack scores are "higher = member"; P1 as in docs/protocol.md §5; "± x" is the bootstrap standard error over the evaluation examples (docs/protocol.md §5.1). "paper" columns are the published values, shown when the config gives them.';
 
 /** What the ε columns and the differential-privacy table mean. */
 export const EPSILON_NOTE =

@@ -5,8 +5,9 @@ const seconds = (s: number) => (s >= 100 ? s.toFixed(0) : s.toFixed(1));
 
 /**
  * One paragraph on a run's reference models: how many, how drawn (or where imported from), the
- * examples they are scored on, and their training time per model and in total (as recorded when each
- * was trained: a model read from the cache keeps its time). Empty without reference models.
+ * examples they are scored on, their training time per model and in total (as recorded when each
+ * was trained: a model read from the cache keeps its time), and whether the run trained no shadow
+ * model. Empty without reference models.
  */
 export function referencesLines(results: ExperimentResults): string[] {
   const r = results.references;
@@ -20,8 +21,12 @@ export function referencesLines(results: ExperimentResults): string[] {
     r.imported !== undefined
       ? ''
       : ` Training time: ${seconds(total / Math.max(1, r.count))} s per model on average (${seconds(Math.min(...r.seconds))}–${seconds(Math.max(...r.seconds))} s), ${seconds(total)} s in total, on backend ${results.backend}.`;
+  // Rows with attacks but no shadow model: none of the run's attacks calibrates on one.
+  const noShadow = results.rows.length > 0 && results.rows.every((row) => row.attacks.length > 0 && row.cache.shadow === 'none');
   return [
-    `${r.count} reference models ${origin}, scored on the ${r.auditExamples} audit examples (the target's members and non-members) and ${r.populationExamples} population examples that no model of the audit trains on (RMIA's z).${time}`,
+    `${r.count} reference models ${origin}, scored on the ${r.auditExamples} audit examples (the target's members and non-members) and ${r.populationExamples} population examples that no model of the audit trains on (RMIA's z).${time}${
+      noShadow ? ' No shadow model was trained: no attack of this run uses one.' : ''
+    }`,
   ];
 }
 

@@ -9,6 +9,8 @@ import { expandGrid, type ExperimentConfig } from '../config/schema';
 import { prepareData, type PreparedData } from '../data/prepare-data';
 import { runExperiment, type TrainUnitsRequest } from '../run/runner';
 import { unitKey } from '../train/train-unit';
+import { shadowRoles } from '../train/unit-roles';
+import { attackNeedsShadow } from '../attacks/registry';
 import { trainUnitsInWorkers } from '../train/worker-pool';
 import { packageVersions } from '../store/versions';
 import { writeReport } from '../report/write-report';
@@ -132,6 +134,10 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
       if (defense === undefined)
         throw new MiaError(
           `loadModel: defenseLabel must be one of ${expanded.defenses.map((d) => JSON.stringify(d.label ?? d.name)).join(', ')}, got ${JSON.stringify(defenseLabel)}`,
+        );
+      if (role === 'shadow' && shadowRoles(expanded, attackNeedsShadow).length === 0)
+        throw new MiaError(
+          `loadModel: ${config.name} trains no shadow model (none of its attacks uses one: needs.shadow is false or it has no attacks), so role must be 'target', got 'shadow'`,
         );
       const cacheId = JSON.stringify([expanded.dataset, expanded.partition, expanded.seed]);
       let data = prepared.get(cacheId);

@@ -8,7 +8,8 @@ import { parseExperimentConfig } from '../config/parse-config';
 import { writeReport } from '../report/write-report';
 import { DirectoryArtifactStore } from '../store/artifact-store';
 import { exportReferences } from '../train/reference-export';
-import { unitDefense } from '../train/run-units';
+import { REFERENCE_DEFENSE, unitDefense } from '../train/run-units';
+import { unitKey } from '../train/unit-key';
 import { trainUnit } from '../train/train-unit';
 import { prepareData } from '../data/prepare-data';
 import { runExperiment } from './runner';
@@ -120,5 +121,46 @@ describe('mia run with references', () => {
     expect(requested).toEqual(['0:target', '0:shadow', '-1:reference-0', '-1:reference-1', '-1:reference-2', '-1:reference-3']);
     // Trained elsewhere in this run: reported as trained, not as cache hits.
     expect(results.references!.trainedInThisRun).toBe(4);
+  }, 120_000);
+
+  it('trains no shadow model when no attack of the run uses one (lira, rmia), and the same target and references give the same numbers', async () => {
+    // The in-thread path: what the store holds after the run.
+    const store = new DirectoryArtifactStore(join(dir, 'cache-no-shadow'));
+    const referencesOnly = { ...config, attacks: config.attacks.filter((a) => a !== 'loss') };
+    const results = await runExperiment(referencesOnly, { store });
+    const data = await prepareData(config);
+    const defense = config.defenses[0]!;
+    const models = (await store.list()).filter((e) => e.meta.kind === 'trained-model').map((e) => e.key);
+    expect(models.sort()).toEqual(
+      [unitKey(config, data, defense, 'target'), ...[0, 1, 2, 3].map((k) => unitKey(config, data, REFERENCE_DEFENSE, `reference-${k}`))].sort(),
+    );
+    expect(await store.read(unitKey(config, data, defense, 'shadow'))).toBeUndefined();
+    const row = results.rows[0]!;
+    expect(row.cache).toEqual({ target: 'miss', shadow: 'none' });
+    expect(row.attacks.map((a) => a.attack)).toEqual(['lira', 'lira-offline', 'lira-2', 'rmia']);
+    const out = join(dir, 'report-no-shadow');
+    await writeReport(results, out);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('No shadow model was trained: no attack of this run uses one.');
+
+    // The distributed path is not asked for a shadow either (the queue / worker-pool hook).
+    const requested: string[] = [];
+    const queueStore = new DirectoryArtifactStore(join(dir, 'cache-no-shadow-queue'));
+    await runExperiment(referencesOnly, {
+      store: queueStore,
+      trainUnits: async ({ config: expanded, data: prepared, units }) => {
+        for (const unit of units) {
+          requested.push(`${unit.defenseIndex}:${unit.role}`);
+          await trainUnit(expanded, prepared, unitDefense(expanded, unit), unit.role, queueStore, {});
+        }
+      },
+    });
+    expect(requested).toEqual(['0:target', '-1:reference-0', '-1:reference-1', '-1:reference-2', '-1:reference-3']);
+
+    // With loss in the run the shadow trains (one more model), and LiRA and RMIA score exactly as without it.
+    const mixed = await runExperiment(config, { store });
+    expect(mixed.rows[0]!.cache).toEqual({ target: 'hit', shadow: 'miss' });
+    expect(await store.read(unitKey(config, data, defense, 'shadow'))).toBeDefined();
+    const scores = (r: typeof results) => r.rows[0]!.attacks.filter((a) => a.attack !== 'loss').map((a) => [a.attack, a.auc, a.tprAtFpr]);
+    expect(scores(mixed)).toEqual(scores(results));
   }, 120_000);
 });

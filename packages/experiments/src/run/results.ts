@@ -124,7 +124,7 @@ export interface DefenseRow {
    * its strongest attack; absent in older results, without attacks, and when no attack had usable scores.
    */
   readonly exposure?: RowExposure;
-  /** Whether the target and shadow models came from the cache (`'none'`: a run without attacks trains no shadow). */
+  /** Whether the target and shadow models came from the cache (`'none'`: no shadow model, as in a run without attacks or whose attacks do not use one, e.g. only `lira` and `rmia`). */
   readonly cache: { readonly target: 'hit' | 'miss'; readonly shadow: 'hit' | 'miss' | 'none' };
   readonly trainSeconds: number;
   /**

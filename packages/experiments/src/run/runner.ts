@@ -2,7 +2,7 @@ import { activeBackend } from '../train/backend-choice';
 import { deriveSeed } from '@mia/core';
 import { concatSignals } from '@mia/attacks';
 import { DirectoryArtifactStore, type ArtifactStore } from '../store/artifact-store';
-import { createAttacks, findAttack } from '../attacks/registry';
+import { attackNeedsShadow, createAttacks, findAttack } from '../attacks/registry';
 import { attackCacheOptions, runCachedAttackSuite } from '../attacks/cached-attack-suite';
 import { attackConfigOf, trainingSeedOf, type AttackEntry, type ExperimentConfig } from '../config/schema';
 import type { AttackQuerySet } from '../attacks/definition';
@@ -55,8 +55,9 @@ export interface TrainUnitsRequest {
 }
 
 /**
- * Runs one experiment: for every defense, trains the target and an adaptive shadow (same defense,
- * docs/protocol.md §3.7) or loads them from the content-addressed cache, computes their signals, runs the
+ * Runs one experiment: for every defense, trains the target and, when an attack of the run calibrates
+ * on one (`needs.shadow`), an adaptive shadow (same defense, docs/protocol.md §3.7), or loads them from
+ * the content-addressed cache; trains (or loads) the reference models once; computes their signals, runs the
  * attack suite, and measures utility, loss gap, loss variance and P1 (docs/protocol.md §5) and each
  * attacked target's per-record exposure (`row.exposure`; every record in `perRecord`). The whole
  * config is validated first (every defense's params against its schema), before any data loads.
@@ -79,15 +80,15 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
   };
   for (const warning of sizeWarnings(config)) warn(warning);
   warn(examplesPerClassWarning(data));
-  // No attacks (a reproduction that attacks the targets itself): no shadow models to train; else
-  // `config.shadowModels` shadows per defense, pooled.
-  const shadowsOf = shadowRoles(config);
+  // `config.shadowModels` shadows per defense, pooled, when an attack calibrates on them; none without
+  // attacks (a reproduction that attacks the targets itself) or with only attacks that do not (LiRA, RMIA).
+  const shadowsOf = shadowRoles(config, attackNeedsShadow);
   const trainedByWorkers = new Set<string>();
   if (workers > 0 || options.trainUnits !== undefined) {
     if (options.trainUnits === undefined && !(store instanceof DirectoryArtifactStore))
       throw new Error('runExperiment: worker threads need a DirectoryArtifactStore (a shared directory)');
-    // Targets and shadows of every defense, and the run's reference models: all independent units.
-    const missing: TrainUnitSpec[] = await missingUnits(config, data, store);
+    // Targets (and shadows) of every defense, and the run's reference models: all independent units.
+    const missing: TrainUnitSpec[] = await missingUnits(config, data, store, attackNeedsShadow);
     for (const u of missing) trainedByWorkers.add(`${u.defenseIndex}:${u.role}`);
     if (options.trainUnits !== undefined) await options.trainUnits({ config, data, units: missing, store });
     else
@@ -136,13 +137,14 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     );
     // Trained attacks (NN) are cached like the models: a rerun on cached units does not retrain them.
     const cacheAttacks = attackCacheOptions(config, data, defense, store, attackOptions, options.onLog);
+    // Without shadow models every attack is shadow-free (needs.shadow false): the suite runs without them.
     const suite =
-      attacks.length === 0 || shadow === undefined
+      attacks.length === 0
         ? undefined
         : await runCachedAttackSuite(
             {
               target: { members: target.members, nonMembers: target.nonMembers },
-              shadow: { members: shadow.members, nonMembers: shadow.nonMembers },
+              ...(shadow === undefined ? {} : { shadow: { members: shadow.members, nonMembers: shadow.nonMembers } }),
               attacks,
             },
             cacheAttacks,

@@ -4,6 +4,7 @@ import type { PreparedData } from '../data/prepare-data';
 import { unitJobs } from '../queue/unit-job';
 import { REFERENCE_DEFENSE, REFERENCE_UNIT_INDEX, runUnits, unitDefense } from './run-units';
 import { unitKey } from './unit-key';
+import { attackNeedsShadow } from '../attacks/registry';
 
 const roles = {
   target_train: Array.from({ length: 20 }, (_, i) => i),
@@ -26,7 +27,7 @@ const configOf = (references: Record<string, unknown>, seed = 1) =>
   });
 const keys = (references: Record<string, unknown>, seed?: number) => {
   const config = configOf(references, seed);
-  return runUnits(config)
+  return runUnits(config, attackNeedsShadow)
     .filter((u) => u.defenseIndex === REFERENCE_UNIT_INDEX)
     .map((u) => unitKey(config, data, unitDefense(config, u), u.role));
 };
@@ -34,9 +35,17 @@ const keys = (references: Record<string, unknown>, seed?: number) => {
 describe('reference units', () => {
   it('are units of the run besides the targets and shadows, trained without the defense', () => {
     const config = configOf({ count: 4 });
-    expect(runUnits(config).map((u) => `${u.defenseIndex}:${u.role}`)).toEqual([
+    expect(runUnits(config, attackNeedsShadow).map((u) => `${u.defenseIndex}:${u.role}`)).toEqual([
       '0:target',
       '0:shadow',
+      '-1:reference-0',
+      '-1:reference-1',
+      '-1:reference-2',
+      '-1:reference-3',
+    ]);
+    // LiRA alone calibrates on no shadow model: the target and the references.
+    expect(runUnits({ ...config, attacks: ['lira'] }, attackNeedsShadow).map((u) => `${u.defenseIndex}:${u.role}`)).toEqual([
+      '0:target',
       '-1:reference-0',
       '-1:reference-1',
       '-1:reference-2',

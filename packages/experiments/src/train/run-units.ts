@@ -4,7 +4,7 @@ import type { ArtifactStore } from '../store/artifact-store';
 import { isReferenceRole, referenceRoles } from './reference-membership';
 import type { TrainUnitSpec } from './train-unit';
 import { unitKey } from './unit-key';
-import { unitRoles } from './unit-roles';
+import { unitRoles, type NeedsShadow } from './unit-roles';
 
 /**
  * What the reference models train with: no defense. LiRA and RMIA model the target's training
@@ -30,17 +30,22 @@ export const unitLabel = (config: ExperimentConfig, unit: TrainUnitSpec): string
   return `${defense.label ?? defense.name}/${unit.role}`;
 };
 
-/** Every unit a (grid-expanded) config trains: target and shadows of each defense, then the reference models (once per run). */
-export function runUnits(config: ExperimentConfig): TrainUnitSpec[] {
+/**
+ * Every unit a (grid-expanded) config trains: the target of each defense and its shadows when an
+ * attack of the run calibrates on them, then the reference models (once per run).
+ * @param needsShadow - whether an attack (by name) needs the shadow models (`attackNeedsShadow`).
+ */
+export function runUnits(config: ExperimentConfig, needsShadow: NeedsShadow): TrainUnitSpec[] {
   return [
-    ...config.defenses.flatMap((_, defenseIndex) => unitRoles(config).map((role) => ({ defenseIndex, role }))),
+    ...config.defenses.flatMap((_, defenseIndex) => unitRoles(config, needsShadow).map((role) => ({ defenseIndex, role }))),
     ...referenceRoles(config).map((role) => ({ defenseIndex: REFERENCE_UNIT_INDEX, role })),
   ];
 }
 
 /** The units of {@link runUnits} that `store` does not hold yet (what the worker pool or the queue trains). */
-export async function missingUnits(config: ExperimentConfig, data: PreparedData, store: ArtifactStore): Promise<TrainUnitSpec[]> {
+export async function missingUnits(config: ExperimentConfig, data: PreparedData, store: ArtifactStore, needsShadow: NeedsShadow): Promise<TrainUnitSpec[]> {
   const missing: TrainUnitSpec[] = [];
-  for (const unit of runUnits(config)) if ((await store.read(unitKey(config, data, unitDefense(config, unit), unit.role))) === undefined) missing.push(unit);
+  for (const unit of runUnits(config, needsShadow))
+    if ((await store.read(unitKey(config, data, unitDefense(config, unit), unit.role))) === undefined) missing.push(unit);
   return missing;
 }

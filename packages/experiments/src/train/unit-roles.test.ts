@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryArtifactStore } from '../store/artifact-store';
 import { parseExperimentConfig } from '../config/parse-config';
 import { runExperiment } from '../run/runner';
+import { attackNeedsShadow } from '../attacks/registry';
 import { roleIndices, shadowRoles, unitRoles } from './unit-roles';
 
 const dir = mkdtempSync(join(tmpdir(), 'mia-roles-'));
@@ -18,9 +19,18 @@ beforeAll(async () => {
 
 describe('unit roles (config.shadowModels, docs/protocol.md §3.2)', () => {
   it('one shadow by default, none without attacks, k pooled shadows named shadow, shadow-2, …', () => {
-    expect(unitRoles({ attacks: ['loss'], shadowModels: 1 })).toEqual(['target', 'shadow']);
-    expect(unitRoles({ attacks: [], shadowModels: 5 })).toEqual(['target']);
-    expect(shadowRoles({ attacks: ['nn-crl'], shadowModels: 3 })).toEqual(['shadow', 'shadow-2', 'shadow-3']);
+    expect(unitRoles({ attacks: ['loss'], shadowModels: 1 }, attackNeedsShadow)).toEqual(['target', 'shadow']);
+    expect(unitRoles({ attacks: [], shadowModels: 5 }, attackNeedsShadow)).toEqual(['target']);
+    expect(shadowRoles({ attacks: ['nn-crl'], shadowModels: 3 }, attackNeedsShadow)).toEqual(['shadow', 'shadow-2', 'shadow-3']);
+  });
+
+  it('none when no attack of the run calibrates on shadow models (lira, rmia); all of them when one does', () => {
+    const lira = { name: 'lira', label: 'lira-4', params: { models: 4 } };
+    expect(unitRoles({ attacks: ['lira', lira, 'rmia'], shadowModels: 3 }, attackNeedsShadow)).toEqual(['target']);
+    expect(shadowRoles({ attacks: ['lira', 'loss'], shadowModels: 2 }, attackNeedsShadow)).toEqual(['shadow', 'shadow-2']);
+    // The lookup decides, by the attack's name (not its label).
+    expect(shadowRoles({ attacks: [{ name: 'loss', label: 'lira', params: {} }], shadowModels: 1 }, (name) => name !== 'loss')).toEqual([]);
+    expect(shadowRoles({ attacks: [{ name: 'loss', label: 'lira', params: {} }], shadowModels: 1 }, attackNeedsShadow)).toEqual(['shadow']);
   });
 
   it('shadow k ≥ 2 trains on a seeded half of the shadow data: |shadow_train| members, the rest non-members, reproducible', () => {

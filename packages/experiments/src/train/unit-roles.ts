@@ -1,5 +1,5 @@
 import { deriveSeed, seededRandom } from '@mia/core';
-import type { ExperimentConfig } from '../config/schema';
+import { attackConfigOf, type ExperimentConfig } from '../config/schema';
 import { isReferenceRole, type ReferenceRole } from './reference-membership';
 
 /**
@@ -9,18 +9,30 @@ import { isReferenceRole, type ReferenceRole } from './reference-membership';
 export type UnitRole = 'target' | 'shadow' | `shadow-${number}` | ReferenceRole;
 
 /**
- * The shadow models a run trains per defense: none without attacks, else `config.shadowModels` of
- * them — `'shadow'` (the one every run has, so single-shadow cache keys are unchanged), then
- * `'shadow-2'`, `'shadow-3'`, … whose signals are pooled with the first one's.
+ * Whether the attack registered under a name calibrates on the shadow models (its definition's
+ * `needs.shadow`). `train/` cannot see the attack registry: the caller passes its lookup
+ * (`attackNeedsShadow` of `attacks/registry.ts`).
  */
-export function shadowRoles(config: Pick<ExperimentConfig, 'attacks' | 'shadowModels'>): UnitRole[] {
-  if (config.attacks.length === 0) return [];
+export type NeedsShadow = (attack: string) => boolean;
+
+/**
+ * The shadow models a run trains per defense: none when no attack of the run calibrates on them
+ * (no attacks, or only attacks such as `lira` and `rmia` whose `needs.shadow` is false), else
+ * `config.shadowModels` of them — `'shadow'` (the one every such run has, so single-shadow cache
+ * keys are unchanged), then `'shadow-2'`, `'shadow-3'`, … whose signals are pooled with the first one's.
+ * @param needsShadow - whether an attack (by name) needs the shadow models.
+ */
+export function shadowRoles(config: Pick<ExperimentConfig, 'attacks' | 'shadowModels'>, needsShadow: NeedsShadow): UnitRole[] {
+  if (!config.attacks.some((entry) => needsShadow(attackConfigOf(entry).name))) return [];
   const n = config.shadowModels ?? 1;
   return ['shadow', ...Array.from({ length: n - 1 }, (_, j): UnitRole => `shadow-${j + 2}`)];
 }
 
 /** The target, then the shadows of {@link shadowRoles}. */
-export const unitRoles = (config: Pick<ExperimentConfig, 'attacks' | 'shadowModels'>): UnitRole[] => ['target', ...shadowRoles(config)];
+export const unitRoles = (config: Pick<ExperimentConfig, 'attacks' | 'shadowModels'>, needsShadow: NeedsShadow): UnitRole[] => [
+  'target',
+  ...shadowRoles(config, needsShadow),
+];
 
 /** The partition role a unit's data comes from: `shadow-k` re-splits the shadow roles; a reference model the target's. */
 export const dataRole = (role: UnitRole): 'target' | 'shadow' => (role === 'target' || isReferenceRole(role) ? 'target' : 'shadow');

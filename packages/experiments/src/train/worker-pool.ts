@@ -28,7 +28,7 @@ function workerEntry(): { url: URL; execArgv: string[] } {
 }
 
 /**
- * Trains independent units (targets and shadows) in a pool of `worker_threads`, each thread with
+ * Trains independent units (targets, shadows, reference models) in a pool of `worker_threads`, each thread with
  * its own tfjs backend and data copy, writing into the shared content-addressed store. A unit that
  * finished is in the store even if the pool is stopped later (atomic writes), so a rerun resumes.
  * @returns when every unit is trained; rejects on the first failure (other workers are stopped).
