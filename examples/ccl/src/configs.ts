@@ -161,23 +161,28 @@ export function baseConfig(
         lr: r.lr,
         momentum: 0.9,
         weightDecay: 5e-4,
-        schedule: { type: 'multistep', milestones, gamma: 0.1 },
+        schedule: r.schedule === 'cosine' ? { type: 'cosine' as const } : { type: 'multistep' as const, milestones, gamma: 0.1 },
+        ...(r.augment === undefined ? {} : { augment: { ...r.augment } }),
       },
       defenses,
       attacks,
       augmentation,
+      // One shadow per row, shared by the training seeds of the targets (docs/protocol.md §5.2).
+      ...(r.sharedShadows === true ? { shadowSeed: 'partition' as const } : {}),
     },
     name,
   );
 }
 
 /**
- * β, the scale factor on CCL's whole loss: the paper's per dataset at `paper` scale (App. E.1), 1 at
- * reduced scales, where β = 0.01 would leave a few-epoch model untrained (it divides the data term's
- * learning rate by 100 while weight decay keeps its full strength).
+ * β, the scale factor on CCL's whole loss (`scale` of the `ccl` defense): the paper's per dataset at
+ * `paper` scale (App. E.1); at reduced scales the plan's (`beta`, default 1). Table 1's CIFAR-10
+ * column at `cpu` scale keeps the paper's 0.01 (see {@link CPU_PLAN}); elsewhere β = 1, where the
+ * paper's value would leave a few-epoch model untrained (with SGD's coupled weight decay, β scales
+ * the data term's step by β and the decay's relative strength by 1/β, docs/protocol.md §4.2).
  */
-export function cclBeta(dataset: CclDataset, scale: ReproductionScale): number {
-  return scale === 'paper' ? PAPER[dataset].beta : 1;
+export function cclBeta(dataset: CclDataset, scale: ReproductionScale, use: 'table1' | 'figures' = 'figures'): number {
+  return scale === 'paper' ? PAPER[dataset].beta : (reducedSetup(scale, dataset, use).beta ?? 1);
 }
 
 /** The CCQL or CCEL defense at one α. @see docs/protocol.md §4.2 */

@@ -62,6 +62,7 @@ describe('CCL reproductions at smoke scale', () => {
     const tables = [
       'Table 1: P1 score',
       'Table 1 (support): test accuracy',
+      'Table 1 (support): train accuracy',
       'Table 1 (support): highest attack advantage',
       'Table 1 (support): loss variance of the members',
       'Table 1 (support): validation accuracy',

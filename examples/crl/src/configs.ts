@@ -109,6 +109,10 @@ export interface ReducedPlan {
   readonly validation?: number;
   /** Training seeds per compared model (docs/protocol.md §5.2). @default 1 */
   readonly seeds?: number;
+  /** The training seeds share one set of pooled shadows per approach (runner option `shadowSeed: 'partition'`). @default false */
+  readonly sharedShadows?: boolean;
+  /** Pooled adaptive shadow models per approach for NN-CRL. @default {@link CRL_SHADOW_MODELS} (the paper's 5) */
+  readonly shadowModels?: number;
 }
 
 const multistep = (
@@ -128,16 +132,13 @@ const multistep = (
 export const SMOKE_PLAN: ReducedPlan = { plan: multistep('resnet-narrow', { width: 4 }, 2, 32, 0.05, [1]), maxPerRole: 64, alpha: 1, alphaCenter: 0.1 };
 
 /**
- * The cpu scale: the ResNet18 row as a **ResNet-18 with torchvision's stem** (7×7/2 conv + max-pool,
- * the stem the cheaper of the two on 32×32 inputs) at **width 32** (stages 32-64-128-256, 2.8 M
- * parameters, features d = 256): the full-width model costs ≈ 2.2× small-cnn per step on the native
- * backend, too much for 8 models (4 targets + 4 adaptive shadows) in the 25-minute budget of Table
- * 1a, so the width is halved and documented. 1,500 members and 1,500 non-members per model (CCL5),
- * 20 epochs of batch 128, SGD lr 0.1 ×0.1 at epochs 10 and 15, so the undefended model overfits.
- * Measured (CE target, shared machine at load 12–18): 2,000 members × 20 epochs reached 96.9 % train /
- * 42.9 % test in 582 s (≈ 350 s of CPU), extrapolating to ≈ 30 min for the table on an idle machine;
- * 2,000 × 16 epochs (×0.1 at 8, 12) only 85.2 % train / 42.9 % test (under the 90 % gate). Hence 1,500
- * members × 20 epochs (the same 20 passes per example, ≈ 23 min estimated; not yet verified).
+ * Fig. 7's cpu scale (the ablation, 6 settings × target + 5 shadows): the earlier Table 1a plan,
+ * kept so that its committed results stay those of its config. A **ResNet-18 with torchvision's
+ * stem** (7×7/2 conv + max-pool) at **width 32** (stages 32-64-128-256, 2.8 M parameters), on 1,500
+ * members and 1,500 non-members per model (CCL5), 20 epochs of batch 128, SGD lr 0.1 ×0.1 at epochs
+ * 10 and 15: the undefended target reaches 90.1 % train / 41.3 % test. Measured (CE target, shared
+ * machine at load 12–18): 2,000 members × 20 epochs reached 96.9 % train / 42.9 % test in 582 s
+ * (≈ 350 s of CPU); 2,000 × 16 epochs (×0.1 at 8, 12) only 85.2 % train / 42.9 % test.
  *
  * α (chosen on training signals, never on evaluation data; docs/protocol.md A18): α_rce = 1, RelaxLoss's
  * CIFAR-10 value, reached by the normalised training CE once the model fits its members. α_rcl = 40:
@@ -148,46 +149,92 @@ export const SMOKE_PLAN: ReducedPlan = { plan: multistep('resnet-narrow', { widt
  * features have moved most of the way to their centres. The crl defense logs per epoch how often each
  * branch fired (`crlRelaxation` in the result rows).
  */
-export const CPU_PLAN: ReducedPlan = {
+export const FIG7_CPU_PLAN: ReducedPlan = {
   plan: multistep('resnet18', { stem: 'imagenet', width: 32 }, 20, 128, 0.1, [10, 15]),
   maxPerRole: 1500,
   alpha: 1,
   alphaCenter: 40,
   lambda: 0.01,
   validation: 1000,
-  seeds: 3,
 };
 
 /**
- * How CRL's λ was chosen at `cpu` scale (docs/protocol.md A11, A18): the Table 1a CRL target (same
- * partition, seeds and schedule, α_rce = 1, α_rcl = 40) trained at each λ of `grid`; kept: the largest
- * λ whose accuracy on the validation slice (1,000 CIFAR-10 images cut from target_test beyond the cap,
- * disjoint from every trained-on or attacked set) stays within `tolerance` of the CE target's, the rule
- * PAST's λ follows. At λ = 0.1 (the previous value) the centre loss, pulling ReLU features towards
- * N(0, 1) centres they cannot reach, kept the model from fitting (train 27.2 %, test 26.3 % against
- * CE's 90.1 / 41.3 %). `measured`: native backend, 2026-11-25, 25 s per model on one core
- * (`mia sweep` of the group config with `partition.validation: 1000`, `attacks: []`).
+ * Table 1a's cpu scale, planned in the paper's regime as far as the budget goes (docs/anchors.md
+ * "CRL Table 1a"; CRL §5.1; the measurements behind each choice: {@link TABLE1_PILOT}):
+ * - the ResNet18 row as a ResNet-18 at **width 32 with torchvision's stem** (the authors' code uses a
+ *   CIFAR stem, 3×3/1 conv without max-pool, at width 64: 16× the cost of the residual stages here,
+ *   ≈ 12 ms per example-epoch at width 32, which no 90-minute budget holds; a stated deviation);
+ * - **5,000 members and 5,000 non-members** per model (CCL5; the paper: 15,000), **3 training seeds**
+ *   per compared model;
+ * - **no augmentation**, as the paper on CIFAR-10 (§5.1 "Datasets": only CIFAR-100 is augmented);
+ * - 30 epochs, batch 128 (the paper: 256), SGD momentum 0.9, wd 5e-4, **cosine from lr 0.05**: the
+ *   schedule PAST Table 1 measured to fit this model on 5,000 members (99.3–99.9 % train over 3 seeds);
+ *   the authors' config (lr 0.01, ×0.1 at 50 % and 80 % of 100 epochs) is slower still, and steps from
+ *   lr 0.1 compressed to 15 epochs left CE at 57 % train;
+ * - the last epoch (the authors' code keeps it);
+ * - **2 pooled adaptive shadows** per approach (the paper pools 5, §5.1), shared by the seeds (runner
+ *   option `shadowSeed: 'partition'`): with 5 the 32 trainings of 30 epochs need ≈ 115 min with 2
+ *   workers, with 2 ≈ 72 min ({@link TABLE1_BUDGET}); one shadow gave a weaker NN attack than five in
+ *   the earlier plan (CE NN-AUC 75.8 vs 81.8 %), so the report says how many were pooled.
+ * α_rce, α_rcl as {@link FIG7_CPU_PLAN} (training signals, not the size); λ by the one selection rule
+ * on the validation slice ({@link LAMBDA_SELECTION}).
+ */
+export const CPU_PLAN: ReducedPlan = {
+  plan: { model: { name: 'resnet18', options: { stem: 'imagenet', width: 32 } }, epochs: 30, batchSize: 128, lr: 0.05, schedule: { type: 'cosine' } },
+  maxPerRole: 5000,
+  alpha: 1,
+  alphaCenter: 40,
+  lambda: 0.01,
+  validation: 1000,
+  seeds: 3,
+  shadowModels: 2,
+  sharedShadows: true,
+};
+
+/**
+ * How CRL's λ is chosen at `cpu` scale (docs/protocol.md §5.3, A11, A18): the Table 1a CRL target
+ * (same partition, seed 0, the plan's schedule, α_rce = 1, α_rcl = 40) trained at each λ of `grid`;
+ * kept: the largest λ whose accuracy on the validation slice (1,000 CIFAR-10 images cut from
+ * target_test beyond the cap, disjoint from every trained-on or attacked set) stays within
+ * `tolerance` of the CE target's (`strongest-within`, the rule of PAST's λ). `candidates` are those of
+ * {@link CPU_PLAN}; until they are measured (`pending`), the plan's λ is the earlier plan's choice
+ * (`previous`, measured on {@link FIG7_CPU_PLAN}'s 1,500 members × 20 epochs) and the report says so.
+ * Measure them with `mia sweep` on {@link lambdaSelectionConfig} (CE and CRL over the grid, targets
+ * only); at λ = 0.1 the earlier plan's centre loss kept the model from fitting (27.2 % train).
  */
 export const LAMBDA_SELECTION = {
   grid: [0.003, 0.01, 0.03],
   tolerance: 0.01,
-  /** The recorded candidates as data, for `selectHyperparameter` (docs/protocol.md §5.3); the plan's λ is its choice (a test checks). */
-  criterion: { kind: 'strongest-within', reference: 0.383, tolerance: 0.01 } as SelectionCriterion,
-  candidates: [
-    { value: 0.003, validationAccuracy: 0.407, trainAccuracy: 0.743 },
-    { value: 0.01, validationAccuracy: 0.401, trainAccuracy: 0.731 },
-    { value: 0.03, validationAccuracy: 0.365, trainAccuracy: 0.695 },
-  ] as readonly SelectionCandidate[],
-  measured: {
-    CE: 'validation 38.3 % (train 90.1 %, test 41.3 %)',
-    'λ = 0.003': 'validation 40.7 % (train 74.3 %, test 41.1 %); dist ≤ α_rcl in 0 batches',
-    'λ = 0.01':
-      'validation 40.1 % (train 73.1 %, test 39.3 %); ℓ_rce ≤ α_rce in 12/12 batches of most late epochs, dist ≤ α_rcl in 5–7 of 12 from epoch 13: the largest within a point of CE, kept',
-    'λ = 0.03': 'validation 36.5 % (train 69.5 %, test 39.1 %): 1.8 points below CE',
-  } as Readonly<Record<string, string>>,
+  /** True until the candidates of the current plan are measured. */
+  pending: true as boolean,
+  /** The candidates of {@link CPU_PLAN} as data, for `selectHyperparameter` (docs/protocol.md §5.3); empty while `pending`. */
+  criterion: undefined as SelectionCriterion | undefined,
+  candidates: [] as readonly SelectionCandidate[],
+  /** The earlier plan's selection (1,500 members × 20 epochs; {@link FIG7_CPU_PLAN} uses its λ). */
+  previous: {
+    criterion: { kind: 'strongest-within', reference: 0.383, tolerance: 0.01 } as SelectionCriterion,
+    candidates: [
+      { value: 0.003, validationAccuracy: 0.407, trainAccuracy: 0.743 },
+      { value: 0.01, validationAccuracy: 0.401, trainAccuracy: 0.731 },
+      { value: 0.03, validationAccuracy: 0.365, trainAccuracy: 0.695 },
+    ] as readonly SelectionCandidate[],
+    measured: {
+      CE: 'validation 38.3 % (train 90.1 %, test 41.3 %)',
+      'λ = 0.003': 'validation 40.7 % (train 74.3 %, test 41.1 %); dist ≤ α_rcl in 0 batches',
+      'λ = 0.01':
+        'validation 40.1 % (train 73.1 %, test 39.3 %); ℓ_rce ≤ α_rce in 12/12 batches of most late epochs, dist ≤ α_rcl in 5–7 of 12 from epoch 13: the largest within a point of CE, kept',
+      'λ = 0.03': 'validation 36.5 % (train 69.5 %, test 39.1 %): 1.8 points below CE',
+    } as Readonly<Record<string, string>>,
+  },
 } as const;
 
 const REDUCED: Readonly<Record<'smoke' | 'cpu', ReducedPlan>> = { smoke: SMOKE_PLAN, cpu: CPU_PLAN };
+
+/** Which reproduction a reduced-scale plan is for: Table 1a's (the anchor) or Fig. 7's. */
+export type PlanUse = 'table1' | 'fig7';
+
+/** The reduced plan of a scale and use: Fig. 7 at `cpu` keeps {@link FIG7_CPU_PLAN}. */
+const reducedPlan = (scale: 'smoke' | 'cpu', use: PlanUse): ReducedPlan => (scale === 'cpu' && use === 'fig7' ? FIG7_CPU_PLAN : REDUCED[scale]);
 
 /**
  * Training seeds per compared model of Table 1 at a scale (docs/protocol.md §5.2: the margins carry
@@ -247,15 +294,26 @@ export function table1Defenses(dataset: CrlDataset, scale: ReproductionScale): E
   return Object.entries(labelled).map(([label, d]) => ({ label, ...d }));
 }
 
-/** The training plan and cap of a (dataset, model) group at a scale. */
-export function planOf(dataset: CrlDataset, model: string, scale: ReproductionScale): { plan: ModelPlan; maxPerRole?: number; validation?: number } {
+/** The training plan and cap of a (dataset, model) group at a scale, for Table 1 (default) or Fig. 7. */
+export function planOf(
+  dataset: CrlDataset,
+  model: string,
+  scale: ReproductionScale,
+  use: PlanUse = 'table1',
+): { plan: ModelPlan; maxPerRole?: number; validation?: number; sharedShadows?: boolean; shadowModels?: number } {
   if (scale === 'paper') {
     const p = PAPER_PLANS[dataset][model];
     if (p === undefined) throw new Error(`planOf: no ${model} in the paper's ${dataset} table`);
     return { plan: p };
   }
-  const r = REDUCED[scale];
-  return { plan: r.plan, maxPerRole: r.maxPerRole, ...(r.validation === undefined ? {} : { validation: r.validation }) };
+  const r = reducedPlan(scale, use);
+  return {
+    plan: r.plan,
+    maxPerRole: r.maxPerRole,
+    ...(r.validation === undefined ? {} : { validation: r.validation }),
+    ...(r.sharedShadows === true ? { sharedShadows: true } : {}),
+    ...(r.shadowModels === undefined ? {} : { shadowModels: r.shadowModels }),
+  };
 }
 
 /**
@@ -264,8 +322,14 @@ export function planOf(dataset: CrlDataset, model: string, scale: ReproductionSc
  * shadow, attacks NN-CRL, entropy and m-entropy (Grad-x is computed separately on the loaded models).
  * @see docs/protocol.md §1.6, §2.6, §3.2 (NN-CRL), §3.7.
  */
-export function groupConfig(dataset: CrlDataset, model: string, scale: ReproductionScale, defenses?: ExperimentConfig['defenses']): ExperimentConfig {
-  const { plan: p, maxPerRole, validation } = planOf(dataset, model, scale);
+export function groupConfig(
+  dataset: CrlDataset,
+  model: string,
+  scale: ReproductionScale,
+  defenses?: ExperimentConfig['defenses'],
+  use: PlanUse = 'table1',
+): ExperimentConfig {
+  const { plan: p, maxPerRole, validation, sharedShadows, shadowModels } = planOf(dataset, model, scale, use);
   return parseExperimentConfig(
     {
       name: `crl-${dataset}-${model.toLowerCase()}-${scale}`,
@@ -286,7 +350,9 @@ export function groupConfig(dataset: CrlDataset, model: string, scale: Reproduct
       defenses: defenses ?? table1Defenses(dataset, scale),
       attacks: ['nn-crl', 'entropy', 'modifiedEntropy'],
       // NN-CRL calibrated on k = 5 adaptive shadow models, as the paper pools them (docs/protocol.md §3.2).
-      shadowModels: CRL_SHADOW_MODELS,
+      shadowModels: shadowModels ?? CRL_SHADOW_MODELS,
+      // One set of pooled shadows per approach, shared by the training seeds of the targets (docs/protocol.md §5.2).
+      ...(sharedShadows === true ? { shadowSeed: 'partition' as const } : {}),
     },
     `crl ${dataset}/${model}`,
   );
@@ -297,9 +363,80 @@ export const CRL_SHADOW_MODELS = 5;
 
 /** Deviations from the paper every CRL reproduction shares (for the report's notes). */
 export const SHARED_NOTES: readonly string[] = [
-  'NN-Based = NN-CRL (softmax ⊕ one-hot, MLP 128-64-64-2, docs/protocol.md §3.2) trained on the pooled outputs of k = 5 adaptive shadow models, as in the paper: the first on shadow-train vs shadow-test, the others each on a seeded random half of the shadow data against the other half (config `shadowModels`).',
+  'NN-Based = NN-CRL (softmax ⊕ one-hot, MLP 128-64-64-2, docs/protocol.md §3.2) trained on the pooled outputs of k = 5 adaptive shadow models, as in the paper: the first on shadow-train vs shadow-test, the others each on a seeded random half of the shadow data against the other half (config `shadowModels`; Table 1a at cpu scale pools 2, shared by its training seeds, config `shadowSeed`).',
   "Partition: CCL5 (equal target-train, target-test, inference, shadow-train, shadow-test slices); the paper splits 50/50 target/shadow then 50/50 train/test (15 000 members on CIFAR) and carves AdvReg's reference set from the training half.",
   'Entropy, M-Entropy and Grad-x ℓ2 AUCs are computed on the target members vs non-members directly (no threshold), as the paper states; Grad-x score = −‖∇ₓ CE‖₂ in eval mode.',
   "CRL hyperparameters are unpublished: α_rce = RelaxLoss's α, α_rcl = 0.1 at paper scale (40 at cpu scale, where 0.1 lies below the centre distance's floor: see examples/crl/src/configs.ts), t = t_cl = 0.05, λ = 0.1 at paper scale (0.01 at cpu scale: the largest of {0.003, 0.01, 0.03} whose validation accuracy stays within a point of CE's; 0.1 kept the cpu-scale model from fitting), lr_c = 0.001 (docs/protocol.md A18). AdvReg: MLHospital variant, α = 1.",
-  'Inputs are scaled to [0, 1] (the paper normalises CIFAR by channel mean/std and augments CIFAR-100 with crop+flip; neither is a runner option).',
+  'Inputs are scaled to [0, 1] (the paper normalises CIFAR by channel mean/std, not a runner option); no augmentation, as the paper on CIFAR-10 and SVHN (it augments CIFAR-100 with crop+flip, which the runs here do not).',
 ];
+
+/** One line of a budget: `count` trainings of `epochs` epochs at `secondsPerEpoch` each, on one worker. */
+export interface BudgetLine {
+  readonly what: string;
+  readonly count: number;
+  readonly epochs: number;
+  readonly secondsPerEpoch: number;
+}
+
+/** A reproduction's cold cost: its trainings spread over `workers`, plus `otherMinutes` of serial work. */
+export interface Budget {
+  readonly trainings: readonly BudgetLine[];
+  readonly workers: number;
+  /** Serial minutes besides the trainings: the attacks (NN-CRL, Grad-x) and the evaluation. */
+  readonly otherMinutes: number;
+}
+
+/** The cold wall time of a budget in minutes: Σ count × epochs × seconds per epoch ÷ workers, plus the serial minutes. */
+export const budgetMinutes = (b: Budget): number =>
+  b.trainings.reduce((s, t) => s + t.count * t.epochs * t.secondsPerEpoch, 0) / b.workers / 60 + b.otherMinutes;
+
+/**
+ * The pilot measurement that sized Table 1a's plan (native backend, one thread per training as each
+ * of `--workers 2` gets, the machine shared with other sessions; CPU seconds are the process's user +
+ * system time): the CE target trained once with {@link CPU_PLAN}'s config (`attacks: []`), per-epoch
+ * time and the accuracy on 2,000 of its members and on the validation slice.
+ */
+export const TABLE1_PILOT = {
+  date: '2026-11-26',
+  /** CPU seconds per epoch of the plan's model (ResNet-18, width 32, no augmentation) on 5,000 members, one thread: the median of 14 epochs. */
+  secondsPerEpoch: 13.1,
+  /** The same epochs' wall time beside 5–12 other processes on the 2 cores (median). */
+  wallSecondsPerEpoch: 48.9,
+  measured: {
+    'CE, lr 0.1 ×0.1 at 8 and 11 of 15 epochs': '56.3 % train, 45.7 % test (validation 45.9 %) after 15 epochs: compressed steps do not fit it',
+    'CE, cosine from 0.05, 30 epochs':
+      'PAST Table 1 (examples/past, the same model on 5,000 members): 99.3 / 99.9 / 99.8 % train over 3 seeds: the schedule the plan takes',
+    AdvReg: "1.4× CE per epoch (331 s vs 242 s for the same six models in the earlier plan's run)",
+  } as Readonly<Record<string, string>>,
+} as const;
+
+/**
+ * The cold cost of Table 1a at `cpu` scale with `--workers 2` (docs/anchors.md "Cost model"), from
+ * {@link TABLE1_PILOT}: per approach 3 targets (one per training seed) and 5 pooled shadows shared by
+ * the seeds; AdvReg's steps cost ≈ 1.4× (its inference-set pass, measured in the earlier plan's run),
+ * RelaxLoss and CRL ≈ 1×; plus the serial attacks (NN-CRL on the pooled shadows, Grad-x on every
+ * target), scaled from the earlier plan's run to 5,000 members and 12 targets.
+ */
+export const TABLE1_BUDGET: Budget = {
+  trainings: [
+    { what: 'CE, RelaxLoss and CRL: 3 targets and 2 shared shadows each', count: 15, epochs: 30, secondsPerEpoch: TABLE1_PILOT.secondsPerEpoch },
+    { what: 'AdvReg: 3 targets and 2 shared shadows (1.4× per epoch)', count: 5, epochs: 30, secondsPerEpoch: 1.4 * TABLE1_PILOT.secondsPerEpoch },
+  ],
+  workers: 2,
+  // Estimated, not measured: NN-CRL and Grad-x took 1.5 min in the earlier plan's run (1,500 members,
+  // 4 targets); 5,000 members and 12 targets, partly overlapping the next seed's training.
+  otherMinutes: 10,
+};
+
+/**
+ * The sweep that measures {@link LAMBDA_SELECTION}'s candidates on {@link CPU_PLAN} (docs/protocol.md
+ * §5.3): Table 1a's config restricted to CE and CRL, CRL over the λ grid, targets only (`attacks: []`,
+ * no shadows). Its units are Table 1a's seed-0 targets where they coincide (CE, CRL at the plan's λ),
+ * so they are cached for the table. Write it as JSON and run `mia sweep <file> --workers 2`.
+ */
+export function lambdaSelectionConfig(): ExperimentConfig {
+  const base = groupConfig('cifar10', REDUCED_MODEL, 'cpu');
+  const ce = base.defenses.find((d) => d.label === 'CE')!;
+  const crl = base.defenses.find((d) => d.label === 'CRL')!;
+  return { ...base, name: `${base.name}-lambda-selection`, defenses: [ce, { ...crl, grid: { lambda: [...LAMBDA_SELECTION.grid] } }], attacks: [] };
+}

@@ -31,7 +31,7 @@ const levelOf = (dataset: CrlDataset, k: number, scale: ReproductionContext['sca
 };
 const labelOf = (a: Ablation, level: RelaxLevel) => `${a} α_rce=${level.alpha} α_rcl=${level.alphaCenter}`;
 
-/** The ablation's defenses: every approach at every level (level 1 of CRL = Table 1's CRL, trained once). */
+/** The ablation's defenses: every approach at every level (level 1 of CRL = Table 1's CRL, trained once, at paper and smoke scale; at cpu scale Fig. 7 keeps its own smaller plan, `FIG7_CPU_PLAN`). */
 export function fig7Defenses(dataset: CrlDataset, scale: ReproductionContext['scale']): ExperimentConfig['defenses'] {
   return ABLATIONS.flatMap((a) =>
     LEVELS[scale].map((k) => {
@@ -101,7 +101,7 @@ export const crlFig7: Reproduction = {
   description: 'ResNet18 on CIFAR-100 in the paper; at the reduced scales CIFAR-10 unless --data-dir points at CIFAR-100.',
   async run(ctx) {
     const dataset = fig7Dataset(ctx);
-    const config = groupConfig(dataset, REDUCED_MODEL, ctx.scale, fig7Defenses(dataset, ctx.scale));
+    const config = groupConfig(dataset, REDUCED_MODEL, ctx.scale, fig7Defenses(dataset, ctx.scale), 'fig7');
     const labels = ABLATIONS.flatMap((a) => LEVELS[ctx.scale].map((k) => labelOf(a, levelOf(dataset, k, ctx.scale))));
     const m = await measureGroup(ctx, `fig7-${dataset}`, config, { labels });
     const points: AblationPoint[] =
@@ -127,7 +127,7 @@ export const crlFig7: Reproduction = {
         return v === undefined ? { notRun: m.rows[label]!.reasons[column] ?? 'not run' } : { ours: v };
       }),
     }));
-    const { plan, maxPerRole } = planOf(dataset, REDUCED_MODEL, ctx.scale);
+    const { plan, maxPerRole } = planOf(dataset, REDUCED_MODEL, ctx.scale, 'fig7');
     const title = `Fig. 7: ablation (${REDUCED_MODEL}, ${CRL_DATASETS[dataset].label})`;
     const table: ReproductionTable = {
       title: "Fig. 7: ablation of CRL's components",

@@ -1,6 +1,18 @@
 import { isNotRun, type NotRun, type Reproduction, type ReproductionTable } from '@mia/experiments/reproduce';
-import { attackAccuracyOf, claimOverColumns, testAccuracyOf } from './column-claims';
-import { DATASET_COLUMNS, SAM_VALIDATION, coreDefenses, seedsAt, SAM_RHO, SHARPREG_PARAMS, samRho, type DatasetColumn } from './configs';
+import { attackAccuracyOf, claimOverColumns, testAccuracyOf, generalisationProblem } from './column-claims';
+import {
+  CPU_PLAN,
+  DATASET_COLUMNS,
+  SAM_RHO_SELECTION,
+  SAM_VALIDATION,
+  coreDefenses,
+  seedsAt,
+  SAM_RHO,
+  SHARPREG_PARAMS,
+  samRho,
+  type DatasetColumn,
+  type PlanUse,
+} from './configs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';
 import { describeEvaluation, evaluationOptions } from './evaluation-options';
 import { TABLE1 } from './paper-values';
@@ -61,6 +73,8 @@ export function table1Claims(columns: Readonly<Record<DatasetColumn, ColumnEvalu
       }),
       undefined,
       ['SAM'],
+      'privacy',
+      generalisationProblem,
     ),
     claimOverColumns(
       "SharpReg's best single-query attack accuracy < SAM's on every dataset (§5.2)",
@@ -93,11 +107,36 @@ export function table1Claims(columns: Readonly<Record<DatasetColumn, ColumnEvalu
   ];
 }
 
+/** How SAM's ρ departs from the paper's at a scale (empty when it does not). */
+function rhoNote(scale: Parameters<typeof evaluationOptions>[0], use: PlanUse): string {
+  if (scale !== 'cpu') return '';
+  if (use === 'other')
+    return ` (CIFAR columns at this scale: ${samRho('CIFAR-10', scale, 'other')}, the only ρ of {0.02, 0.05, 0.1} whose model fits its training set in 20 epochs, chosen on the validation slice)`;
+  const anchor = samRho('CIFAR-10', scale, 'core');
+  const selection = SAM_RHO_SELECTION.pending
+    ? `the paper's value while its selection on this plan's validation slice (${SAM_RHO_SELECTION.grid.join(', ')}: best validation accuracy among models with ≥ 99 % train accuracy, docs/protocol.md §5.3) is not yet measured`
+    : `chosen on the validation slice from ${SAM_RHO_SELECTION.grid.join(', ')} (best validation accuracy among models with ≥ 99 % train accuracy, docs/protocol.md §5.3)`;
+  return ` (CIFAR-10, the anchor column of Tables 1–3, at this scale: ${anchor}, ${selection}; CIFAR-100: ${samRho('CIFAR-100', scale)}, the only ρ of {0.02, 0.05, 0.1} whose model fit its training set in the earlier 20-epoch plan)`;
+}
+
+/** The anchor column's plan next to the paper's regime, for the notes of Tables 1–3 at `cpu` scale. */
+function anchorNote(): string {
+  const plan = CPU_PLAN.core['CIFAR-10']!;
+  const t = plan.training as { epochs: number; lr: number; schedule?: { type: string }; augment?: { crop: number; flip: boolean } };
+  const schedule = t.schedule?.type === 'cosine' ? `cosine from lr ${t.lr}` : `lr ${t.lr} with the paper's ×0.2 steps at 30/60/80 % of the run`;
+  const augment =
+    t.augment === undefined
+      ? 'no augmentation (the paper crops and flips, App. A.3; with crop + flip this model does not fit its members within the budget, and the paper finds the SAM/SGD trend "common both ways", §3.2 footnote 2)'
+      : `crop ${t.augment.crop} + flip augmentation of training batches (App. A.3; the attacks query un-augmented images)`;
+  return `CIFAR-10 (Tables 1–3) at scale 'cpu': ${plan.model.name} ${JSON.stringify(plan.model.options)} (the paper: WRN-16-8; App. E repeats the comparison on a ResNet-18), ${plan.maxPerRole} members and ${plan.maxPerRole} test non-members per model (the paper: SELENA's split of CIFAR-10's 50,000 training images), ${t.epochs} epochs (the paper: 200), ${schedule}, ${augment}, the best-validation checkpoint; the paper's SGD model generalises far better (95.9 % test, Table 1), so §4's SAM-vs-SGD claims are not decided at this scale (see their evidence).`;
+}
+
 /** Notes shared by the tables built on the SharpReg-protocol evaluation. */
-export function evaluationNotes(scale: Parameters<typeof evaluationOptions>[0]): string[] {
+export function evaluationNotes(scale: Parameters<typeof evaluationOptions>[0], use: PlanUse = 'core'): string[] {
   return [
     describeEvaluation(evaluationOptions(scale)),
-    `Optimisers: SGD (plain cross-entropy), SAM ρ = ${SAM_RHO}${samRho('CIFAR-10', scale) === SAM_RHO ? '' : ` (CIFAR columns at this scale: ${samRho('CIFAR-10', scale)}, the only ρ of {0.02, 0.05, 0.1} whose model fits its training set in 20 epochs, chosen on the validation slice)`}, SharpReg (λ, ρ, ξ) per dataset ${DATASET_COLUMNS.map((d) => `${d} (${Object.values(SHARPREG_PARAMS[d]).join(', ')})`).join(', ')} (Table 4, docs/protocol.md §2.4).`,
+    `Optimisers: SGD (plain cross-entropy), SAM ρ = ${SAM_RHO}${rhoNote(scale, use)}, SharpReg (λ, ρ, ξ) per dataset ${DATASET_COLUMNS.map((d) => `${d} (${Object.values(SHARPREG_PARAMS[d]).join(', ')})`).join(', ')} (Table 4, docs/protocol.md §2.4).`,
+    ...(scale === 'cpu' && use === 'core' ? [anchorNote()] : []),
     `Partition: CCL5 (members, test non-members, a reference set AdvReg uses); the attack data are the target's own members and test non-members, halved per split as in App. C.3 (no shadow model). ${scale === 'smoke' ? 'Each target keeps its final epoch at this scale.' : `Each target keeps its best-validation epoch, as the paper does (App. C.2): the epoch with the highest accuracy on ${SAM_VALIDATION} examples cut from the non-member pool, never attacked (docs/protocol.md A11).`}`,
     'Purchase-100 and Texas-100 run on the synthetic stand-ins purchaseLike / texasLike below paper scale; CIFAR-100 needs --data-dir.',
     `Training seeds: ${seedsAt(scale)} per SGD, SAM and SharpReg model of Tables 1–3 (the paper reports one run); a number is the mean over the seeds, and a claim's SE combines the spread between seeds with each seed's SE over the attack splits (docs/protocol.md §5.2).`,

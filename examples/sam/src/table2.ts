@@ -1,5 +1,5 @@
 import { isNotRun, type Estimate, type NotRun, type Reproduction, type ReproductionTable } from '@mia/experiments/reproduce';
-import { attackAccuracyOf, claimOverColumns, relativeChange, testAccuracyOf } from './column-claims';
+import { attackAccuracyOf, claimOverColumns, relativeChange, testAccuracyOf, generalisationProblem } from './column-claims';
 import { DATASET_COLUMNS, coreDefenses, seedsAt, type DatasetColumn } from './configs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';
 import { TABLE2 } from './paper-values';
@@ -76,6 +76,8 @@ export const samTable2: Reproduction = {
         },
         undefined,
         ['SAM'],
+        'privacy',
+        generalisationProblem,
       ),
       claimOverColumns(
         'SharpReg lowers DSQ and label-only attack accuracy vs SGD by more than it lowers test accuracy, on every dataset (Table 2)',

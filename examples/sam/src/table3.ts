@@ -1,5 +1,5 @@
 import { isNotRun, type NotRun, type Reproduction, type ReproductionTable } from '@mia/experiments/reproduce';
-import { attackAccuracyOf, claimOverColumns } from './column-claims';
+import { attackAccuracyOf, claimOverColumns, generalisationProblem } from './column-claims';
 import { DATASET_COLUMNS, coreDefenses, seedsAt, type DatasetColumn } from './configs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';
 import { SINGLE_QUERY_ATTACKS } from './evaluate-model';
@@ -50,6 +50,8 @@ export const samTable3: Reproduction = {
         }),
         undefined,
         ['SAM'],
+        'privacy',
+        generalisationProblem,
       ),
       claimOverColumns(
         'Every single-query attack is less accurate on SharpReg than on SAM, on every dataset (Table 3; NN on CIFAR-10 excepted, where the paper has ≈ 50 % for all three)',

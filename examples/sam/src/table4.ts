@@ -59,7 +59,7 @@ export function table4RunnerDefenses(column: DatasetColumn, scale: ReproductionS
     column === 'CIFAR-10' ? [] : [{ name: 'memguard', label: 'MemGuard', params: scale === 'smoke' ? { attackEpochs: 5, maxIterations: 30 } : {} }];
   return [
     { name: 'none', label: 'SGD', params: {} },
-    { name: 'sam', label: 'SAM', params: { rho: samRho(column, scale) } },
+    { name: 'sam', label: 'SAM', params: { rho: samRho(column, scale, 'other') } },
     ...memGuard,
     { name: 'advreg', label: 'AdvReg', params: advreg },
     { name: 'selena', label: 'SELENA', params: selena },
@@ -188,7 +188,7 @@ export const samTable4: Reproduction = {
       tables: [table4(columns)],
       claims,
       notes: [
-        ...evaluationNotes(ctx.scale),
+        ...evaluationNotes(ctx.scale, 'other'),
         "The paper's MemGuard claim also says the best multi-query (label-only) attack is not lowered; MemGuard keeps every argmax, so that half cannot fail and is dropped from the claim.",
         "MemGuard: the undefended model with its released logits perturbed against the defender's own attack model (trained on its members vs the reference set); the single-query attacks see the perturbed logits, the multi-query (label-only) attacks the model (docs/protocol.md §4.15).",
         ctx.scale === 'paper'

@@ -138,6 +138,14 @@ export const experimentSchema = z.strictObject({
    */
   shadowModels: z.number().int().min(1).max(64).default(1),
   /**
+   * Which seed trains the shadow models (docs/protocol.md §5.2): `training`, the run's training seed,
+   * so each training seed of a `runSeeds` group trains its own shadows; `partition`, the run's
+   * `seed`, so the runs of one group share their shadows (trained once and cached, the targets alone
+   * vary with the training seed), as a paper's pooled shadows serve all its target runs. Reference
+   * models keep the training seed. Absent: `training` (cache keys unchanged).
+   */
+  shadowSeed: z.enum(['training', 'partition']).optional(),
+  /**
    * Reference models for the attacks that need them (`lira`, `rmia`): `{ count, scheme? }` trains
    * them as cached units of the run, or `{ import: dir }` reads them (`referencesSchema`). Absent:
    * none, and a config listing such an attack is refused before anything trains.

@@ -255,7 +255,7 @@ describe('experiment config validation', () => {
       'training.optimizer: expected one of "sgd", "adam", got "sgdd"',
       'training.lr: expected a number > 0, got -1',
       'training.schedule.type: expected one of "constant", "cosine", "multistep", "piecewise", got "cosin"',
-      'extra: expected one of the keys name, description, scale, seed, trainingSeed, dataset, partition, model, training, defenses, attacks, shadowModels, references, augmentation, modules, workers, paper, got an unknown key',
+      'extra: expected one of the keys name, description, scale, seed, trainingSeed, dataset, partition, model, training, defenses, attacks, shadowModels, shadowSeed, references, augmentation, modules, workers, paper, got an unknown key',
       'defenses[1].params.alpah: expected one of the options alpha, concave, scale, base, gamma, focalConcaveSign, fromLogits, got an unknown option',
       'dataset.name: expected one of cifar10, cifar100, svhn, purchase100, texas100, purchaseLike, texasLike, got "cifar11"',
       expect.stringMatching(/^model\.name: expected one of mlp, resnet18, .*got "mpl"$/),

@@ -5,6 +5,7 @@ import { trainingSeedOf } from '../config/schema';
 import { parseExperimentConfig } from '../config/parse-config';
 import type { PreparedData } from '../data/prepare-data';
 import { unitKey } from './train-unit';
+import { unitSeedOf } from './unit-key';
 import { packageVersions } from '../store/versions';
 
 const config = parseExperimentConfig({
@@ -47,6 +48,25 @@ describe('unitKey and the training seed', () => {
     expect(unitKey({ ...config, trainingSeed: 4 }, data, defense, 'target')).not.toBe(base);
     // The partition's own seed reaches the key through the partition digest, not the role seed.
     expect(unitKey({ ...config, seed: 9, trainingSeed: 3 }, data, defense, 'target')).toBe(base);
+  });
+
+  it("shadowSeed 'partition': the shadows of every training seed are one unit (the run's seed), the targets still vary; references keep the training seed", () => {
+    const shared = { ...config, shadowSeed: 'partition' as const };
+    for (const role of ['shadow', 'shadow-2'] as const) {
+      const key = unitKey(shared, data, defense, role);
+      expect(unitKey({ ...shared, trainingSeed: 4 }, data, defense, role)).toBe(key);
+      expect(unitKey({ ...shared, trainingSeed: 5 }, data, defense, role)).toBe(key);
+      // The same unit as the training seed = seed run's shadow (seed 3): the first seed's cache entry.
+      expect(key).toBe(unitKey(config, data, defense, role));
+      expect(unitSeedOf({ ...shared, trainingSeed: 4 }, role)).toBe(3);
+      // Without the option every training seed trains its own shadows.
+      expect(unitKey({ ...config, trainingSeed: 4 }, data, defense, role)).not.toBe(key);
+    }
+    expect(unitKey({ ...shared, trainingSeed: 4 }, data, defense, 'target')).not.toBe(unitKey(shared, data, defense, 'target'));
+    expect(unitSeedOf({ ...shared, trainingSeed: 4 }, 'target')).toBe(4);
+    expect(unitSeedOf({ ...shared, trainingSeed: 4 }, 'reference-0')).toBe(4);
+    expect(unitSeedOf({ ...config, shadowSeed: 'training', trainingSeed: 4 }, 'shadow')).toBe(4);
+    expect(() => parseExperimentConfig({ ...config, shadowSeed: 'shared' })).toThrow(/shadowSeed/);
   });
 
   it('rejects a bad training seed naming the field and the value', () => {

@@ -2,7 +2,7 @@ import { deriveSeed, subsetData } from '@mia/core';
 import { createModel, type ModelClassifier } from '@mia/models';
 import type { ArtifactEntry, ArtifactStore } from '../store/artifact-store';
 import { toFloats } from '../store/float-bytes';
-import { trainingSeedOf, type DefenseConfig, type ExperimentConfig } from '../config/schema';
+import { type DefenseConfig, type ExperimentConfig } from '../config/schema';
 import type { DefenseTrainContext } from '../defenses/definition';
 import { getDefense, registeredDefenses } from '../defenses/registry';
 import type { PreparedData } from '../data/prepare-data';
@@ -12,7 +12,7 @@ import { validationMonitor } from './validation-monitor';
 import { trainingAugmentation } from '../defenses/training-augmentation';
 import { dataRole, type UnitRole } from './unit-roles';
 import { metricsOf, signalsOf, unitScope, type UnitExtras, type UnitScope, type UnitSignals } from './unit-scope';
-import { unitKey } from './unit-key';
+import { unitKey, unitSeedOf } from './unit-key';
 
 export { top1Accuracy, type UnitExtras, type UnitScope, type UnitSignals } from './unit-scope';
 export { unitKey } from './unit-key';
@@ -75,7 +75,7 @@ async function trainAndCache(
   fromEntry: (entry: ArtifactEntry, how: string) => UnitSignals,
 ): Promise<UnitSignals> {
   const { config, data, role, store } = scope;
-  const seed = deriveSeed(trainingSeedOf(config), role);
+  const seed = deriveSeed(unitSeedOf(config, role), role);
   options.onLog?.(`training   ${label} (${scope.memberIdx.length} members)`);
   const started = Date.now();
   const definition = getDefense(defense.name);

@@ -7,6 +7,16 @@ import { isReferenceRole, referenceIndices } from './reference-membership';
 import type { UnitRole } from './unit-roles';
 
 /**
+ * The seed a unit of `role` trains with: the run's training seed ({@link trainingSeedOf}), except the
+ * shadow models of a run with `shadowSeed: 'partition'`, which train with the run's `seed`, so the
+ * training seeds of one `runSeeds` group share them (docs/protocol.md §5.2).
+ */
+export function unitSeedOf(config: Pick<ExperimentConfig, 'seed' | 'trainingSeed' | 'shadowSeed'>, role: UnitRole): number {
+  const shadow = role !== 'target' && !isReferenceRole(role);
+  return shadow && config.shadowSeed === 'partition' ? config.seed : trainingSeedOf(config);
+}
+
+/**
  * The content address of a unit: dataset, split, model, training, defense, role seed (from the
  * training seed, {@link trainingSeedOf}) and code versions. A reference model's key also holds the
  * digests of the examples it trains on and is scored on (so `references.count`, `scheme` and `seed`
@@ -17,7 +27,7 @@ export function unitKey(config: ExperimentConfig, data: PreparedData, defense: P
   return contentHash({
     kind: 'trained-model-1',
     role,
-    seed: deriveSeed(trainingSeedOf(config), role),
+    seed: deriveSeed(unitSeedOf(config, role), role),
     dataset: { name: data.dataset.name, source: data.dataset.source, size: data.dataset.size },
     partition: data.digest,
     model: config.model,
