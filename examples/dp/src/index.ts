@@ -15,10 +15,11 @@ export {
   UNDEFENDED,
   MATCH_TOLERANCE,
   dpLabel,
-  DP_LR_CANDIDATES,
-  candidateLabel,
-  lrSelectionConfig,
-  selectDpLr,
+  DP_GRID,
+  dpSettings,
+  members,
+  selectionConfig,
+  selectDp,
 } from './plane';
 
 /** DP-SGD's reproductions, registered by the repository's `pnpm mia`: the privacy-utility plane. */

@@ -1,22 +1,23 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { DirectoryArtifactStore, initDefaultBackend, type ExperimentResults } from '@mia/experiments';
-import { marginProblems, runReproduction } from '@mia/experiments/reproduce';
+import { dpSgdCandidateLabel, dpSgdSettingName, marginProblems, runReproduction } from '@mia/experiments/reproduce';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  DP_LR_CANDIDATES,
+  DP_GRID,
   EMPIRICAL,
   EPSILONS,
-  candidateLabel,
   dpLabel,
-  lrSelectionConfig,
+  dpSettings,
   matchedDpRow,
+  members,
   planeClaims,
   planeConfig,
   reproductions,
-  selectDpLr,
+  selectDp,
+  selectionConfig,
 } from './index';
 
 const dir = mkdtempSync(join(tmpdir(), 'mia-dp-plane-'));
@@ -37,21 +38,48 @@ describe('dp-plane', () => {
     }
   });
 
-  it("selects DP-SGD's learning rate per ε on the validation slice, from targets alone, and trains the plane with it", () => {
-    const selection = lrSelectionConfig('cpu');
+  it("selects DP-SGD's batch, epochs and rate per ε on the validation slice, from targets alone, and trains the plane with them", () => {
+    const selection = selectionConfig('cpu');
     expect(selection.attacks).toEqual([]);
     expect(selection.partition).toEqual(planeConfig('cpu').partition);
-    expect(selection.defenses.map((d) => d.label)).toEqual(EPSILONS.flatMap((e) => DP_LR_CANDIDATES.map((lr) => candidateLabel(e, lr))));
-    // Constructed validation accuracies: the best per ε wins, whatever its position.
-    const best: Record<number, number> = { 1: 0.1, 4: 2, 16: 0.5 };
-    const rows = EPSILONS.flatMap((e) => DP_LR_CANDIDATES.map((lr) => ({ label: candidateLabel(e, lr), validationAccuracy: lr === best[e] ? 0.3 : 0.2 })));
-    const chosen = selectDpLr({ rows } as unknown as ExperimentResults)!;
-    expect(Object.fromEntries([...chosen].map(([e, c]) => [e, c.chosen]))).toEqual(best);
-    expect(chosen.get(4)!.validation).toEqual([0.2, 0.2, 0.3]);
-    expect(selectDpLr({ notRun: 'not run: no data' })).toBeUndefined();
-    const dp = planeConfig('cpu', best).defenses.filter((d) => d.name === 'dp-sgd');
-    expect(dp.map((d) => d.params.lr)).toEqual(EPSILONS.map((e) => best[e]));
-    expect(planeConfig('cpu').defenses.every((d) => d.params.lr === undefined)).toBe(true);
+    // The grid: expected batches 128, 512, 1024 of the 2,000 members, each at the same data passes.
+    const settings = dpSettings('cpu');
+    expect([...new Set(settings.map((s) => s.batch))]).toEqual([128, 512, 1024]);
+    expect(settings).toHaveLength(DP_GRID.cpu.batches.length * DP_GRID.cpu.epochs.length * DP_GRID.cpu.lrs.length);
+    for (const b of DP_GRID.cpu.batches)
+      expect(settings.filter((s) => s.batch === b).map((s) => s.epochs)).toEqual(settings.filter((s) => s.batch === 128).map((s) => s.epochs));
+    expect(selection.defenses.map((d) => d.label)).toEqual(EPSILONS.flatMap((e) => settings.map((s) => dpSgdCandidateLabel(dpLabel(e), s))));
+    for (const d of selection.defenses) {
+      const s = settings.find((x) => d.label!.endsWith(dpSgdSettingName(x)))!;
+      // σ is the accountant's for each candidate's own steps: no noiseMultiplier is fixed.
+      expect(d.params).toMatchObject({ sampleRate: s.batch / members('cpu'), epochs: s.epochs, lr: s.lr, clipNorm: 1, delta: 1e-5 });
+      expect(d.params.noiseMultiplier).toBeUndefined();
+    }
+    // Constructed validation accuracies: the best per ε wins, whatever its position; test accuracy plays no part.
+    const best: Record<string, number> = { [dpLabel(1)]: 0, [dpLabel(4)]: settings.length - 1, [dpLabel(16)]: 7 };
+    const rows = EPSILONS.flatMap((e) =>
+      settings.map((s, i) => ({
+        label: dpSgdCandidateLabel(dpLabel(e), s),
+        validationAccuracy: i === best[dpLabel(e)] ? 0.3 : 0.2,
+        testAccuracy: i === 3 ? 0.9 : 0.1,
+      })),
+    );
+    const chosen = selectDp({ rows } as unknown as ExperimentResults, 'cpu')!;
+    for (const e of EPSILONS) expect(chosen.get(dpLabel(e))!.setting).toEqual(settings[best[dpLabel(e)]!]);
+    expect(selectDp({ notRun: 'not run: no data' }, 'cpu')).toBeUndefined();
+    const plane = planeConfig('cpu', new Map([...chosen].map(([l, c]) => [l, c.setting])));
+    for (const e of EPSILONS) {
+      const s = settings[best[dpLabel(e)]!]!;
+      expect(plane.defenses.find((d) => d.label === dpLabel(e))!.params).toMatchObject({
+        sampleRate: s.batch / 2000,
+        epochs: s.epochs,
+        lr: s.lr,
+        targetEpsilon: e,
+      });
+    }
+    // The other rows keep the run's training; without a selection, neither do the DP rows change it.
+    expect(plane.defenses.filter((d) => d.name !== 'dp-sgd')).toEqual(planeConfig('cpu').defenses.filter((d) => d.name !== 'dp-sgd'));
+    expect(planeConfig('cpu').defenses.every((d) => d.params.lr === undefined && d.params.epochs === undefined)).toBe(true);
   });
 
   it('runs at smoke scale: the plane table, a figure, our claims with margins, ε per DP row; a cached rerun is identical', async () => {
@@ -61,27 +89,41 @@ describe('dp-plane', () => {
     expect(tf.memory().numTensors).toBe(before);
     expect(result.tables[0]!.rows.map((r) => r.label)).toEqual(['w/o', ...EPSILONS.map(dpLabel), ...EMPIRICAL.map((e) => e.label)]);
     expect(result.figures!.map((f) => f.id)).toEqual(['dp-plane']);
-    // The second table: each ε's candidates measured on the validation slice and the rate chosen.
-    const lrTable = result.tables[1]!;
-    expect(lrTable.rows.map((r) => r.label)).toEqual(EPSILONS.map(dpLabel));
-    for (const row of lrTable.rows) {
-      const values = row.cells.map((c) => ('ours' in c && c.ours !== undefined ? c.ours : Number.NaN));
-      const chosen = values[values.length - 1]!;
-      const validation = values.slice(0, -1);
-      expect(DP_LR_CANDIDATES).toContain(chosen);
-      expect(validation[DP_LR_CANDIDATES.indexOf(chosen)]).toBe(Math.max(...validation));
+    // The second table: each candidate's validation accuracy per ε, and the setting chosen: the best.
+    const selTable = result.tables[1]!;
+    const settings = dpSettings('smoke');
+    expect(selTable.columns).toEqual(EPSILONS.map(dpLabel));
+    expect(selTable.rows.map((r) => r.label)).toEqual([
+      ...settings.map(dpSgdSettingName),
+      'chosen: expected batch q·N',
+      'chosen: epochs',
+      'chosen: learning rate',
+    ]);
+    const chosenOf = (column: number) => {
+      const [batch, epochs, lr] = selTable.rows.slice(-3).map((r) => r.cells[column]!.ours!);
+      return settings.findIndex((s) => s.batch === batch && s.epochs === epochs && s.lr === lr);
+    };
+    for (let c = 0; c < EPSILONS.length; c++) {
+      const validation = selTable.rows.slice(0, settings.length).map((r) => r.cells[c]!.ours!);
+      expect(validation[chosenOf(c)]).toBe(Math.max(...validation));
     }
     expect(result.claims).toHaveLength(2 + EMPIRICAL.length);
     expect(result.claims.every((c) => c.statement.startsWith('ours:'))).toBe(true);
     expect(marginProblems(result.claims)).toEqual([]);
     const results = JSON.parse(readFileSync(join(dir, 'out', 'runs', 'plane', 'results.json'), 'utf8')) as ExperimentResults;
     const planeConfigRun = JSON.parse(readFileSync(join(dir, 'out', 'runs', 'plane', 'config.json'), 'utf8')) as {
-      defenses: Array<{ label: string; params: { lr?: number } }>;
+      defenses: Array<{ label: string; params: { lr?: number; epochs?: number; sampleRate?: number } }>;
     };
-    for (const e of EPSILONS) {
+    for (const [c, e] of EPSILONS.entries()) {
       const row = results.rows.find((r) => r.label === dpLabel(e))!;
-      const chosenLr = (lrTable.rows.find((r) => r.label === dpLabel(e))!.cells.at(-1) as { ours: number }).ours;
-      expect(planeConfigRun.defenses.find((d) => d.label === dpLabel(e))!.params.lr).toBe(chosenLr);
+      const s = settings[chosenOf(c)]!;
+      expect(planeConfigRun.defenses.find((d) => d.label === dpLabel(e))!.params).toMatchObject({
+        lr: s.lr,
+        epochs: s.epochs,
+        sampleRate: s.batch / members('smoke'),
+      });
+      // σ from the accountant for the chosen setting's steps: ceil(N / B) per epoch.
+      expect(row.privacy!.steps).toBe(s.epochs * Math.ceil(members('smoke') / s.batch));
       expect(row.privacy!.epsilon).toBeLessThanOrEqual(e);
       expect(row.privacy!.epsilon).toBeGreaterThan(0.9 * e);
       expect(row.empiricalEpsilon!.exceedsAccountant).toBe(false);

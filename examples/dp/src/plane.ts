@@ -7,7 +7,15 @@ import {
   notTestable,
   pairedColumnSe,
   rowMetrics,
-  selectHyperparameter,
+  chosenDpSgdSettings,
+  dpSgdSelectionDefenses,
+  dpSgdSelectionTable,
+  dpSgdSettings,
+  selectDpSgdSettings,
+  withDpSgdSettings,
+  type DpSgdChoice,
+  type DpSgdGrid,
+  type DpSgdSetting,
   type Claim,
   type Reproduction,
   type ReproductionFigure,
@@ -35,13 +43,17 @@ export const EMPIRICAL: ReadonlyArray<{ readonly label: string; readonly defense
 /** The label of the DP-SGD row at ε. */
 export const dpLabel = (epsilon: number): string => `DP-SGD ε=${epsilon}`;
 /**
- * DP-SGD's learning rates tried on the validation slice, per ε (docs/protocol.md §5.3, best validation
- * accuracy): clipping each example's gradient to norm 1 shrinks the step far below the non-private
- * run's, so DP-SGD usually needs a larger rate than the run's 0.1.
+ * DP-SGD's training settings tried on the validation slice, per ε and scale (docs/protocol.md §5.3,
+ * best validation accuracy): the expected batch q·N, the data passes (epochs, the same for every batch,
+ * so a larger batch runs fewer, less noisy steps over the same data) and the learning rate; σ comes
+ * from the accountant for the target ε at each setting's steps. Larger expected batches average the
+ * noise away (its standard deviation on the mean gradient is σC/(qN)); clipping shrinks the step, so
+ * the rate is tried below and above the run's 0.1.
  */
-export const DP_LR_CANDIDATES: readonly number[] = [0.1, 0.5, 2];
-/** The label of a learning-rate candidate's DP-SGD model in the selection run. */
-export const candidateLabel = (epsilon: number, lr: number): string => `${dpLabel(epsilon)} lr=${lr}`;
+export const DP_GRID: Readonly<Record<Exclude<ReproductionScale, 'paper'>, DpSgdGrid>> = {
+  smoke: { batches: [50, 150], epochs: [3], lrs: [0.1, 0.5] },
+  cpu: { batches: [128, 512, 1024], epochs: [10, 30], lrs: [0.03, 0.1, 0.3, 1] },
+};
 /** How far (in test accuracy) a DP-SGD row may be from an empirical defense's to count as matched. */
 export const MATCH_TOLERANCE = 0.03;
 
@@ -50,18 +62,37 @@ const SETUP = {
   smoke: { size: 1200, maxPerRole: 150, validation: 60, epochs: 3, hidden: [32] },
   cpu: { size: 14_000, maxPerRole: 2000, validation: 500, epochs: 10, hidden: [256, 128] },
 } as const;
+/** The run's batch at a scale (every non-DP row, and DP-SGD's expected batch before the selection). */
+const BATCH = { smoke: 50, cpu: 128 } as const;
+
+/** The members of each model at a scale (the PAST6 cap): the N of q = batch / N. */
+export const members = (scale: Exclude<ReproductionScale, 'paper'>): number => SETUP[scale].maxPerRole;
 
 /**
  * The one config of the plane: every defense on the same PAST6 partition of the Purchase stand-in
  * (PAST needs its inference set; the others ignore it), so every row is evaluated on the same
- * examples and the comparisons use paired standard errors. DP-SGD's expected batch is the run's
- * 128 (q = 128 / members); its σ comes from the accountant for each target ε.
+ * examples and the comparisons use paired standard errors. Without `dp`, DP-SGD's expected batch is
+ * the run's (q = batch / members) with the run's rate and epochs; with it, each DP-SGD row (by label)
+ * takes its chosen setting (see {@link DP_GRID}). σ always comes from the accountant for each target ε
+ * at the row's steps.
  */
-export function planeConfig(scale: Exclude<ReproductionScale, 'paper'>, dpLr: Readonly<Record<number, number>> = {}): ExperimentConfig {
+export function planeConfig(scale: Exclude<ReproductionScale, 'paper'>, dp?: ReadonlyMap<string, DpSgdSetting>): ExperimentConfig {
   const s = SETUP[scale];
-  const batchSize = scale === 'smoke' ? 50 : 128;
+  const batchSize = BATCH[scale];
   const sampleRate = batchSize / s.maxPerRole;
-  const lr = (epsilon: number) => (dpLr[epsilon] === undefined ? {} : { lr: dpLr[epsilon] });
+  const defenses = withDpSgdSettings(
+    [
+      { name: 'none', label: UNDEFENDED, params: {} },
+      ...EPSILONS.map((epsilon) => ({
+        name: 'dp-sgd',
+        label: dpLabel(epsilon),
+        params: { clipNorm: CLIP_NORM, targetEpsilon: epsilon, delta: DELTA, sampleRate },
+      })),
+      ...EMPIRICAL.map((e) => e.defense),
+    ],
+    dp,
+    s.maxPerRole,
+  );
   return parseExperimentConfig(
     {
       name: `dp-plane-${scale}`,
@@ -72,69 +103,41 @@ export function planeConfig(scale: Exclude<ReproductionScale, 'paper'>, dpLr: Re
       partition: { preset: 'PAST6', maxPerRole: s.maxPerRole, validation: s.validation },
       model: { name: 'mlp', options: { hidden: [...s.hidden] } },
       training: { epochs: s.epochs, batchSize, lr: 0.1, momentum: 0.9, schedule: { type: 'cosine' } },
-      defenses: [
-        { name: 'none', label: UNDEFENDED },
-        ...EPSILONS.map((epsilon) => ({
-          name: 'dp-sgd',
-          label: dpLabel(epsilon),
-          params: { clipNorm: CLIP_NORM, targetEpsilon: epsilon, delta: DELTA, sampleRate, ...lr(epsilon) },
-        })),
-        ...EMPIRICAL.map((e) => e.defense),
-      ],
+      defenses,
       attacks: ['correctness', 'loss', 'confidence', 'entropy', 'modifiedEntropy'],
     },
     `dp-plane-${scale}`,
   );
 }
 
+/** The candidate settings of a scale, in grid order (batch, then epochs, then rate). */
+export const dpSettings = (scale: Exclude<ReproductionScale, 'paper'>): DpSgdSetting[] => dpSgdSettings(DP_GRID[scale], members(scale));
+
+/** The labels of the DP-SGD rows, one per ε. */
+const DP_LABELS = EPSILONS.map(dpLabel);
+
 /**
- * The learning-rate selection run: only the DP-SGD targets (no shadows, no attacks), one per ε and
- * candidate rate, on the plane's partition; each is measured on the validation slice.
+ * The selection run: only the DP-SGD targets (no shadows, no attacks), one per ε and candidate
+ * setting, on the plane's partition; each is measured on the validation slice.
  */
-export function lrSelectionConfig(scale: Exclude<ReproductionScale, 'paper'>): ExperimentConfig {
+export function selectionConfig(scale: Exclude<ReproductionScale, 'paper'>): ExperimentConfig {
   const plane = planeConfig(scale);
-  const dp = plane.defenses.filter((d) => d.name === 'dp-sgd');
   return {
     ...plane,
-    name: `${plane.name}-lr-selection`,
-    description: "DP-SGD's learning rate per ε, chosen on the validation slice.",
-    defenses: dp.flatMap((d) =>
-      DP_LR_CANDIDATES.map((lr) => ({ ...d, label: candidateLabel(d.params.targetEpsilon as number, lr), params: { ...d.params, lr } })),
+    name: `${plane.name}-dp-selection`,
+    description: "DP-SGD's expected batch, epochs and learning rate per ε, chosen on the validation slice.",
+    defenses: dpSgdSelectionDefenses(
+      plane.defenses.filter((d) => d.name === 'dp-sgd'),
+      dpSettings(scale),
+      members(scale),
     ),
     attacks: [],
   };
 }
 
-/** Per ε, the candidates' validation accuracies and the chosen rate; undefined when the selection did not run. */
-export function selectDpLr(run: RunOutcome): Map<number, { chosen: number; reason: string; validation: number[] }> | undefined {
-  if (isNotRun(run)) return undefined;
-  const out = new Map<number, { chosen: number; reason: string; validation: number[] }>();
-  for (const epsilon of EPSILONS) {
-    const validation = DP_LR_CANDIDATES.map((lr) => rowOf(run, candidateLabel(epsilon, lr))?.validationAccuracy ?? Number.NaN);
-    const { chosen, reason } = selectHyperparameter(
-      DP_LR_CANDIDATES.map((value, i) => ({ value, validationAccuracy: validation[i]! })),
-      { kind: 'best-validation' },
-    );
-    out.set(epsilon, { chosen, reason, validation });
-  }
-  return out;
-}
-
-/** The selection as a table: each candidate's validation accuracy per ε, and the rate chosen. */
-export function lrSelectionTable(run: RunOutcome, selection: ReturnType<typeof selectDpLr>): ReproductionTable {
-  const columns = [...DP_LR_CANDIDATES.map((lr) => `lr ${lr}`), 'chosen lr'];
-  return {
-    title: "DP-SGD's learning rate, chosen on the validation slice (best validation accuracy)",
-    columns,
-    format: 'num',
-    caption: `Validation accuracy (a slice of the inference pool, disjoint from the evaluation examples) of the DP-SGD target at each candidate rate; the rest of the run's training is unchanged.`,
-    rows: EPSILONS.map((epsilon) => {
-      const chosen = selection?.get(epsilon);
-      if (isNotRun(run) || chosen === undefined)
-        return { label: dpLabel(epsilon), cells: columns.map(() => ({ notRun: isNotRun(run) ? run.notRun : 'not selected' })) };
-      return { label: dpLabel(epsilon), cells: [...chosen.validation.map((v) => cell(v)), { ours: chosen.chosen }] };
-    }),
-  };
+/** Per DP-SGD row, the setting with the best validation accuracy; undefined when the selection did not run. */
+export function selectDp(run: RunOutcome, scale: Exclude<ReproductionScale, 'paper'>): Map<string, DpSgdChoice> | undefined {
+  return selectDpSgdSettings(run, DP_LABELS, dpSettings(scale));
 }
 
 const rowOf = (results: ExperimentResults, label: string): DefenseRow | undefined => results.rows.find((r) => r.label === label);
@@ -144,13 +147,13 @@ const cell = (value: number | undefined, se?: number): TableCell =>
 /** The plane as a table: utility, the highest attack advantage and the ε of every row. */
 export function planeTable(run: RunOutcome): ReproductionTable {
   const labels = [UNDEFENDED, ...EPSILONS.map(dpLabel), ...EMPIRICAL.map((e) => e.label)];
-  const columns = ['test acc', 'train acc', 'max adv', 'accountant ε', 'attack ε ≥'];
+  const columns = ['test acc', 'train acc', 'validation acc', 'max adv', 'accountant ε', 'attack ε ≥', 'σ', 'steps'];
   return {
     title: 'The privacy-utility plane: test accuracy and the highest attack advantage of each defense',
     columns,
     format: 'num',
     caption:
-      "Accuracies and advantage as fractions (higher test accuracy is better, lower advantage is better); accountant ε: DP-SGD's (δ = 1e-5, RDP of the Poisson-subsampled Gaussian); attack ε ≥: the lower bound the row's best attack proves at 95 % confidence (δ = 1e-5 for DP rows, 0 for the others).",
+      "Accuracies and advantage as fractions (higher test accuracy is better, lower advantage is better); accountant ε: DP-SGD's (δ = 1e-5, RDP of the Poisson-subsampled Gaussian); attack ε ≥: the lower bound the row's best attack proves at 95 % confidence (δ = 1e-5 for DP rows, 0 for the others); validation acc: the slice on which utility is matched; σ and steps: DP-SGD's noise multiplier and steps.",
     rows: labels.map((label) => {
       if (isNotRun(run)) return { label, cells: columns.map(() => ({ notRun: run.notRun })) };
       const r = rowOf(run, label);
@@ -160,9 +163,12 @@ export function planeTable(run: RunOutcome): ReproductionTable {
         cells: [
           cell(r.testAccuracy, r.se?.testAccuracy),
           cell(r.trainAccuracy, r.se?.trainAccuracy),
+          cell(r.validationAccuracy),
           cell(r.maxAdvantage, r.se?.maxAdvantage),
           r.privacy === undefined ? { notRun: 'not DP' } : cell(r.privacy.epsilon ?? Number.POSITIVE_INFINITY),
           cell(r.empiricalEpsilon?.epsilon),
+          r.privacy === undefined ? { notRun: 'not DP' } : cell(r.privacy.noiseMultiplier),
+          r.privacy === undefined ? { notRun: 'not DP' } : cell(r.privacy.steps),
         ],
       };
     }),
@@ -314,21 +320,21 @@ export const plane: Reproduction = {
         ],
         notes: [],
       };
-    const selectionRun = await ctx.run('lr-selection', lrSelectionConfig(ctx.scale));
-    const selection = selectDpLr(selectionRun);
-    if (selection === undefined) ctx.log("[dp-plane] the learning-rate selection did not run: DP-SGD keeps the run's lr");
-    else for (const [epsilon, s] of selection) ctx.log(`[dp-plane] ${dpLabel(epsilon)}: lr ${s.chosen} (${s.reason})`);
-    const config = planeConfig(ctx.scale, selection === undefined ? {} : Object.fromEntries([...selection].map(([e, s]) => [e, s.chosen])));
-    const run = await ctx.run('plane', config);
+    const selectionRun = await ctx.run('dp-selection', selectionConfig(ctx.scale));
+    const selection = selectDp(selectionRun, ctx.scale);
+    if (selection === undefined) ctx.log("[dp-plane] the DP-SGD selection did not run: DP-SGD keeps the run's batch, rate and epochs");
+    else for (const [label, c] of selection) ctx.log(`[dp-plane] ${label}: ${c.reason}`);
+    const run = await ctx.run('plane', planeConfig(ctx.scale, chosenDpSgdSettings(selection)));
     const figure = planeFigure(run);
+    const grid = DP_GRID[ctx.scale];
     return {
-      tables: [planeTable(run), lrSelectionTable(selectionRun, selection)],
+      tables: [planeTable(run), dpSgdSelectionTable(selectionRun, DP_LABELS, dpSettings(ctx.scale), selection)],
       claims: planeClaims(run),
       ...(figure === undefined ? {} : { figures: [figure] }),
       notes: [
         'No paper drew this plane: the claims are ours, stated before the cpu run, and decided with the 2-SE margins of docs/protocol.md §5.1 (paired bootstrap over the shared evaluation examples, one training seed).',
         `Matched utility: each empirical defense is compared with the DP-SGD row whose validation accuracy (a slice of the inference pool, disjoint from the evaluation examples) is closest to its own, within ${100 * MATCH_TOLERANCE} points; otherwise the claim is not testable.`,
-        `DP-SGD: clipping norm ${CLIP_NORM}, Poisson sampling at q = batch / members, σ from the RDP accountant for the run's steps; its learning rate per ε chosen from ${DP_LR_CANDIDATES.join(', ')} on the validation slice (best validation accuracy, docs/protocol.md §5.3; second table), the rest of the run's SGD (momentum 0.9, cosine, the epochs) unchanged. The other rows train with lr 0.1. The empirical defenses run at one setting each (PAST λ 3e-4 as PAST's cpu ablation, CCQL α 0.5, CRL λ 0.1, RelaxLoss α 1 with Purchase's clamp 0.3).`,
+        `DP-SGD: clipping norm ${CLIP_NORM}, Poisson sampling at q = batch / members (${members(ctx.scale)} members), σ from the RDP accountant for each row's steps. Per ε, the expected batch q·N (${grid.batches.join(', ')}), the epochs (${grid.epochs.join(', ')}: data passes, the same for every batch) and the learning rate (${grid.lrs.join(', ')}) are chosen jointly on the validation slice (best validation accuracy, docs/protocol.md §5.3; second table) from targets trained alone; momentum 0.9 and the cosine schedule stay the run's. The other rows train with batch ${BATCH[ctx.scale]}, lr 0.1 and ${SETUP[ctx.scale].epochs} epochs. The empirical defenses run at one setting each (PAST λ 3e-4 as PAST's cpu ablation, CCQL α 0.5, CRL λ 0.1, RelaxLoss α 1 with Purchase's clamp 0.3).`,
       ],
     };
   },

@@ -1,7 +1,20 @@
-import { type DefenseRow, type ExperimentConfig } from '@mia/experiments';
+import { InvalidArgumentError } from '@mia/core';
+import { type DefenseConfig, type DefenseRow, type ExperimentConfig } from '@mia/experiments';
 import {
   attackMetric,
   byScale,
+  chosenDpSgdSettings,
+  compareRows,
+  dpSgdSelectionDefenses,
+  dpSgdSelectionTable,
+  dpSgdSettings,
+  pairedColumnSe,
+  rowMetrics,
+  selectDpSgdSettings,
+  withDpSgdSettings,
+  type DpSgdChoice,
+  type DpSgdGrid,
+  type DpSgdSetting,
   combineColumns,
   decidedClaim,
   undecidedColumn,
@@ -76,8 +89,93 @@ export function fig3Curves(setup: DatasetSetup, scale: ReproductionScale): Recor
   };
 }
 
-/** Fig. 3's experiment: the undefended model and every point of every curve. */
-export function fig3Config(setup: DatasetSetup, scale: ReproductionScale): ExperimentConfig {
+/**
+ * The DP-SGD curve we add to Fig. 3 (ours: none of the papers compares against DP-SGD): DP-SGD
+ * (docs/protocol.md §4.16) at a few accountant ε, δ = 1e-5, clipping norm 1, each ε's expected batch
+ * q·N, epochs and learning rate chosen on the validation slice by the rule of `dp-plane` (best
+ * validation accuracy over the grid, docs/protocol.md §5.3), σ from the accountant for each setting's
+ * steps. Not at paper scale: the paper's ResNet-18 has batch normalization, which DP-SGD cannot
+ * train (a GroupNorm ResNet would be another model than the other curves').
+ */
+export interface Fig3DpCurve {
+  readonly epsilons: readonly number[];
+  readonly delta: number;
+  readonly clipNorm: number;
+  /** The selection grid; its epochs are the setup's (the data passes of every other curve). */
+  readonly grid: DpSgdGrid;
+}
+
+/** The label of the DP-SGD point at ε in Fig. 3's run (one defense per ε). */
+export const fig3DpLabel = (epsilon: number): string => `DP-SGD ε=${epsilon}`;
+/** The curve's name in the tables and the figure: ours, not the paper's. */
+export const DP_CURVE = 'DP-SGD (ours)';
+/** What the DP-SGD points' labels start with ({@link gridRows}). */
+const DP_PREFIX = 'DP-SGD';
+
+/** The DP-SGD curve of a scale, or why it does not run. */
+export function fig3DpCurve(setup: DatasetSetup, scale: ReproductionScale): Fig3DpCurve | { notRun: string } {
+  if (scale === 'paper')
+    return {
+      notRun:
+        "not run at paper scale: DP-SGD cannot train the paper's ResNet-18 (batch normalization mixes the examples of a batch); a GroupNorm ResNet would be another model than the other curves'",
+    };
+  const epochs = [setup.training.epochs];
+  return scale === 'cpu'
+    ? // Expected batches 512 and 1,024 of the 5,000 members: at 128 the noise on the mean gradient of this
+      // 1.3M-parameter MLP (σ/128 per coordinate) is ~9× the clipped signal's norm, and each of its 780
+      // steps draws 1.3M Gaussians (the grid's costliest candidates by far on a shared 2-core machine).
+      { epsilons: [1, 8, 64], delta: 1e-5, clipNorm: 1, grid: { batches: [512, 1024], epochs, lrs: [0.1, 0.5] } }
+    : { epsilons: [1, 64], delta: 1e-5, clipNorm: 1, grid: { batches: [16, 48], epochs, lrs: [0.1, 0.5] } };
+}
+
+/**
+ * The setup Fig. 3 runs on: the ablation setup; at smoke scale with a validation slice of its own (the
+ * smoke setup has none, and DP-SGD's settings are chosen on one).
+ */
+export function fig3Setup(scale: ReproductionScale): DatasetSetup {
+  const setup = ablationSetup('cifar10', scale);
+  return scale === 'smoke' && setup.validation === undefined ? { ...setup, validation: 20 } : setup;
+}
+
+/** The members of every Fig. 3 model (the PAST6 cap): the N of DP-SGD's q = batch / N. */
+const membersOf = (setup: DatasetSetup): number => {
+  if (setup.maxPerRole === undefined)
+    throw new InvalidArgumentError(`fig3: setup.maxPerRole must be set for the DP-SGD curve (q = batch / members), got undefined (${setup.dataset.name})`);
+  return setup.maxPerRole;
+};
+
+/** The DP-SGD defenses of the curve, one per ε, at the run's batch, rate and epochs unless `chosen` sets them. */
+function dpDefenses(setup: DatasetSetup, curve: Fig3DpCurve, chosen?: ReadonlyMap<string, DpSgdSetting>): Array<DefenseConfig & { label: string }> {
+  const members = membersOf(setup);
+  const base = curve.epsilons.map((epsilon) => ({
+    name: 'dp-sgd',
+    label: fig3DpLabel(epsilon),
+    params: { clipNorm: curve.clipNorm, targetEpsilon: epsilon, delta: curve.delta, sampleRate: setup.training.batchSize / members } as Record<string, unknown>,
+  }));
+  return withDpSgdSettings(base, chosen, members);
+}
+
+/** The candidate settings of the DP-SGD curve (grid order). */
+export const fig3DpSettings = (setup: DatasetSetup, curve: Fig3DpCurve): DpSgdSetting[] => dpSgdSettings(curve.grid, membersOf(setup));
+
+/**
+ * The DP-SGD selection run: the DP-SGD targets alone (no shadows, no attacks), one per ε and setting,
+ * on Fig. 3's partition; only their validation accuracy is read.
+ */
+export function fig3DpSelectionConfig(setup: DatasetSetup, curve: Fig3DpCurve): ExperimentConfig {
+  const config = pastExperiment(
+    'past-fig3-dp-selection',
+    setup,
+    dpSgdSelectionDefenses(dpDefenses(setup, curve), fig3DpSettings(setup, curve), membersOf(setup)),
+  );
+  return { ...config, attacks: [] };
+}
+
+/**
+ * Fig. 3's experiment: the undefended model, every point of every curve and, below paper scale, the
+ * DP-SGD points (ours) at their chosen settings (`dp`, by label; absent: the run's batch and rate).
+ */
+export function fig3Config(setup: DatasetSetup, scale: ReproductionScale, dp?: ReadonlyMap<string, DpSgdSetting>): ExperimentConfig {
   const defenses: DefenseSpec[] = [{ name: 'none', label: 'w/o' }];
   for (const [label, curve] of Object.entries(fig3Curves(setup, scale))) {
     if ('notRun' in curve) continue;
@@ -85,6 +183,8 @@ export function fig3Config(setup: DatasetSetup, scale: ReproductionScale): Exper
       curve.name === 'past' ? pastDefense(setup, label, curve.params, curve.grid) : { name: curve.name, label, params: curve.params, grid: curve.grid },
     );
   }
+  const dpCurve = fig3DpCurve(setup, scale);
+  if (!('notRun' in dpCurve)) defenses.push(...dpDefenses(setup, dpCurve, dp));
   return pastExperiment('past-fig3', setup, defenses);
 }
 
@@ -93,19 +193,26 @@ const ALL_ATTACKS = [...PAST_ATTACKS, ...AUGMENTATION_ATTACKS];
 const ATTACK_COLUMNS = ALL_ATTACKS.map((a) => ATTACK_LABELS[a]!);
 const attackOfColumn = (column: string) => ALL_ATTACKS.find((a) => ATTACK_LABELS[a] === column)!;
 
-function lowestTable(run: RunOutcome, setup: DatasetSetup, curves: ReturnType<typeof fig3Curves>, vanilla: DefenseRow | undefined): ReproductionTable {
+function lowestTable(
+  run: RunOutcome,
+  setup: DatasetSetup,
+  curves: ReturnType<typeof fig3Curves>,
+  dpCurve: ReturnType<typeof fig3DpCurve>,
+  vanilla: DefenseRow | undefined,
+): ReproductionTable {
   const cell = (curve: string, column: string): TableCell => {
     // PAST (arXiv:2410.06814) §4.2: loss attack at test accuracy above vanilla, PAST 5.2 % vs Mixup+MMD 14.8 %.
     const paper = column === 'Loss' && curve === 'PAST' ? { paper: 0.052 } : column === 'Loss' && curve === 'Mixup+MMD' ? { paper: 0.148 } : {};
     const missing = attackNotRun(setup, attackOfColumn(column));
     if (missing !== undefined) return { ...paper, notRun: missing };
-    const def = curves[curve]!;
+    const def = curve === DP_CURVE ? dpCurve : curves[curve]!;
     if ('notRun' in def) return { ...paper, notRun: def.notRun };
     if (isNotRun(run) || vanilla === undefined) return { ...paper, notRun: isNotRun(run) ? run.notRun : 'not run: no undefended row' };
-    const best = lowestWhere(gridRows(run, curve), reachesAccuracyOf(run, vanilla), (r) => attackAdvantage(r, attackOfColumn(column)));
+    const points = gridRows(run, curve === DP_CURVE ? DP_PREFIX : curve);
+    const best = lowestWhere(points, reachesAccuracyOf(run, vanilla), (r) => attackAdvantage(r, attackOfColumn(column)));
     return best === undefined ? { ...paper, notRun: 'no setting reached the undefended test accuracy' } : { ...paper, ours: best.value };
   };
-  const rows = Object.keys(curves).map((label) => ({ label, cells: ATTACK_COLUMNS.map((c) => cell(label, c)) }));
+  const rows = [...Object.keys(curves), DP_CURVE].map((label) => ({ label, cells: ATTACK_COLUMNS.map((c) => cell(label, c)) }));
   const vanillaRow = {
     label: 'w/o',
     cells: ATTACK_COLUMNS.map((c): TableCell => {
@@ -123,15 +230,16 @@ function lowestTable(run: RunOutcome, setup: DatasetSetup, curves: ReturnType<ty
     rows: [vanillaRow, ...rows],
     format: 'pct',
     caption:
-      'Per attack, the lowest advantage (%) over each defense\'s settings whose test accuracy is at least the undefended model\'s ("the area right of the dotted line"); "w/o" is the undefended model itself.',
+      'Per attack, the lowest advantage (%) over each defense\'s settings whose test accuracy is at least the undefended model\'s ("the area right of the dotted line"); "w/o" is the undefended model itself. DP-SGD (ours) is not in the paper\'s figure: its points are the ε of the DP-SGD curve, and the paper\'s claims do not compare against it.',
   };
 }
 
 function curvesFigure(run: RunOutcome, curves: ReturnType<typeof fig3Curves>): ReproductionFigure {
   const values: Array<Record<string, unknown>> = [];
   if (!isNotRun(run)) {
-    for (const label of ['w/o', ...Object.keys(curves)]) {
-      for (const row of label === 'w/o' ? [rowOf(run, 'w/o')!] : gridRows(run, label)) {
+    for (const label of ['w/o', ...Object.keys(curves), DP_CURVE]) {
+      const rows = label === 'w/o' ? [rowOf(run, 'w/o')!] : gridRows(run, label === DP_CURVE ? DP_PREFIX : label);
+      for (const row of rows) {
         for (const a of row.attacks)
           values.push({
             defense: label,
@@ -167,6 +275,76 @@ function curvesFigure(run: RunOutcome, curves: ReturnType<typeof fig3Curves>): R
   };
 }
 
+/** The DP-SGD points: utility, the highest advantage, the accountant's ε and the ε an attack proves, σ, steps and the chosen setting. */
+function dpCurveTable(run: RunOutcome, curve: Fig3DpCurve): ReproductionTable {
+  const columns = ['test acc', 'validation acc', 'max adv', 'accountant ε', 'attack ε ≥', 'σ', 'steps', 'expected batch', 'epochs', 'lr'];
+  const num = (v: number | null | undefined): TableCell => (v === undefined || v === null || !Number.isFinite(v) ? { notRun: 'not measured' } : { ours: v });
+  return {
+    title: 'DP-SGD (ours): the points of the DP-SGD curve',
+    columns,
+    format: 'num',
+    caption:
+      "Accuracies and advantage as fractions; accountant ε: DP-SGD's (RDP of the Poisson-subsampled Gaussian); attack ε ≥: the lower bound the row's best attack proves at 95 % confidence; expected batch, epochs and lr: the setting chosen on the validation slice (next table).",
+    rows: curve.epsilons.map((epsilon) => {
+      const label = fig3DpLabel(epsilon);
+      if (isNotRun(run)) return { label, cells: columns.map(() => ({ notRun: run.notRun })) };
+      const r = rowOf(run, label);
+      if (r === undefined) return { label, cells: columns.map(() => ({ notRun: `no row ${label}` })) };
+      const p = r.privacy;
+      const batch = p?.sampleRate === undefined ? undefined : Math.round(p.sampleRate * membersOfRun(run));
+      const defense = run.config.defenses.find((d) => d.label === label);
+      return {
+        label,
+        cells: [
+          { ...num(r.testAccuracy), ...(r.se?.testAccuracy === undefined ? {} : { se: r.se.testAccuracy, seSource: 'bootstrap' as const }) },
+          num(r.validationAccuracy),
+          { ...num(r.maxAdvantage), ...(r.se?.maxAdvantage === undefined ? {} : { se: r.se.maxAdvantage, seSource: 'bootstrap' as const }) },
+          num(p?.epsilon),
+          num(r.empiricalEpsilon?.epsilon),
+          num(p?.noiseMultiplier),
+          num(p?.steps),
+          num(batch),
+          num((defense?.params.epochs as number | undefined) ?? run.config.training.epochs),
+          num((defense?.params.lr as number | undefined) ?? run.config.training.lr),
+        ],
+      };
+    }),
+  };
+}
+
+/** The members of a run's models (the PAST6 cap), for q·N. */
+const membersOfRun = (run: Exclude<RunOutcome, { notRun: string }>): number => run.config.partition.maxPerRole ?? Number.NaN;
+
+/**
+ * Our claims about the DP-SGD curve (the paper makes none): at the weakest guarantee tested DP-SGD
+ * leaks less than the undefended model, and its test accuracy stays below the undefended model's
+ * (no DP-SGD point reaches the area right of the dotted line). 2-SE margins, paired SEs
+ * (docs/protocol.md §5.1), gated by the regime of the paper's claims.
+ */
+function dpClaims(run: RunOutcome, curve: ReturnType<typeof fig3DpCurve>): Claim[] {
+  if ('notRun' in curve) return [];
+  const weakest = fig3DpLabel(curve.epsilons[curve.epsilons.length - 1]!);
+  const paired = (metric: 'testAccuracy' | 'maxAdvantage') => pairedColumnSe({ fig3: run }, weakest, 'w/o', metric)('fig3');
+  const common = { run, regime: PAST_REGIME, undefended: 'w/o', classes: 100, format: 'pct' as const, rowA: weakest, rowB: 'w/o' };
+  return [
+    compareRows({
+      ...common,
+      statement: `ours (not a claim of the paper): DP-SGD at the weakest guarantee tested (${weakest}) has a lower highest attack advantage than the undefended model`,
+      metric: rowMetrics.maxAdvantage,
+      direction: 'less',
+      differenceSe: paired('maxAdvantage'),
+    }),
+    compareRows({
+      ...common,
+      statement: `ours (not a claim of the paper): even at the weakest guarantee tested (${weakest}), DP-SGD's test accuracy is below the undefended model's (no DP-SGD point right of Fig. 3's dotted line)`,
+      metric: rowMetrics.testAccuracy,
+      direction: 'less',
+      kind: 'utility',
+      differenceSe: paired('testAccuracy'),
+    }),
+  ];
+}
+
 /**
  * PAST Fig. 3: privacy-utility curves of PAST (α sweep) and the baselines (their knob swept), one
  * panel per attack, plus the "lowest advantage right of the vanilla line" the text quotes.
@@ -179,11 +357,19 @@ export const fig3: Reproduction = {
   source: 'PAST (arXiv:2410.06814), Figure 3 and §4.2 "Can PAST improve privacy-utility trade-off?"',
   description: 'Every setting of every defense as a (test accuracy, advantage) point per attack.',
   async run(ctx) {
-    const setup = ablationSetup('cifar10', ctx.scale);
+    const setup = fig3Setup(ctx.scale);
     const curves = fig3Curves(setup, ctx.scale);
-    const run = await ctx.run('fig3', fig3Config(setup, ctx.scale));
+    const dpCurve = fig3DpCurve(setup, ctx.scale);
+    // DP-SGD's settings first, on the validation slice (targets alone), then Fig. 3 with the chosen ones.
+    let selection: { run: RunOutcome; choices: Map<string, DpSgdChoice> | undefined } | undefined;
+    if (!('notRun' in dpCurve)) {
+      const selectionRun = await ctx.run('dp-selection', fig3DpSelectionConfig(setup, dpCurve));
+      selection = { run: selectionRun, choices: selectDpSgdSettings(selectionRun, dpCurve.epsilons.map(fig3DpLabel), fig3DpSettings(setup, dpCurve)) };
+      for (const [label, c] of selection.choices ?? []) ctx.log(`[past-fig3] ${label}: ${c.reason}`);
+    }
+    const run = await ctx.run('fig3', fig3Config(setup, ctx.scale, chosenDpSgdSettings(selection?.choices)));
     const vanilla = isNotRun(run) ? undefined : rowOf(run, 'w/o');
-    const table = lowestTable(run, setup, curves, vanilla);
+    const table = lowestTable(run, setup, curves, dpCurve, vanilla);
     const ran = attacksOf(setup);
     const gate = isNotRun(run) ? undefined : testabilityProblem({ results: run, undefended: 'w/o', compared: ['w/o'], regime: PAST_REGIME });
     const lowest = (label: string, attack: string) =>
@@ -222,8 +408,21 @@ export const fig3: Reproduction = {
       const [d] = perAttack('loss', ['Mixup+MMD']);
       return d!.delta !== undefined && d!.verdict !== 'not evaluated' ? decidedClaim(lossStatement, d!) : notEvaluated(lossStatement, d!.evidence);
     };
+    const dpTables =
+      'notRun' in dpCurve || selection === undefined
+        ? []
+        : [
+            dpCurveTable(run, dpCurve),
+            dpSgdSelectionTable(
+              selection.run,
+              dpCurve.epsilons.map(fig3DpLabel),
+              fig3DpSettings(setup, dpCurve),
+              selection.choices,
+              "DP-SGD (ours): each ε's expected batch, epochs and learning rate, chosen on the validation slice (best validation accuracy)",
+            ),
+          ];
     return {
-      tables: [table],
+      tables: [table, ...dpTables],
       figures: [curvesFigure(run, curves)],
       claims: [
         gated(allStatement, () =>
@@ -233,6 +432,7 @@ export const fig3: Reproduction = {
           ),
         ),
         gated(lossStatement, lossClaim),
+        ...dpClaims(run, dpCurve),
       ],
       notes: [
         describeSetup(setup, ctx.scale),
@@ -243,6 +443,9 @@ export const fig3: Reproduction = {
             ]),
         "Which five defenses the paper's Fig. 3 shows is not stated in the text; every baseline of §4.1 is drawn.",
         'The paper gives no grid for L2 (the weight decay) or the early-stopping epochs; the L2 grid and the checkpoints at 10–80 % of the run are ours (docs/protocol.md §4.11–4.12).',
+        'notRun' in dpCurve
+          ? `DP-SGD curve (ours): ${dpCurve.notRun}.`
+          : `DP-SGD curve (ours; none of the papers compares against DP-SGD, and the paper's claims above do not include it): DP-SGD at ε = ${dpCurve.epsilons.join(', ')} (δ = ${dpCurve.delta}, clipping norm ${dpCurve.clipNorm}, Poisson sampling, σ from the RDP accountant for each point's steps), target and shadow trained with it. Per ε, the expected batch q·N (${dpCurve.grid.batches.join(', ')} of ${membersOf(setup)} members), the epochs (${dpCurve.grid.epochs.join(', ')}, the other curves' data passes) and the learning rate (${dpCurve.grid.lrs.join(', ')}) are chosen on the validation slice by dp-plane's rule (best validation accuracy, docs/protocol.md §5.3) from targets trained alone; the rest of the training (SGD momentum 0.9, weight decay 5e-4, cosine) is the run's.`,
       ],
     };
   },

@@ -74,3 +74,17 @@ export {
   type LoadedUnit,
 } from './types';
 export { selectHyperparameter, type Selection, type SelectionCandidate, type SelectionCriterion } from './selection';
+export {
+  dpSgdSettings,
+  dpSgdSettingName,
+  dpSgdCandidateLabel,
+  dpSgdSettingParams,
+  dpSgdSelectionDefenses,
+  selectDpSgdSettings,
+  withDpSgdSettings,
+  chosenDpSgdSettings,
+  dpSgdSelectionTable,
+  type DpSgdSetting,
+  type DpSgdGrid,
+  type DpSgdChoice,
+} from './dp-sgd-selection';
