@@ -1,9 +1,10 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { createModel } from '@mia/models';
+import { budgetMinutes } from '@mia/experiments/reproduce';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseConfig, cclBeta } from './configs';
-import { CPU_PLAN, TABLE1_BUDGET, TABLE1_PILOT, budgetMinutes } from './cpu-plan';
+import { CPU_PLAN, TABLE1_BUDGET, TABLE1_PILOT } from './cpu-plan';
 import { table1Defenses } from './table1';
 
 const parameters = (name: string, options: Record<string, unknown>) => {

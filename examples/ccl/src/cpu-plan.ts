@@ -1,3 +1,4 @@
+import { type Budget } from '@mia/experiments/reproduce';
 /** One dataset's size at a reduced scale (data, cap per CCL4 role, model, run length). */
 export interface ReducedSetup {
   readonly dataset: string;
@@ -121,26 +122,6 @@ export const CPU_PLAN: { readonly table1: Readonly<Record<PlanDataset, ReducedSe
     cifar100: { dataset: 'cifar100', maxPerRole: 2500, model: { name: 'small-cnn', options: {} }, epochs: 40, batchSize: 64, lr: 0.05 },
   },
 };
-
-/** One line of a budget: `count` trainings of `epochs` epochs at `secondsPerEpoch` each, on one worker. */
-export interface BudgetLine {
-  readonly what: string;
-  readonly count: number;
-  readonly epochs: number;
-  readonly secondsPerEpoch: number;
-}
-
-/** A reproduction's cold cost: its trainings spread over `workers`, plus `otherMinutes` of serial work. */
-export interface Budget {
-  readonly trainings: readonly BudgetLine[];
-  readonly workers: number;
-  /** Serial minutes besides the CIFAR-10 trainings: the other columns, the attacks and the evaluation. */
-  readonly otherMinutes: number;
-}
-
-/** The cold wall time of a budget in minutes: Σ count × epochs × seconds per epoch ÷ workers, plus the serial minutes. */
-export const budgetMinutes = (b: Budget): number =>
-  b.trainings.reduce((s, t) => s + t.count * t.epochs * t.secondsPerEpoch, 0) / b.workers / 60 + b.otherMinutes;
 
 /**
  * The pilot measurements that sized Table 1's CIFAR-10 column (native backend, one thread per

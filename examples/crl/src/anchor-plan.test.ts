@@ -1,18 +1,9 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { createModel } from '@mia/models';
+import { budgetMinutes } from '@mia/experiments/reproduce';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  CPU_PLAN,
-  CRL_SHADOW_MODELS,
-  FIG7_CPU_PLAN,
-  LAMBDA_SELECTION,
-  TABLE1_BUDGET,
-  TABLE1_PILOT,
-  budgetMinutes,
-  groupConfig,
-  lambdaSelectionConfig,
-} from './configs';
+import { CPU_PLAN, CRL_SHADOW_MODELS, FIG7_CPU_PLAN, LAMBDA_SELECTION, TABLE1_BUDGET, TABLE1_PILOT, groupConfig, lambdaSelectionConfig } from './configs';
 import { APPROACHES } from './paper-values';
 
 const parameters = (name: string, options: Record<string, unknown>) => {

@@ -1,5 +1,5 @@
 import { parseExperimentConfig, type ExperimentConfig } from '@mia/experiments';
-import { type ReproductionScale, type SelectionCandidate, type SelectionCriterion } from '@mia/experiments/reproduce';
+import { type ReproductionScale, type SelectionCandidate, type SelectionCriterion, type Budget } from '@mia/experiments/reproduce';
 import type { Approach } from './paper-values';
 
 /** The datasets of the CRL paper (§5.1) and the model groups of its Table 1a–c. */
@@ -369,26 +369,6 @@ export const SHARED_NOTES: readonly string[] = [
   "CRL hyperparameters are unpublished: α_rce = RelaxLoss's α, α_rcl = 0.1 at paper scale (40 at cpu scale, where 0.1 lies below the centre distance's floor: see examples/crl/src/configs.ts), t = t_cl = 0.05, λ = 0.1 at paper scale (0.01 at cpu scale: the largest of {0.003, 0.01, 0.03} whose validation accuracy stays within a point of CE's; 0.1 kept the cpu-scale model from fitting), lr_c = 0.001 (docs/protocol.md A18). AdvReg: MLHospital variant, α = 1.",
   'Inputs are scaled to [0, 1] (the paper normalises CIFAR by channel mean/std, not a runner option); no augmentation, as the paper on CIFAR-10 and SVHN (it augments CIFAR-100 with crop+flip, which the runs here do not).',
 ];
-
-/** One line of a budget: `count` trainings of `epochs` epochs at `secondsPerEpoch` each, on one worker. */
-export interface BudgetLine {
-  readonly what: string;
-  readonly count: number;
-  readonly epochs: number;
-  readonly secondsPerEpoch: number;
-}
-
-/** A reproduction's cold cost: its trainings spread over `workers`, plus `otherMinutes` of serial work. */
-export interface Budget {
-  readonly trainings: readonly BudgetLine[];
-  readonly workers: number;
-  /** Serial minutes besides the trainings: the attacks (NN-CRL, Grad-x) and the evaluation. */
-  readonly otherMinutes: number;
-}
-
-/** The cold wall time of a budget in minutes: Σ count × epochs × seconds per epoch ÷ workers, plus the serial minutes. */
-export const budgetMinutes = (b: Budget): number =>
-  b.trainings.reduce((s, t) => s + t.count * t.epochs * t.secondsPerEpoch, 0) / b.workers / 60 + b.otherMinutes;
 
 /**
  * The pilot measurement that sized Table 1a's plan (native backend, one thread per training as each

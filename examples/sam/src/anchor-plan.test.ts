@@ -1,8 +1,9 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { createModel } from '@mia/models';
+import { budgetMinutes } from '@mia/experiments/reproduce';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CPU_PLAN, SAM_RHO_SELECTION, TABLE1_BUDGET, TABLE1_PILOT, budgetMinutes, columnConfig, coreDefenses, rhoSelectionConfig, seedsAt } from './configs';
+import { CPU_PLAN, SAM_RHO_SELECTION, TABLE1_BUDGET, TABLE1_PILOT, columnConfig, coreDefenses, rhoSelectionConfig, seedsAt } from './configs';
 
 const parameters = (name: string, options: Record<string, unknown>) => {
   const model = createModel(name, { ...options, numClasses: 10, inputShape: [32, 32, 3], seed: 0 });

@@ -1,5 +1,5 @@
 import { parseExperimentConfig, type ExperimentConfig } from '@mia/experiments';
-import { selectHyperparameter, type ReproductionScale, type SelectionCandidate, type SelectionCriterion } from '@mia/experiments/reproduce';
+import { selectHyperparameter, type ReproductionScale, type SelectionCandidate, type SelectionCriterion, type Budget } from '@mia/experiments/reproduce';
 
 /** The paper's four datasets, in the order of its tables (SAM-privacy Table 1). */
 export const DATASET_COLUMNS = ['CIFAR-100', 'CIFAR-10', 'Purchase-100', 'Texas-100'] as const;
@@ -276,26 +276,6 @@ export function columnConfig(
     `sam ${column} (${scale})`,
   );
 }
-
-/** One line of a budget: `count` trainings of `epochs` epochs at `secondsPerEpoch` each, on one worker. */
-export interface BudgetLine {
-  readonly what: string;
-  readonly count: number;
-  readonly epochs: number;
-  readonly secondsPerEpoch: number;
-}
-
-/** A reproduction's cold cost: its trainings spread over `workers`, plus `otherMinutes` of serial work. */
-export interface Budget {
-  readonly trainings: readonly BudgetLine[];
-  readonly workers: number;
-  /** Serial minutes besides the CIFAR-10 trainings: the SharpReg-protocol evaluation and the stand-in columns. */
-  readonly otherMinutes: number;
-}
-
-/** The cold wall time of a budget in minutes: Σ count × epochs × seconds per epoch ÷ workers, plus the serial minutes. */
-export const budgetMinutes = (b: Budget): number =>
-  b.trainings.reduce((s, t) => s + t.count * t.epochs * t.secondsPerEpoch, 0) / b.workers / 60 + b.otherMinutes;
 
 /**
  * The pilot measurements that sized the anchor plan (native backend, one thread per training as each

@@ -88,3 +88,4 @@ export {
   type DpSgdGrid,
   type DpSgdChoice,
 } from './dp-sgd-selection';
+export { budgetMinutes, type Budget, type BudgetLine } from './budget';
