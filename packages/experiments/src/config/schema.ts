@@ -144,7 +144,7 @@ export const experimentSchema = z.strictObject({
    * vary with the training seed), as a paper's pooled shadows serve all its target runs. Reference
    * models keep the training seed. Absent: `training` (cache keys unchanged).
    */
-  shadowSeed: z.enum(['training', 'partition']).optional(),
+  shadowSeed: z.union([z.literal('training'), z.literal('partition')]).optional(),
   /**
    * Reference models for the attacks that need them (`lira`, `rmia`): `{ count, scheme? }` trains
    * them as cached units of the run, or `{ import: dir }` reads them (`referencesSchema`). Absent:
