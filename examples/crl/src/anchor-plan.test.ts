@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
+import { countParameters } from '@mia/core';
 import { createModel } from '@mia/models';
 import { budgetMinutes } from '@mia/experiments/reproduce';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { APPROACHES } from './paper-values';
 const parameters = (name: string, options: Record<string, unknown>) => {
   const model = createModel(name, { ...options, numClasses: 10, inputShape: [32, 32, 3], seed: 0 });
   try {
-    return model.trainableVariables.reduce((n, v) => n + v.size, 0);
+    return countParameters(model);
   } finally {
     model.dispose();
   }

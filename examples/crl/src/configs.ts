@@ -392,7 +392,7 @@ export const TABLE1_PILOT = {
 
 /**
  * The cold cost of Table 1a at `cpu` scale with `--workers 2` (docs/anchors.md "Cost model"), from
- * {@link TABLE1_PILOT}: per approach 3 targets (one per training seed) and 5 pooled shadows shared by
+ * {@link TABLE1_PILOT}: per approach 3 targets (one per training seed) and 2 pooled shadows shared by
  * the seeds; AdvReg's steps cost ≈ 1.4× (its inference-set pass, measured in the earlier plan's run),
  * RelaxLoss and CRL ≈ 1×; plus the serial attacks (NN-CRL on the pooled shadows, Grad-x on every
  * target), scaled from the earlier plan's run to 5,000 members and 12 targets.
