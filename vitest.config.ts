@@ -39,6 +39,8 @@ export default defineConfig({
     // tfjs-backend-cpu prints its "install tfjs-node" banner once per process that uses it (most test
     // files set the cpu backend directly); drop exactly that banner, keep every other log and warning.
     onConsoleLog: (log) => !log.includes('looks like you are running TensorFlow.js in Node.js'),
+    // Names a test that blocks its worker's event loop long enough to break vitest's own messaging.
+    setupFiles: ['test/setup/event-loop-watch.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,18 +6,13 @@ import '@tensorflow/tfjs-backend-cpu';
 import { adam, predictLogits, seededRandom, train } from '@mia/core';
 import { syntheticClassification, tinyMlp } from '@mia/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runMia } from '../test-utils/run-mia';
 import { gateCommand, gateScoresFile, parseGateOptions } from './gate';
 import { gateRunDir, normalQuantile } from './gate-run-dir';
 
-const root = join(__dirname, '..', '..', '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'mia-gate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const mia = (...rest: string[]) =>
-  spawnSync(process.execPath, ['--conditions=@mia/source', '--import', 'tsx', join(root, 'packages/experiments/src/cli/main.ts'), ...rest], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
+const mia = (...rest: string[]) => runMia(rest, { timeout: 120_000 });
 
 // An overfit model's logits: a tiny MLP memorises 200 examples of a task with so much noise that
 // nothing generalises (members' loss → 0, non-members' stays high). And a model that leaks nothing:
@@ -73,14 +67,14 @@ describe('mia gate on a scores file', () => {
     );
   });
 
-  it('the command: exit 1 with one line for the overfit model, 0 for the other, 2 for bad flags', () => {
-    const fail = mia('gate', overfitFile, '--max-advantage', '0.1');
+  it('the command: exit 1 with one line for the overfit model, 0 for the other, 2 for bad flags', async () => {
+    const fail = await mia('gate', overfitFile, '--max-advantage', '0.1');
     expect(fail.status).toBe(1);
     expect(fail.stdout).toMatch(/^mia gate: FAIL overfit.json leaks more than allowed at 95 % confidence: advantage upper bound .*\n$/);
-    const pass = mia('gate', fineFile, '--max-advantage', '0.1', '--max-tpr-at-fpr', '0.001:0.05', '--confidence', '0.9');
+    const pass = await mia('gate', fineFile, '--max-advantage', '0.1', '--max-tpr-at-fpr', '0.001:0.05', '--confidence', '0.9');
     expect(pass.status).toBe(0);
     expect(pass.stdout).toMatch(/^mia gate: PASS fine.json leaks at most the ceilings at 90 % confidence: .*\n$/);
-    const bad = mia('gate', fineFile, '--max-advantage', '10');
+    const bad = await mia('gate', fineFile, '--max-advantage', '10');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe('mia gate: --max-advantage must be a fraction in [0, 1] (0.1 = 10 %), got "10"\n');
   });

@@ -1,16 +1,15 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { miaNodeArgs, repositoryRoot as root, runMia } from '../test-utils/run-mia';
 
 // What a user hits when a run is interrupted, shares its cache with another run, or has a bad
 // config: the CLI as started from the repository (node + tsx on the sources, and `pnpm mia`).
-const root = join(__dirname, '..', '..', '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'mia-cli-robust-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const cli = join(root, 'packages/experiments/src/cli/main.ts');
-const node = (...rest: string[]) => [process.execPath, ['--conditions=@mia/source', '--import', 'tsx', cli, ...rest]] as const;
+const node = (...rest: string[]) => [process.execPath, miaNodeArgs(...rest)] as const;
 
 const config = (name: string, extra: Record<string, unknown> = {}) => ({
   name,
@@ -89,16 +88,13 @@ describe('mia CLI robustness', () => {
     expect(claimFiles(cache)).toEqual([]);
   }, 300_000);
 
-  it('warns on a diverged model; a bad YAML config shows the lines around the error; `reproduce --help` states the defaults', () => {
+  it('warns on a diverged model; a bad YAML config shows the lines around the error; `reproduce --help` states the defaults', async () => {
     writeFileSync(
       join(dir, 'diverge.json'),
       JSON.stringify(config('diverge', { defenses: [{ name: 'none', label: 'undefended' }], training: { epochs: 2, batchSize: 32, lr: 1e6 } })),
     );
-    const [cmd, args] = node('--backend', 'cpu', 'run', join(dir, 'diverge.json'), '--out', join(dir, 'out-diverge'));
-    const diverged = spawnSync(cmd, args, {
-      cwd: root,
-      env: { ...process.env, MIA_CACHE_DIR: join(dir, 'cache-diverge') },
-      encoding: 'utf8',
+    const diverged = await runMia(['--backend', 'cpu', 'run', join(dir, 'diverge.json'), '--out', join(dir, 'out-diverge')], {
+      env: { MIA_CACHE_DIR: join(dir, 'cache-diverge') },
       timeout: 240_000,
     });
     expect(diverged.status, diverged.stderr).toBe(0);
@@ -108,13 +104,13 @@ describe('mia CLI robustness', () => {
     expect(readFileSync(join(dir, 'out-diverge', 'report.md'), 'utf8')).toMatch(/> \*\*Warning:\*\* undefended target diverged/);
 
     writeFileSync(join(dir, 'bad.yaml'), 'name: bad\ndataset:\n  name: [purchaseLike\nmodel: mlp\n');
-    const bad = spawnSync(...node('run', join(dir, 'bad.yaml')), { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    const bad = await runMia(['run', join(dir, 'bad.yaml')], { timeout: 120_000 });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain(
       `mia: loadExperimentConfig: ${join(dir, 'bad.yaml')} is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 4, column 1:\n      name: [purchaseLike\n    model: mlp\n    ^\n`,
     );
 
-    const help = spawnSync(...node('reproduce', '--help'), { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    const help = await runMia(['reproduce', '--help'], { timeout: 120_000 });
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('(default: cpu)');
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('(default: runs/<name>-<scale> for a paper reproduction, runs/<config name> for a shipped config)');
   }, 300_000);

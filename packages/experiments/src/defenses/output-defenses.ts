@@ -46,7 +46,10 @@ export const memGuardDefense = defineDefense({
       return out;
     };
     try {
-      return { members: perturb(logits.members), nonMembers: perturb(logits.nonMembers) };
+      const members = perturb(logits.members);
+      // memGuard is synchronous and takes seconds per thousand rows: let timers and I/O run in between.
+      await new Promise((resolve) => setImmediate(resolve));
+      return { members, nonMembers: perturb(logits.nonMembers) };
     } finally {
       attack.dispose();
     }

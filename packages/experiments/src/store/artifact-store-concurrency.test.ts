@@ -1,8 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runMia } from '../test-utils/run-mia';
 import { DirectoryArtifactStore } from './artifact-store';
 import { HOST } from './process-owner';
 import { acquireClaim } from './unit-claim';
@@ -149,14 +150,8 @@ describe('DirectoryArtifactStore under real concurrent processes', () => {
     expect(leftovers).toMatchObject([{ kind: 'temporary', bytes: 6 * 1024 * 1024, owner: { pid: writer.proc.pid }, stale: true }]);
     // An empty prefix directory, as a removed entry leaves behind.
     mkdirSync(join(store, 'cd'), { recursive: true });
-    const mia = (...args: string[]) =>
-      spawnSync(process.execPath, ['--conditions=@mia/source', '--import', 'tsx', join(__dirname, '..', 'cli', 'main.ts'), ...args], {
-        cwd: root,
-        env: { ...process.env, MIA_CACHE_DIR: cache },
-        encoding: 'utf8',
-        timeout: 120_000,
-      });
-    const verify = mia('cache', 'verify');
+    const mia = (...args: string[]) => runMia(args, { env: { MIA_CACHE_DIR: cache }, timeout: 120_000 });
+    const verify = await mia('cache', 'verify');
     expect(verify.status, verify.stderr).toBe(0);
     expect(verify.stdout).toMatch(
       new RegExp(
@@ -165,7 +160,7 @@ describe('DirectoryArtifactStore under real concurrent processes', () => {
       ),
     );
     expect(verify.stdout).toMatch(/0 entries checked, 0 corrupted; 1 leftovers, 1 stale/);
-    const prune = mia('cache', 'prune');
+    const prune = await mia('cache', 'prune');
     expect(prune.status, prune.stderr).toBe(0);
     expect(prune.stdout).toMatch(/removed 0 corrupted entries, 0 trained models and 1 stale leftovers \(6\.0 MB\)/);
     expect(readdirSync(store)).toEqual([]);

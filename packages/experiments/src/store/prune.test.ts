@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runMia } from '../test-utils/run-mia';
 import { DirectoryArtifactStore } from './artifact-store';
 import { HOST_TAG } from './process-owner';
 import { temporaryName } from './names';
@@ -10,7 +10,6 @@ import { applyPrune, parseAge, planPrune } from './prune';
 
 const dir = mkdtempSync(join(tmpdir(), 'mia-prune-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const root = join(__dirname, '..', '..', '..', '..');
 const key = (i: number) => `${i.toString(16).padStart(2, '0')}`.repeat(32);
 const GOOD = [1, 2, 3].map(key);
 const OLD = GOOD[0]!;
@@ -74,14 +73,8 @@ describe('pruning the model cache', () => {
   it('mia cache prune: --dry-run removes nothing, the default keeps every good model, --models removes them', async () => {
     const cacheDir = join(dir, 'cli');
     const { store, dead, entry } = await fillCache(cacheDir);
-    const mia = (...args: string[]) =>
-      spawnSync(process.execPath, ['--conditions=@mia/source', '--import', 'tsx', join(__dirname, '..', 'cli', 'main.ts'), ...args], {
-        cwd: root,
-        env: { ...process.env, MIA_CACHE_DIR: cacheDir },
-        encoding: 'utf8',
-        timeout: 120_000,
-      });
-    const verify = mia('cache', 'verify');
+    const mia = (...args: string[]) => runMia(args, { env: { MIA_CACHE_DIR: cacheDir }, timeout: 120_000 });
+    const verify = await mia('cache', 'verify');
     expect(verify.status).toBe(1); // a corrupted entry
     expect(verify.stdout).toMatch(
       /^CORRUPTED c0c0c0c0c0c0c0c0 none\/c0: model\.bin: SHA-256 mismatch \(retrained on the next run; `mia cache verify --remove` or `mia cache prune` removes it; neither removes a good model\)$/m,
@@ -90,7 +83,7 @@ describe('pruning the model cache', () => {
       /^LEFTOVER \.tmp-abab.*stale .*\(`mia cache verify --remove` or `mia cache prune` removes it; neither removes a good model\)$/m,
     );
 
-    const dry = mia('cache', 'prune', '--dry-run');
+    const dry = await mia('cache', 'prune', '--dry-run');
     expect(dry.status, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/^would remove c0c0c0c0c0c0c0c0 none\/c0: corrupted \(model\.bin: SHA-256 mismatch\), \d+\.\d kB$/m);
     expect(dry.stdout).toMatch(/^would remove \.tmp-abab.*: unfinished write, 1\.0 kB, pid 999999999 on this host, stale/m);
@@ -100,23 +93,23 @@ describe('pruning the model cache', () => {
     expect(existsSync(entry(CORRUPT))).toBe(true);
     expect(existsSync(dead)).toBe(true);
 
-    const prune = mia('cache', 'prune');
+    const prune = await mia('cache', 'prune');
     expect(prune.status, prune.stderr).toBe(0);
     expect(prune.stdout).toMatch(/^removed 1 corrupted entries, 0 trained models and 1 stale leftovers .*kept 3 trained models/m);
     for (const k of GOOD) expect((await store.verify(k)).ok).toBe(true);
     expect(existsSync(entry(CORRUPT))).toBe(false);
     expect(existsSync(dead)).toBe(false);
 
-    const usage = mia('cache', 'prune', '--older-than', '30d');
+    const usage = await mia('cache', 'prune', '--older-than', '30d');
     expect(usage.status).toBe(1);
     expect(usage.stderr).toMatch(/^mia: cache prune: --older-than 30d selects trained models to remove, so it needs --models$/m);
-    const old = mia('cache', 'prune', '--models', '--older-than', '30d');
+    const old = await mia('cache', 'prune', '--models', '--older-than', '30d');
     expect(old.stdout).toMatch(/^removed 0101010101010101 none\/01: trained model from .*, \d+\.\d kB$/m);
     expect(old.stdout).toMatch(/removed 0 corrupted entries, 1 trained models and 0 stale leftovers .*; kept 2 trained models$/m);
-    const all = mia('cache', 'prune', '--models');
+    const all = await mia('cache', 'prune', '--models');
     expect(all.stdout).toMatch(/removed 0 corrupted entries, 2 trained models and 0 stale leftovers .*; kept 0 trained models$/m);
     expect(await store.list()).toEqual([]);
-    const help = mia('cache', 'prune', '--help');
+    const help = await mia('cache', 'prune', '--help');
     expect(help.stdout).toMatch(/trained models stay unless --models is given/);
   }, 180_000);
 });

@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runMia } from '../test-utils/run-mia';
 import { DirectoryArtifactStore } from './artifact-store';
 import { MOVE_CACHE_HINT } from './model-store';
 
@@ -47,7 +47,7 @@ describe('a cache directory that cannot be written', () => {
   if (isRoot)
     it.skip('read-only (chmod 500): skipped because tests run as root, whom permissions do not stop; the ENOTDIR case above covers the message', () => {});
 
-  it('mia run on an unwritable cache exits 1 with that message before training anything', () => {
+  it('mia run on an unwritable cache exits 1 with that message before training anything', async () => {
     const cache = join(dir, 'file', 'cache');
     const config = join(dir, 'tiny.json');
     writeFileSync(
@@ -63,11 +63,7 @@ describe('a cache directory that cannot be written', () => {
         attacks: ['loss'],
       }),
     );
-    const run = spawnSync(
-      process.execPath,
-      ['--conditions=@mia/source', '--import', 'tsx', join(__dirname, '..', 'cli', 'main.ts'), '--backend', 'cpu', 'run', config, '--out', join(dir, 'out')],
-      { cwd: join(__dirname, '..', '..', '..', '..'), env: { ...process.env, MIA_CACHE_DIR: cache }, encoding: 'utf8', timeout: 180_000 },
-    );
+    const run = await runMia(['--backend', 'cpu', 'run', config, '--out', join(dir, 'out')], { env: { MIA_CACHE_DIR: cache }, timeout: 180_000 });
     expect(run.status, run.stderr).toBe(1);
     expect(run.stderr).toContain(
       `mia: the cache directory ${join(cache, 'models')} is not writable (a part of the path is a file, not a directory: ENOTDIR); use another cache directory with --cache-dir <dir> (CLI) or the environment variable MIA_CACHE_DIR=<dir>`,
