@@ -154,5 +154,15 @@ describe('runExperiment', () => {
     );
     expect(pooled.rows.map((r) => r.attacks.map((a) => a.auc))).toEqual(inThread.rows.map((r) => r.attacks.map((a) => a.auc)));
     expect(pooled.pairedSe).toEqual(inThread.pairedSe);
+    // What the pool will do is said before it starts; the units it trained are not reported as cache hits.
+    expect(logs).toContain('models     0 of 4 in the cache; training 4 on 2 worker threads');
+    expect(logs.filter((l) => l.startsWith('cache hit'))).toEqual([]);
+    expect(logs.filter((l) => /^\[worker \d\] trained {4}CCEL alpha=0\.[37]\/(target|shadow) in /.test(l))).toHaveLength(4);
+    // A rerun on the same cache finds every unit and says so; now they are cache hits.
+    const again: string[] = [];
+    const rerun = await runExperiment(grid, { store: new DirectoryArtifactStore(join(dir, 'pool-b')), workers: 2, onLog: (l) => again.push(l) });
+    expect(again).toContain('models     4 of 4 in the cache; nothing to train');
+    expect(again.filter((l) => l.startsWith('cache hit'))).toHaveLength(4);
+    expect(rerun.rows.map((r) => r.cache)).toEqual(inThread.rows.map(() => ({ target: 'hit', shadow: 'hit' })));
   });
 });

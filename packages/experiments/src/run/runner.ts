@@ -20,7 +20,7 @@ import { packageVersions } from '../store/versions';
 import { defenseRow, rowBootstrapInput } from './defense-row';
 import { pairedRowSe, type PairedRowInput } from './paired-se';
 import { roleIndices, shadowRoles } from '../train/unit-roles';
-import { missingUnits } from '../train/run-units';
+import { missingUnits, runUnits } from '../train/run-units';
 import { referencesSummary, runReferences } from './run-references';
 import { targetPopulationSignals } from '../attacks/population-signals';
 import type { AttackReferences } from '../attacks/definition';
@@ -89,6 +89,14 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
       throw new Error('runExperiment: worker threads need a DirectoryArtifactStore (a shared directory)');
     // Targets (and shadows) of every defense, and the run's reference models: all independent units.
     const missing: TrainUnitSpec[] = await missingUnits(config, data, store, attackNeedsShadow);
+    const total = runUnits(config, attackNeedsShadow).length;
+    const where =
+      options.trainUnits !== undefined
+        ? 'on the queue'
+        : `on ${Math.min(workers, missing.length)} worker thread${Math.min(workers, missing.length) === 1 ? '' : 's'}`;
+    options.onLog?.(
+      `models     ${total - missing.length} of ${total} in the cache; ${missing.length === 0 ? 'nothing to train' : `training ${missing.length} ${where}`}`,
+    );
     for (const u of missing) trainedByWorkers.add(`${u.defenseIndex}:${u.role}`);
     if (options.trainUnits !== undefined) await options.trainUnits({ config, data, units: missing, store });
     else
@@ -108,12 +116,22 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
   // The reference models: trained (or read, or imported) once per run, shared by every defense's attacks.
   const references = await runReferences(config, data, store, options, trainedByWorkers);
   const needsPopulation = config.attacks.some((a) => findAttack(attackConfigOf(a).name)?.needs.population === true);
+  // Units the worker pool (or the queue) trained in this run come back from the cache: they were
+  // logged as trained there, so their "cache hit" line is dropped and their row says trained.
+  const unitOptions = (unit: string) =>
+    trainedByWorkers.has(unit)
+      ? {
+          ...options,
+          onLog: (line: string) => {
+            if (!line.startsWith('cache hit')) options.onLog?.(line);
+          },
+        }
+      : options;
   for (const defense of config.defenses) {
-    const target = await trainUnit(config, data, defense, 'target', store, options);
-    const shadows: UnitSignals[] = [];
-    for (const role of shadowsOf) shadows.push(await trainUnit(config, data, defense, role, store, options));
-    // Units the worker pool trained in this run come back from the cache; report them as trained.
     const index = config.defenses.indexOf(defense);
+    const target = await trainUnit(config, data, defense, 'target', store, unitOptions(`${index}:target`));
+    const shadows: UnitSignals[] = [];
+    for (const role of shadowsOf) shadows.push(await trainUnit(config, data, defense, role, store, unitOptions(`${index}:${role}`)));
     if (trainedByWorkers.has(`${index}:target`)) target.cache = 'miss';
     shadows.forEach((u, k) => {
       if (trainedByWorkers.has(`${index}:${shadowsOf[k]}`)) u.cache = 'miss';
@@ -191,7 +209,7 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     const maxAdvantage = row.maxAdvantage;
     options.onLog?.(
       best === undefined
-        ? `trained    ${defense.label ?? defense.name}: test acc ${(100 * testAccuracy).toFixed(1)}% (no attacks in this run)`
+        ? `evaluated  ${defense.label ?? defense.name}: test acc ${(100 * testAccuracy).toFixed(1)}% (no attacks in this run)`
         : `attacked   ${defense.label ?? defense.name}: test acc ${(100 * testAccuracy).toFixed(1)}%, max advantage ${(100 * maxAdvantage).toFixed(1)}% (${best.attack})`,
     );
   }
