@@ -1,20 +1,13 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
-import { countParameters } from '@mia/core';
-import { createModel } from '@mia/models';
+import { modelParameterCount } from '@mia/models';
 import { budgetMinutes } from '@mia/experiments/reproduce';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CPU_PLAN, CRL_SHADOW_MODELS, FIG7_CPU_PLAN, LAMBDA_SELECTION, TABLE1_BUDGET, TABLE1_PILOT, groupConfig, lambdaSelectionConfig } from './configs';
 import { APPROACHES } from './paper-values';
 
-const parameters = (name: string, options: Record<string, unknown>) => {
-  const model = createModel(name, { ...options, numClasses: 10, inputShape: [32, 32, 3], seed: 0 });
-  try {
-    return countParameters(model);
-  } finally {
-    model.dispose();
-  }
-};
+const parameters = (name: string, options: Record<string, unknown>) =>
+  modelParameterCount(name, { ...options, numClasses: 10, inputShape: [32, 32, 3], seed: 0 });
 
 beforeAll(async () => {
   await tf.setBackend('cpu');

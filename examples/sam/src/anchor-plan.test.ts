@@ -1,19 +1,12 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
-import { countParameters } from '@mia/core';
-import { createModel } from '@mia/models';
+import { modelParameterCount } from '@mia/models';
 import { budgetMinutes } from '@mia/experiments/reproduce';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CPU_PLAN, SAM_RHO_SELECTION, TABLE1_BUDGET, TABLE1_PILOT, columnConfig, coreDefenses, rhoSelectionConfig, seedsAt } from './configs';
 
-const parameters = (name: string, options: Record<string, unknown>) => {
-  const model = createModel(name, { ...options, numClasses: 10, inputShape: [32, 32, 3], seed: 0 });
-  try {
-    return countParameters(model);
-  } finally {
-    model.dispose();
-  }
-};
+const parameters = (name: string, options: Record<string, unknown>) =>
+  modelParameterCount(name, { ...options, numClasses: 10, inputShape: [32, 32, 3], seed: 0 });
 
 beforeAll(async () => {
   await tf.setBackend('cpu');

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@mia/core';
+import { InvalidArgumentError, countParameters } from '@mia/core';
 import { attackModelKinds, createAttackModel, type AttackModelKind } from './attack-model';
 import { createDenseNet121 } from './densenet';
 import { createGoogLeNet } from './googlenet';
@@ -68,4 +68,20 @@ export function createModel(name: string, options: CreateModelOptions): ModelCla
     throw new InvalidArgumentError(`createModel: options must be an object, got ${String(options)}`);
   }
   return builder(options);
+}
+
+/**
+ * The number of trainable parameters of an architecture with these options, e.g. to size a plan
+ * (`modelParameterCount('resnet18', { numClasses: 10, inputShape: [32, 32, 3], width: 32 })`): the
+ * model is built on the active tfjs backend, counted and disposed.
+ * @param name - one of {@link modelNames}. @param options - as {@link createModel}'s.
+ * @throws InvalidArgumentError as {@link createModel}.
+ */
+export function modelParameterCount(name: string, options: CreateModelOptions): number {
+  const model = createModel(name, options);
+  try {
+    return countParameters(model);
+  } finally {
+    model.dispose();
+  }
 }

@@ -1,4 +1,4 @@
-export { createModel, modelNames, type CreateModelOptions } from './create-model';
+export { createModel, modelNames, modelParameterCount, type CreateModelOptions } from './create-model';
 export { createMlp, type MlpOptions } from './mlp';
 export { createResNet, type ResNetOptions } from './resnet';
 export { createSmallCnn, type SmallCnnOptions } from './small-cnn';
