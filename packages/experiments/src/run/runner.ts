@@ -90,10 +90,8 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     // Targets (and shadows) of every defense, and the run's reference models: all independent units.
     const missing: TrainUnitSpec[] = await missingUnits(config, data, store, attackNeedsShadow);
     const total = runUnits(config, attackNeedsShadow).length;
-    const where =
-      options.trainUnits !== undefined
-        ? 'on the queue'
-        : `on ${Math.min(workers, missing.length)} worker thread${Math.min(workers, missing.length) === 1 ? '' : 's'}`;
+    const threads = Math.min(workers, missing.length);
+    const where = options.trainUnits !== undefined ? 'on the queue' : `on ${threads} worker thread${threads === 1 ? '' : 's'}`;
     options.onLog?.(
       `models     ${total - missing.length} of ${total} in the cache; ${missing.length === 0 ? 'nothing to train' : `training ${missing.length} ${where}`}`,
     );
