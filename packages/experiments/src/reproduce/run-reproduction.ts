@@ -11,7 +11,7 @@ import { runExperiment, type TrainUnitsRequest } from '../run/runner';
 import { unitKey } from '../train/train-unit';
 import { shadowRoles } from '../train/unit-roles';
 import { attackNeedsShadow } from '../attacks/registry';
-import { trainUnitsInWorkers } from '../train/worker-pool';
+import { trainUnitsInWorkers, workerIsolation, WorkerSlots } from '../train/worker-pool';
 import { packageVersions } from '../store/versions';
 import { writeReport } from '../report/write-report';
 import { writeReproductionReport } from './reproduction-report';
@@ -63,29 +63,28 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
   const notes = new Set<string>();
   const notRunReasons = new Map<string, string>();
   const prepared = new Map<string, PreparedData>();
-  // Local worker threads: one run's units train at a time on the pool (`workers` threads), in the order
-  // the runs ask, while runs whose models are done attack on this thread. With it (or a queue) the
-  // training seeds of `runSeeds` start together, so seed j's attacks overlap seed j + 1's training.
+  // Local worker threads: `workers` slots shared by the runs. A run's units start as slots free up, in
+  // the order the runs ask, so the last unit of one run and the first of the next train side by side;
+  // runs whose models are done attack on this thread meanwhile. With it (or a queue) the training
+  // seeds of `runSeeds` start together, so seed j's attacks overlap seed j + 1's training.
   const workers = options.workers ?? 0;
   const local = workers > 0 && options.trainUnits === undefined && store instanceof DirectoryArtifactStore ? store : undefined;
-  let turn: Promise<unknown> = Promise.resolve();
+  const slots = local === undefined ? undefined : new WorkerSlots(workers);
+  const processes = workerIsolation() === 'process';
+  const sharedMembers = processes ? (workers === 1 ? 'worker process' : 'worker processes') : workers === 1 ? 'worker thread' : 'worker threads';
   const localTrainer =
-    local === undefined
+    local === undefined || slots === undefined
       ? undefined
       : (id: string) =>
-          (request: TrainUnitsRequest): Promise<void> => {
-            const mine = turn.then(() =>
-              trainUnitsInWorkers(request.config, request.units, {
-                workers,
-                storeRoot: local.root,
-                onLog: (line) => log(`[${id}] ${line}`),
-                ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
-                ...(options.signal === undefined ? {} : { signal: options.signal }),
-              }),
-            );
-            turn = mine.catch(() => undefined);
-            return mine;
-          };
+          (request: TrainUnitsRequest): Promise<void> =>
+            trainUnitsInWorkers(request.config, request.units, {
+              workers,
+              slots,
+              storeRoot: local.root,
+              onLog: (line) => log(`[${id}] ${line}`),
+              ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+              ...(options.signal === undefined ? {} : { signal: options.signal }),
+            });
   const concurrentSeeds = options.trainUnits !== undefined || localTrainer !== undefined;
   const ctx: ReproductionContext = {
     scale: options.scale,
@@ -104,7 +103,14 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
             onLog: (line) => log(`[${id}] ${line}`),
             ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
             ...(options.workers === undefined ? {} : { workers: options.workers }),
-            ...(options.trainUnits !== undefined ? { trainUnits: options.trainUnits } : localTrainer !== undefined ? { trainUnits: localTrainer(id) } : {}),
+            ...(options.trainUnits !== undefined
+              ? { trainUnits: options.trainUnits }
+              : localTrainer !== undefined
+                ? {
+                    trainUnits: localTrainer(id),
+                    trainUnitsWhere: `on the reproduction's ${workers} shared ${sharedMembers}`,
+                  }
+                : {}),
             ...(options.signal === undefined ? {} : { signal: options.signal }),
           },
         );

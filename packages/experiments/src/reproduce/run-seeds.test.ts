@@ -138,7 +138,7 @@ describe('ReproductionContext.runSeeds', () => {
     expect(fresh.pairedSe).toEqual(r4.pairedSe);
   });
 
-  it('with worker threads, starts every seed at once (one run trains at a time, the others attack meanwhile) and gives the in-thread numbers', async () => {
+  it('with worker threads, starts every seed at once (their units share the pool’s slots, runs whose models are done attack meanwhile) and gives the in-thread numbers', async () => {
     const inThread = await reproduce(
       new DirectoryArtifactStore(join(dir, 'thread')),
       't',
@@ -162,6 +162,8 @@ describe('ReproductionContext.runSeeds', () => {
         id,
       ).toBeLessThan(firstTrained);
     expect(logs.filter((l) => /\[worker \d\] trained /.test(l))).toHaveLength(12);
+    // Each run says where its units train: the reproduction's shared pool, not a queue.
+    expect(logs).toContain("[tiny] models     0 of 4 in the cache; training 4 on the reproduction's 2 shared worker threads");
     expect(pooled.trainingSeeds).toEqual([3, 4, 5]);
     expect(pooled.rows.map((r) => [r.seeds, r.se, r.p1])).toEqual(inThread.rows.map((r) => [r.seeds, r.se, r.p1]));
     expect(pooled.pairedSe).toEqual(inThread.pairedSe);

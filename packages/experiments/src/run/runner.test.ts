@@ -1,12 +1,13 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryArtifactStore } from '../store/artifact-store';
 import { parseExperimentConfig } from '../config/parse-config';
 import { runExperiment } from './runner';
+import { trainUnitsInWorkers, workerIsolation } from '../train/worker-pool';
 
 const dir = mkdtempSync(join(tmpdir(), 'mia-runner-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -164,5 +165,74 @@ describe('runExperiment', () => {
     expect(again).toContain('models     4 of 4 in the cache; nothing to train');
     expect(again.filter((l) => l.startsWith('cache hit'))).toHaveLength(4);
     expect(rerun.rows.map((r) => r.cache)).toEqual(inThread.rows.map(() => ({ target: 'hit', shadow: 'hit' })));
+  });
+
+  it('worker processes (each training in its own address space) give the same numbers as worker threads', async () => {
+    const grid = parseExperimentConfig({ ...config, defenses: [{ name: 'none', label: 'undefended' }, config.defenses[1]!] });
+    const threads = await runExperiment(grid, { store: new DirectoryArtifactStore(join(dir, 'iso-t')), workers: 2, workerIsolation: 'thread' });
+    const logs: string[] = [];
+    const processes = await runExperiment(grid, {
+      store: new DirectoryArtifactStore(join(dir, 'iso-p')),
+      workers: 2,
+      workerIsolation: 'process',
+      onLog: (l) => logs.push(l),
+    });
+    expect(logs).toContain('models     0 of 4 in the cache; training 4 on 2 worker processes');
+    expect(logs.filter((l) => /^\[worker [01]\] trained /.test(l))).toHaveLength(4);
+    expect(processes.rows.map((r) => [r.trainAccuracy, r.testAccuracy, r.lossGap, r.attacks.map((a) => a.auc)])).toEqual(
+      threads.rows.map((r) => [r.trainAccuracy, r.testAccuracy, r.lossGap, r.attacks.map((a) => a.auc)]),
+    );
+    // The stores hold the same models, byte for byte.
+    const files = (root: string) =>
+      readdirSync(root, { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith('.bin'))
+        .sort();
+    expect(files(join(dir, 'iso-t'))).toHaveLength(4);
+    expect(files(join(dir, 'iso-p'))).toEqual(files(join(dir, 'iso-t')));
+    for (const f of files(join(dir, 'iso-t'))) expect(readFileSync(join(dir, 'iso-p', f)).equals(readFileSync(join(dir, 'iso-t', f))), f).toBe(true);
+  });
+
+  // A process's command line, '' when it ended between the listing of /proc and the read.
+  const cmdline = (pid: string): string => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+
+  it('a worker process that fails says why, and one that is killed names its signal', async () => {
+    const grid = parseExperimentConfig({ ...config, defenses: [{ name: 'none', label: 'undefended' }] });
+    const storeRoot = join(dir, 'iso-fail');
+    const units = [{ defenseIndex: 0, role: 'target' as const }];
+    // The process cannot load its data: the pool rejects with the worker's own message.
+    await expect(
+      trainUnitsInWorkers(parseExperimentConfig({ ...config, dataset: { name: 'cifar100' } }), units, {
+        workers: 1,
+        storeRoot,
+        dataDir: join(dir, 'none'),
+        isolation: 'process',
+      }),
+    ).rejects.toThrow(/^worker 0: .*cifar100/);
+    // Killed from outside while it trains (as the OOM killer would): the signal is named.
+    const pids = new Set(readdirSync('/proc').filter((p) => /^\d+$/.test(p)));
+    const run = trainUnitsInWorkers(grid, units, {
+      workers: 1,
+      storeRoot,
+      isolation: 'process',
+      onLog: () => {
+        for (const p of readdirSync('/proc').filter((p) => /^\d+$/.test(p) && !pids.has(p)))
+          if (cmdline(p).includes('train-worker')) process.kill(Number(p), 'SIGKILL');
+      },
+    });
+    await expect(run).rejects.toThrow(/^worker 0 exited with signal SIGKILL/);
+  });
+
+  it('MIA_WORKER_ISOLATION chooses threads or processes and refuses anything else', () => {
+    expect(workerIsolation(undefined, {})).toBe('thread');
+    expect(workerIsolation(undefined, { MIA_WORKER_ISOLATION: 'process' })).toBe('process');
+    expect(workerIsolation('thread', { MIA_WORKER_ISOLATION: 'process' })).toBe('thread');
+    expect(() => workerIsolation(undefined, { MIA_WORKER_ISOLATION: 'fork' })).toThrow('MIA_WORKER_ISOLATION must be "thread" or "process", got "fork"');
   });
 });

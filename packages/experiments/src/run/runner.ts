@@ -15,7 +15,7 @@ import type { DefenseRow, ExperimentResults } from './results';
 import { brokenDpWarning, divergenceWarning, examplesPerClassWarning } from './warnings';
 import { trainUnit, type TrainUnitSpec } from '../train/train-unit';
 import { checkedRunConfig } from '../config/run-config';
-import { trainUnitsInWorkers } from '../train/worker-pool';
+import { trainUnitsInWorkers, workerIsolation, type WorkerIsolation } from '../train/worker-pool';
 import { packageVersions } from '../store/versions';
 import { defenseRow, rowBootstrapInput } from './defense-row';
 import { pairedRowSe, type PairedRowInput } from './paired-se';
@@ -42,6 +42,10 @@ export interface RunExperimentOptions {
    * of in worker threads; when it resolves, every unit must be readable from `store`.
    */
   readonly trainUnits?: (request: TrainUnitsRequest) => Promise<void>;
+  /** Pool members as threads or child processes (`trainUnitsInWorkers`). @default `$MIA_WORKER_ISOLATION`, else threads */
+  readonly workerIsolation?: WorkerIsolation;
+  /** Where {@link trainUnits} trains, for the log line before training. @default 'on the queue' */
+  readonly trainUnitsWhere?: string;
   /** Loads the dataset and partition (tests inject one). @default {@link prepareData} */
   readonly loadData?: typeof prepareData;
 }
@@ -91,7 +95,9 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     const missing: TrainUnitSpec[] = await missingUnits(config, data, store, attackNeedsShadow);
     const total = runUnits(config, attackNeedsShadow).length;
     const threads = Math.min(workers, missing.length);
-    const where = options.trainUnits !== undefined ? 'on the queue' : `on ${threads} worker thread${threads === 1 ? '' : 's'}`;
+    const processes = workerIsolation(options.workerIsolation) === 'process';
+    const members = processes ? (threads === 1 ? 'worker process' : 'worker processes') : threads === 1 ? 'worker thread' : 'worker threads';
+    const where = options.trainUnits !== undefined ? (options.trainUnitsWhere ?? 'on the queue') : `on ${threads} ${members}`;
     options.onLog?.(
       `models     ${total - missing.length} of ${total} in the cache; ${missing.length === 0 ? 'nothing to train' : `training ${missing.length} ${where}`}`,
     );
@@ -104,6 +110,7 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
         dataDir: options.dataDir,
         onLog: options.onLog,
         signal: options.signal,
+        ...(options.workerIsolation === undefined ? {} : { isolation: options.workerIsolation }),
       });
   }
   const rows: DefenseRow[] = [];

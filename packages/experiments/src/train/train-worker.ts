@@ -1,4 +1,4 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { initBackend } from '@mia/core';
 import { asBackendName, backendLoaders } from './backend-choice';
 import { DirectoryArtifactStore } from '../store/artifact-store';
@@ -7,18 +7,13 @@ import type { ExperimentConfig } from '../config/schema';
 import { prepareData } from '../data/prepare-data';
 import { trainUnit, type TrainUnitSpec } from './train-unit';
 import { unitDefense } from './run-units';
-import type { WorkerMessage } from './worker-pool';
+import type { WorkerData, WorkerMessage } from './worker-pool';
 
-// One worker thread of the training pool: its own backend and data copy; trains the units it is
-// sent and writes them into the shared store.
-const { config, storeRoot, dataDir, backend, threads } = workerData as {
-  config: ExperimentConfig;
-  storeRoot: string;
-  dataDir?: string;
-  backend?: string;
-  threads?: number;
-};
-const post = (m: WorkerMessage) => parentPort!.postMessage(m);
+// One member of the training pool, a worker thread or a child process (worker-pool.ts): its own
+// backend and data copy; trains the units it is sent and writes them into the shared store.
+const channel = parentPort !== null ? threadChannel(parentPort) : processChannel();
+const { config, storeRoot, dataDir, backend, threads } = await channel.workerData;
+const post = channel.post;
 
 try {
   // The same backend as the main thread, so a pooled run gives the same numbers as an in-thread one;
@@ -29,7 +24,7 @@ try {
   await importDefenseModules(config.modules);
   const data = await prepareData(config, { dataDir });
   const store = new DirectoryArtifactStore(storeRoot);
-  parentPort!.on('message', (unit: TrainUnitSpec) => {
+  channel.onUnit((unit: TrainUnitSpec) => {
     // A reference model (defenseIndex −1) trains without the defense, once per run.
     trainUnit(config, data, unitDefense(config, unit), unit.role, store, { onLog: (line) => post({ type: 'log', line }) })
       .then(() => post({ type: 'done', unit }))
@@ -38,4 +33,43 @@ try {
   post({ type: 'ready' });
 } catch (error) {
   post({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+}
+
+interface Channel {
+  readonly workerData: Promise<WorkerData>;
+  post(message: WorkerMessage): void;
+  onUnit(handler: (unit: TrainUnitSpec) => void): void;
+}
+
+function threadChannel(port: MessagePort): Channel {
+  return {
+    workerData: Promise.resolve(workerData as WorkerData),
+    post: (m) => port.postMessage(m),
+    onUnit: (h) => port.on('message', h),
+  };
+}
+
+/** A child process's IPC: `{ type: 'init', workerData }` first, then `{ type: 'unit', unit }` per unit. */
+function processChannel(): Channel {
+  if (process.send === undefined) throw new Error('train-worker: started neither as a worker thread nor as a child process with IPC');
+  const send = process.send.bind(process);
+  let handler: ((unit: TrainUnitSpec) => void) | undefined;
+  const early: TrainUnitSpec[] = [];
+  let init!: (data: WorkerData) => void;
+  const data = new Promise<WorkerData>((resolve) => (init = resolve));
+  process.on('message', (m: { type: 'init'; workerData: WorkerData } | { type: 'unit'; unit: TrainUnitSpec }) => {
+    if (m.type === 'init') init(m.workerData);
+    else if (handler !== undefined) handler(m.unit);
+    else early.push(m.unit);
+  });
+  // The pool went away (its process died): nothing will read what this process trains next.
+  process.on('disconnect', () => process.exit(1));
+  return {
+    workerData: data,
+    post: (m) => void send(m),
+    onUnit: (h) => {
+      handler = h;
+      for (const u of early.splice(0)) h(u);
+    },
+  };
 }
