@@ -2,7 +2,16 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CURRENT_VERDICT_RULES, ConfigChangedError, NeedsTrainedModelsError, isDecided, marginProblems, replayReproduction, type Reproduction, type ReproductionResult } from '@mia/experiments/reproduce';
+import {
+  CURRENT_VERDICT_RULES,
+  ConfigChangedError,
+  NeedsTrainedModelsError,
+  isDecided,
+  marginProblems,
+  replayReproduction,
+  type Reproduction,
+  type ReproductionResult,
+} from '@mia/experiments/reproduce';
 import { reproductions as ccl } from '@mia/example-ccl';
 import { reproductions as crl } from '@mia/example-crl';
 import { reproductions as dp } from '@mia/example-dp';
