@@ -26,6 +26,7 @@ import {
 } from '@mia/experiments/reproduce';
 import { reproductions as ccl } from '@mia/example-ccl';
 import { reproductions as crl } from '@mia/example-crl';
+import { reproductions as dp } from '@mia/example-dp';
 import { reproductions as past } from '@mia/example-past';
 import { reproductions as sam } from '@mia/example-sam';
 
@@ -36,7 +37,7 @@ let stale = 0;
 
 // Results whose runs the reproduction's current plan no longer matches (another config, or runs it did
 // not store such as more training seeds): replaying the claim builders on the stored runs says so.
-const REPRODUCTIONS = new Map<string, Reproduction>([...ccl, ...crl, ...past, ...sam].map((r) => [r.name, r]));
+const REPRODUCTIONS = new Map<string, Reproduction>([...ccl, ...crl, ...dp, ...past, ...sam].map((r) => [r.name, r]));
 const earlierPlan = new Set<string>();
 for (const example of readdirSync(join(root, 'examples'))) {
   const results = join(root, 'examples', example, 'results');

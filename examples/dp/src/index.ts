@@ -9,6 +9,7 @@ export {
   planeFigure,
   matchedDpRow,
   EPSILONS,
+  SEEDS,
   DELTA,
   CLIP_NORM,
   EMPIRICAL,

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { DirectoryArtifactStore, initDefaultBackend, type ExperimentResults } from '@mia/experiments';
 import { dpSgdCandidateLabel, dpSgdSettingName, marginProblems, runReproduction } from '@mia/experiments/reproduce';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import {
   DP_GRID,
   EMPIRICAL,
   EPSILONS,
+  SEEDS,
   dpLabel,
   dpSettings,
   matchedDpRow,
@@ -27,13 +28,13 @@ beforeAll(async () => {
 });
 
 describe('dp-plane', () => {
-  it('puts every defense on one PAST6 partition with DP-SGD at three ε, q = batch / members', () => {
+  it('puts every defense on one PAST6 partition with DP-SGD at four ε, q = batch / members', () => {
     for (const scale of ['smoke', 'cpu'] as const) {
       const config = planeConfig(scale);
       expect(config.partition.preset).toBe('PAST6');
       expect(config.defenses.map((d) => d.label)).toEqual(['w/o', ...EPSILONS.map(dpLabel), ...EMPIRICAL.map((e) => e.label)]);
       const dp = config.defenses.filter((d) => d.name === 'dp-sgd');
-      expect(dp.map((d) => d.params.targetEpsilon)).toEqual([1, 4, 16]);
+      expect(dp.map((d) => d.params.targetEpsilon)).toEqual([4, 16, 64, 256]);
       expect(dp.every((d) => d.params.sampleRate === config.training.batchSize / config.partition.maxPerRole!)).toBe(true);
     }
   });
@@ -42,12 +43,13 @@ describe('dp-plane', () => {
     const selection = selectionConfig('cpu');
     expect(selection.attacks).toEqual([]);
     expect(selection.partition).toEqual(planeConfig('cpu').partition);
-    // The grid: expected batches 128, 512, 1024 of the 2,000 members, each at the same data passes.
+    // The grid: expected batches 512, 1,024, 2,048 of the 10,000 members, each at the same data passes.
+    expect(members('cpu')).toBe(10_000);
     const settings = dpSettings('cpu');
-    expect([...new Set(settings.map((s) => s.batch))]).toEqual([128, 512, 1024]);
+    expect([...new Set(settings.map((s) => s.batch))]).toEqual([512, 1024, 2048]);
     expect(settings).toHaveLength(DP_GRID.cpu.batches.length * DP_GRID.cpu.epochs.length * DP_GRID.cpu.lrs.length);
     for (const b of DP_GRID.cpu.batches)
-      expect(settings.filter((s) => s.batch === b).map((s) => s.epochs)).toEqual(settings.filter((s) => s.batch === 128).map((s) => s.epochs));
+      expect(settings.filter((s) => s.batch === b).map((s) => s.epochs)).toEqual(settings.filter((s) => s.batch === 512).map((s) => s.epochs));
     expect(selection.defenses.map((d) => d.label)).toEqual(EPSILONS.flatMap((e) => settings.map((s) => dpSgdCandidateLabel(dpLabel(e), s))));
     for (const d of selection.defenses) {
       const s = settings.find((x) => d.label!.endsWith(dpSgdSettingName(x)))!;
@@ -56,7 +58,7 @@ describe('dp-plane', () => {
       expect(d.params.noiseMultiplier).toBeUndefined();
     }
     // Constructed validation accuracies: the best per ε wins, whatever its position; test accuracy plays no part.
-    const best: Record<string, number> = { [dpLabel(1)]: 0, [dpLabel(4)]: settings.length - 1, [dpLabel(16)]: 7 };
+    const best: Record<string, number> = { [dpLabel(4)]: 0, [dpLabel(16)]: settings.length - 1, [dpLabel(64)]: 2, [dpLabel(256)]: 1 };
     const rows = EPSILONS.flatMap((e) =>
       settings.map((s, i) => ({
         label: dpSgdCandidateLabel(dpLabel(e), s),
@@ -71,7 +73,7 @@ describe('dp-plane', () => {
     for (const e of EPSILONS) {
       const s = settings[best[dpLabel(e)]!]!;
       expect(plane.defenses.find((d) => d.label === dpLabel(e))!.params).toMatchObject({
-        sampleRate: s.batch / 2000,
+        sampleRate: s.batch / members('cpu'),
         epochs: s.epochs,
         lr: s.lr,
         targetEpsilon: e,
@@ -110,6 +112,10 @@ describe('dp-plane', () => {
     expect(result.claims).toHaveLength(2 + EMPIRICAL.length);
     expect(result.claims.every((c) => c.statement.startsWith('ours:'))).toBe(true);
     expect(marginProblems(result.claims)).toEqual([]);
+    // The plane trains SEEDS.smoke training seeds per model; the margins combine them.
+    expect(SEEDS.smoke).toBe(2);
+    expect(existsSync(join(dir, 'out', 'runs', 'plane-seed-1', 'results.json'))).toBe(true);
+    expect(result.notes.some((n) => n.includes('combined over 2 training seeds'))).toBe(true);
     const results = JSON.parse(readFileSync(join(dir, 'out', 'runs', 'plane', 'results.json'), 'utf8')) as ExperimentResults;
     const planeConfigRun = JSON.parse(readFileSync(join(dir, 'out', 'runs', 'plane', 'config.json'), 'utf8')) as {
       defenses: Array<{ label: string; params: { lr?: number; epochs?: number; sampleRate?: number } }>;
