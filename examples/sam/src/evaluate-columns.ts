@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { contentHash, getDefense, type ExperimentConfig, type ExperimentResults } from '@mia/experiments';
-import { configForSeed, isNotRun, type NotRun, type ReproductionContext, type ReproductionScale } from '@mia/experiments/reproduce';
+import { isNotRun, type NotRun, type ReproductionContext, type ReproductionScale } from '@mia/experiments/reproduce';
 import { serializeClassifier } from '@mia/models';
 import { DATASET_COLUMNS, columnConfig, coreDefenses, type DatasetColumn } from './configs';
 import { evaluateModel, type ModelEvaluation } from './evaluate-model';
@@ -114,6 +114,13 @@ async function evaluateCached(ctx: ReproductionContext, config: ExperimentConfig
  * ({@link evaluateModel}) and merges the seeds ({@link mergeSeedEvaluations}); evaluations are cached
  * in the artifact store by model content, so tables that share models attack them once.
  *
+ * With `ctx.parallelRuns` the columns' runs start together (their units share the reproduction's
+ * workers, first come first served); either way each seed's models are attacked as soon as its run
+ * finishes: the evaluation, which runs
+ * on this thread, overlaps the trainings still on the workers instead of waiting for the last of them.
+ * The result does not depend on that order (every split and attack is seeded, models are found by
+ * content).
+ *
  * @param defensesOf - the defenses of each column (default: SGD, SAM, SharpReg).
  * @param suffix - distinguishes configs (and run ids) with other defense lists.
  * @param seeds - training seeds per model (docs/protocol.md §5.2). @default 1
@@ -125,25 +132,35 @@ export async function evaluateColumns(
   suffix = 'core',
   seeds = 1,
 ): Promise<Record<DatasetColumn, ColumnEvaluation | NotRun>> {
-  const out = {} as Record<DatasetColumn, ColumnEvaluation | NotRun>;
-  for (const column of DATASET_COLUMNS) {
+  const evaluateColumn = async (column: DatasetColumn): Promise<ColumnEvaluation | NotRun> => {
     const config = columnConfig(column, ctx.scale, defensesOf(column, ctx.scale), suffix);
-    const results = await ctx.runSeeds(`${column.toLowerCase().replace(/[^a-z0-9]+/g, '')}-${suffix}`, config, seeds);
-    if (isNotRun(results)) {
-      out[column] = results;
-      continue;
-    }
+    const labels = config.defenses.map((d) => d.label ?? d.name);
+    const ofSeed = new Map<number, readonly ModelEvaluation[]>();
+    const results = await ctx.runSeeds(`${column.toLowerCase().replace(/[^a-z0-9]+/g, '')}-${suffix}`, config, seeds, {
+      async onRun(run, outcome) {
+        if (isNotRun(outcome)) return;
+        const evaluations: ModelEvaluation[] = [];
+        for (const label of labels) evaluations.push(await evaluateCached(ctx, run.config, label));
+        ofSeed.set(run.trainingSeed, evaluations);
+      },
+    });
+    if (isNotRun(results)) return results;
     const trainingSeeds = results.trainingSeeds ?? [config.trainingSeed ?? config.seed];
     const evaluations: Record<string, ModelEvaluation> = {};
     const bySeed: Record<string, ModelEvaluation[]> = {};
-    for (const defense of config.defenses) {
-      const label = defense.label ?? defense.name;
-      const perSeed: ModelEvaluation[] = [];
-      for (const trainingSeed of trainingSeeds) perSeed.push(await evaluateCached(ctx, configForSeed(config, trainingSeed), label));
+    labels.forEach((label, i) => {
+      const perSeed = trainingSeeds.map((trainingSeed) => {
+        const evaluation = ofSeed.get(trainingSeed)?.[i];
+        if (evaluation === undefined) throw new Error(`evaluateColumns: ${column}: training seed ${trainingSeed} ran but its ${label} model was not evaluated`);
+        return evaluation;
+      });
       bySeed[label] = perSeed;
       evaluations[label] = mergeSeedEvaluations(perSeed);
-    }
-    out[column] = { config, results, evaluations, seeds: trainingSeeds, bySeed };
-  }
-  return out;
+    });
+    return { config, results, evaluations, seeds: trainingSeeds, bySeed };
+  };
+  const columns: Array<ColumnEvaluation | NotRun> = [];
+  if (ctx.parallelRuns === true) columns.push(...(await Promise.all(DATASET_COLUMNS.map(evaluateColumn))));
+  else for (const column of DATASET_COLUMNS) columns.push(await evaluateColumn(column));
+  return Object.fromEntries(DATASET_COLUMNS.map((column, i) => [column, columns[i]!])) as Record<DatasetColumn, ColumnEvaluation | NotRun>;
 }

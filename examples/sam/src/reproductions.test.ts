@@ -109,6 +109,21 @@ describe('SAM-privacy reproductions at smoke scale', () => {
     }, 120_000);
   }
 
+  it('Table 1 with its runs on 2 worker threads (the columns started together, each seed attacked as its run ends) equals the run in this thread', async () => {
+    const inThread = results.get('sam-table1')!;
+    const parallel = await runReproduction(
+      reproductions.find((r) => r.name === 'sam-table1')!,
+      {
+        scale: 'smoke',
+        out: join(dir, 'sam-table1-workers'),
+        store: new DirectoryArtifactStore(join(dir, 'cache-workers')),
+        workers: 2,
+      },
+    );
+    expect(parallel.tables).toEqual(inThread.tables);
+    expect(parallel.claims).toEqual(inThread.claims);
+  }, 300_000);
+
   it("Table 4 has measured MemGuard and SELENA rows; MemGuard keeps SGD's accuracies (same model, labels kept)", () => {
     const t4 = results.get('sam-table4')!.tables[0]!;
     const row = (label: string) => t4.rows.find((r) => r.label === label)!;

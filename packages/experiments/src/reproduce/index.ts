@@ -71,6 +71,7 @@ export {
   type ColumnDecision,
   type NotRun,
   type RunOutcome,
+  type RunSeedsOptions,
   type LoadedUnit,
 } from './types';
 export { selectHyperparameter, type Selection, type SelectionCandidate, type SelectionCriterion } from './selection';

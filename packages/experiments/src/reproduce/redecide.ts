@@ -112,7 +112,7 @@ async function replay(reproduction: Reproduction, options: RedecideOptions): Pro
       log(`[${id}] stored results (${results.seconds.toFixed(0)} s when measured)`);
       return results;
     },
-    runSeeds: (id, config, k) => runSeeds((i, c) => ctx.run(i, c), id, config, k),
+    runSeeds: (id, config, k, seedOptions) => runSeeds((i, c) => ctx.run(i, c), id, config, k, seedOptions),
     async loadModel() {
       throw new NeedsTrainedModelsError(
         `redecide: ${reproduction.name} needs its trained models (ctx.loadModel), which stored results do not hold; re-run it: mia reproduce ${reproduction.name} --scale ${previous.scale}`,

@@ -90,6 +90,7 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
     scale: options.scale,
     store,
     log,
+    parallelRuns: concurrentSeeds,
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     async run(id: string, config: ExperimentConfig): Promise<RunOutcome> {
@@ -133,7 +134,7 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
       await writeReport({ ...stored, command: `mia reproduce ${reproduction.name} --scale ${options.scale}` }, join(options.out, 'runs', id));
       return results;
     },
-    runSeeds: (id, config, k) => runSeeds((i, c) => ctx.run(i, c), id, config, k, { concurrent: concurrentSeeds }),
+    runSeeds: (id, config, k, seedOptions = {}) => runSeeds((i, c) => ctx.run(i, c), id, config, k, { ...seedOptions, concurrent: concurrentSeeds }),
     async loadModel(config, defenseLabel, role = 'target'): Promise<LoadedUnit> {
       const expanded = expandGrid({ ...config, scale: options.scale });
       const defense = expanded.defenses.find((d) => (d.label ?? d.name) === defenseLabel);

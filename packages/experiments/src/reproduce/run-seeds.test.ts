@@ -10,8 +10,8 @@ import { pairedDifferenceSe } from '../run/paired-se';
 import { runExperiment } from '../run/runner';
 import type { ExperimentResults } from '../run/results';
 import { runReproduction } from './run-reproduction';
-import { configForSeed, seedRuns } from './seeds';
-import { isNotRun, type Reproduction, type ReproductionContext } from './types';
+import { configForSeed, runSeeds, seedRuns } from './seeds';
+import { isNotRun, type Reproduction, type ReproductionContext, type RunOutcome } from './types';
 
 const dir = mkdtempSync(join(tmpdir(), 'mia-seeds-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -77,6 +77,57 @@ describe('seedRuns', () => {
     expect(configForSeed(config, 4)).toEqual(runs[1]!.config);
     expect(seedRuns('x', { ...config, trainingSeed: 10 }, 2).map((r) => r.id)).toEqual(['x', 'x-seed-11']);
     expect(() => seedRuns('x', config, 0)).toThrow('runSeeds: k must be a positive integer, got 0');
+  });
+});
+
+describe('runSeeds onRun', () => {
+  // A stand-in for ctx.run: each seed's run resolves when the test says so; results carry only what aggregateSeeds reads.
+  const fakeRuns = () => {
+    const events: string[] = [];
+    const pending = new Map<string, (outcome: RunOutcome) => void>();
+    const run = (id: string) =>
+      new Promise<RunOutcome>((resolve) => {
+        events.push(`start ${id}`);
+        pending.set(id, resolve);
+      });
+    const finish = (id: string) => pending.get(id)!({ partition: { digest: 'd' }, rows: [], notes: [], seconds: 1 } as unknown as ExperimentResults);
+    const onRun = async (r: { id: string; trainingSeed: number }, outcome: RunOutcome) => {
+      events.push(`onRun ${r.id} seed ${r.trainingSeed} ${isNotRun(outcome) ? 'not run' : 'ran'}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      events.push(`done ${r.id}`);
+    };
+    return { events, run, finish, onRun };
+  };
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+  it('concurrent: a seed is handed over as soon as its run ends, while the others still run; the aggregate waits for every onRun', async () => {
+    const f = fakeRuns();
+    let settled = false;
+    const all = runSeeds(f.run, 'x', config, 3, { concurrent: true, onRun: f.onRun }).then((o) => {
+      settled = true;
+      return o;
+    });
+    await tick();
+    f.finish('x-seed-5');
+    await tick();
+    expect(f.events).toEqual(['start x', 'start x-seed-4', 'start x-seed-5', 'onRun x-seed-5 seed 5 ran', 'done x-seed-5']);
+    expect(settled).toBe(false);
+    f.finish('x');
+    f.finish('x-seed-4');
+    const outcome = (await all) as ExperimentResults;
+    expect(f.events.slice(5).sort()).toEqual(['done x', 'done x-seed-4', 'onRun x seed 3 ran', 'onRun x-seed-4 seed 4 ran']);
+    expect(outcome.trainingSeeds).toEqual([3, 4, 5]);
+  });
+
+  it('in order: each onRun ends before the next seed starts', async () => {
+    const f = fakeRuns();
+    const all = runSeeds(f.run, 'x', config, 2, { onRun: f.onRun });
+    await tick();
+    f.finish('x');
+    await tick();
+    f.finish('x-seed-4');
+    await all;
+    expect(f.events).toEqual(['start x', 'onRun x seed 3 ran', 'done x', 'start x-seed-4', 'onRun x-seed-4 seed 4 ran', 'done x-seed-4']);
   });
 });
 

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@mia/core';
 import { trainingSeedOf, type ExperimentConfig } from '../config/schema';
-import { isNotRun, type RunOutcome } from './types';
+import { isNotRun, type RunOutcome, type RunSeedsOptions } from './types';
 import { pairIndex, pairedDifferenceSe, pairedMetricKey, storedSe, type PairedMetric, type PairedSeTable } from '../run/paired-se';
 import type { AttackRow, DefenseRow, ExperimentResults, RowSe, SeedValues } from '../run/results';
 import type { Estimate } from './verdicts';
@@ -245,6 +245,7 @@ export function configForSeed(config: ExperimentConfig, trainingSeed: number): E
  * that did not run makes the whole outcome not run.
  * @param options.concurrent - start every seed's run at once (when the units train elsewhere, e.g.
  *   on queue workers, so all of them are queued together); the outcome is the same. @default false
+ * @param options.onRun - see {@link RunSeedsOptions.onRun}.
  * @throws InvalidArgumentError when `k` is not a positive integer.
  */
 export async function runSeeds(
@@ -252,11 +253,15 @@ export async function runSeeds(
   id: string,
   config: ExperimentConfig,
   k: number,
-  options: { readonly concurrent?: boolean } = {},
+  options: RunSeedsOptions & { readonly concurrent?: boolean } = {},
 ): Promise<RunOutcome> {
   const runs = seedRuns(id, config, k);
   const seeds = runs.map((r) => r.trainingSeed);
-  const runOne = (j: number) => run(runs[j]!.id, runs[j]!.config);
+  const runOne = async (j: number) => {
+    const outcome = await run(runs[j]!.id, runs[j]!.config);
+    await options.onRun?.(runs[j]!, outcome);
+    return outcome;
+  };
   const outcomes: RunOutcome[] = [];
   if (options.concurrent === true) outcomes.push(...(await Promise.all(seeds.map((_, j) => runOne(j)))));
   else

@@ -164,6 +164,16 @@ export interface LoadedUnit {
   readonly released: UnitLogits;
 }
 
+/** Options of `ReproductionContext.runSeeds` (and of the `runSeeds` helper behind it). */
+export interface RunSeedsOptions {
+  /**
+   * Called as each seed's run finishes (with its id, config and training seed, and its outcome), and
+   * awaited before the aggregate is returned: work on one seed's models (e.g. attacking them) starts
+   * while the other seeds still train.
+   */
+  readonly onRun?: (run: { readonly id: string; readonly config: ExperimentConfig; readonly trainingSeed: number }, outcome: RunOutcome) => Promise<void>;
+}
+
 /** What a reproduction gets to do its work. */
 export interface ReproductionContext {
   readonly scale: ReproductionScale;
@@ -184,9 +194,16 @@ export interface ReproductionContext {
    * with the mean over seeds, SEs combining the seed spread with the bootstrap, each seed's numbers
    * in `row.seeds`, and paired SEs over seeds (docs/protocol.md §5.2). k = 1 returns {@link run}'s
    * result unchanged (bootstrap SEs only: one training seed); a {@link NotRun} of any seed is returned as is.
+   * `options.onRun` is called with each seed's run as it finishes (`RunSeedsOptions`).
    * @throws InvalidArgumentError when k is not a positive integer.
    */
-  runSeeds(id: string, config: ExperimentConfig, k: number): Promise<RunOutcome>;
+  runSeeds(id: string, config: ExperimentConfig, k: number, options?: RunSeedsOptions): Promise<RunOutcome>;
+  /**
+   * True when runs started together train side by side (the units go to worker threads or a queue),
+   * so a reproduction gains by starting independent runs at once; false or absent when they would
+   * train one after the other on this thread anyway (start them in order then).
+   */
+  readonly parallelRuns?: boolean;
   /**
    * Loads the target (or shadow) model of one defense of a config that {@link run} has run
    * (by label, or by name when unlabelled). The caller disposes `model`.
