@@ -43,13 +43,13 @@ describe('dp-plane', () => {
     const selection = selectionConfig('cpu');
     expect(selection.attacks).toEqual([]);
     expect(selection.partition).toEqual(planeConfig('cpu').partition);
-    // The grid: expected batches 512, 1,024, 2,048 of the 10,000 members, each at the same data passes.
+    // The grid: expected batches 128 … 2,048 of the 10,000 members, each at the same data passes.
     expect(members('cpu')).toBe(10_000);
     const settings = dpSettings('cpu');
-    expect([...new Set(settings.map((s) => s.batch))]).toEqual([512, 1024, 2048]);
+    expect([...new Set(settings.map((s) => s.batch))]).toEqual([128, 256, 512, 1024, 2048]);
     expect(settings).toHaveLength(DP_GRID.cpu.batches.length * DP_GRID.cpu.epochs.length * DP_GRID.cpu.lrs.length);
     for (const b of DP_GRID.cpu.batches)
-      expect(settings.filter((s) => s.batch === b).map((s) => s.epochs)).toEqual(settings.filter((s) => s.batch === 512).map((s) => s.epochs));
+      expect(settings.filter((s) => s.batch === b).map((s) => s.epochs)).toEqual(settings.filter((s) => s.batch === 128).map((s) => s.epochs));
     expect(selection.defenses.map((d) => d.label)).toEqual(EPSILONS.flatMap((e) => settings.map((s) => dpSgdCandidateLabel(dpLabel(e), s))));
     for (const d of selection.defenses) {
       const s = settings.find((x) => d.label!.endsWith(dpSgdSettingName(x)))!;
