@@ -116,8 +116,8 @@ async function evaluateCached(ctx: ReproductionContext, config: ExperimentConfig
  *
  * With `ctx.parallelRuns` the columns' runs start together (their units share the reproduction's
  * workers, first come first served); either way each seed's models are attacked as soon as its run
- * finishes: the evaluation, which runs
- * on this thread, overlaps the trainings still on the workers instead of waiting for the last of them.
+ * finishes: the evaluation, which runs on this thread, overlaps the trainings still on the workers
+ * instead of waiting for the last of them.
  * The result does not depend on that order (every split and attack is seeded, models are found by
  * content).
  *

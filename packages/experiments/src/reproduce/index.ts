@@ -72,6 +72,7 @@ export {
   type NotRun,
   type RunOutcome,
   type RunSeedsOptions,
+  type SeedRun,
   type LoadedUnit,
 } from './types';
 export { selectHyperparameter, type Selection, type SelectionCandidate, type SelectionCriterion } from './selection';

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@mia/core';
 import { trainingSeedOf, type ExperimentConfig } from '../config/schema';
-import { isNotRun, type RunOutcome, type RunSeedsOptions } from './types';
+import { isNotRun, type RunOutcome, type RunSeedsOptions, type SeedRun } from './types';
 import { pairIndex, pairedDifferenceSe, pairedMetricKey, storedSe, type PairedMetric, type PairedSeTable } from '../run/paired-se';
 import type { AttackRow, DefenseRow, ExperimentResults, RowSe, SeedValues } from '../run/results';
 import type { Estimate } from './verdicts';
@@ -219,11 +219,7 @@ export function pairedEstimates(
  * cache entries are the single-seed run's), the others `<id>-seed-<s>` with that `trainingSeed`.
  * @throws InvalidArgumentError when `k` is not a positive integer.
  */
-export function seedRuns(
-  id: string,
-  config: ExperimentConfig,
-  k: number,
-): Array<{ readonly id: string; readonly config: ExperimentConfig; readonly trainingSeed: number }> {
+export function seedRuns(id: string, config: ExperimentConfig, k: number): SeedRun[] {
   if (!Number.isInteger(k) || k < 1) throw new InvalidArgumentError(`runSeeds: k must be a positive integer, got ${String(k)}`);
   const s0 = trainingSeedOf(config);
   return Array.from({ length: k }, (_, j) => ({ id: j === 0 ? id : `${id}-seed-${s0 + j}`, config: configForSeed(config, s0 + j), trainingSeed: s0 + j }));

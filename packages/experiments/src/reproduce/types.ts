@@ -164,6 +164,13 @@ export interface LoadedUnit {
   readonly released: UnitLogits;
 }
 
+/** One run of a group of training seeds (`seedRuns`): its run id, its config and its training seed. */
+export interface SeedRun {
+  readonly id: string;
+  readonly config: ExperimentConfig;
+  readonly trainingSeed: number;
+}
+
 /** Options of `ReproductionContext.runSeeds` (and of the `runSeeds` helper behind it). */
 export interface RunSeedsOptions {
   /**
@@ -171,7 +178,7 @@ export interface RunSeedsOptions {
    * awaited before the aggregate is returned: work on one seed's models (e.g. attacking them) starts
    * while the other seeds still train.
    */
-  readonly onRun?: (run: { readonly id: string; readonly config: ExperimentConfig; readonly trainingSeed: number }, outcome: RunOutcome) => Promise<void>;
+  readonly onRun?: (run: SeedRun, outcome: RunOutcome) => Promise<void>;
 }
 
 /** What a reproduction gets to do its work. */
