@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { DefenseRow } from '../run/results';
-import { rocFloor } from './plots';
+import { logLogRocSpec, rocFloor } from './plots';
 
 /** The lowest FPR the attack ROC plots show at least: 0.01 %, where the LiRA and RMIA papers read their curves. */
 export const ATTACK_ROC_MIN = 1e-4;
@@ -11,35 +11,14 @@ export const ATTACK_ROC_MIN = 1e-4;
  * draw them; rates of 0 are drawn at the floor, and the dashed diagonal is chance.
  */
 export function attacksRocSpec(row: DefenseRow): TopLevelSpec {
-  const floor = Math.min(ATTACK_ROC_MIN, rocFloor(row.attacks.flatMap((a) => [...a.roc.fpr, ...a.roc.tpr])));
-  const values = row.attacks.flatMap((a) => a.roc.fpr.map((f, i) => ({ attack: a.attack, fpr: Math.max(floor, f), tpr: Math.max(floor, a.roc.tpr[i]!) })));
-  const axis = (field: string, title: string) => ({ field, type: 'quantitative', scale: { type: 'log', domain: [floor, 1] }, title });
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+  const lines = row.attacks.map((a) => ({ name: a.attack, roc: a.roc }));
+  const floor = Math.min(ATTACK_ROC_MIN, rocFloor(lines.flatMap((l) => [...l.roc.fpr, ...l.roc.tpr])));
+  return logLogRocSpec(lines, {
     title: { text: `ROC of the attacks, ${row.label} (log-log)`, subtitle: 'dashed: chance' },
-    width: 320,
-    height: 320,
-    data: { values },
-    layer: [
-      {
-        data: {
-          values: [
-            { x: floor, y: floor },
-            { x: 1, y: 1 },
-          ],
-        },
-        mark: { type: 'line', strokeDash: [4, 4], color: '#999' },
-        encoding: {
-          x: { field: 'x', type: 'quantitative', scale: { type: 'log', domain: [floor, 1] } },
-          y: { field: 'y', type: 'quantitative', scale: { type: 'log', domain: [floor, 1] } },
-        },
-      },
-      {
-        mark: { type: 'line', interpolate: 'step-after' },
-        encoding: { x: axis('fpr', 'FPR'), y: axis('tpr', 'TPR'), color: { field: 'attack', type: 'nominal', title: 'attack' }, order: { field: 'fpr' } },
-      },
-    ],
-  } as TopLevelSpec;
+    legend: { field: 'attack', title: 'attack' },
+    size: 320,
+    floor,
+  });
 }
 
 /** File name of row `index`'s attack ROC figure beside `report.md` (written by `writeReport` for runs with reference models). */

@@ -92,19 +92,42 @@ export function rocFloor(rates: Iterable<number>): number {
   return Number(`1e${Math.floor(Math.log10(smallest) + 1e-9)}`); // 10 ** -4 is 9.999…e-5 in floating point
 }
 
-/** Log-log ROC curves of one attack, a line per defense; rates of 0 are drawn at the axes' floor ({@link rocFloor}). */
-export function rocSpec(results: ExperimentResults, attack: string): TopLevelSpec {
-  const curves = results.rows.flatMap((row) => {
-    const a = row.attacks.find((x) => x.attack === attack);
-    return a === undefined ? [] : [{ label: row.label, roc: a.roc }];
+/** One line of a log-log ROC plot: its legend entry and its rates. */
+export interface RocLine {
+  readonly name: string;
+  readonly roc: { readonly fpr: readonly number[]; readonly tpr: readonly number[] };
+}
+
+/**
+ * Log-log ROC curves (TPR against FPR, both on log axes from `floor` to 1), a line per entry of
+ * `lines` (its name in the data's `legend.field`, the legend titled `legend.title`); rates of 0 are
+ * drawn at the floor, the dashed diagonal is chance.
+ * @param floor - the axes' lower end (default {@link rocFloor} of the plotted rates).
+ */
+export function logLogRocSpec(
+  lines: readonly RocLine[],
+  options: {
+    readonly title: string | { readonly text: string; readonly subtitle: string };
+    readonly legend: { readonly field: string; readonly title: string };
+    readonly size: number;
+    readonly floor?: number;
+  },
+): TopLevelSpec {
+  const floor = options.floor ?? rocFloor(lines.flatMap((l) => [...l.roc.fpr, ...l.roc.tpr]));
+  const values = lines.flatMap((l) =>
+    l.roc.fpr.map((f, i) => ({ [options.legend.field]: l.name, fpr: Math.max(floor, f), tpr: Math.max(floor, l.roc.tpr[i]!) })),
+  );
+  const axis = (field: string, title?: string) => ({
+    field,
+    type: 'quantitative',
+    scale: { type: 'log', domain: [floor, 1] },
+    ...(title === undefined ? {} : { title }),
   });
-  const floor = rocFloor(curves.flatMap((c) => [...c.roc.fpr, ...c.roc.tpr]));
-  const values = curves.flatMap((c) => c.roc.fpr.map((f, i) => ({ label: c.label, fpr: Math.max(floor, f), tpr: Math.max(floor, c.roc.tpr[i]!) })));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    title: `ROC, ${attack} attack (log-log)`,
-    width: 300,
-    height: 300,
+    title: options.title,
+    width: options.size,
+    height: options.size,
     data: { values },
     layer: [
       {
@@ -115,19 +138,28 @@ export function rocSpec(results: ExperimentResults, attack: string): TopLevelSpe
           ],
         },
         mark: { type: 'line', strokeDash: [4, 4], color: '#999' },
-        encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' } },
+        encoding: { x: axis('x'), y: axis('y') },
       },
       {
         mark: { type: 'line', interpolate: 'step-after' },
         encoding: {
-          x: { field: 'fpr', type: 'quantitative', scale: { type: 'log', domain: [floor, 1] }, title: 'FPR' },
-          y: { field: 'tpr', type: 'quantitative', scale: { type: 'log', domain: [floor, 1] }, title: 'TPR' },
-          color: { field: 'label', type: 'nominal', title: 'defense' },
+          x: axis('fpr', 'FPR'),
+          y: axis('tpr', 'TPR'),
+          color: { field: options.legend.field, type: 'nominal', title: options.legend.title },
           order: { field: 'fpr' },
         },
       },
     ],
   } as TopLevelSpec;
+}
+
+/** Log-log ROC curves of one attack, a line per defense; rates of 0 are drawn at the axes' floor ({@link rocFloor}). */
+export function rocSpec(results: ExperimentResults, attack: string): TopLevelSpec {
+  const lines = results.rows.flatMap((row) => {
+    const a = row.attacks.find((x) => x.attack === attack);
+    return a === undefined ? [] : [{ name: row.label, roc: a.roc }];
+  });
+  return logLogRocSpec(lines, { title: `ROC, ${attack} attack (log-log)`, legend: { field: 'label', title: 'defense' }, size: 300 });
 }
 
 /** Member vs non-member loss histograms of the target model, a panel per defense. */
