@@ -1,4 +1,7 @@
 {
+  "variables": {
+    "mia_onednn_prefix%": ""
+  },
   "targets": [
     {
       "target_name": "mia_native",
@@ -19,7 +22,13 @@
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions", "-fno-rtti"],
       "cflags_cc": ["-std=c++17", "-O3", "-ffp-contract=off", "-fno-trapping-math", "-fexceptions", "-frtti", "-fopenmp", "-Wall", "-Wextra", "-Wno-unused-parameter"],
-      "libraries": ["-ldnnl", "-fopenmp"]
+      "libraries": ["-ldnnl", "-fopenmp"],
+      "conditions": [
+        ["mia_onednn_prefix!=''", {
+          "include_dirs": ["<(mia_onednn_prefix)/include"],
+          "ldflags": ["-L<(mia_onednn_prefix)/lib", "-Wl,-rpath,<(mia_onednn_prefix)/lib"]
+        }]
+      ]
     }
   ]
 }

@@ -31,6 +31,12 @@ const char* isaName(dnnl::cpu_isa isa) {
     case dnnl::cpu_isa::avx512_core_bf16: return "avx512_core_bf16";
     case dnnl::cpu_isa::avx512_core_amx: return "avx512_core_amx";
     case dnnl::cpu_isa::avx2_vnni: return "avx2_vnni";
+#if DNNL_VERSION_MAJOR >= 3
+    // ISAs that 3.x added (each at least AVX2); 2.x reports their CPUs as one of the above.
+    case dnnl::cpu_isa::avx2_vnni_2: return "avx2_vnni_2";
+    case dnnl::cpu_isa::avx512_core_fp16: return "avx512_core_fp16";
+    case dnnl::cpu_isa::avx512_core_amx_fp16: return "avx512_core_amx_fp16";
+#endif
     default: return "other";
   }
 }

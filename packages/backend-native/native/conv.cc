@@ -96,24 +96,67 @@ dnnl::primitive_attr scratchpadAttr(bool relu) {
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
   if (relu) {
     dnnl::post_ops ops;
+#if DNNL_VERSION_MAJOR >= 3
+    ops.append_eltwise(dnnl::algorithm::eltwise_relu, 0.f, 0.f);  // 3.0 dropped the scale argument (was 1)
+#else
     ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+#endif
     attr.set_post_ops(ops);
   }
   return attr;
 }
 
-dnnl::convolution_forward::primitive_desc forwardPd(const ConvDims& p, bool blocked, bool bias, bool relu) {
-  const memory::dims strides{p.sh, p.sw}, dil{p.dh - 1, p.dw - 1}, padL{p.pt, p.pl}, padR{p.pb, p.pr};
+// The three primitive descriptors. oneDNN 3.0 folded the operation descriptors
+// (convolution_*::desc) into the primitive_desc constructors (engine first, attributes after the
+// geometry or the forward hint); 2.x builds the operation descriptor first, as before.
+struct Geometry {
+  memory::dims strides, dil, padL, padR;
+};
+Geometry geometry(const ConvDims& p) { return {{p.sh, p.sw}, {p.dh - 1, p.dw - 1}, {p.pt, p.pl}, {p.pb, p.pr}}; }
+
+using ForwardPd = dnnl::convolution_forward::primitive_desc;
+using DataPd = dnnl::convolution_backward_data::primitive_desc;
+using WeightsPd = dnnl::convolution_backward_weights::primitive_desc;
+constexpr auto kProp = dnnl::prop_kind::forward_training;
+constexpr auto kAlg = dnnl::algorithm::convolution_direct;
+
+ForwardPd makeForwardPd(const memory::desc& src, const memory::desc& wei, const memory::desc* bias, const memory::desc& dst, const Geometry& g,
+                        const dnnl::primitive_attr& attr) {
+#if DNNL_VERSION_MAJOR >= 3
+  if (bias) return ForwardPd(cpuEngine(), kProp, kAlg, src, wei, *bias, dst, g.strides, g.dil, g.padL, g.padR, attr);
+  return ForwardPd(cpuEngine(), kProp, kAlg, src, wei, dst, g.strides, g.dil, g.padL, g.padR, attr);
+#else
+  if (bias) return ForwardPd(dnnl::convolution_forward::desc(kProp, kAlg, src, wei, *bias, dst, g.strides, g.dil, g.padL, g.padR), attr, cpuEngine());
+  return ForwardPd(dnnl::convolution_forward::desc(kProp, kAlg, src, wei, dst, g.strides, g.dil, g.padL, g.padR), attr, cpuEngine());
+#endif
+}
+
+DataPd makeDataPd(const memory::desc& diffSrc, const memory::desc& wei, const memory::desc& diffDst, const Geometry& g, const ForwardPd& hint,
+                  const dnnl::primitive_attr& attr) {
+#if DNNL_VERSION_MAJOR >= 3
+  return DataPd(cpuEngine(), kAlg, diffSrc, wei, diffDst, g.strides, g.dil, g.padL, g.padR, hint, attr);
+#else
+  return DataPd(dnnl::convolution_backward_data::desc(kAlg, diffSrc, wei, diffDst, g.strides, g.dil, g.padL, g.padR), attr, cpuEngine(), hint);
+#endif
+}
+
+WeightsPd makeWeightsPd(const memory::desc& src, const memory::desc& diffWei, const memory::desc& diffDst, const Geometry& g, const ForwardPd& hint,
+                        const dnnl::primitive_attr& attr) {
+#if DNNL_VERSION_MAJOR >= 3
+  return WeightsPd(cpuEngine(), kAlg, src, diffWei, diffDst, g.strides, g.dil, g.padL, g.padR, hint, attr);
+#else
+  return WeightsPd(dnnl::convolution_backward_weights::desc(kAlg, src, diffWei, diffDst, g.strides, g.dil, g.padL, g.padR), attr, cpuEngine(),
+                   hint);
+#endif
+}
+
+ForwardPd forwardPd(const ConvDims& p, bool blocked, bool bias, bool relu) {
   const auto src = act(p.n, p.ci, p.h, p.w, blocked), dst = act(p.n, p.co, p.oh, p.ow, blocked), wei = filter(p, true);
-  const auto prop = dnnl::prop_kind::forward_training;
-  const auto alg = dnnl::algorithm::convolution_direct;
   if (bias) {
     const memory::desc b({p.co}, dt::f32, tag::x);
-    dnnl::convolution_forward::desc d(prop, alg, src, wei, b, dst, strides, dil, padL, padR);
-    return {d, scratchpadAttr(relu), cpuEngine()};
+    return makeForwardPd(src, wei, &b, dst, geometry(p), scratchpadAttr(relu));
   }
-  dnnl::convolution_forward::desc d(prop, alg, src, wei, dst, strides, dil, padL, padR);
-  return {d, scratchpadAttr(relu), cpuEngine()};
+  return makeForwardPd(src, wei, nullptr, dst, geometry(p), scratchpadAttr(relu));
 }
 
 Entry& entryFor(Kind kind, const ConvDims& p, bool bias, bool relu) {
@@ -123,8 +166,6 @@ Entry& entryFor(Kind kind, const ConvDims& p, bool bias, bool relu) {
   if (it != cache.end()) return *it->second;
   auto e = std::make_unique<Entry>();
   const memory::desc src = act(p.n, p.ci, p.h, p.w, false), dst = act(p.n, p.co, p.oh, p.ow, false), wei = filter(p, false);
-  const memory::dims strides{p.sh, p.sw}, dil{p.dh - 1, p.dw - 1}, padL{p.pt, p.pl}, padR{p.pb, p.pr};
-  const auto alg = dnnl::algorithm::convolution_direct;
   auto fwd = forwardPd(p, blocked, bias && kind == Kind::kForward, relu && kind == Kind::kForward);
   if (kind == Kind::kForward) {
     e->prim = dnnl::convolution_forward(fwd);
@@ -135,9 +176,8 @@ Entry& entryFor(Kind kind, const ConvDims& p, bool bias, bool relu) {
     if (bias) e->slots.push_back(makeSlot(DNNL_ARG_BIAS, true, memory::desc({p.co}, dt::f32, tag::x), fwd.bias_desc()));
     e->slots.push_back(makeSlot(DNNL_ARG_DST, false, dst, fwd.dst_desc()));
   } else if (kind == Kind::kData) {
-    dnnl::convolution_backward_data::desc d(alg, act(p.n, p.ci, p.h, p.w, blocked), filter(p, true), act(p.n, p.co, p.oh, p.ow, blocked),
-                                            strides, dil, padL, padR);
-    dnnl::convolution_backward_data::primitive_desc pd(d, scratchpadAttr(false), cpuEngine(), fwd);
+    const DataPd pd = makeDataPd(act(p.n, p.ci, p.h, p.w, blocked), filter(p, true), act(p.n, p.co, p.oh, p.ow, blocked), geometry(p), fwd,
+                                 scratchpadAttr(false));
     e->prim = dnnl::convolution_backward_data(pd);
     e->impl = pd.impl_info_str();
     e->scratchpad = pd.scratchpad_desc();
@@ -145,9 +185,8 @@ Entry& entryFor(Kind kind, const ConvDims& p, bool bias, bool relu) {
     e->slots.push_back(makeSlot(DNNL_ARG_WEIGHTS, true, wei, pd.weights_desc()));
     e->slots.push_back(makeSlot(DNNL_ARG_DIFF_SRC, false, src, pd.diff_src_desc()));
   } else {
-    dnnl::convolution_backward_weights::desc d(alg, act(p.n, p.ci, p.h, p.w, blocked), filter(p, true), act(p.n, p.co, p.oh, p.ow, blocked),
-                                               strides, dil, padL, padR);
-    dnnl::convolution_backward_weights::primitive_desc pd(d, scratchpadAttr(false), cpuEngine(), fwd);
+    const WeightsPd pd = makeWeightsPd(act(p.n, p.ci, p.h, p.w, blocked), filter(p, true), act(p.n, p.co, p.oh, p.ow, blocked), geometry(p), fwd,
+                                       scratchpadAttr(false));
     e->prim = dnnl::convolution_backward_weights(pd);
     e->impl = pd.impl_info_str();
     e->scratchpad = pd.scratchpad_desc();

@@ -25,6 +25,9 @@ describe('explainLoadFailure', () => {
       'the addon needs libOpenCL.so.1, which is not installed (Debian/Ubuntu: apt-get install ocl-icd-libopencl1)',
     );
     expect(explainLoadFailure(missingGomp)).toBe('the addon needs libgomp.so.1, which is not installed (Debian/Ubuntu: apt-get install libgomp1)');
+    expect(explainLoadFailure(new Error('libdnnl.so.3: cannot open shared object file: No such file or directory'))).toMatch(
+      /^the addon needs libdnnl\.so\.3 \(oneDNN 3\.x\), which is not found: the build of MIA_ONEDNN=source .* was removed; reinstall with MIA_ONEDNN=source, or rebuild against the system's oneDNN with `node .*install\.mjs --force`$/,
+    );
     expect(explainLoadFailure(new Error('libfoo.so.3: cannot open shared object file: No such file or directory'))).toBe(
       'the addon needs libfoo.so.3, which is not installed',
     );

@@ -24,6 +24,8 @@ export function explainLoadFailure(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const missingLib = /(lib[\w.+-]+\.so[\w.]*): cannot open shared object file/.exec(message)?.[1];
   if (missingLib !== undefined) {
+    if (missingLib.startsWith('libdnnl.so.3'))
+      return `the addon needs ${missingLib} (oneDNN 3.x), which is not found: the build of MIA_ONEDNN=source (onednn-3.7.2 in $MIA_CACHE_DIR or ~/.cache/mia) or the system's libdnnl3 was removed; reinstall with MIA_ONEDNN=source, or rebuild against the system's oneDNN with \`node ${join(packageRoot(), 'scripts', 'install.mjs')} --force\``;
     const pkg = missingLib.startsWith('libdnnl')
       ? 'libdnnl2 (or libdnnl-dev)'
       : missingLib.startsWith('libOpenCL')
