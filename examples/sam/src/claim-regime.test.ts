@@ -1,7 +1,15 @@
 import type { DefenseRow, ExperimentResults } from '@mia/experiments';
 import type { NotRun } from '@mia/experiments/reproduce';
 import { describe, expect, it } from 'vitest';
-import { GENERALISATION_TOLERANCE, PAPER_SGD, SAM_CIFAR10_REGIME, SAM_REGIME, generalisationProblem, regimeOfColumn } from './column-claims';
+import {
+  GENERALISATION_TOLERANCE,
+  PAPER_SGD,
+  SAM_CIFAR10_REGIME,
+  SAM_REGIME,
+  evaluationSaturationProblem,
+  generalisationProblem,
+  regimeOfColumn,
+} from './column-claims';
 import { DATASET_COLUMNS, type DatasetColumn } from './configs';
 import type { ColumnEvaluation } from './evaluate-columns';
 import type { ModelEvaluation } from './evaluate-model';
@@ -104,5 +112,34 @@ describe("SAM-privacy §4's claim is decided only in the paper's regime (well-ge
     const c10 = sharpSingle!.columns!.find((c) => isC10(c.column))!;
     expect(c10.verdict).toBe('not testable');
     expect(c10.evidence).toMatch(/undefended train accuracy 97\.0 % < 99\.0 %/);
+  });
+});
+
+describe('SAM claims: saturated attacks in the SharpReg-protocol evaluation make a privacy claim not testable', () => {
+  // The runner trains no attacks for SAM below paper scale (rows without attacks), so the gate must read the protocol's evaluation.
+  const saturated = column({ SGD: [1, 0.62, 0.97, 0.9], SAM: [1, 0.65, 0.98, 0.9], SharpReg: [1, 0.6, 0.93, 0.88] });
+  const below = column({ SGD: [1, 0.62, 0.94, 0.9], SAM: [1, 0.65, 0.96, 0.9], SharpReg: [1, 0.6, 0.9, 0.88] });
+
+  it('names the best attack and the threshold, and is silent below it', () => {
+    expect(evaluationSaturationProblem(saturated, 'CIFAR-10')).toBe(
+      "saturated (SGD's best single-query attack accuracy 97.0 % ≥ 95.0 % in the SharpReg-protocol evaluation: no defense effect can show)",
+    );
+    expect(evaluationSaturationProblem(below, 'CIFAR-10')).toBeUndefined();
+    // The multi-query attack counts too.
+    const multi = column({ SGD: [1, 0.62, 0.9, 0.96], SAM: [1, 0.65, 0.9, 0.9], SharpReg: [1, 0.6, 0.9, 0.88] });
+    expect(evaluationSaturationProblem(multi, 'CIFAR-10')).toMatch(/best multi-query attack accuracy 96\.0 %/);
+  });
+
+  it('Table 1: the privacy claims are not testable on a saturated column, the utility claim is still decided', () => {
+    const [, sharpSingle, sharpMulti, utility] = table1Claims(only(saturated));
+    for (const claim of [sharpSingle!, sharpMulti!]) {
+      const c10 = claim.columns!.find((c) => isC10(c.column))!;
+      expect(c10.verdict).toBe('not testable');
+      expect(c10.evidence).toMatch(/saturated \(SGD's best single-query attack accuracy 97\.0 %/);
+    }
+    expect(utility!.columns!.find((c) => isC10(c.column))!.verdict).not.toBe('not testable');
+    // Below the threshold the same comparison is decided (SharpReg 90 % vs SAM 96 %: holds).
+    const [, decided] = table1Claims(only(below));
+    expect(decided!.columns!.find((c) => isC10(c.column))!.verdict).toBe('holds');
   });
 });

@@ -151,9 +151,29 @@ export function relativeChange(x: Estimate, y: Estimate): Estimate {
 }
 
 /**
+ * Why a privacy claim cannot be tested on a column because SGD's attacks are saturated (docs/protocol.md
+ * §5.1: best attack accuracy ≥ the regime's `saturationAccuracy`, 95 %), or undefined. Below paper scale
+ * the runner trains no attacks for SAM (the SharpReg protocol attacks the targets' own outputs,
+ * `evaluateColumns`), so the runner's own saturation check sees no attack: this one reads the
+ * protocol's evaluation of SGD — the best single-query and the best multi-query attack accuracy, each
+ * the mean over the attack splits and training seeds.
+ */
+export function evaluationSaturationProblem(c: ColumnEvaluation, column: DatasetColumn): string | undefined {
+  const sgd = c.evaluations['SGD'];
+  if (sgd === undefined) return undefined;
+  const limit = regimeOfColumn(column).saturationAccuracy;
+  const [single, multi] = [mean(sgd.bestSingle), mean(sgd.bestMulti)];
+  const [which, best] = single >= multi ? ['single-query', single] : ['multi-query', multi];
+  if (best < limit) return undefined;
+  const points = (v: number) => (100 * v).toFixed(1);
+  return `saturated (SGD's best ${which} attack accuracy ${points(best)} % ≥ ${points(limit)} % in the SharpReg-protocol evaluation: no defense effect can show)`;
+}
+
+/**
  * A claim that `check`'s comparisons hold on every dataset column (docs/protocol.md §5.1): per column,
  * "not testable" when SGD is out of SAM's regime (each threshold beyond 2 SE), its attacks are
- * saturated (privacy claims), a compared model collapsed or a compared SAM model did not fit
+ * saturated (privacy claims: in the runner's results or in the SharpReg-protocol evaluation,
+ * {@link evaluationSaturationProblem}), a compared model collapsed or a compared SAM model did not fit
  * ({@link MUST_FIT}); else each comparison is its own decision (column "<dataset>: <label>") with a
  * 2-SE margin, and the claim combines them all by {@link combineColumns}: does not hold when any
  * comparison fails after Holm's step-down over the claim's comparisons, holds only when every one
@@ -182,8 +202,9 @@ export function claimOverColumns(
       regime: regimeOfColumn(column),
       kind,
     });
+    const saturated = kind === 'privacy' ? evaluationSaturationProblem(c, column) : undefined;
     const claimProblem = claimRegime?.(c, column);
-    const problems = [problem, claimProblem].filter((p): p is string => p !== undefined);
+    const problems = [problem, saturated, claimProblem].filter((p): p is string => p !== undefined);
     if (problems.length > 0) return [undecidedColumn(column, 'not testable', problems.join('; '))];
     const r = check(c, column);
     if (r.comparisons.length === 0) return [undecidedColumn(column, 'not evaluated', r.note ?? 'nothing to compare')];
