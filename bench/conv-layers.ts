@@ -1,0 +1,158 @@
+// Per-layer convolution times of the bench's networks in both activation layouts of the native
+// addon (NHWC in place, or reordered to oneDNN's blocked layout around each call): the table the
+// per-shape layout choice of `native/conv.cc` is made from.
+//
+//   node --conditions=@mia/source --import tsx bench/conv-layers.ts [--threads 2] [--rounds 5] [--models smallcnn,resnet18-w32,resnet18]
+//
+// Every layer runs forward, backward-data (not for the input layer, which has no gradient to pass
+// on) and backward-weights; the two layouts alternate round by round in one process, so they share
+// the machine's load. Prints a Markdown table: median ms per call of each pass and layout, the
+// blocked ÷ NHWC ratio, and the oneDNN implementations chosen.
+import { loadNativeAddon } from '../packages/backend-native/src/load-native-addon';
+
+interface Layer {
+  net: string;
+  name: string;
+  n: number;
+  hw: number;
+  ci: number;
+  co: number;
+  k: number;
+  stride: number;
+  first: boolean;
+}
+
+function smallCnnLayers(batch: number): Layer[] {
+  return [
+    ['c1', 3, 32, 32],
+    ['c2', 32, 32, 32],
+    ['c3', 32, 64, 16],
+    ['c4', 64, 128, 8],
+  ].map(([name, ci, co, hw], i) => ({
+    net: 'smallcnn',
+    name: String(name),
+    n: batch,
+    hw: Number(hw),
+    ci: Number(ci),
+    co: Number(co),
+    k: 3,
+    stride: 1,
+    first: i === 0,
+  }));
+}
+
+/** The distinct convolution shapes of a CIFAR-stem ResNet-18 of the given base width. */
+function resnet18Layers(batch: number, width: number): Layer[] {
+  const net = `resnet18-w${width}`;
+  const out: Layer[] = [{ net, name: 'stem', n: batch, hw: 32, ci: 3, co: width, k: 3, stride: 1, first: true }];
+  let cin = width;
+  let hw = 32;
+  for (const [mult, stride] of [
+    [1, 1],
+    [2, 2],
+    [4, 2],
+    [8, 2],
+  ] as const) {
+    const w = width * mult;
+    if (stride !== 1) {
+      out.push({ net, name: `${w}.c1s2`, n: batch, hw, ci: cin, co: w, k: 3, stride: 2, first: false });
+      out.push({ net, name: `${w}.sc1x1`, n: batch, hw, ci: cin, co: w, k: 1, stride: 2, first: false });
+      hw /= 2;
+    }
+    out.push({ net, name: `${w}.c3x3`, n: batch, hw, ci: w, co: w, k: 3, stride: 1, first: false });
+    cin = w;
+  }
+  return out;
+}
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+const threads = Number(arg('threads', '2'));
+const rounds = Number(arg('rounds', '5'));
+const models = arg('models', 'smallcnn,resnet18-w32,resnet18').split(',');
+const addon = loadNativeAddon();
+addon.setNumThreads(threads);
+addon.keepFreedMemory(true);
+
+const layers: Layer[] = [];
+for (const m of models) {
+  if (m === 'smallcnn') layers.push(...smallCnnLayers(128));
+  else if (m === 'resnet18') layers.push(...resnet18Layers(64, 64));
+  else if (m === 'resnet18-w32') layers.push(...resnet18Layers(128, 32));
+  else throw new Error(`--models: expected smallcnn, resnet18 or resnet18-w32, got '${m}'`);
+}
+
+const layouts = ['nhwc', 'blocked'] as const;
+type Pass = 'fwd' | 'data' | 'weights';
+const passes: Pass[] = ['fwd', 'data', 'weights'];
+
+function dims(l: Layer): number[] {
+  const pad = l.k === 3 ? 1 : 0;
+  const oh = Math.floor((l.hw + 2 * pad - l.k) / l.stride) + 1;
+  const padEnd = (oh - 1) * l.stride + l.k - l.hw - pad;
+  return [l.n, l.hw, l.hw, l.ci, l.k, l.k, l.co, oh, oh, l.stride, l.stride, pad, pad, Math.max(0, padEnd), Math.max(0, padEnd), 1, 1];
+}
+
+function run(l: Layer, pass: Pass, buffers: Record<string, Float32Array>): number {
+  const d = dims(l);
+  const t0 = process.hrtime.bigint();
+  if (pass === 'fwd') addon.conv2dForward(buffers.x!, buffers.w!, null, buffers.y!, d, 'linear');
+  else if (pass === 'data') addon.conv2dBackwardData(buffers.y!, buffers.w!, buffers.x!, d);
+  else addon.conv2dBackwardWeights(buffers.x!, buffers.y!, buffers.w!, d);
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+const info = addon.info();
+console.log(
+  `# Convolution layers, NHWC vs blocked — ${new Date().toISOString()}\n\noneDNN ${info.onednn} (${info.cpuRuntime}, ISA ${info.isa}), ${threads} threads, ${rounds} rounds (layouts alternate per round; median ms per call after one untimed call).\n`,
+);
+console.log('| net | layer | batch × hw × ci → co, k/s | pass | NHWC ms | blocked ms | blocked ÷ NHWC | NHWC impl | blocked impl |');
+console.log('|---|---|---|---|---|---|---|---|---|');
+const totals = new Map<string, { nhwc: number; blocked: number }>();
+for (const l of layers) {
+  const d = dims(l);
+  const buffers = {
+    x: new Float32Array(l.n * l.hw * l.hw * l.ci).map(() => Math.random() - 0.5),
+    w: new Float32Array(l.k * l.k * l.ci * l.co).map(() => Math.random() - 0.5),
+    y: new Float32Array(l.n * d[7]! * d[8]! * l.co).map(() => Math.random() - 0.5),
+  };
+  for (const pass of passes) {
+    if (pass === 'data' && l.first) continue;
+    const times: Record<string, number[]> = { nhwc: [], blocked: [] };
+    for (const layout of layouts) {
+      addon.setConvLayout(layout);
+      run(l, pass, buffers);
+    }
+    for (let r = 0; r < rounds; r++) {
+      for (const layout of r % 2 === 0 ? layouts : [...layouts].reverse()) {
+        addon.setConvLayout(layout);
+        times[layout]!.push(run(l, pass, buffers));
+      }
+    }
+    const impls = Object.entries(addon.info().primitives);
+    const implOf = (layout: string): string => {
+      const kind = pass === 'fwd' ? 'f' : pass === 'data' ? 'd' : 'w';
+      const key = `${kind}${layout === 'nhwc' ? 'n' : 'b'}--${threads},${d.join(',')}`;
+      return impls.find(([k]) => k === key)?.[1] ?? '?';
+    };
+    const a = median(times.nhwc!);
+    const b = median(times.blocked!);
+    const t = totals.get(l.net) ?? { nhwc: 0, blocked: 0 };
+    t.nhwc += a;
+    t.blocked += b;
+    totals.set(l.net, t);
+    console.log(
+      `| ${l.net} | ${l.name} | ${l.n}×${l.hw}×${l.ci} → ${l.co}, ${l.k}/${l.stride} | ${pass} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b / a).toFixed(2)} | ${implOf('nhwc')} | ${implOf('blocked')} |`,
+    );
+  }
+}
+console.log('\nSums of the medians per network (each distinct shape once, not weighted by how often the network uses it):\n');
+for (const [net, t] of totals) console.log(`- ${net}: NHWC ${t.nhwc.toFixed(1)} ms, blocked ${t.blocked.toFixed(1)} ms (${(t.blocked / t.nhwc).toFixed(2)})`);
