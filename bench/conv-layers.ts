@@ -9,6 +9,7 @@
 // the machine's load. Prints a Markdown table: median ms per call of each pass and layout, the
 // blocked ÷ NHWC ratio, and the oneDNN implementations chosen.
 import { loadNativeAddon } from '../packages/backend-native/src/load-native-addon';
+import { median } from './stats';
 
 interface Layer {
   net: string;
@@ -68,11 +69,6 @@ function resnet18Layers(batch: number, width: number): Layer[] {
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
 }
 
 const threads = Number(arg('threads', '2'));

@@ -12,6 +12,7 @@ import { classifierTapedForward, dpSgdTapedGradients } from '../packages/defense
 import { engineById, setupEngine } from './engines';
 import { allCores } from './pin';
 import { minWarmupMs } from './train-step';
+import { median } from './stats';
 
 type Norm = 'group' | 'batch' | 'none';
 interface DpBenchModel {
@@ -74,12 +75,6 @@ export interface DpRow {
   leakFree?: boolean;
   note?: string;
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /** SGD with momentum 0.9 (PyTorch semantics), lr 0.01, as bench/train-step.ts. */
 function momentumSgd(variables: readonly tf.Variable[]): { update(grads: Record<string, tf.Tensor>): void; dispose(): void } {

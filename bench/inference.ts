@@ -11,6 +11,7 @@ import { labeledData, predictLogits } from '@mia/core';
 import { createResNet } from '@mia/models';
 import { MALLOC_KEPT, engineById, setupEngine } from './engines';
 import { allCores } from './pin';
+import { median } from './stats';
 
 /** The images of one timed pass. */
 export const INFERENCE_IMAGES = 10_000;
@@ -35,12 +36,6 @@ export interface InferenceRow {
   readonly load?: number;
   readonly note?: string;
 }
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /** Median wall seconds of a row's passes (undefined when it failed). */
 export const medianWall = (row: InferenceRow): number | undefined =>

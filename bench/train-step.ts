@@ -4,6 +4,7 @@
 import { sgd } from '@mia/core';
 import * as tf from '@tensorflow/tfjs-core';
 import type { BenchModel } from './models';
+import { median } from './stats';
 
 export interface StepTiming {
   msStep: number;
@@ -33,12 +34,6 @@ function counts(): Counts {
   const backend = tf.backend() as unknown as { numDataIds(): number; wasm?: { HEAPU8: Uint8Array } };
   return { tensors: tf.memory().numTensors, dataIds: backend.numDataIds(), heapBytes: backend.wasm?.HEAPU8.buffer.byteLength };
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /**
  * Warm-up of at least this long (and at most {@link maxWarmupSteps} steps) when `warmup` > 0: V8 needs
