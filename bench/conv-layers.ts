@@ -1,6 +1,6 @@
 // Per-layer convolution times of the bench's networks in both activation layouts of the native
-// addon (NHWC in place, or reordered to oneDNN's blocked layout around each call): the table the
-// per-shape layout choice of `native/conv.cc` is made from.
+// addon (NHWC in place, or reordered to oneDNN's blocked layout around each call): the measurement
+// behind the default layout of `native/conv.cc` (docs/decisions/0053).
 //
 //   node --conditions=@mia/source --import tsx bench/conv-layers.ts [--threads 2] [--rounds 5] [--models smallcnn,resnet18-w32,resnet18]
 //

@@ -62,9 +62,9 @@ struct Entry {
 
 thread_local std::unordered_map<std::string, std::unique_ptr<Entry>> cache;
 
-// Measured per layer of ResNet-18 and SmallCNN on an AVX2 machine (one thread), the blocked layout
-// was neither faster overall nor for a class of shapes (±15% either way, slower for 1×1 layers), so
-// NHWC is the default; "blocked" stays selectable for other machines.
+// NHWC is the default: per layer of ResNet-18 and SmallCNN (bench/conv-layers.ts) the blocked layout
+// is slower on AVX-512 for every network and 1.5-3.5x slower on 1x1 and first layers; on AVX2 it was
+// 8-12% faster for ResNet-18 only (docs/decisions/0053). "blocked" stays selectable.
 bool useBlocked(const ConvDims&) { return gLayout == Layout::kBlocked; }
 
 memory::desc act(int64_t n, int64_t c, int64_t h, int64_t w, bool any) { return {{n, c, h, w}, dt::f32, any ? tag::any : tag::nhwc}; }
