@@ -1,6 +1,6 @@
 // The three benchmark models, written with plain tf ops so that they match bench/pytorch/models_torch.py
 // layer for layer (same shapes, explicit PyTorch padding, BN in training mode, biases where PyTorch has them).
-import { batchNormTraining } from '@mia/core';
+import { batchNormTraining, conv2dBias } from '@mia/core';
 import * as tf from '@tensorflow/tfjs-core';
 
 /** A benchmark model: parameter shapes, a forward pass, and its forward FLOPs (2·MAC of conv and linear layers). */
@@ -72,9 +72,10 @@ function conv(p: Params, name: string, x: tf.Tensor4D, stride: number, pad: numb
     [pad, pad],
     [0, 0],
   ];
-  const y = tf.conv2d(x, get(p, `${name}.w`) as tf.Tensor4D, stride, pad === 0 ? 'valid' : explicit);
   const bias = p.get(`${name}.b`);
-  return bias === undefined ? y : tf.add(y, bias);
+  // As @mia/models' conv2dLayer: with a bias, conv2dBias (one kernel where the backend has it).
+  if (bias !== undefined) return conv2dBias(x, get(p, `${name}.w`) as tf.Tensor4D, bias, stride, pad === 0 ? 'valid' : explicit);
+  return tf.conv2d(x, get(p, `${name}.w`) as tf.Tensor4D, stride, pad === 0 ? 'valid' : explicit);
 }
 
 /** Purchase100 MLP of docs/protocol.md: 600-1024-512-256-128-100, tanh. */

@@ -8,6 +8,7 @@
       "sources": [
         "native/addon.cc",
         "native/batch_norm.cc",
+        "native/batch_norm_loops.cc",
         "native/common.cc",
         "native/conv.cc",
         "native/elementwise.cc",

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "batch_norm.h"
+#include "batch_norm_loops.h"
 #include "common.h"
 #include "conv.h"
 #include "elementwise.h"
@@ -53,12 +54,24 @@ Napi::Value Info(const Napi::CallbackInfo& info) {
   o.Set("convLayout", convLayoutName());
   o.Set("primitives", ConvPrimitives(env));
   o.Set("scratchBytes", static_cast<double>(scratchBytes()));
+  o.Set("simd", bn::simdName());
   return o;
 }
 
 Napi::Value SetNumThreads(const Napi::CallbackInfo& info) {
   Args a(info, "setNumThreads");
   omp_set_num_threads(static_cast<int>(a.integer(0, "threads", 1, 1024)));
+  return info.Env().Undefined();
+}
+
+// setSimd(name): the instruction set of the hand-written batch norm loops ("avx512", "avx2",
+// "baseline", or "auto" for the widest the CPU runs); a RangeError when the CPU cannot run it.
+Napi::Value SetSimd(const Napi::CallbackInfo& info) {
+  Args a(info, "setSimd");
+  const std::string name = a.string(0, "name");
+  const bool known = name == "avx512" || name == "avx2" || name == "baseline" || name == "auto";
+  if (!known) a.rangeError("name: expected avx512, avx2, baseline or auto, got '" + name + "'");
+  if (!bn::setSimd(name.c_str())) a.rangeError("name: this CPU cannot run '" + name + "'");
   return info.Env().Undefined();
 }
 
@@ -89,6 +102,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("info", Napi::Function::New(env, Info));
   exports.Set("setNumThreads", Napi::Function::New(env, SetNumThreads));
   exports.Set("getNumThreads", Napi::Function::New(env, GetNumThreads));
+  exports.Set("setSimd", Napi::Function::New(env, SetSimd));
   exports.Set("clearCache", Napi::Function::New(env, ClearCache));
   exports.Set("keepFreedMemory", Napi::Function::New(env, KeepFreedMemory));
   exports.Set("setConvLayout", Napi::Function::New(env, SetConvLayout));

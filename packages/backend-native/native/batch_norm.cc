@@ -1,42 +1,43 @@
 // Batch normalisation over the last axis of x viewed as [rows, channels] (NHWC activations, or
-// [batch, features]). Per-channel sums run on static row slices per thread, accumulated in double and
-// combined in thread order (reproducible for a fixed thread count).
+// [batch, features]). Per-channel sums run on static row slices per thread (the row loops are in
+// batch_norm_loops-inl.h, built per instruction set), accumulated in double and combined in thread
+// order (reproducible for a fixed thread count).
 #include "batch_norm.h"
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "batch_norm_loops.h"
 #include "common.h"
 
 namespace mia {
 namespace {
 
-// Per-channel sums over rows of term(row pointer, k, c), one static row slice per thread.
-template <typename Term>
-void channelSums(int64_t rows, int64_t channels, int count, std::vector<double>& out, Term term) {
-  const int nt = rows * channels >= kParallelMin ? omp_get_max_threads() : 1;
-  std::vector<double> partial(static_cast<size_t>(nt) * count * channels, 0.0);
+// Runs body(lo, hi, t) on one static slice of rows per thread (one thread below kParallelMin
+// elements); returns the thread count, so callers size per-thread partials before and combine them in
+// thread order after (reproducible for a fixed thread count).
+int threadsFor(int64_t rows, int64_t channels) { return rows * channels >= kParallelMin ? omp_get_max_threads() : 1; }
+
+template <typename Body>
+void slices(int64_t rows, int nt, Body body) {
 #pragma omp parallel num_threads(nt) if (nt > 1)
   {
     const int64_t t = omp_get_thread_num(), n = omp_get_num_threads();
-    const int64_t lo = rows * t / n, hi = rows * (t + 1) / n;
-    double* acc = partial.data() + t * count * channels;
-    for (int64_t r = lo; r < hi; r++) term(r, acc);
-  }
-  out.assign(static_cast<size_t>(count) * channels, 0.0);
-  for (int t = 0; t < nt; t++) {
-    for (int64_t i = 0; i < count * channels; i++) out[i] += partial[static_cast<size_t>(t) * count * channels + i];
+    body(rows * t / n, rows * (t + 1) / n, t);
   }
 }
 
-// ReLU's gradient mask of an output y = relu(z): 1 where y > 0, 0 where y = 0 (z ≤ 0), NaN for NaN,
-// as the unfused ReLU gradient's step(z) (y > 0 exactly where z > 0). Branch-free, so loops vectorise.
-inline float reluMask(float y) {
-  const float r = y > 0.f ? 1.f : 0.f;
-  return y == y ? r : y;
+// Adds per-thread partials [nt][count] in thread order into out[count].
+std::vector<double> combine(const std::vector<double>& partial, int nt, int64_t count) {
+  std::vector<double> out(static_cast<size_t>(count), 0.0);
+  for (int t = 0; t < nt; t++) {
+    for (int64_t i = 0; i < count; i++) out[i] += partial[static_cast<size_t>(t) * count + i];
+  }
+  return out;
 }
 
 bool present(const Napi::CallbackInfo& info, size_t i) { return i < info.Length() && !info[i].IsNull() && !info[i].IsUndefined(); }
@@ -69,12 +70,8 @@ Napi::Value BatchNorm(const Napi::CallbackInfo& info) {
     mul[c] = static_cast<float>(k);
     add[c] = static_cast<float>(o - m * k);
   }
-#pragma omp parallel for schedule(static) if (rows * channels >= kParallelMin)
-  for (int64_t r = 0; r < rows; r++) {
-    const float* in = x + r * channels;
-    float* out = y + r * channels;
-    for (int64_t c = 0; c < channels; c++) out[c] = in[c] * mul[c] + add[c];
-  }
+  const bn::Loops& loops = bn::loops();
+  slices(rows, threadsFor(rows, channels), [&](int64_t lo, int64_t hi, int64_t) { loops.normalise(x, y, lo, hi, channels, mul.data(), add.data(), false); });
   return info.Env().Undefined();
 }
 
@@ -90,49 +87,33 @@ Napi::Value BatchNormTrain(const Napi::CallbackInfo& info) {
   float* meanOut = a.f32(4, "mean", channels);
   float* varOut = a.f32(5, "variance", channels);
   const bool relu = present(info, 9) && a.boolean(9, "relu");
-  std::vector<double> sums;
-  channelSums(rows, channels, 1, sums, [&](int64_t r, double* acc) {
-    const float* in = x + r * channels;
-    for (int64_t c = 0; c < channels; c++) acc[c] += in[c];
+  // One pass for the statistics: sums of x − shift and of its square (shift = the first row, close to
+  // the mean, so the variance Q/n − (S/n)² does not cancel), then one pass to normalise.
+  const bn::Loops& loops = bn::loops();
+  const int nt = threadsFor(rows, channels);
+  std::vector<double> partial(static_cast<size_t>(nt) * 2 * channels, 0.0);
+  std::vector<float> scratch(static_cast<size_t>(nt) * 2 * channels);
+  const float* shift = x;
+  slices(rows, nt, [&](int64_t lo, int64_t hi, int64_t t) {
+    double* acc = partial.data() + t * 2 * channels;
+    loops.stats(x, lo, hi, channels, shift, acc, acc + channels, scratch.data() + t * 2 * channels);
   });
-  std::vector<double> mean(channels);
-  std::vector<float> meanF(channels);
-  for (int64_t c = 0; c < channels; c++) {
-    mean[c] = sums[c] / static_cast<double>(rows);
-    meanF[c] = static_cast<float>(mean[c]);
-  }
-  std::vector<double> sq;
-  channelSums(rows, channels, 1, sq, [&](int64_t r, double* acc) {
-    const float* in = x + r * channels;
-    for (int64_t c = 0; c < channels; c++) {
-      const double d = static_cast<double>(in[c]) - mean[c];
-      acc[c] += d * d;
-    }
-  });
+  const std::vector<double> sums = combine(partial, nt, 2 * channels);
   std::vector<float> mul(channels), add(channels);
+  const double n = static_cast<double>(rows);
   for (int64_t c = 0; c < channels; c++) {
-    const double v = sq[c] / static_cast<double>(rows);
-    meanOut[c] = meanF[c];
+    const double d = sums[c] / n;
+    const double mean = shift[c] + d;
+    const double v = std::max(sums[channels + c] / n - d * d, 0.0);
+    meanOut[c] = static_cast<float>(mean);
     varOut[c] = static_cast<float>(v);
     const double k = (scale == nullptr ? 1.0 : scale[c]) / std::sqrt(v + eps);
     mul[c] = static_cast<float>(k);
-    add[c] = static_cast<float>((offset == nullptr ? 0.0 : offset[c]) - mean[c] * k);
+    add[c] = static_cast<float>((offset == nullptr ? 0.0 : offset[c]) - mean * k);
   }
   // With relu, the same value then max(·, 0) as the Relu kernel (v < 0 ? 0 : v): bit-equal to the two
   // kernels one after the other, in one pass.
-#pragma omp parallel for schedule(static) if (size >= kParallelMin)
-  for (int64_t r = 0; r < rows; r++) {
-    const float* in = x + r * channels;
-    float* out = y + r * channels;
-    if (relu) {
-      for (int64_t c = 0; c < channels; c++) {
-        const float v = in[c] * mul[c] + add[c];
-        out[c] = v < 0.f ? 0.f : v;
-      }
-    } else {
-      for (int64_t c = 0; c < channels; c++) out[c] = in[c] * mul[c] + add[c];
-    }
-  }
+  slices(rows, threadsFor(rows, channels), [&](int64_t lo, int64_t hi, int64_t) { loops.normalise(x, y, lo, hi, channels, mul.data(), add.data(), relu); });
   return info.Env().Undefined();
 }
 
@@ -152,27 +133,18 @@ Napi::Value BatchNormTrainGrad(const Napi::CallbackInfo& info) {
   // With y (the output of batchNormTrain with relu), dy is first masked by ReLU's gradient, dy·step(y),
   // on the fly: the same float32 values the unfused ReLU gradient kernel would have written.
   const float* y = present(info, 11) ? a.f32(11, "y", size) : nullptr;
-    auto masked = [&](int64_t r, float* tmp) -> const float* {
-    const float* g = dy + r * channels;
-    if (y == nullptr) return g;
-    const float* yr = y + r * channels;
-    for (int64_t c = 0; c < channels; c++) tmp[c] = g[c] * reluMask(yr[c]);
-    return tmp;
-  };
+  const bn::Loops& loops = bn::loops();
   // S1 = Σ dy, S2 = Σ dy·(x − mean).
-  std::vector<double> s;
-  const int threads = omp_get_max_threads();
-  std::vector<float> tmps(y == nullptr ? 0 : static_cast<size_t>(threads) * channels);
-  channelSums(rows, channels, 2, s, [&](int64_t r, double* acc) {
-    const float* g = masked(r, y == nullptr ? nullptr : tmps.data() + static_cast<size_t>(omp_get_thread_num()) * channels);
-    const float* in = x + r * channels;
-    for (int64_t c = 0; c < channels; c++) {
-      acc[c] += g[c];
-      acc[channels + c] += static_cast<double>(g[c]) * (static_cast<double>(in[c]) - mean[c]);
-    }
+  const int nt = threadsFor(rows, channels);
+  std::vector<double> partial(static_cast<size_t>(nt) * 2 * channels, 0.0);
+  std::vector<float> scratch(static_cast<size_t>(nt) * 2 * channels);
+  slices(rows, nt, [&](int64_t lo, int64_t hi, int64_t t) {
+    double* acc = partial.data() + t * 2 * channels;
+    loops.gradSums(dy, y, x, mean, lo, hi, channels, acc, acc + channels, scratch.data() + t * 2 * channels);
   });
+  const std::vector<double> s = combine(partial, nt, 2 * channels);
   // dx = k·(dy − S1/N − (x − mean)·S2/(N·(var + eps))), k = scale/√(var + eps).
-  std::vector<float> k(channels), c1(channels), c2(channels), m(channels);
+  std::vector<float> k(channels), c1(channels), c2(channels);
   const double n = static_cast<double>(rows);
   for (int64_t c = 0; c < channels; c++) {
     const double inv = 1.0 / std::sqrt(static_cast<double>(variance[c]) + eps);
@@ -182,15 +154,8 @@ Napi::Value BatchNormTrainGrad(const Napi::CallbackInfo& info) {
     k[c] = static_cast<float>(sc * inv);
     c1[c] = static_cast<float>(s[c] / n);
     c2[c] = static_cast<float>(s[channels + c] * inv * inv / n);
-    m[c] = mean[c];
   }
-#pragma omp parallel for schedule(static) if (size >= kParallelMin)
-  for (int64_t r = 0; r < rows; r++) {
-    const float* g = masked(r, y == nullptr ? nullptr : tmps.data() + static_cast<size_t>(omp_get_thread_num()) * channels);
-    const float* in = x + r * channels;
-    float* out = dx + r * channels;
-    for (int64_t c = 0; c < channels; c++) out[c] = k[c] * (g[c] - c1[c] - (in[c] - m[c]) * c2[c]);
-  }
+  slices(rows, nt, [&](int64_t lo, int64_t hi, int64_t) { loops.gradInput(dy, y, x, mean, lo, hi, channels, k.data(), c1.data(), c2.data(), dx); });
   return info.Env().Undefined();
 }
 

@@ -1,5 +1,6 @@
 // Reductions over one contiguous group of axes: x is viewed as [outer, mid, inner] and reduced over
-// mid. Sums and means accumulate in double. Column reductions (inner > 1, e.g. the per-channel sums of
+// mid. Sums and means accumulate in double (column sums: in float over blocks of 32 rows first, the
+// vectorised loop of batch_norm_loops-inl.h). Column reductions (inner > 1, e.g. the per-channel sums of
 // batch norm over [N·H·W, C]) give each thread a static slice of mid and add the per-thread partial
 // sums in thread order, so a fixed thread count gives the same bits every run.
 #include "reduce.h"
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "batch_norm_loops.h"
 #include "common.h"
 
 namespace mia {
@@ -45,6 +47,7 @@ void columns(Op op, const float* x, int64_t outer, int64_t mid, int64_t inner, f
   const int nt = (outer * mid * inner >= kParallelMin) ? omp_get_max_threads() : 1;
   std::vector<double> partial(sum ? static_cast<size_t>(nt) * inner : 0);
   std::vector<float> partialF(sum ? 0 : static_cast<size_t>(nt) * inner);
+  std::vector<float> scratch(sum ? static_cast<size_t>(nt) * inner : 0);
   for (int64_t o = 0; o < outer; o++) {
     const float* base = x + o * mid * inner;
 #pragma omp parallel num_threads(nt) if (nt > 1)
@@ -54,10 +57,7 @@ void columns(Op op, const float* x, int64_t outer, int64_t mid, int64_t inner, f
       if (sum) {
         double* acc = partial.data() + t * inner;
         for (int64_t i = 0; i < inner; i++) acc[i] = 0;
-        for (int64_t m = lo; m < hi; m++) {
-          const float* r = base + m * inner;
-          for (int64_t i = 0; i < inner; i++) acc[i] += r[i];
-        }
+        bn::loops().columnSums(base, lo, hi, inner, acc, scratch.data() + t * inner);
       } else {
         float* acc = partialF.data() + t * inner;
         const float init = op == Op::kMax ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();

@@ -1,7 +1,7 @@
 import type { NativeKernelConfig } from './internals/native-kernel';
 import { reluGradConfig, tanhGradConfig } from './kernels/activation-gradients';
 import { batchNormReluTrainingConfig, batchNormTrainingConfig, batchNormTrainingGradConfig } from './kernels/batch-norm-training';
-import { conv2DBackpropFilterConfig, conv2DBackpropInputConfig, conv2DConfig, fusedConv2DConfig } from './kernels/conv2d';
+import { conv2DBackpropFilterConfig, conv2DBackpropInputConfig, conv2DConfig, conv2dBiasConfig, fusedConv2DConfig } from './kernels/conv2d';
 import { addNConfig, binaryConfigs, unaryConfigs } from './kernels/elementwise';
 import { fusedBatchNormConfig } from './kernels/fused-batch-norm';
 import { batchMatMulConfig, fusedMatMulConfig } from './kernels/mat-mul';
@@ -13,6 +13,7 @@ import { reduceConfigs } from './kernels/reduce';
 export const nativeKernelConfigs: readonly NativeKernelConfig[] = [
   conv2DConfig,
   fusedConv2DConfig,
+  conv2dBiasConfig,
   conv2DBackpropInputConfig,
   conv2DBackpropFilterConfig,
   batchMatMulConfig,

@@ -1,4 +1,4 @@
-import { ADAM_UPDATE, BATCH_NORM_RELU_TRAINING, BATCH_NORM_TRAINING, BATCH_NORM_TRAINING_GRAD, SGD_UPDATE } from '@mia/core';
+import { ADAM_UPDATE, BATCH_NORM_RELU_TRAINING, BATCH_NORM_TRAINING, BATCH_NORM_TRAINING_GRAD, CONV2D_BIAS, SGD_UPDATE } from '@mia/core';
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, expect, it } from 'vitest';
 import { nativeKernelConfigs } from './kernel-configs';
@@ -24,6 +24,7 @@ const calls: Record<string, () => () => tf.Tensor | tf.Tensor[]> = {
       { x: randomTensor([2, 7, 7, 3], 1), filter: randomTensor([3, 3, 3, 4], 2), bias: randomTensor([4], 3) },
       { ...conv, activation: 'relu6' },
     ),
+  [CONV2D_BIAS]: () => run(CONV2D_BIAS, { x: randomTensor([2, 7, 7, 3], 1), filter: randomTensor([3, 3, 3, 4], 2), bias: randomTensor([4], 3) }, conv),
   Conv2DBackpropInput: () =>
     run('Conv2DBackpropInput', { dy: randomTensor([2, 4, 4, 4], 1), filter: randomTensor([3, 3, 3, 4], 2) }, { ...conv, inputShape: [2, 7, 7, 3] }),
   Conv2DBackpropFilter: () =>

@@ -16,6 +16,8 @@ export interface NativeAddonInfo {
   readonly primitives: Readonly<Record<string, string>>;
   /** Bytes of scratch buffers held by the calling thread. */
   readonly scratchBytes: number;
+  /** Instruction set of the hand-written batch norm loops: `avx512`, `avx2` or `baseline`. */
+  readonly simd: string;
 }
 
 /** Activations the native convolution fuses. */
@@ -32,6 +34,8 @@ export interface NativeAddon {
   info(): NativeAddonInfo;
   setNumThreads(threads: number): void;
   getNumThreads(): number;
+  /** The batch norm loops' instruction set (`auto`: the widest the CPU runs); throws when the CPU cannot run it. For tests and benchmarks. */
+  setSimd(name: 'avx512' | 'avx2' | 'baseline' | 'auto'): void;
   clearCache(): void;
   /** glibc's mmap/trim thresholds raised (true) or restored (false); returns whether glibc accepted them. */
   keepFreedMemory(keep: boolean): boolean;

@@ -35,6 +35,7 @@ export {
   type BatchNormTrainingOptions,
   type BatchNormTrainingResult,
 } from './batch-norm-training';
+export { conv2dBias, CONV2D_BIAS, type Conv2dPadding } from './conv2d-bias';
 export { useCpuTraining } from './cpu-filter-gradient';
 export { initBackend, chosenBackend, type BackendName, type InitBackendOptions, type InitBackendResult } from './init-backend';
 export { option, type OptionField, type OptionsOf, type FieldSettings, type NumberSettings, type Presence } from './options/option-fields';

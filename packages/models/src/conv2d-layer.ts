@@ -1,3 +1,4 @@
+import { conv2dBias } from '@mia/core';
 import * as tf from '@tensorflow/tfjs-core';
 import type { Layer } from './layer';
 import type { BiasInit, ParameterStore, WeightInit } from './parameter-store';
@@ -57,7 +58,8 @@ export function conv2dLayer(store: ParameterStore, name: string, spec: Conv2dSpe
       return tf.zeros(out);
     }
     if (ctx.tape !== undefined) return ctx.tape.conv2d(x as tf.Tensor4D, weight, bias, { strides: stride, pad });
-    const y = tf.conv2d(x as tf.Tensor4D, weight as tf.Tensor4D, stride, pad);
-    return bias === undefined ? y : tf.add(y, bias);
+    // With a bias: one kernel where the backend has it (the bias added in the convolution's pass).
+    if (bias !== undefined) return conv2dBias(x as tf.Tensor4D, weight as tf.Tensor4D, bias, stride, pad);
+    return tf.conv2d(x as tf.Tensor4D, weight as tf.Tensor4D, stride, pad);
   };
 }

@@ -1,5 +1,7 @@
+import { conv2dBias, CONV2D_BIAS } from '@mia/core';
 import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nativeKernelStats, resetNativeKernelStats } from '../kernel-stats';
 import { loadNativeAddon } from '../load-native-addon';
 import { expectFallbackThrows, expectMatchesCpu, randomTensor, setupNative } from '../test-utils/backends';
 import { describeNative } from '../test-utils/native-available';
@@ -226,5 +228,59 @@ describeNative('native convolution kernels vs the cpu backend', () => {
       /dataFormat NCHW/,
       /does not support dataFormat NCHW/,
     );
+  });
+});
+
+describeNative("@mia/core's conv2dBias: one native kernel, the gradients of conv2d + add", () => {
+  beforeAll(setupNative);
+
+  // conv2dBias takes one stride for both axes and no numeric padding.
+  const biasCases = cases.filter((c) => typeof c.strides === 'number' && typeof c.pad !== 'number');
+
+  for (const [i, c] of biasCases.entries()) {
+    it(`forward and the gradients in x, filter and bias: ${c.name}`, async () => {
+      expect.hasAssertions();
+      const fn = (): tf.Tensor[] => {
+        const x = randomTensor(c.x, 900 + i);
+        const f = randomTensor(c.f, 910 + i);
+        const b = randomTensor([c.f[3]], 920 + i);
+        const dy = randomTensor(outShape(c), 930 + i);
+        const y = (a: tf.Tensor, w: tf.Tensor, bias: tf.Tensor): tf.Tensor =>
+          conv2dBias(a as tf.Tensor4D, w as tf.Tensor4D, bias, c.strides as number, c.pad as 'same');
+        // On cpu (no CONV2D_BIAS kernel) this is tf.conv2d then tf.add, differentiated by tfjs.
+        return [y(x, f, b), ...tf.grads((a: tf.Tensor, w: tf.Tensor, bias: tf.Tensor) => tf.sum(tf.mul(y(a, w, bias), dy)))([x, f, b])];
+      };
+      await expectMatchesCpu(fn, { native: [CONV2D_BIAS, 'Conv2DBackpropInput', 'Conv2DBackpropFilter'] });
+    });
+  }
+
+  it('computes no input gradient when the input is data (a first layer): only filter and bias', async () => {
+    expect.hasAssertions();
+    const c = biasCases[0]!;
+    const fn = (): tf.Tensor[] => {
+      const x = randomTensor(c.x, 950);
+      const dy = randomTensor(outShape(c), 951);
+      return tf.grads((w: tf.Tensor, bias: tf.Tensor) => tf.sum(tf.mul(conv2dBias(x as tf.Tensor4D, w as tf.Tensor4D, bias, 1, 'same'), dy)))([
+        randomTensor(c.f, 952),
+        randomTensor([c.f[3]], 953),
+      ]);
+    };
+    await expectMatchesCpu(fn, { native: [CONV2D_BIAS, 'Conv2DBackpropFilter'] });
+    resetNativeKernelStats();
+    tf.dispose(tf.tidy(fn));
+    expect(nativeKernelStats()['Conv2DBackpropInput']).toBeUndefined();
+    expect(nativeKernelStats()['Conv2DBackpropFilter']?.native).toBe(1);
+  });
+
+  it('rejects shapes that do not fit, naming the argument', () => {
+    tf.tidy(() => {
+      const x = tf.zeros([1, 4, 4, 3]) as tf.Tensor4D;
+      const f = tf.zeros([3, 3, 3, 2]) as tf.Tensor4D;
+      expect(() => conv2dBias(x, f, tf.zeros([3]), 1, 'same')).toThrow(/^conv2dBias: bias must have shape \[2\], got \[3\]/);
+      expect(() => conv2dBias(x, tf.zeros([3, 3, 4, 2]) as tf.Tensor4D, tf.zeros([2]), 1, 'same')).toThrow(
+        /filter must have shape \[kh, kw, 3, outChannels\], got \[3,3,4,2\]/,
+      );
+      expect(() => conv2dBias(x, f, tf.zeros([2]), 0, 'same')).toThrow(/strides must be a positive integer, got 0/);
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { CONV2D_BIAS } from '@mia/core';
 import { backend_util, type NamedAttrMap, type TensorInfo } from '@tensorflow/tfjs-core';
 import { allFloat32, sizeOf, view } from '../internals/heap-backend';
 import { input, optionalInput, type NativeKernelArgs, type NativeKernelConfig, type NativeKernelContext } from '../internals/native-kernel';
@@ -95,6 +96,9 @@ export const conv2DConfig: NativeKernelConfig = { kernelName: 'Conv2D', run: (ar
 
 /** `FusedConv2D` (bias, and linear / relu fused in oneDNN; relu6, elu, sigmoid, leakyrelu as a native epilogue; prelu falls back). */
 export const fusedConv2DConfig: NativeKernelConfig = { kernelName: 'FusedConv2D', run: (args, ctx) => forward(args, ctx, true) };
+
+/** `@mia/core`'s `conv2dBias`: the convolution with its bias added by oneDNN in the same pass. */
+export const conv2dBiasConfig: NativeKernelConfig = { kernelName: CONV2D_BIAS, run: (args, ctx) => forward(args, ctx, true) };
 
 /** `Conv2DBackpropInput`: the input gradient of a convolution. */
 export const conv2DBackpropInputConfig: NativeKernelConfig = {
