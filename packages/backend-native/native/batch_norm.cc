@@ -17,11 +17,11 @@
 namespace mia {
 namespace {
 
-// Runs body(lo, hi, t) on one static slice of rows per thread (one thread below kParallelMin
-// elements); returns the thread count, so callers size per-thread partials before and combine them in
-// thread order after (reproducible for a fixed thread count).
+// The threads of a loop over [rows, channels]: all of them, or one below kParallelMin elements.
 int threadsFor(int64_t rows, int64_t channels) { return rows * channels >= kParallelMin ? omp_get_max_threads() : 1; }
 
+// Runs body(lo, hi, t) on one static slice of rows per thread t < nt; callers size per-thread
+// partials by nt before and combine them in thread order after (reproducible for a fixed thread count).
 template <typename Body>
 void slices(int64_t rows, int nt, Body body) {
 #pragma omp parallel num_threads(nt) if (nt > 1)
@@ -113,7 +113,7 @@ Napi::Value BatchNormTrain(const Napi::CallbackInfo& info) {
   }
   // With relu, the same value then max(·, 0) as the Relu kernel (v < 0 ? 0 : v): bit-equal to the two
   // kernels one after the other, in one pass.
-  slices(rows, threadsFor(rows, channels), [&](int64_t lo, int64_t hi, int64_t) { loops.normalise(x, y, lo, hi, channels, mul.data(), add.data(), relu); });
+  slices(rows, nt, [&](int64_t lo, int64_t hi, int64_t) { loops.normalise(x, y, lo, hi, channels, mul.data(), add.data(), relu); });
   return info.Env().Undefined();
 }
 
