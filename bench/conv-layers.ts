@@ -1,13 +1,15 @@
-// Per-layer convolution times of the bench's networks in both activation layouts of the native
-// addon (NHWC in place, or reordered to oneDNN's blocked layout around each call): the measurement
-// behind the default layout of `native/conv.cc` (docs/decisions/0053).
+// Per-layer convolution times of the bench's networks in two settings of the native addon: both
+// activation layouts with the direct algorithm (`--compare layout`, the default: NHWC in place, or
+// reordered to oneDNN's blocked layout around each call; docs/decisions/0053), or the direct and
+// `auto` algorithms in the NHWC layout (`--compare algorithm`: `auto` runs Winograd where it applies;
+// docs/decisions/0056).
 //
-//   node --conditions=@mia/source --import tsx bench/conv-layers.ts [--threads 2] [--rounds 5] [--models smallcnn,resnet18-w32,resnet18]
+//   node --conditions=@mia/source --import tsx bench/conv-layers.ts [--compare layout|algorithm] [--threads 2] [--rounds 5] [--models smallcnn,resnet18-w32,resnet18]
 //
 // Every layer runs forward, backward-data (not for the input layer, which has no gradient to pass
-// on) and backward-weights; the two layouts alternate round by round in one process, so they share
-// the machine's load. Prints a Markdown table: median ms per call of each pass and layout, the
-// blocked ÷ NHWC ratio, and the oneDNN implementations chosen.
+// on) and backward-weights; the two settings alternate round by round in one process, so they share
+// the machine's load. Prints a Markdown table: median ms per call of each pass and setting, their
+// ratio, and the oneDNN implementations chosen.
 import { loadNativeAddon } from '../packages/backend-native/src/load-native-addon';
 import { median } from './stats';
 
@@ -86,7 +88,20 @@ for (const m of models) {
   else throw new Error(`--models: expected smallcnn, resnet18 or resnet18-w32, got '${m}'`);
 }
 
-const layouts = ['nhwc', 'blocked'] as const;
+const compare = arg('compare', 'layout');
+if (compare !== 'layout' && compare !== 'algorithm') throw new Error(`--compare: expected layout or algorithm, got '${compare}'`);
+/** The two settings compared: a label, how to select it, and the cache-key prefix of its primitives after the kind letter. */
+const settings =
+  compare === 'layout'
+    ? [
+        { label: 'NHWC', apply: () => (addon.setConvAlgorithm('direct'), addon.setConvLayout('nhwc')), key: 'n--d' },
+        { label: 'blocked', apply: () => (addon.setConvAlgorithm('direct'), addon.setConvLayout('blocked')), key: 'b--d' },
+      ]
+    : [
+        { label: 'direct', apply: () => (addon.setConvLayout('nhwc'), addon.setConvAlgorithm('direct')), key: 'n--d' },
+        { label: 'auto', apply: () => (addon.setConvLayout('nhwc'), addon.setConvAlgorithm('auto')), key: 'n--a' },
+      ];
+const [first, second] = settings as [(typeof settings)[0], (typeof settings)[0]];
 type Pass = 'fwd' | 'data' | 'weights';
 const passes: Pass[] = ['fwd', 'data', 'weights'];
 
@@ -108,11 +123,13 @@ function run(l: Layer, pass: Pass, buffers: Record<string, Float32Array>): numbe
 
 const info = addon.info();
 console.log(
-  `# Convolution layers, NHWC vs blocked — ${new Date().toISOString()}\n\noneDNN ${info.onednn} (${info.cpuRuntime}, ISA ${info.isa}), ${threads} threads, ${rounds} rounds (layouts alternate per round; median ms per call after one untimed call).\n`,
+  `# Convolution layers, ${first.label} vs ${second.label} — ${new Date().toISOString()}\n\noneDNN ${info.onednn} (${info.cpuRuntime}, ISA ${info.isa}), ${threads} threads, ${rounds} rounds (the two settings alternate per round; median ms per call after one untimed call).\n`,
 );
-console.log('| net | layer | batch × hw × ci → co, k/s | pass | NHWC ms | blocked ms | blocked ÷ NHWC | NHWC impl | blocked impl |');
+console.log(
+  `| net | layer | batch × hw × ci → co, k/s | pass | ${first.label} ms | ${second.label} ms | ${second.label} ÷ ${first.label} | ${first.label} impl | ${second.label} impl |`,
+);
 console.log('|---|---|---|---|---|---|---|---|---|');
-const totals = new Map<string, { nhwc: number; blocked: number }>();
+const totals = new Map<string, { a: number; b: number }>();
 for (const l of layers) {
   const d = dims(l);
   const buffers = {
@@ -122,33 +139,32 @@ for (const l of layers) {
   };
   for (const pass of passes) {
     if (pass === 'data' && l.first) continue;
-    const times: Record<string, number[]> = { nhwc: [], blocked: [] };
-    for (const layout of layouts) {
-      addon.setConvLayout(layout);
+    const times = new Map(settings.map((x) => [x, [] as number[]]));
+    for (const setting of settings) {
+      setting.apply();
       run(l, pass, buffers);
     }
     for (let r = 0; r < rounds; r++) {
-      for (const layout of r % 2 === 0 ? layouts : [...layouts].reverse()) {
-        addon.setConvLayout(layout);
-        times[layout]!.push(run(l, pass, buffers));
+      for (const setting of r % 2 === 0 ? settings : [...settings].reverse()) {
+        setting.apply();
+        times.get(setting)!.push(run(l, pass, buffers));
       }
     }
     const impls = Object.entries(addon.info().primitives);
-    const implOf = (layout: string): string => {
+    const implOf = (key: string): string => {
       const kind = pass === 'fwd' ? 'f' : pass === 'data' ? 'd' : 'w';
-      const key = `${kind}${layout === 'nhwc' ? 'n' : 'b'}--${threads},${d.join(',')}`;
-      return impls.find(([k]) => k === key)?.[1] ?? '?';
+      return impls.find(([k]) => k === `${kind}${key}${threads},${d.join(',')}`)?.[1] ?? '?';
     };
-    const a = median(times.nhwc!);
-    const b = median(times.blocked!);
-    const t = totals.get(l.net) ?? { nhwc: 0, blocked: 0 };
-    t.nhwc += a;
-    t.blocked += b;
+    const a = median(times.get(first)!);
+    const b = median(times.get(second)!);
+    const t = totals.get(l.net) ?? { a: 0, b: 0 };
+    t.a += a;
+    t.b += b;
     totals.set(l.net, t);
     console.log(
-      `| ${l.net} | ${l.name} | ${l.n}×${l.hw}×${l.ci} → ${l.co}, ${l.k}/${l.stride} | ${pass} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b / a).toFixed(2)} | ${implOf('nhwc')} | ${implOf('blocked')} |`,
+      `| ${l.net} | ${l.name} | ${l.n}×${l.hw}×${l.ci} → ${l.co}, ${l.k}/${l.stride} | ${pass} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b / a).toFixed(2)} | ${implOf(first.key)} | ${implOf(second.key)} |`,
     );
   }
 }
 console.log('\nSums of the medians per network (each distinct shape once, not weighted by how often the network uses it):\n');
-for (const [net, t] of totals) console.log(`- ${net}: NHWC ${t.nhwc.toFixed(1)} ms, blocked ${t.blocked.toFixed(1)} ms (${(t.blocked / t.nhwc).toFixed(2)})`);
+for (const [net, t] of totals) console.log(`- ${net}: ${first.label} ${t.a.toFixed(1)} ms, ${second.label} ${t.b.toFixed(1)} ms (${(t.b / t.a).toFixed(2)})`);

@@ -52,6 +52,7 @@ Napi::Value Info(const Napi::CallbackInfo& info) {
   o.Set("threads", omp_get_max_threads());
   o.Set("procs", omp_get_num_procs());
   o.Set("convLayout", convLayoutName());
+  o.Set("convAlgorithm", convAlgorithmName());
   o.Set("primitives", ConvPrimitives(env));
   o.Set("scratchBytes", static_cast<double>(scratchBytes()));
   o.Set("simd", bn::simdName());
@@ -106,6 +107,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("clearCache", Napi::Function::New(env, ClearCache));
   exports.Set("keepFreedMemory", Napi::Function::New(env, KeepFreedMemory));
   exports.Set("setConvLayout", Napi::Function::New(env, SetConvLayout));
+  exports.Set("setConvAlgorithm", Napi::Function::New(env, SetConvAlgorithm));
   exports.Set("conv2dForward", Napi::Function::New(env, Conv2dForward));
   exports.Set("conv2dBackwardData", Napi::Function::New(env, Conv2dBackwardData));
   exports.Set("conv2dBackwardWeights", Napi::Function::New(env, Conv2dBackwardWeights));

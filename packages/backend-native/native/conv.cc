@@ -1,8 +1,10 @@
 // 2-D convolutions through oneDNN, computed in place on the caller's NHWC activations and HWIO
 // filters. Activations stay NHWC for the primitive ("nhwc" layout, the default: oneDNN picks the
 // filter layout and the small filter is reordered each call) or are reordered to oneDNN's blocked
-// layout around each call ("blocked"). Primitives are cached per thread by shape, layout and thread
-// count.
+// layout around each call ("blocked"). With the "auto" algorithm (the default), 3×3 stride-1
+// convolutions of 64 or more input and output channels use oneDNN's Winograd kernels where it has them
+// (they need the blocked layout: activations are reordered around the call), direct elsewhere.
+// Primitives are cached per thread by shape, layout, algorithm and thread count.
 #include "conv.h"
 
 #include <omp.h>
@@ -35,6 +37,8 @@ dnnl::stream& cpuStream() {
 
 enum class Layout { kNhwc, kBlocked };
 Layout gLayout = Layout::kNhwc;
+enum class Algorithm { kAuto, kDirect };
+Algorithm gAlgorithm = Algorithm::kAuto;
 
 struct ConvDims {
   int64_t n, h, w, ci, kh, kw, co, oh, ow, sh, sw, pt, pl, pb, pr, dh, dw;
@@ -67,6 +71,16 @@ thread_local std::unordered_map<std::string, std::unique_ptr<Entry>> cache;
 // 8-12% faster for ResNet-18 only (docs/decisions/0053). "blocked" stays selectable.
 bool useBlocked(const ConvDims&) { return gLayout == Layout::kBlocked; }
 
+// Winograd F(4×4, 3×3) (oneDNN's jit_wino_4x3, AVX-512) on 3×3, stride-1, undilated layers with at
+// least 64 input and output channels (multiples of 16): per layer of ResNet-18 and SmallCNN
+// (bench/conv-layers.ts) 0.46-0.75× the direct kernels' time in all three passes from 64 channels,
+// no faster at 32 (the reorders to and from the blocked layout it needs cost what the arithmetic
+// saves). Its error is about twice the direct kernels' (≈1e-6 relative; docs/decisions/0056).
+bool winogradCandidate(const ConvDims& p) {
+  return gAlgorithm == Algorithm::kAuto && p.kh == 3 && p.kw == 3 && p.sh == 1 && p.sw == 1 && p.dh == 1 && p.dw == 1 && p.ci >= 64 && p.co >= 64 &&
+         p.ci % 16 == 0 && p.co % 16 == 0;
+}
+
 memory::desc act(int64_t n, int64_t c, int64_t h, int64_t w, bool any) { return {{n, c, h, w}, dt::f32, any ? tag::any : tag::nhwc}; }
 memory::desc filter(const ConvDims& p, bool any) { return {{p.co, p.ci, p.kh, p.kw}, dt::f32, any ? tag::any : tag::hwio}; }
 
@@ -86,7 +100,8 @@ Slot makeSlot(int arg, bool input, const memory::desc& user, const memory::desc&
 
 std::string cacheKey(Kind kind, const ConvDims& p, bool bias, bool relu, bool blocked) {
   std::ostringstream k;
-  k << static_cast<char>(kind) << (blocked ? 'b' : 'n') << (bias ? 'B' : '-') << (relu ? 'R' : '-') << omp_get_max_threads();
+  k << static_cast<char>(kind) << (blocked ? 'b' : 'n') << (bias ? 'B' : '-') << (relu ? 'R' : '-') << (gAlgorithm == Algorithm::kAuto ? 'a' : 'd')
+    << omp_get_max_threads();
   for (int64_t v : {p.n, p.h, p.w, p.ci, p.kh, p.kw, p.co, p.oh, p.ow, p.sh, p.sw, p.pt, p.pl, p.pb, p.pr, p.dh, p.dw}) k << ',' << v;
   return k.str();
 }
@@ -118,10 +133,10 @@ using ForwardPd = dnnl::convolution_forward::primitive_desc;
 using DataPd = dnnl::convolution_backward_data::primitive_desc;
 using WeightsPd = dnnl::convolution_backward_weights::primitive_desc;
 constexpr auto kProp = dnnl::prop_kind::forward_training;
-constexpr auto kAlg = dnnl::algorithm::convolution_direct;
+using Alg = dnnl::algorithm;
 
-ForwardPd makeForwardPd(const memory::desc& src, const memory::desc& wei, const memory::desc* bias, const memory::desc& dst, const Geometry& g,
-                        const dnnl::primitive_attr& attr) {
+ForwardPd makeForwardPd(Alg kAlg, const memory::desc& src, const memory::desc& wei, const memory::desc* bias, const memory::desc& dst,
+                        const Geometry& g, const dnnl::primitive_attr& attr) {
 #if DNNL_VERSION_MAJOR >= 3
   if (bias) return ForwardPd(cpuEngine(), kProp, kAlg, src, wei, *bias, dst, g.strides, g.dil, g.padL, g.padR, attr);
   return ForwardPd(cpuEngine(), kProp, kAlg, src, wei, dst, g.strides, g.dil, g.padL, g.padR, attr);
@@ -131,7 +146,7 @@ ForwardPd makeForwardPd(const memory::desc& src, const memory::desc& wei, const 
 #endif
 }
 
-DataPd makeDataPd(const memory::desc& diffSrc, const memory::desc& wei, const memory::desc& diffDst, const Geometry& g, const ForwardPd& hint,
+DataPd makeDataPd(Alg kAlg, const memory::desc& diffSrc, const memory::desc& wei, const memory::desc& diffDst, const Geometry& g, const ForwardPd& hint,
                   const dnnl::primitive_attr& attr) {
 #if DNNL_VERSION_MAJOR >= 3
   return DataPd(cpuEngine(), kAlg, diffSrc, wei, diffDst, g.strides, g.dil, g.padL, g.padR, hint, attr);
@@ -140,7 +155,7 @@ DataPd makeDataPd(const memory::desc& diffSrc, const memory::desc& wei, const me
 #endif
 }
 
-WeightsPd makeWeightsPd(const memory::desc& src, const memory::desc& diffWei, const memory::desc& diffDst, const Geometry& g, const ForwardPd& hint,
+WeightsPd makeWeightsPd(Alg kAlg, const memory::desc& src, const memory::desc& diffWei, const memory::desc& diffDst, const Geometry& g, const ForwardPd& hint,
                         const dnnl::primitive_attr& attr) {
 #if DNNL_VERSION_MAJOR >= 3
   return WeightsPd(cpuEngine(), kAlg, src, diffWei, diffDst, g.strides, g.dil, g.padL, g.padR, hint, attr);
@@ -150,13 +165,56 @@ WeightsPd makeWeightsPd(const memory::desc& src, const memory::desc& diffWei, co
 #endif
 }
 
-ForwardPd forwardPd(const ConvDims& p, bool blocked, bool bias, bool relu) {
+ForwardPd forwardPd(Alg alg, const ConvDims& p, bool blocked, bool bias, bool relu) {
   const auto src = act(p.n, p.ci, p.h, p.w, blocked), dst = act(p.n, p.co, p.oh, p.ow, blocked), wei = filter(p, true);
   if (bias) {
     const memory::desc b({p.co}, dt::f32, tag::x);
-    return makeForwardPd(src, wei, &b, dst, geometry(p), scratchpadAttr(relu));
+    return makeForwardPd(alg, src, wei, &b, dst, geometry(p), scratchpadAttr(relu));
   }
-  return makeForwardPd(src, wei, nullptr, dst, geometry(p), scratchpadAttr(relu));
+  return makeForwardPd(alg, src, wei, nullptr, dst, geometry(p), scratchpadAttr(relu));
+}
+
+// Builds the entry's primitive and argument slots with `alg`. Returns false, leaving `e` untouched,
+// when oneDNN has no implementation of that algorithm for these shapes; other errors propagate.
+bool build(Entry& e, Alg alg, Kind kind, const ConvDims& p, bool blocked, bool bias, bool relu) {
+  const memory::desc src = act(p.n, p.ci, p.h, p.w, false), dst = act(p.n, p.co, p.oh, p.ow, false), wei = filter(p, false);
+  const bool optional = alg != Alg::convolution_direct;
+  Entry built;
+  try {
+    const ForwardPd fwd = forwardPd(alg, p, blocked, bias && kind == Kind::kForward, relu && kind == Kind::kForward);
+    if (kind == Kind::kForward) {
+      built.prim = dnnl::convolution_forward(fwd);
+      built.impl = fwd.impl_info_str();
+      built.scratchpad = fwd.scratchpad_desc();
+      built.slots.push_back(makeSlot(DNNL_ARG_SRC, true, src, fwd.src_desc()));
+      built.slots.push_back(makeSlot(DNNL_ARG_WEIGHTS, true, wei, fwd.weights_desc()));
+      if (bias) built.slots.push_back(makeSlot(DNNL_ARG_BIAS, true, memory::desc({p.co}, dt::f32, tag::x), fwd.bias_desc()));
+      built.slots.push_back(makeSlot(DNNL_ARG_DST, false, dst, fwd.dst_desc()));
+    } else if (kind == Kind::kData) {
+      const DataPd pd = makeDataPd(alg, act(p.n, p.ci, p.h, p.w, blocked), filter(p, true), act(p.n, p.co, p.oh, p.ow, blocked), geometry(p), fwd,
+                                   scratchpadAttr(false));
+      built.prim = dnnl::convolution_backward_data(pd);
+      built.impl = pd.impl_info_str();
+      built.scratchpad = pd.scratchpad_desc();
+      built.slots.push_back(makeSlot(DNNL_ARG_DIFF_DST, true, dst, pd.diff_dst_desc()));
+      built.slots.push_back(makeSlot(DNNL_ARG_WEIGHTS, true, wei, pd.weights_desc()));
+      built.slots.push_back(makeSlot(DNNL_ARG_DIFF_SRC, false, src, pd.diff_src_desc()));
+    } else {
+      const WeightsPd pd = makeWeightsPd(alg, act(p.n, p.ci, p.h, p.w, blocked), filter(p, true), act(p.n, p.co, p.oh, p.ow, blocked), geometry(p),
+                                         fwd, scratchpadAttr(false));
+      built.prim = dnnl::convolution_backward_weights(pd);
+      built.impl = pd.impl_info_str();
+      built.scratchpad = pd.scratchpad_desc();
+      built.slots.push_back(makeSlot(DNNL_ARG_SRC, true, src, pd.src_desc()));
+      built.slots.push_back(makeSlot(DNNL_ARG_DIFF_DST, true, dst, pd.diff_dst_desc()));
+      built.slots.push_back(makeSlot(DNNL_ARG_DIFF_WEIGHTS, false, wei, pd.diff_weights_desc()));
+    }
+  } catch (const dnnl::error& err) {
+    if (optional && err.status == dnnl_unimplemented) return false;
+    throw;
+  }
+  e = std::move(built);
+  return true;
 }
 
 Entry& entryFor(Kind kind, const ConvDims& p, bool bias, bool relu) {
@@ -165,34 +223,9 @@ Entry& entryFor(Kind kind, const ConvDims& p, bool bias, bool relu) {
   auto it = cache.find(key);
   if (it != cache.end()) return *it->second;
   auto e = std::make_unique<Entry>();
-  const memory::desc src = act(p.n, p.ci, p.h, p.w, false), dst = act(p.n, p.co, p.oh, p.ow, false), wei = filter(p, false);
-  auto fwd = forwardPd(p, blocked, bias && kind == Kind::kForward, relu && kind == Kind::kForward);
-  if (kind == Kind::kForward) {
-    e->prim = dnnl::convolution_forward(fwd);
-    e->impl = fwd.impl_info_str();
-    e->scratchpad = fwd.scratchpad_desc();
-    e->slots.push_back(makeSlot(DNNL_ARG_SRC, true, src, fwd.src_desc()));
-    e->slots.push_back(makeSlot(DNNL_ARG_WEIGHTS, true, wei, fwd.weights_desc()));
-    if (bias) e->slots.push_back(makeSlot(DNNL_ARG_BIAS, true, memory::desc({p.co}, dt::f32, tag::x), fwd.bias_desc()));
-    e->slots.push_back(makeSlot(DNNL_ARG_DST, false, dst, fwd.dst_desc()));
-  } else if (kind == Kind::kData) {
-    const DataPd pd = makeDataPd(act(p.n, p.ci, p.h, p.w, blocked), filter(p, true), act(p.n, p.co, p.oh, p.ow, blocked), geometry(p), fwd,
-                                 scratchpadAttr(false));
-    e->prim = dnnl::convolution_backward_data(pd);
-    e->impl = pd.impl_info_str();
-    e->scratchpad = pd.scratchpad_desc();
-    e->slots.push_back(makeSlot(DNNL_ARG_DIFF_DST, true, dst, pd.diff_dst_desc()));
-    e->slots.push_back(makeSlot(DNNL_ARG_WEIGHTS, true, wei, pd.weights_desc()));
-    e->slots.push_back(makeSlot(DNNL_ARG_DIFF_SRC, false, src, pd.diff_src_desc()));
-  } else {
-    const WeightsPd pd = makeWeightsPd(act(p.n, p.ci, p.h, p.w, blocked), filter(p, true), act(p.n, p.co, p.oh, p.ow, blocked), geometry(p), fwd,
-                                       scratchpadAttr(false));
-    e->prim = dnnl::convolution_backward_weights(pd);
-    e->impl = pd.impl_info_str();
-    e->scratchpad = pd.scratchpad_desc();
-    e->slots.push_back(makeSlot(DNNL_ARG_SRC, true, src, pd.src_desc()));
-    e->slots.push_back(makeSlot(DNNL_ARG_DIFF_DST, true, dst, pd.diff_dst_desc()));
-    e->slots.push_back(makeSlot(DNNL_ARG_DIFF_WEIGHTS, false, wei, pd.diff_weights_desc()));
+  // Winograd where oneDNN implements it here (its kernels want the blocked layout), else direct.
+  if (!(winogradCandidate(p) && build(*e, Alg::convolution_winograd, kind, p, true, bias, relu))) {
+    build(*e, Alg::convolution_direct, kind, p, blocked, bias, relu);
   }
   Entry& ref = *e;
   cache.emplace(key, std::move(e));
@@ -308,6 +341,17 @@ Napi::Value SetConvLayout(const Napi::CallbackInfo& info) {
 }
 
 std::string convLayoutName() { return gLayout == Layout::kNhwc ? "nhwc" : "blocked"; }
+
+Napi::Value SetConvAlgorithm(const Napi::CallbackInfo& info) {
+  Args a(info, "setConvAlgorithm");
+  const std::string l = a.string(0, "algorithm");
+  if (l == "auto") gAlgorithm = Algorithm::kAuto;
+  else if (l == "direct") gAlgorithm = Algorithm::kDirect;
+  else a.rangeError("algorithm: expected 'auto' or 'direct', got '" + l + "'");
+  return info.Env().Undefined();
+}
+
+std::string convAlgorithmName() { return gAlgorithm == Algorithm::kAuto ? "auto" : "direct"; }
 
 Napi::Object ConvPrimitives(Napi::Env env) {
   auto o = Napi::Object::New(env);

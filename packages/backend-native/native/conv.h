@@ -15,6 +15,9 @@ Napi::Value SetConvLayout(const Napi::CallbackInfo& info);
 // The cached primitives of the calling thread: key → implementation and reorders.
 Napi::Object ConvPrimitives(Napi::Env env);
 std::string convLayoutName();
+// setConvAlgorithm('auto' | 'direct'): 'auto' uses Winograd on the layers where it is faster (conv.cc).
+Napi::Value SetConvAlgorithm(const Napi::CallbackInfo& info);
+std::string convAlgorithmName();
 void clearConvCache();
 
 }  // namespace mia

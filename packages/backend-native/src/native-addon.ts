@@ -12,6 +12,8 @@ export interface NativeAddonInfo {
   readonly procs: number;
   /** Convolution layout: `nhwc` or `blocked`. */
   readonly convLayout: string;
+  /** Convolution algorithm: `auto` (Winograd on the 3×3 stride-1 layers of ≥ 64 channels where oneDNN has it) or `direct`. */
+  readonly convAlgorithm: string;
   /** Cached convolution primitives of the calling thread: key → oneDNN implementation and reorders. */
   readonly primitives: Readonly<Record<string, string>>;
   /** Bytes of scratch buffers held by the calling thread. */
@@ -40,6 +42,7 @@ export interface NativeAddon {
   /** glibc's mmap/trim thresholds raised (true) or restored (false); returns whether glibc accepted them. */
   keepFreedMemory(keep: boolean): boolean;
   setConvLayout(layout: 'nhwc' | 'blocked'): void;
+  setConvAlgorithm(algorithm: 'auto' | 'direct'): void;
   /** dims: [n, h, w, ci, kh, kw, co, oh, ow, sh, sw, padTop, padLeft, padBottom, padRight, dilH, dilW]. */
   conv2dForward(x: Float32Array, filter: Float32Array, bias: Float32Array | null, y: Float32Array, dims: number[], activation: NativeConvActivation): void;
   conv2dBackwardData(dy: Float32Array, filter: Float32Array, dx: Float32Array, dims: number[]): void;

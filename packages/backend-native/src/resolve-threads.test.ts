@@ -29,10 +29,19 @@ describe('resolveThreads', () => {
     }
   });
 
-  it('useNativeTraining rejects bad threads and convLayout options before touching the addon', async () => {
+  it('useNativeTraining rejects bad threads, convLayout, convAlgorithm and keepFreedMemory options before touching the addon', async () => {
     expect.hasAssertions();
     await expect(useNativeTraining({ threads: 0 })).rejects.toThrow(/threads must be a positive integer, got 0/);
     await expect(useNativeTraining({ convLayout: 'tiled' as 'nhwc' })).rejects.toThrow(/options\.convLayout must be 'nhwc' or 'blocked', got "tiled"/);
     await expect(useNativeTraining({ keepFreedMemory: 'no' as unknown as boolean })).rejects.toThrow(/options\.keepFreedMemory must be a boolean, got "no"/);
+    await expect(useNativeTraining({ convAlgorithm: 'winograd' as 'auto' })).rejects.toThrow(/options\.convAlgorithm must be 'auto' or 'direct', got "winograd"/);
+    const saved = process.env['MIA_CONV_ALGORITHM'];
+    process.env['MIA_CONV_ALGORITHM'] = 'fast';
+    try {
+      await expect(useNativeTraining()).rejects.toThrow(/MIA_CONV_ALGORITHM must be 'auto' or 'direct', got "fast"/);
+    } finally {
+      if (saved === undefined) delete process.env['MIA_CONV_ALGORITHM'];
+      else process.env['MIA_CONV_ALGORITHM'] = saved;
+    }
   });
 });

@@ -57,16 +57,22 @@ function registerGradientOnce(kernelName: string): void {
       if (y !== undefined) inputs['y'] = y;
       const [dx, dScale, dOffset] = tf.engine().runKernel(BATCH_NORM_TRAINING_GRAD, inputs, attrs) as tf.Tensor[];
       // The statistics are outputs too: when they feed the loss, add their gradients (rare; running
-      // statistics are updated outside the gradient's path).
+      // statistics are updated outside the gradient's path). tfjs passes zeros, not null, for an output
+      // the loss does not use, so a zero gradient is recognised by its values: reading a [channels]
+      // vector back is cheap on the backends that register these kernels (their data is in CPU memory),
+      // and it saves four passes over x per layer. Adding an exact zero would not change dx.
+      const used = (d: tf.Tensor | null | undefined): d is tf.Tensor => d != null && (d.dataSync() as Float32Array).some((v) => v !== 0);
+      const withMean = used(dMean);
+      const withVariance = used(dVariance);
       const n = x!.size / (x!.shape[x!.rank - 1] ?? 1);
       const through = (): tf.Tensor =>
         tf.tidy(() => {
           let g = dx!;
-          if (dMean !== null && dMean !== undefined) g = tf.add(g, tf.div(dMean, n));
-          if (dVariance !== null && dVariance !== undefined) g = tf.add(g, tf.mul(tf.sub(x!, mean), tf.mul(dVariance, 2 / n)));
+          if (withMean) g = tf.add(g, tf.div(dMean!, n));
+          if (withVariance) g = tf.add(g, tf.mul(tf.sub(x!, mean), tf.mul(dVariance!, 2 / n)));
           return g;
         });
-      return { x: () => (dMean == null && dVariance == null ? dx! : through()), scale: () => dScale!, offset: () => dOffset! };
+      return { x: () => (withMean || withVariance ? through() : dx!), scale: () => dScale!, offset: () => dOffset! };
     },
   });
 }

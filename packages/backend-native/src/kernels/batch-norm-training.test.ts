@@ -100,6 +100,40 @@ describeNative('native batchNormTraining vs the composite on the cpu backend', (
     );
   });
 
+  it('gradient in x when the loss uses y and only one of the statistics', async () => {
+    expect.hasAssertions();
+    for (const stat of ['mean', 'variance'] as const) {
+      await expectMatchesCpu(
+        () =>
+          tf.grad((a: tf.Tensor) => {
+            const r = batchNormTraining(a, noScale(5), noOffset(5), 1e-5);
+            return tf.add(tf.sum(tf.mul(r.y, randomTensor([2, 3, 4, 5], 92))), tf.sum(tf.mul(r[stat], randomTensor([5], 93)))) as tf.Scalar;
+          })(tf.add(randomTensor([2, 3, 4, 5], 94), 0.5)),
+        { native: [BATCH_NORM_TRAINING, `${BATCH_NORM_TRAINING}Grad`] },
+      );
+    }
+  });
+
+  it('when only y feeds the loss, the gradient adds no terms of the statistics (no Add or Sub over x)', async () => {
+    await tf.setBackend('wasm'); // the native kernels are registered on it
+    const x = tf.add(randomTensor([4, 6, 6, 8], 95), 0.3);
+    const w = randomTensor([4, 6, 6, 8], 96);
+    const v = randomTensor([8], 97);
+    // Add and Sub kernels with an output the shape of x, in one gradient of loss(x).
+    const passes = async (loss: (a: tf.Tensor) => tf.Scalar): Promise<string[]> => {
+      const info = await tf.profile(() => tf.dispose(tf.grad(loss)(x)));
+      return info.kernels.filter((k) => (k.name === 'Add' || k.name === 'Sub') && k.outputShapes[0]?.length === 4).map((k) => k.name);
+    };
+    expect(await passes((a) => tf.sum(tf.mul(batchNormTraining(a, undefined, undefined, 1e-5).y, w)))).toEqual([]);
+    // The same loss plus a term in the variance: its gradient is added (x − mean, then the sum).
+    const withVariance = await passes((a) => {
+      const r = batchNormTraining(a, undefined, undefined, 1e-5);
+      return tf.add(tf.sum(tf.mul(r.y, w)), tf.sum(tf.mul(r.variance, v))) as tf.Scalar;
+    });
+    expect(withVariance.sort()).toEqual(['Add', 'Sub']);
+    tf.dispose([x, w, v]);
+  });
+
   it('a scale that is not a channel vector (through runKernel) falls back; the wasm backend has no such kernel', async () => {
     expect.hasAssertions();
     await expectFallbackThrows(

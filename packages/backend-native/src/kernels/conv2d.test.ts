@@ -121,6 +121,93 @@ describeNative('native convolution kernels vs the cpu backend', () => {
     });
   }
 
+  describe("the 'auto' algorithm: Winograd on 3×3 stride-1 layers of ≥ 64 channels where oneDNN has it", () => {
+    const wide: ConvCase = { name: '3×3 stride 1 same, 64 → 80 channels', x: [2, 6, 6, 64], f: [3, 3, 64, 80], strides: 1, pad: 'same' };
+    const addon = () => loadNativeAddon();
+    afterAll(() => addon().setConvAlgorithm('auto'));
+    const dims = [2, 6, 6, 64, 3, 3, 80, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1];
+    // Cache keys: kind (f/d/w), layout (n/b), bias (B/-), ReLU (R/-), algorithm (a = auto, d = direct), threads, dims.
+    const implOf = (kind: string, algorithm: string, d: number[]): string | undefined =>
+      Object.entries(addon().info().primitives).find(([key]) => key[0] === kind && key[4] === algorithm && key.endsWith(`,${d.join(',')}`))?.[1];
+    // The three passes through the addon with one algorithm: [y, dx, dw].
+    const passes = (algorithm: 'auto' | 'direct'): Float32Array[] => {
+      addon().setConvAlgorithm(algorithm);
+      const [n, h, w, ci] = wide.x;
+      const co = wide.f[3];
+      const fill = (size: number, seed: number) => Float32Array.from({ length: size }, (_, i) => Math.sin(seed + i * 0.37) * (1 + (i % 7) / 7));
+      const x = fill(n * h * w * ci, 1);
+      const f = fill(9 * ci * co, 2).map((v) => v / 24);
+      const dy = fill(n * h * w * co, 3);
+      const y = new Float32Array(n * h * w * co);
+      const dx = new Float32Array(x.length);
+      const dw = new Float32Array(f.length);
+      addon().conv2dForward(x, f, null, y, dims, 'linear');
+      addon().conv2dBackwardData(dy, f, dx, dims);
+      addon().conv2dBackwardWeights(x, dy, dw, dims);
+      return [y, dx, dw];
+    };
+    const normwise = (a: Float32Array, b: Float32Array): number => {
+      let d = 0;
+      let r = 0;
+      for (let i = 0; i < a.length; i++) {
+        d += (a[i]! - b[i]!) ** 2;
+        r += b[i]! ** 2;
+      }
+      return Math.sqrt(d / r);
+    };
+
+    it('the three passes agree with the direct kernels to 1e-5 (normwise relative), and Winograd runs where oneDNN 2.x has AVX-512', () => {
+      const direct = passes('direct');
+      const auto = passes('auto');
+      for (const [i, name] of ['forward', 'input gradient', 'filter gradient'].entries()) expect(normwise(auto[i]!, direct[i]!), name).toBeLessThan(1e-5);
+      const info = addon().info();
+      for (const kind of ['f', 'd', 'w']) {
+        expect(implOf(kind, 'd', dims)).not.toMatch(/wino/);
+        // Debian's oneDNN 2.x has jit_wino_4x3 for AVX-512; elsewhere 'auto' falls back to direct.
+        if (info.isa.startsWith('avx512') && info.onednn.startsWith('2.')) expect(implOf(kind, 'a', dims)).toMatch(/wino/);
+        else expect(implOf(kind, 'a', dims)).toBeDefined();
+      }
+      expect(info.convAlgorithm).toBe('auto');
+    });
+
+    it('a layer below 64 channels stays direct', () => {
+      addon().setConvAlgorithm('auto');
+      const narrow = [1, 5, 5, 32, 3, 3, 32, 5, 5, 1, 1, 1, 1, 1, 1, 1, 1];
+      addon().conv2dForward(new Float32Array(800), new Float32Array(9 * 32 * 32), null, new Float32Array(800), narrow, 'linear');
+      expect(implOf('f', 'a', narrow)).toMatch(/brgconv|jit|gemm|ref/);
+      expect(implOf('f', 'a', narrow)).not.toMatch(/wino/);
+    });
+
+    it('through tfjs: forward, gradients and the fused bias + ReLU match the cpu backend', async () => {
+      expect.hasAssertions();
+      await expectMatchesCpu(
+        () => {
+          const x = randomTensor(wide.x, 900);
+          const f = tf.mul(randomTensor(wide.f, 901), 0.1);
+          const dy = randomTensor(outShape(wide), 902);
+          return tf.grads((a: tf.Tensor, b: tf.Tensor) => tf.sum(tf.mul(tf.conv2d(a as tf.Tensor4D, b as tf.Tensor4D, 1, 'same'), dy)))([x, f]);
+        },
+        { native: ['Conv2D', 'Conv2DBackpropInput', 'Conv2DBackpropFilter'] },
+      );
+      await expectMatchesCpu(
+        () =>
+          tf.fused.conv2d({
+            x: randomTensor(wide.x, 903) as tf.Tensor4D,
+            filter: tf.mul(randomTensor(wide.f, 904), 0.1) as tf.Tensor4D,
+            strides: 1,
+            pad: 'same',
+            bias: randomTensor([80], 905),
+            activation: 'relu',
+          }),
+        { native: ['FusedConv2D'] },
+      );
+    });
+
+    it('setConvAlgorithm rejects another name, naming the argument and the value', () => {
+      expect(() => addon().setConvAlgorithm('winograd' as 'auto')).toThrow(/^setConvAlgorithm: algorithm: expected 'auto' or 'direct', got 'winograd'/);
+    });
+  });
+
   const fusedCase = cases[2]!;
   const fused =
     (activation: tf.fused.Activation | undefined, withBias: boolean, extra: () => Partial<Parameters<typeof tf.fused.conv2d>[0]> = () => ({})) =>

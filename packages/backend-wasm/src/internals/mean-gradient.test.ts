@@ -23,7 +23,10 @@ describe('Mean gradient on wasm (one tile)', () => {
     [[3, 5, 7, 4], [0, 1, 2], false],
     [[1, 3, 3, 5], [0, 1, 2], true],
     [[6, 9], [0], false],
-    [[2, 3, 4], [1], true], // not a prefix: tfjs-core's gradient
+    [[2, 3, 4], [1], true],
+    [[3, 4, 5, 6], [1, 2], false], // global average pooling over H, W
+    [[2, 3, 4, 5], [0, 2], false], // two runs: the stock Tile
+    [[2, 3, 4], [0, 1, 2], false], // every axis
   ] as const) {
     it(`matches tfjs-core's gradient on cpu: x ${shape.join('×')}, axis ${axis.join(',')}, keepDims ${keepDims}`, async () => {
       const run = meanGrad([...shape], [...axis], keepDims);
