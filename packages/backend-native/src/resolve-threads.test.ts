@@ -34,7 +34,9 @@ describe('resolveThreads', () => {
     await expect(useNativeTraining({ threads: 0 })).rejects.toThrow(/threads must be a positive integer, got 0/);
     await expect(useNativeTraining({ convLayout: 'tiled' as 'nhwc' })).rejects.toThrow(/options\.convLayout must be 'nhwc' or 'blocked', got "tiled"/);
     await expect(useNativeTraining({ keepFreedMemory: 'no' as unknown as boolean })).rejects.toThrow(/options\.keepFreedMemory must be a boolean, got "no"/);
-    await expect(useNativeTraining({ convAlgorithm: 'winograd' as 'auto' })).rejects.toThrow(/options\.convAlgorithm must be 'auto' or 'direct', got "winograd"/);
+    await expect(useNativeTraining({ convAlgorithm: 'winograd' as 'auto' })).rejects.toThrow(
+      /options\.convAlgorithm must be 'auto' or 'direct', got "winograd"/,
+    );
     const saved = process.env['MIA_CONV_ALGORITHM'];
     process.env['MIA_CONV_ALGORITHM'] = 'fast';
     try {
