@@ -135,32 +135,32 @@ using WeightsPd = dnnl::convolution_backward_weights::primitive_desc;
 constexpr auto kProp = dnnl::prop_kind::forward_training;
 using Alg = dnnl::algorithm;
 
-ForwardPd makeForwardPd(Alg kAlg, const memory::desc& src, const memory::desc& wei, const memory::desc* bias, const memory::desc& dst,
+ForwardPd makeForwardPd(Alg alg, const memory::desc& src, const memory::desc& wei, const memory::desc* bias, const memory::desc& dst,
                         const Geometry& g, const dnnl::primitive_attr& attr) {
 #if DNNL_VERSION_MAJOR >= 3
-  if (bias) return ForwardPd(cpuEngine(), kProp, kAlg, src, wei, *bias, dst, g.strides, g.dil, g.padL, g.padR, attr);
-  return ForwardPd(cpuEngine(), kProp, kAlg, src, wei, dst, g.strides, g.dil, g.padL, g.padR, attr);
+  if (bias) return ForwardPd(cpuEngine(), kProp, alg, src, wei, *bias, dst, g.strides, g.dil, g.padL, g.padR, attr);
+  return ForwardPd(cpuEngine(), kProp, alg, src, wei, dst, g.strides, g.dil, g.padL, g.padR, attr);
 #else
-  if (bias) return ForwardPd(dnnl::convolution_forward::desc(kProp, kAlg, src, wei, *bias, dst, g.strides, g.dil, g.padL, g.padR), attr, cpuEngine());
-  return ForwardPd(dnnl::convolution_forward::desc(kProp, kAlg, src, wei, dst, g.strides, g.dil, g.padL, g.padR), attr, cpuEngine());
+  if (bias) return ForwardPd(dnnl::convolution_forward::desc(kProp, alg, src, wei, *bias, dst, g.strides, g.dil, g.padL, g.padR), attr, cpuEngine());
+  return ForwardPd(dnnl::convolution_forward::desc(kProp, alg, src, wei, dst, g.strides, g.dil, g.padL, g.padR), attr, cpuEngine());
 #endif
 }
 
-DataPd makeDataPd(Alg kAlg, const memory::desc& diffSrc, const memory::desc& wei, const memory::desc& diffDst, const Geometry& g, const ForwardPd& hint,
+DataPd makeDataPd(Alg alg, const memory::desc& diffSrc, const memory::desc& wei, const memory::desc& diffDst, const Geometry& g, const ForwardPd& hint,
                   const dnnl::primitive_attr& attr) {
 #if DNNL_VERSION_MAJOR >= 3
-  return DataPd(cpuEngine(), kAlg, diffSrc, wei, diffDst, g.strides, g.dil, g.padL, g.padR, hint, attr);
+  return DataPd(cpuEngine(), alg, diffSrc, wei, diffDst, g.strides, g.dil, g.padL, g.padR, hint, attr);
 #else
-  return DataPd(dnnl::convolution_backward_data::desc(kAlg, diffSrc, wei, diffDst, g.strides, g.dil, g.padL, g.padR), attr, cpuEngine(), hint);
+  return DataPd(dnnl::convolution_backward_data::desc(alg, diffSrc, wei, diffDst, g.strides, g.dil, g.padL, g.padR), attr, cpuEngine(), hint);
 #endif
 }
 
-WeightsPd makeWeightsPd(Alg kAlg, const memory::desc& src, const memory::desc& diffWei, const memory::desc& diffDst, const Geometry& g, const ForwardPd& hint,
+WeightsPd makeWeightsPd(Alg alg, const memory::desc& src, const memory::desc& diffWei, const memory::desc& diffDst, const Geometry& g, const ForwardPd& hint,
                         const dnnl::primitive_attr& attr) {
 #if DNNL_VERSION_MAJOR >= 3
-  return WeightsPd(cpuEngine(), kAlg, src, diffWei, diffDst, g.strides, g.dil, g.padL, g.padR, hint, attr);
+  return WeightsPd(cpuEngine(), alg, src, diffWei, diffDst, g.strides, g.dil, g.padL, g.padR, hint, attr);
 #else
-  return WeightsPd(dnnl::convolution_backward_weights::desc(kAlg, src, diffWei, diffDst, g.strides, g.dil, g.padL, g.padR), attr, cpuEngine(),
+  return WeightsPd(dnnl::convolution_backward_weights::desc(alg, src, diffWei, diffDst, g.strides, g.dil, g.padL, g.padR), attr, cpuEngine(),
                    hint);
 #endif
 }
