@@ -4,7 +4,7 @@
 // `auto` algorithms in the NHWC layout (`--compare algorithm`: `auto` runs Winograd where it applies;
 // docs/decisions/0056).
 //
-//   node --conditions=@mia/source --import tsx bench/conv-layers.ts [--compare layout|algorithm] [--threads 2] [--rounds 5] [--models smallcnn,resnet18-w32,resnet18]
+//   node --conditions=@mia/source --import tsx bench/conv-layers.ts [--compare layout|algorithm] [--threads 2] [--rounds 5] [--models smallcnn,resnet18-w32,resnet18,small-maps]
 //
 // Every layer runs forward, backward-data (not for the input layer, which has no gradient to pass
 // on) and backward-weights; the two settings alternate round by round in one process, so they share
@@ -68,6 +68,26 @@ function resnet18Layers(batch: number, width: number): Layer[] {
   return out;
 }
 
+/** 3×3 stride-1 layers on small feature maps (ResNet-18 with torchvision's stem on 32×32 images ends at 1×1): where Winograd's 4×4 output tiles are mostly padding. */
+function smallMapLayers(): Layer[] {
+  return (
+    [
+      [128, 8, 32],
+      [128, 8, 64],
+      [128, 6, 64],
+      [128, 5, 128],
+      [128, 4, 64],
+      [128, 4, 128],
+      [64, 4, 512],
+      [128, 3, 64],
+      [128, 2, 128],
+      [128, 2, 256],
+      [64, 2, 512],
+      [128, 1, 256],
+    ] as const
+  ).map(([n, hw, c]) => ({ net: 'small-maps', name: `${hw}×${hw}×${c}`, n, hw, ci: c, co: c, k: 3, stride: 1, first: false }));
+}
+
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
@@ -85,7 +105,8 @@ for (const m of models) {
   if (m === 'smallcnn') layers.push(...smallCnnLayers(128));
   else if (m === 'resnet18') layers.push(...resnet18Layers(64, 64));
   else if (m === 'resnet18-w32') layers.push(...resnet18Layers(128, 32));
-  else throw new Error(`--models: expected smallcnn, resnet18 or resnet18-w32, got '${m}'`);
+  else if (m === 'small-maps') layers.push(...smallMapLayers());
+  else throw new Error(`--models: expected smallcnn, resnet18, resnet18-w32 or small-maps, got '${m}'`);
 }
 
 const compare = arg('compare', 'layout');

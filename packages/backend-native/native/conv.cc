@@ -2,7 +2,8 @@
 // filters. Activations stay NHWC for the primitive ("nhwc" layout, the default: oneDNN picks the
 // filter layout and the small filter is reordered each call) or are reordered to oneDNN's blocked
 // layout around each call ("blocked"). With the "auto" algorithm (the default), 3×3 stride-1
-// convolutions of 64 or more input and output channels use oneDNN's Winograd kernels where it has them
+// convolutions of 64 or more input and output channels on outputs whose sides are multiples of 4
+// (whole Winograd tiles) use oneDNN's Winograd kernels where it has them
 // (they need the blocked layout: activations are reordered around the call), direct elsewhere.
 // Primitives are cached per thread by shape, layout, algorithm and thread count.
 #include "conv.h"
@@ -72,13 +73,15 @@ thread_local std::unordered_map<std::string, std::unique_ptr<Entry>> cache;
 bool useBlocked(const ConvDims&) { return gLayout == Layout::kBlocked; }
 
 // Winograd F(4×4, 3×3) (oneDNN's jit_wino_4x3, AVX-512) on 3×3, stride-1, undilated layers with at
-// least 64 input and output channels (multiples of 16): per layer of ResNet-18 and SmallCNN
-// (bench/conv-layers.ts) 0.46-0.75× the direct kernels' time in all three passes from 64 channels,
-// no faster at 32 (the reorders to and from the blocked layout it needs cost what the arithmetic
-// saves). Its error is about twice the direct kernels' (≈1e-6 relative; docs/decisions/0056).
+// least 64 input and output channels (multiples of 16) and an output whose height and width are
+// multiples of 4: per layer of ResNet-18 and SmallCNN (bench/conv-layers.ts) 0.46-0.75× the direct
+// kernels' time in all three passes from 64 channels on 8×8 to 32×32 maps; no faster at 32 channels
+// (the reorders to and from the blocked layout it needs cost what the arithmetic saves); and up to
+// 12× slower where its 4×4 output tiles are partly padding (1×1, 2×2, 3×3, 5×5, 6×6 maps). Its error
+// is about twice the direct kernels' (≈1e-6 relative; docs/decisions/0056).
 bool winogradCandidate(const ConvDims& p) {
   return gAlgorithm == Algorithm::kAuto && p.kh == 3 && p.kw == 3 && p.sh == 1 && p.sw == 1 && p.dh == 1 && p.dw == 1 && p.ci >= 64 && p.co >= 64 &&
-         p.ci % 16 == 0 && p.co % 16 == 0;
+         p.ci % 16 == 0 && p.co % 16 == 0 && p.oh % 4 == 0 && p.ow % 4 == 0;
 }
 
 memory::desc act(int64_t n, int64_t c, int64_t h, int64_t w, bool any) { return {{n, c, h, w}, dt::f32, any ? tag::any : tag::nhwc}; }

@@ -12,7 +12,7 @@ export interface NativeAddonInfo {
   readonly procs: number;
   /** Convolution layout: `nhwc` or `blocked`. */
   readonly convLayout: string;
-  /** Convolution algorithm: `auto` (Winograd on the 3×3 stride-1 layers of ≥ 64 channels where oneDNN has it) or `direct`. */
+  /** Convolution algorithm: `auto` (Winograd on the 3×3 stride-1 layers of ≥ 64 channels with whole 4×4 output tiles, where oneDNN has it) or `direct`. */
   readonly convAlgorithm: string;
   /** Cached convolution primitives of the calling thread: key → oneDNN implementation and reorders. */
   readonly primitives: Readonly<Record<string, string>>;

@@ -29,7 +29,8 @@ export interface UseNativeTrainingOptions extends UseWasmTrainingOptions {
   convLayout?: 'nhwc' | 'blocked';
   /**
    * oneDNN's convolution algorithm: `auto` runs 3×3, stride-1 layers with at least 64 input and output
-   * channels with Winograd F(4×4, 3×3) where oneDNN implements it (AVX-512 CPUs): 0.5–0.75× the time of
+   * channels, on outputs whose sides are multiples of 4, with Winograd F(4×4, 3×3) where oneDNN
+   * implements it (AVX-512 CPUs): 0.5–0.75× the time of
    * the direct kernels on those layers, with about twice their rounding error (≈ 1e-6 relative);
    * `direct` uses the direct kernels everywhere (the choice before Winograd was added).
    * @default 'auto', unless the environment sets `MIA_CONV_ALGORITHM` (`auto` or `direct`)
