@@ -30,9 +30,9 @@ export interface UseNativeTrainingOptions extends UseWasmTrainingOptions {
   /**
    * oneDNN's convolution algorithm: `auto` runs 3×3, stride-1 layers with at least 64 input and output
    * channels, on outputs whose sides are multiples of 4, with Winograd F(4×4, 3×3) where oneDNN
-   * implements it (AVX-512 CPUs): 0.5–0.75× the time of
-   * the direct kernels on those layers, with about twice their rounding error (≈ 1e-6 relative);
-   * `direct` uses the direct kernels everywhere (the choice before Winograd was added).
+   * implements it (AVX-512 CPUs): 0.5–0.75× the time of the direct kernels on those layers, with about
+   * twice their rounding error (≈ 1e-6 relative); `direct` uses the direct kernels everywhere (the
+   * choice before Winograd was added).
    * @default 'auto', unless the environment sets `MIA_CONV_ALGORITHM` (`auto` or `direct`)
    */
   convAlgorithm?: 'auto' | 'direct';
@@ -79,8 +79,8 @@ export interface NativeTrainingInfo {
  * @param options - see {@link UseNativeTrainingOptions}.
  * @returns the kernels, threads and oneDNN build in use.
  * @throws BackendError when the addon cannot be loaded here (the message says why: not built, oneDNN
- *   missing, a CPU without AVX2), when `threads` or `MIA_NUM_THREADS` is invalid, or when
- *   `useWasmTraining` fails.
+ *   missing, a CPU without AVX2), when `threads` or `MIA_NUM_THREADS`, another option, or
+ *   `MIA_CONV_ALGORITHM` is invalid, or when `useWasmTraining` fails.
  */
 export async function useNativeTraining(options: UseNativeTrainingOptions = {}): Promise<NativeTrainingInfo> {
   const { threads: requested, adaptiveThreads, convLayout = 'nhwc', convAlgorithm = resolveConvAlgorithm(), keepFreedMemory = true, ...wasmOptions } = options;

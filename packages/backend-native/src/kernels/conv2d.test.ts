@@ -125,24 +125,24 @@ describeNative('native convolution kernels vs the cpu backend', () => {
     const wide: ConvCase = { name: '3×3 stride 1 same, 64 → 80 channels', x: [2, 8, 8, 64], f: [3, 3, 64, 80], strides: 1, pad: 'same' };
     const addon = () => loadNativeAddon();
     afterAll(() => addon().setConvAlgorithm('auto'));
-    const dims = [2, 8, 8, 64, 3, 3, 80, 8, 8, 1, 1, 1, 1, 1, 1, 1, 1];
+    const [n, h, w, ci] = wide.x;
+    const co = wide.f[3];
+    const dims = [n, h, w, ci, 3, 3, co, h, w, 1, 1, 1, 1, 1, 1, 1, 1];
+    // Uniform in [-1, 1) from a linear congruential generator: unstructured values (a smooth pattern
+    // makes outputs cancel, and any algorithm's relative error grows with the cancellation).
+    const fill = (size: number, seed: number) => {
+      let state = seed >>> 0;
+      return Float32Array.from({ length: size }, () => {
+        state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+        return state / 2 ** 31 - 1;
+      });
+    };
     // Cache keys: kind (f/d/w), layout (n/b), bias (B/-), ReLU (R/-), algorithm (a = auto, d = direct), threads, dims.
     const implOf = (kind: string, algorithm: string, d: number[]): string | undefined =>
       Object.entries(addon().info().primitives).find(([key]) => key[0] === kind && key[4] === algorithm && key.endsWith(`,${d.join(',')}`))?.[1];
     // The three passes through the addon with one algorithm: [y, dx, dw].
     const passes = (algorithm: 'auto' | 'direct'): Float32Array[] => {
       addon().setConvAlgorithm(algorithm);
-      const [n, h, w, ci] = wide.x;
-      const co = wide.f[3];
-      // Uniform in [-1, 1) from a linear congruential generator: unstructured values (a smooth pattern
-      // makes outputs cancel, and any algorithm's relative error grows with the cancellation).
-      const fill = (size: number, seed: number) => {
-        let state = seed >>> 0;
-        return Float32Array.from({ length: size }, () => {
-          state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-          return state / 2 ** 31 - 1;
-        });
-      };
       const x = fill(n * h * w * ci, 1);
       const f = fill(9 * ci * co, 2).map((v) => v / 24);
       const dy = fill(n * h * w * co, 3);
