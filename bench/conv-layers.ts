@@ -2,9 +2,11 @@
 // activation layouts with the direct algorithm (`--compare layout`, the default: NHWC in place, or
 // reordered to oneDNN's blocked layout around each call; docs/decisions/0053), or the direct and
 // `auto` algorithms in the NHWC layout (`--compare algorithm`: `auto` runs Winograd where it applies;
-// docs/decisions/0056).
+// docs/decisions/0056), or fp32 against bf16 precision, both with the default `auto` algorithm
+// (`--compare precision`: bf16 inputs, fp32 accumulation and outputs, the conversions to bf16
+// included in the time; needs a CPU with AVX-512 BF16 or AMX; docs/decisions/0057).
 //
-//   node --conditions=@mia/source --import tsx bench/conv-layers.ts [--compare layout|algorithm] [--threads 2] [--rounds 5] [--models smallcnn,resnet18-w32,resnet18,small-maps]
+//   node --conditions=@mia/source --import tsx bench/conv-layers.ts [--compare layout|algorithm|precision] [--threads 2] [--rounds 5] [--clock wall|cpu] [--models smallcnn,resnet18-w32,resnet18,resnet18-tv-w32,small-maps]
 //
 // Every layer runs forward, backward-data (not for the input layer, which has no gradient to pass
 // on) and backward-weights; the two settings alternate round by round in one process, so they share
@@ -68,6 +70,30 @@ function resnet18Layers(batch: number, width: number): Layer[] {
   return out;
 }
 
+/** The distinct convolution shapes of a ResNet-18 with torchvision's stem (7×7/2 conv, 3×3/2 max-pool) on 32×32 images: the anchors' model at width 32. */
+function resnet18TorchvisionLayers(batch: number, width: number): Layer[] {
+  const net = `resnet18-tv-w${width}`;
+  const out: Layer[] = [{ net, name: 'stem7x7s2', n: batch, hw: 32, ci: 3, co: width, k: 7, stride: 2, first: true }];
+  let cin = width;
+  let hw = 8; // after the stem (16×16) and the max-pool
+  for (const [mult, stride] of [
+    [1, 1],
+    [2, 2],
+    [4, 2],
+    [8, 2],
+  ] as const) {
+    const w = width * mult;
+    if (stride !== 1) {
+      out.push({ net, name: `${w}.c1s2`, n: batch, hw, ci: cin, co: w, k: 3, stride: 2, first: false });
+      out.push({ net, name: `${w}.sc1x1`, n: batch, hw, ci: cin, co: w, k: 1, stride: 2, first: false });
+      hw /= 2;
+    }
+    out.push({ net, name: `${w}.c3x3`, n: batch, hw, ci: w, co: w, k: 3, stride: 1, first: false });
+    cin = w;
+  }
+  return out;
+}
+
 /** 3×3 stride-1 layers on small feature maps (ResNet-18 with torchvision's stem on 32×32 images ends at 1×1): where Winograd's 4×4 output tiles are mostly padding. */
 function smallMapLayers(): Layer[] {
   return (
@@ -105,46 +131,63 @@ for (const m of models) {
   if (m === 'smallcnn') layers.push(...smallCnnLayers(128));
   else if (m === 'resnet18') layers.push(...resnet18Layers(64, 64));
   else if (m === 'resnet18-w32') layers.push(...resnet18Layers(128, 32));
+  else if (m === 'resnet18-tv-w32') layers.push(...resnet18TorchvisionLayers(128, 32));
   else if (m === 'small-maps') layers.push(...smallMapLayers());
-  else throw new Error(`--models: expected smallcnn, resnet18, resnet18-w32 or small-maps, got '${m}'`);
+  else throw new Error(`--models: expected smallcnn, resnet18, resnet18-w32, resnet18-tv-w32 or small-maps, got '${m}'`);
 }
 
 const compare = arg('compare', 'layout');
-if (compare !== 'layout' && compare !== 'algorithm') throw new Error(`--compare: expected layout or algorithm, got '${compare}'`);
+if (compare !== 'layout' && compare !== 'algorithm' && compare !== 'precision')
+  throw new Error(`--compare: expected layout, algorithm or precision, got '${compare}'`);
+if (compare === 'precision' && !addon.info().bf16) throw new Error(`--compare precision: this CPU has no bf16 dot products (oneDNN ISA ${addon.info().isa})`);
 /** The two settings compared: a label, how to select it, and the cache-key prefix of its primitives after the kind letter. */
 const settings =
-  compare === 'layout'
+  compare === 'precision'
     ? [
-        { label: 'NHWC', apply: () => (addon.setConvAlgorithm('direct'), addon.setConvLayout('nhwc')), key: 'n--d' },
-        { label: 'blocked', apply: () => (addon.setConvAlgorithm('direct'), addon.setConvLayout('blocked')), key: 'b--d' },
+        { label: 'fp32', apply: () => (addon.setConvLayout('nhwc'), addon.setConvAlgorithm('auto'), addon.setPrecision('fp32')), key: 'n--a' },
+        { label: 'bf16', apply: () => (addon.setConvLayout('nhwc'), addon.setConvAlgorithm('auto'), addon.setPrecision('bf16')), key: 'n--ah' },
       ]
-    : [
-        { label: 'direct', apply: () => (addon.setConvLayout('nhwc'), addon.setConvAlgorithm('direct')), key: 'n--d' },
-        { label: 'auto', apply: () => (addon.setConvLayout('nhwc'), addon.setConvAlgorithm('auto')), key: 'n--a' },
-      ];
+    : compare === 'layout'
+      ? [
+          { label: 'NHWC', apply: () => (addon.setConvAlgorithm('direct'), addon.setConvLayout('nhwc')), key: 'n--d' },
+          { label: 'blocked', apply: () => (addon.setConvAlgorithm('direct'), addon.setConvLayout('blocked')), key: 'b--d' },
+        ]
+      : [
+          { label: 'direct', apply: () => (addon.setConvLayout('nhwc'), addon.setConvAlgorithm('direct')), key: 'n--d' },
+          { label: 'auto', apply: () => (addon.setConvLayout('nhwc'), addon.setConvAlgorithm('auto')), key: 'n--a' },
+        ];
 const [first, second] = settings as [(typeof settings)[0], (typeof settings)[0]];
 type Pass = 'fwd' | 'data' | 'weights';
 const passes: Pass[] = ['fwd', 'data', 'weights'];
 
 function dims(l: Layer): number[] {
-  const pad = l.k === 3 ? 1 : 0;
+  const pad = (l.k - 1) >> 1; // PyTorch's padding of the networks' odd filters: 0 (1×1), 1 (3×3), 3 (7×7)
   const oh = Math.floor((l.hw + 2 * pad - l.k) / l.stride) + 1;
   const padEnd = (oh - 1) * l.stride + l.k - l.hw - pad;
   return [l.n, l.hw, l.hw, l.ci, l.k, l.k, l.co, oh, oh, l.stride, l.stride, pad, pad, Math.max(0, padEnd), Math.max(0, padEnd), 1, 1];
 }
 
+const clock = arg('clock', 'wall');
+if (clock !== 'wall' && clock !== 'cpu') throw new Error(`--clock: expected wall or cpu, got '${clock}'`);
+
+/** ms of one call: wall time, or (`--clock cpu`) the process's CPU time, which a busy machine inflates far less (with one thread; more threads add their waiting). */
 function run(l: Layer, pass: Pass, buffers: Record<string, Float32Array>): number {
   const d = dims(l);
   const t0 = process.hrtime.bigint();
+  const c0 = process.cpuUsage();
   if (pass === 'fwd') addon.conv2dForward(buffers.x!, buffers.w!, null, buffers.y!, d, 'linear');
   else if (pass === 'data') addon.conv2dBackwardData(buffers.y!, buffers.w!, buffers.x!, d);
   else addon.conv2dBackwardWeights(buffers.x!, buffers.y!, buffers.w!, d);
+  if (clock === 'cpu') {
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / 1000;
+  }
   return Number(process.hrtime.bigint() - t0) / 1e6;
 }
 
 const info = addon.info();
 console.log(
-  `# Convolution layers, ${first.label} vs ${second.label} — ${new Date().toISOString()}\n\noneDNN ${info.onednn} (${info.cpuRuntime}, ISA ${info.isa}), ${threads} threads, ${rounds} rounds (the two settings alternate per round; median ms per call after one untimed call).\n`,
+  `# Convolution layers, ${first.label} vs ${second.label} — ${new Date().toISOString()}\n\noneDNN ${info.onednn} (${info.cpuRuntime}, ISA ${info.isa}), ${threads} threads, ${rounds} rounds (the two settings alternate per round; median ${clock === 'cpu' ? 'process CPU' : 'wall'} ms per call after one untimed call).\n`,
 );
 console.log(
   `| net | layer | batch × hw × ci → co, k/s | pass | ${first.label} ms | ${second.label} ms | ${second.label} ÷ ${first.label} | ${first.label} impl | ${second.label} impl |`,

@@ -1,5 +1,6 @@
 // Our engines, each timed in fresh child processes: the native kernels (all cores with freed memory kept
-// mapped, the default; all cores with glibc's defaults; one core) and the wasm path alone. A child prints its Row as JSON on its last line.
+// mapped, the default; all cores with glibc's defaults; all cores in bf16 precision, where the CPU has
+// bf16 dot products; one core, in fp32 and bf16) and the wasm path alone. A child prints its Row as JSON on its last line.
 import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +25,8 @@ export interface Engine {
   allCores: boolean;
   /** `returned`: `useNativeTraining({ keepFreedMemory: false })` (glibc's defaults) instead of the default. */
   freedMemory?: 'returned';
+  /** `bf16`: `useNativeTraining({ precision: 'bf16' })` (only where the CPU has bf16 dot products). */
+  precision?: 'bf16';
 }
 
 const cores = availableParallelism();
@@ -32,7 +35,9 @@ const cores = availableParallelism();
 export const engines: Engine[] = [
   { id: 'native', label: `native, ${cores} threads`, backend: 'native', threads: cores, allCores: true },
   { id: 'native-glibc', label: `native, ${cores} threads, glibc malloc defaults`, backend: 'native', threads: cores, allCores: true, freedMemory: 'returned' },
+  { id: 'native-bf16', label: `native, ${cores} threads, bf16`, backend: 'native', threads: cores, allCores: true, precision: 'bf16' },
   { id: 'native-1', label: 'native, 1 thread', backend: 'native', threads: 1, allCores: false },
+  { id: 'native-1-bf16', label: 'native, 1 thread, bf16', backend: 'native', threads: 1, allCores: false, precision: 'bf16' },
   { id: 'wasm', label: 'wasm (@mia/backend-wasm), 1 thread', backend: 'wasm', threads: 1, allCores: false },
 ];
 
@@ -44,7 +49,8 @@ export const engineById = (id: string): Engine => {
 
 /** Sets up an engine in this process. */
 export async function setupEngine(engine: Engine): Promise<void> {
-  if (engine.backend === 'native') await useNativeTraining({ threads: engine.threads, keepFreedMemory: engine.freedMemory !== 'returned' });
+  if (engine.backend === 'native')
+    await useNativeTraining({ threads: engine.threads, keepFreedMemory: engine.freedMemory !== 'returned', precision: engine.precision ?? 'fp32' });
   else await useWasmTraining();
   await tf.setBackend('wasm');
 }

@@ -49,7 +49,7 @@ interface Options {
   stem: 'imagenet' | 'cifar';
 }
 
-const USAGE =
+export const USAGE =
   '--memory | --models a,b --steps N --quick --profile [--engine native|native-1|wasm] --rounds N --out name --no-pin --stock --dp | --inference | --audit [--records N] [--resamples R] [--stem imagenet|cifar]';
 
 function parseArgs(argv: string[]): Options {
@@ -156,7 +156,9 @@ export async function main(argv: string[]): Promise<void> {
   if (opts.inference) return inferenceOnly(opts, argv, native);
   const info = await useWasmTraining();
   const torch = torchVersion();
-  const ours: Engine[] = engines.filter((e) => e.backend === 'wasm' || native === undefined);
+  // The bf16 row only where the CPU has bf16 dot products (elsewhere useNativeTraining refuses it).
+  const bf16 = native === undefined && nativeBackendInfo().bf16;
+  const ours: Engine[] = engines.filter((e) => e.backend === 'wasm' || (native === undefined && (e.precision !== 'bf16' || bf16)));
   const rows: Row[] = [];
   const log = (r: Row): void => {
     rows.push(r);
@@ -179,6 +181,12 @@ export async function main(argv: string[]): Promise<void> {
           const engine = `PyTorch ${torch} CPU, ${threads} thread${threads > 1 ? 's' : ''}${mallocKept ? ', malloc kept' : ''}`;
           log({ model: name, batch: model.batch, engine, torch: t, note: t ? undefined : 'failed' });
         }
+      }
+      // PyTorch's mixed precision (torch.autocast to bfloat16), against the native bf16 row.
+      for (const mallocKept of bf16 ? [false, true] : []) {
+        const t = torchStep(name, 2, Math.max(opts.steps, 5), model.batch, mallocKept, 'bf16');
+        const engine = `PyTorch ${torch} CPU, 2 threads, bf16 autocast${mallocKept ? ', malloc kept' : ''}`;
+        log({ model: name, batch: model.batch, engine, torch: t, note: t ? undefined : 'failed' });
       }
     }
     if (opts.stock) {
@@ -290,7 +298,8 @@ function describeNative(): string {
   const i = nativeBackendInfo();
   // This parent process may be pinned to one core (pin.ts), so its own OpenMP count says 1: the rows of
   // multi-threaded engines run in children given every core.
-  return `Native kernels: oneDNN ${i.onednn} (${i.cpuRuntime}, ISA ${i.isa}), convolution layout ${i.convLayout}; multi-threaded rows run on all ${cpus().length} cores.`;
+  const bf16 = i.bf16 ? 'the CPU has bf16 dot products (bf16 rows: native and PyTorch autocast)' : 'no bf16 dot products on this CPU (no bf16 rows)';
+  return `Native kernels: oneDNN ${i.onednn} (${i.cpuRuntime}, ISA ${i.isa}; ${bf16}), convolution layout ${i.convLayout}; multi-threaded rows run on all ${cpus().length} cores.`;
 }
 
 /** `<date>`, or `<date>-b`, `<date>-c`, … when earlier results of the day exist (never overwritten). */

@@ -1,6 +1,6 @@
 // The three benchmark models, written with plain tf ops so that they match bench/pytorch/models_torch.py
 // layer for layer (same shapes, explicit PyTorch padding, BN in training mode, biases where PyTorch has them).
-import { batchNormTraining, conv2dBias } from '@mia/core';
+import { batchNormTraining, conv2dBias, denseBias, type DenseActivation } from '@mia/core';
 import * as tf from '@tensorflow/tfjs-core';
 
 /** A benchmark model: parameter shapes, a forward pass, and its forward FLOPs (2·MAC of conv and linear layers). */
@@ -61,8 +61,9 @@ class Builder {
   }
 }
 
-function dense(p: Params, name: string, x: tf.Tensor2D): tf.Tensor2D {
-  return tf.add(tf.matMul(x, get(p, `${name}.w`) as tf.Tensor2D), get(p, `${name}.b`));
+// As @mia/models' denseLayer: denseBias, the activation included (one kernel each way where the backend has it).
+function dense(p: Params, name: string, x: tf.Tensor2D, activation: DenseActivation = 'linear'): tf.Tensor2D {
+  return denseBias(x, get(p, `${name}.w`), get(p, `${name}.b`), activation);
 }
 
 function conv(p: Params, name: string, x: tf.Tensor4D, stride: number, pad: number): tf.Tensor4D {
@@ -93,10 +94,7 @@ export function purchaseMlp(batch = 128): BenchModel {
     inputLayerFlops: b.inputLayerFlops,
     forward(p, x) {
       let h = x as tf.Tensor2D;
-      for (let i = 0; i + 1 < widths.length; i++) {
-        h = dense(p, `l${i}`, h);
-        if (i + 2 < widths.length) h = tf.tanh(h);
-      }
+      for (let i = 0; i + 1 < widths.length; i++) h = dense(p, `l${i}`, h, i + 2 < widths.length ? 'tanh' : 'linear');
       return h;
     },
   };

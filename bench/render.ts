@@ -31,6 +31,11 @@ const TARGET = 0.85;
 const MOONSHOT = 0.7;
 const BATCHES: Record<string, number> = { purchase: 128, smallcnn: 128, resnet18: 64 };
 const nativeEngine = engines.find((e) => e.id === 'native')!.label;
+const bf16Engine = engines.find((e) => e.id === 'native-bf16')!.label;
+const oneThread = engines.find((e) => e.id === 'native-1')!.label;
+const oneThreadBf16 = engines.find((e) => e.id === 'native-1-bf16')!.label;
+/** The bf16 targets against PyTorch 2-thread fp32 and bf16 autocast (AVX-512 BF16 or AMX CPUs). */
+const BF16_TARGETS: Record<string, { fp32?: number; bf16?: number }> = { smallcnn: { fp32: 0.6 }, resnet18: { fp32: 0.5, bf16: 0.85 } };
 
 const fmt = (v: number | undefined, digits = 1): string => (v === undefined ? '—' : v.toFixed(digits));
 
@@ -90,9 +95,7 @@ function targetLines(rows: Row[]): string[] {
   const yes = (ok: boolean): string => (ok ? 'met' : 'NOT met');
   for (const [model, batch] of Object.entries(BATCHES)) {
     const mine = rows.find((r) => r.model === model && r.batch === batch && r.engine === nativeEngine)?.timing;
-    const torch = rows
-      .filter((r) => r.model === model && r.batch === batch && r.torch !== undefined && r.engine.includes('2 threads'))
-      .sort((a, b) => a.torch!.msStep - b.torch!.msStep)[0];
+    const torch = fasterTorch(rows, model, batch, 'fp32');
     if (mine === undefined || torch?.torch === undefined) {
       if (rows.some((r) => r.model === model))
         out.push(`| ${model} | ${batch} | ${fmt(mine?.msStep)} | ${torch === undefined ? 'not measured' : fmt(torch.torch?.msStep)} | n/a | n/a | n/a | |`);
@@ -105,11 +108,61 @@ function targetLines(rows: Row[]): string[] {
       `| ${model} | ${batch} | ${fmt(mine.msStep)} | ${fmt(torch.torch.msStep)} (${which}) | ${ratio.toFixed(2)}× | ${yes(ratio <= TARGET)} | ${yes(ratio <= MOONSHOT)} | ${fastest.toFixed(2)}× |`,
     );
   }
+  out.push(...bf16Lines(rows));
   const onePass = rows.filter((r) => r.model === 'resnet18' && r.batch === 128);
   for (const r of onePass)
     out.push(
       '',
       `ResNet-18 at batch 128 in one pass, ${r.engine}: ${r.timing ? `trains (${fmt(r.timing.msStep)} ms/step, heap ${fmt(r.timing.heapMb, 0)} MB)` : `fails (${r.note ?? ''})`}.`,
     );
+  return out;
+}
+
+/** The faster of PyTorch's two 2-thread runs (plain and malloc kept) of a model, fp32 or bf16 autocast. */
+function fasterTorch(rows: Row[], model: string, batch: number, precision: 'fp32' | 'bf16'): Row | undefined {
+  return rows
+    .filter(
+      (r) =>
+        r.model === model &&
+        r.batch === batch &&
+        r.torch !== undefined &&
+        r.engine.includes('2 threads') &&
+        r.engine.includes('bf16') === (precision === 'bf16'),
+    )
+    .sort((a, b) => a.torch!.msStep - b.torch!.msStep)[0];
+}
+
+/** The native bf16 row against PyTorch 2-thread fp32 and bf16 autocast, this run (none without bf16 rows). */
+function bf16Lines(rows: Row[]): string[] {
+  if (!rows.some((r) => r.engine === bf16Engine)) return [];
+  const out = [
+    '',
+    '## bf16 (native `precision: bf16` against PyTorch 2 threads, fp32 and `torch.autocast` bf16, this run)',
+    '',
+    "Ratio = native bf16 wall ms/step ÷ the faster of PyTorch's two 2-thread runs (plain and malloc kept) of each precision; targets where the CPU has bf16 dot products:",
+    'ResNet-18 ≤ 0.5× PyTorch fp32 and ≤ 0.85× PyTorch bf16, SmallCNN ≤ 0.6× PyTorch fp32. "native fp32 ÷ bf16" is the speed-up over the native fp32 row',
+    '(all cores; "1 thread": the same on one pinned core, as the reproductions\' one-thread workers train).',
+    '',
+    '| model | batch | native bf16 ms | native fp32 ÷ bf16 | 1 thread: fp32 ÷ bf16 | PyTorch fp32 ms | ÷ PyTorch fp32 | target | PyTorch bf16 ms | ÷ PyTorch bf16 | target |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  const verdict = (ratio: number | undefined, target: number | undefined): string =>
+    target === undefined ? '—' : ratio === undefined ? 'n/a' : `≤ ${target}× ${ratio <= target ? 'met' : 'NOT met'}`;
+  for (const [model, batch] of Object.entries(BATCHES)) {
+    const mine = rows.find((r) => r.model === model && r.batch === batch && r.engine === bf16Engine)?.timing;
+    if (mine === undefined) continue;
+    const timing = (engine: string): StepTiming | undefined => rows.find((r) => r.model === model && r.batch === batch && r.engine === engine)?.timing;
+    const fp32 = timing(nativeEngine);
+    const one = timing(oneThread);
+    const oneBf16 = timing(oneThreadBf16);
+    const tf32 = fasterTorch(rows, model, batch, 'fp32')?.torch;
+    const tbf16 = fasterTorch(rows, model, batch, 'bf16')?.torch;
+    const r32 = tf32 === undefined ? undefined : mine.msStep / tf32.msStep;
+    const r16 = tbf16 === undefined ? undefined : mine.msStep / tbf16.msStep;
+    const ratio = (r: number | undefined): string => (r === undefined ? 'n/a' : `${r.toFixed(2)}×`);
+    out.push(
+      `| ${model} | ${batch} | ${fmt(mine.msStep)} | ${fp32 === undefined ? 'n/a' : `${(fp32.msStep / mine.msStep).toFixed(2)}×`} | ${one === undefined || oneBf16 === undefined ? 'n/a' : `${(one.msStep / oneBf16.msStep).toFixed(2)}×`} | ${fmt(tf32?.msStep)} | ${ratio(r32)} | ${verdict(r32, BF16_TARGETS[model]?.fp32)} | ${fmt(tbf16?.msStep)} | ${ratio(r16)} | ${verdict(r16, BF16_TARGETS[model]?.bf16)} |`,
+    );
+  }
   return out;
 }

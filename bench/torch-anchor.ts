@@ -24,10 +24,18 @@ export function torchVersion(): string | undefined {
 /**
  * Median ms/step of PyTorch CPU (channels-last) for the model, or undefined on failure. With
  * `mallocKept`, glibc keeps freed memory mapped (see {@link MALLOC_KEPT}): on VMs where first-touch
- * page faults are expensive that makes PyTorch 1.5–3× faster.
+ * page faults are expensive that makes PyTorch 1.5–3× faster. `bf16`: the forward pass and the loss
+ * under `torch.autocast('cpu', dtype=torch.bfloat16)`.
  */
-export function torchStep(model: string, threads: number, steps: number, batch: number, mallocKept: boolean): TorchTiming | undefined {
-  const args = [script, model, String(threads), String(steps), 'cl', String(batch)];
+export function torchStep(
+  model: string,
+  threads: number,
+  steps: number,
+  batch: number,
+  mallocKept: boolean,
+  precision: 'fp32' | 'bf16' = 'fp32',
+): TorchTiming | undefined {
+  const args = [script, model, String(threads), String(steps), 'cl', String(batch), precision];
   // One thread stays on the pinned core (see pin.ts); more threads get every core.
   const wrap = threads > 1 ? allCores() : [];
   const [cmd, ...rest] = [...wrap, python, ...args];

@@ -1,7 +1,7 @@
-// One benchmark training run: fixed batch, SGD with momentum 0.9 (`sgd` of @mia/core, PyTorch
-// semantics, as `train` runs it), median ms/step, plus leak counters (engine tensors, backend data ids,
-// wasm heap bytes) after warm-up and at the end.
-import { sgd } from '@mia/core';
+// One benchmark training run: fixed batch, cross-entropy on int32 labels and SGD with momentum 0.9
+// (`crossEntropy` and `sgd` of @mia/core, PyTorch semantics, as `train` runs them), median ms/step, plus
+// leak counters (engine tensors, backend data ids, wasm heap bytes) after warm-up and at the end.
+import { crossEntropy, sgd } from '@mia/core';
 import * as tf from '@tensorflow/tfjs-core';
 import type { BenchModel } from './models';
 import { median } from './stats';
@@ -70,7 +70,7 @@ export function timeTraining(model: BenchModel, steps: number, warmup: number, m
     index++;
   }
   const x = tf.tidy(() => tf.randomNormal([model.batch, ...model.inputShape], 0, 1, 'float32', 1));
-  const labels = tf.tidy(() => tf.oneHot(tf.randomUniform([model.batch], 0, model.numClasses, 'int32', 2), model.numClasses));
+  const labels = tf.tidy(() => tf.randomUniform([model.batch], 0, model.numClasses, 'int32', 2) as tf.Tensor1D);
   const varList = [...params.values()];
   const slices =
     microBatches === 1
@@ -83,7 +83,7 @@ export function timeTraining(model: BenchModel, steps: number, warmup: number, m
     let sum: Map<string, tf.Tensor> | undefined;
     let lossSum = 0;
     for (const slice of slices) {
-      const { value, grads } = tf.variableGrads(() => tf.losses.softmaxCrossEntropy(slice.labels, model.forward(params, slice.x)) as tf.Scalar, varList);
+      const { value, grads } = tf.variableGrads(() => crossEntropy(model.forward(params, slice.x), slice.labels as tf.Tensor1D), varList);
       lossSum += value.dataSync()[0]!;
       value.dispose();
       if (sum === undefined) sum = new Map(Object.entries(grads));

@@ -9,7 +9,7 @@ export { flipNoiseCounts, type FlipNoiseOptions } from './signals/flip-noise-cou
 
 export { parseNpy, type NpyArray } from './parsers/parse-npy';
 export { parseScoreJson } from './parsers/parse-score-json';
-export { parseScoreCsv } from './parsers/parse-score-csv';
+export { parseScoreCsv, parseScoreCsvStream } from './parsers/parse-score-csv';
 export { buildScoreTable, type ScoreTable } from './parsers/score-table';
 export { signalsFromScoreTable } from './parsers/signals-from-score-table';
 
@@ -39,3 +39,31 @@ export type { AuditAttackResult, AuditClassMetrics, AuditTprAtFpr } from './audi
 export type { ExposureReport, RecordExposure } from './audit/record-exposure';
 export type { AuditableModel, AuditData, PredictFunction, PredictingModel } from './audit/model-outputs';
 export { checkLeakage, type LeakCeilings, type LeakCheck, type LeakVerdict, type LeakageEvidence } from './audit/check-leakage';
+
+// Building blocks that attacks beyond the classifier-signal interface need (docs/decisions/0060-attacks-beyond-classifier-signals.md).
+export { pinballLoss } from './regression/pinball-loss';
+export { gaussianNllLoss } from './regression/gaussian-nll-loss';
+export { trainRegressor, type TrainRegressorOptions } from './regression/train-regressor';
+export { labelOracle, type LabelOracle, type LabelOracleOptions } from './label-only/label-oracle';
+export { tokenLogprobRecord, TOKEN_RECORD_FIELDS, type TokenLogprobRecord } from './llm/token-logprob-record';
+export { parseTokenLogprobsJsonl, parseTokenLogprobsJsonlStream } from './llm/parse-token-logprobs-jsonl';
+export { tokenRecordsFromArrays, type TokenLogprobArrays, type ShapedArray } from './llm/token-records-from-arrays';
+export { zlibByteLength } from './llm/zlib-byte-length';
+export { addZlibBytes } from './llm/add-zlib-bytes';
+export { tokenAttack, lowestFractionMean, type TokenAttack, type TokenAttackSpec } from './llm/token-attack';
+
+// Attacks added through the public API above only (each file in builtin/ imports this index and nothing private).
+export { qmiaAttack, qmiaOptionsSchema, type QmiaAttack, type QmiaOptions, type QmiaParams, type QmiaRecords } from './builtin/qmia-attack';
+export {
+  boundaryDistances,
+  boundaryDistanceOptionsSchema,
+  type BoundaryDistances,
+  type BoundaryDistanceOptions,
+  type BoundaryDistanceParams,
+} from './builtin/boundary-distances';
+export { boundaryDistanceAttack, type BoundaryDistanceAttackOptions } from './builtin/boundary-distance-attack';
+export { llmLossAttack, llmLossOptionsSchema, type LlmLossAttackOptions } from './builtin/llm-loss-attack';
+export { zlibRatioAttack, zlibRatioOptionsSchema, type ZlibRatioAttackOptions } from './builtin/zlib-ratio-attack';
+export { minKAttack, minKOptionsSchema, type MinKAttackOptions } from './builtin/min-k-attack';
+export { minKPlusPlusAttack, minKPlusPlusOptionsSchema, type MinKPlusPlusAttackOptions } from './builtin/min-k-plus-plus-attack';
+export { referenceRatioAttack, referenceRatioOptionsSchema, type ReferenceRatioAttackOptions } from './builtin/reference-ratio-attack';

@@ -12,12 +12,17 @@
 #include "batch_norm_loops.h"
 #include "common.h"
 #include "conv.h"
+#include "dense.h"
 #include "elementwise.h"
+#include "gather.h"
 #include "gemm.h"
+#include "matmul_bf16.h"
 #include "optimizer.h"
 #include "pool.h"
+#include "precision.h"
 #include "reduce.h"
 #include "scratch.h"
+#include "softmax_cross_entropy.h"
 
 namespace mia {
 namespace {
@@ -53,6 +58,8 @@ Napi::Value Info(const Napi::CallbackInfo& info) {
   o.Set("procs", omp_get_num_procs());
   o.Set("convLayout", convLayoutName());
   o.Set("convAlgorithm", convAlgorithmName());
+  o.Set("precision", precisionName());
+  o.Set("bf16", cpuHasBf16());
   o.Set("primitives", ConvPrimitives(env));
   o.Set("scratchBytes", static_cast<double>(scratchBytes()));
   o.Set("simd", bn::simdName());
@@ -93,6 +100,7 @@ Napi::Value KeepFreedMemory(const Napi::CallbackInfo& info) {
 
 Napi::Value ClearCache(const Napi::CallbackInfo& info) {
   clearConvCache();
+  clearMatmulCache();
   releaseScratch();
   return info.Env().Undefined();
 }
@@ -108,11 +116,19 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("keepFreedMemory", Napi::Function::New(env, KeepFreedMemory));
   exports.Set("setConvLayout", Napi::Function::New(env, SetConvLayout));
   exports.Set("setConvAlgorithm", Napi::Function::New(env, SetConvAlgorithm));
+  exports.Set("setPrecision", Napi::Function::New(env, SetPrecision));
   exports.Set("conv2dForward", Napi::Function::New(env, Conv2dForward));
   exports.Set("conv2dBackwardData", Napi::Function::New(env, Conv2dBackwardData));
   exports.Set("conv2dBackwardWeights", Napi::Function::New(env, Conv2dBackwardWeights));
   exports.Set("gemm", Napi::Function::New(env, Gemm));
   exports.Set("biasActivation", Napi::Function::New(env, BiasActivation));
+  exports.Set("denseForward", Napi::Function::New(env, DenseForward));
+  exports.Set("denseGradInput", Napi::Function::New(env, DenseGradInput));
+  exports.Set("denseGradWeight", Napi::Function::New(env, DenseGradWeight));
+  exports.Set("denseGradBias", Napi::Function::New(env, DenseGradBias));
+  exports.Set("softmaxCrossEntropy", Napi::Function::New(env, SoftmaxCrossEntropy));
+  exports.Set("softmaxCrossEntropyGrad", Napi::Function::New(env, SoftmaxCrossEntropyGrad));
+  exports.Set("gather", Napi::Function::New(env, Gather));
   exports.Set("binary", Napi::Function::New(env, Binary));
   exports.Set("unary", Napi::Function::New(env, Unary));
   exports.Set("addN", Napi::Function::New(env, AddN));

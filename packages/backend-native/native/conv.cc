@@ -5,7 +5,10 @@
 // convolutions of 64 or more input and output channels on outputs whose sides are multiples of 4
 // (whole Winograd tiles) use oneDNN's Winograd kernels where it has them
 // (they need the blocked layout: activations are reordered around the call), direct elsewhere.
-// Primitives are cached per thread by shape, layout, algorithm and thread count.
+// In bf16 precision (precision.h) the inputs of a pass (activations, filters, output gradients) are
+// reordered to bf16 through the scratch buffers and the primitive accumulates and writes fp32, except
+// where oneDNN 2.6's fp32 kernels are as fast (bf16Direct, winogradCandidate).
+// Primitives are cached per thread by shape, layout, algorithm, precision and thread count.
 #include "conv.h"
 
 #include <omp.h>
@@ -17,6 +20,8 @@
 #include <vector>
 
 #include "common.h"
+#include "onednn.h"
+#include "precision.h"
 #include "scratch.h"
 
 namespace mia {
@@ -25,16 +30,6 @@ namespace {
 using dnnl::memory;
 using tag = memory::format_tag;
 using dt = memory::data_type;
-
-dnnl::engine& cpuEngine() {
-  static dnnl::engine e(dnnl::engine::kind::cpu, 0);
-  return e;
-}
-
-dnnl::stream& cpuStream() {
-  thread_local dnnl::stream s(cpuEngine());
-  return s;
-}
 
 enum class Layout { kNhwc, kBlocked };
 Layout gLayout = Layout::kNhwc;
@@ -79,13 +74,37 @@ bool useBlocked(const ConvDims&) { return gLayout == Layout::kBlocked; }
 // (the reorders to and from the blocked layout it needs cost what the arithmetic saves); and up to
 // 12× slower where its 4×4 output tiles are partly padding (1×1, 2×2, 3×3, 5×5, 6×6 maps). Its error
 // is about twice the direct kernels' (≈1e-6 relative; docs/decisions/0056).
-bool winogradCandidate(const ConvDims& p) {
+bool winogradShape(const ConvDims& p) {
   return gAlgorithm == Algorithm::kAuto && p.kh == 3 && p.kw == 3 && p.sh == 1 && p.sw == 1 && p.dh == 1 && p.dw == 1 && p.ci >= 64 && p.co >= 64 &&
          p.ci % 16 == 0 && p.co % 16 == 0 && p.oh % 4 == 0 && p.ow % 4 == 0;
 }
 
-memory::desc act(int64_t n, int64_t c, int64_t h, int64_t w, bool any) { return {{n, c, h, w}, dt::f32, any ? tag::any : tag::nhwc}; }
-memory::desc filter(const ConvDims& p, bool any) { return {{p.co, p.ci, p.kh, p.kw}, dt::f32, any ? tag::any : tag::hwio}; }
+// In bf16 precision, whether a pass runs oneDNN's direct bf16 kernel: bf16 inputs (activations,
+// filters, output gradients), fp32 accumulation, fp32 outputs, biases and weight gradients. Not the
+// weight gradient of small layers: oneDNN 2.6's bf16 backward-weights kernel (jit_bf16) has a large
+// fixed cost per call, and with two threads it took 1.1-3.9× the fp32 kernel's time on every layer
+// of the anchors' ResNet-18 (torchvision stem, width 32: ≤ 8×8 maps, under 2^28 multiply-adds per
+// call) and up to 2.2× on 1×1 shortcuts, while from 2^29 multiply-adds on it takes 0.64-0.76×; nor
+// that of layers with fewer than 16 input channels (a network's first layer), where it is slower on
+// one thread (3.2 against 2.4 ms for SmallCNN's) and, with two threads on a busy machine, took up to
+// 2.5 s per call against fp32's 0.1-0.2 s (bench/conv-layers.ts --compare precision; docs/decisions/0057).
+bool bf16Direct(Kind kind, const ConvDims& p) {
+  if (precision() != Precision::kBf16) return false;
+  if (kind != Kind::kWeights) return true;
+  const double macs = static_cast<double>(p.n) * p.oh * p.ow * p.co * p.ci * p.kh * p.kw;
+  return p.ci >= 16 && macs >= static_cast<double>(1 << 28);
+}
+
+// Whether a pass runs Winograd (fp32: oneDNN has no bf16 Winograd): on its layers where the pass
+// computes in fp32, and in bf16 precision also where bf16 runs on AVX-512 BF16 rather than AMX. There
+// the direct bf16 kernels are not faster than fp32 Winograd (bf16 dot products at twice the fp32
+// rate, Winograd a little over half the multiplications): 0.81-1.31× its time per pass, 1.05-1.08×
+// on average, on ResNet-18's and SmallCNN's Winograd layers, while AMX's bf16 tiles are several times
+// faster.
+bool winogradCandidate(Kind kind, const ConvDims& p) { return winogradShape(p) && (!bf16Direct(kind, p) || !cpuHasAmx()); }
+
+memory::desc act(int64_t n, int64_t c, int64_t h, int64_t w, bool any, dt type = dt::f32) { return {{n, c, h, w}, type, any ? tag::any : tag::nhwc}; }
+memory::desc filter(const ConvDims& p, bool any, dt type = dt::f32) { return {{p.co, p.ci, p.kh, p.kw}, type, any ? tag::any : tag::hwio}; }
 
 Slot makeSlot(int arg, bool input, const memory::desc& user, const memory::desc& wanted) {
   Slot s;
@@ -104,7 +123,7 @@ Slot makeSlot(int arg, bool input, const memory::desc& user, const memory::desc&
 std::string cacheKey(Kind kind, const ConvDims& p, bool bias, bool relu, bool blocked) {
   std::ostringstream k;
   k << static_cast<char>(kind) << (blocked ? 'b' : 'n') << (bias ? 'B' : '-') << (relu ? 'R' : '-') << (gAlgorithm == Algorithm::kAuto ? 'a' : 'd')
-    << omp_get_max_threads();
+    << (precision() == Precision::kBf16 ? "h" : "") << omp_get_max_threads();
   for (int64_t v : {p.n, p.h, p.w, p.ci, p.kh, p.kw, p.co, p.oh, p.ow, p.sh, p.sw, p.pt, p.pl, p.pb, p.pr, p.dh, p.dw}) k << ',' << v;
   return k.str();
 }
@@ -168,8 +187,9 @@ WeightsPd makeWeightsPd(Alg alg, const memory::desc& src, const memory::desc& di
 #endif
 }
 
-ForwardPd forwardPd(Alg alg, const ConvDims& p, bool blocked, bool bias, bool relu) {
-  const auto src = act(p.n, p.ci, p.h, p.w, blocked), dst = act(p.n, p.co, p.oh, p.ow, blocked), wei = filter(p, true);
+// The forward primitive descriptor (also the hint of the backward passes), with inputs of `type`.
+ForwardPd forwardPd(Alg alg, dt type, const ConvDims& p, bool blocked, bool bias, bool relu) {
+  const auto src = act(p.n, p.ci, p.h, p.w, blocked, type), dst = act(p.n, p.co, p.oh, p.ow, blocked), wei = filter(p, true, type);
   if (bias) {
     const memory::desc b({p.co}, dt::f32, tag::x);
     return makeForwardPd(alg, src, wei, &b, dst, geometry(p), scratchpadAttr(relu));
@@ -177,14 +197,15 @@ ForwardPd forwardPd(Alg alg, const ConvDims& p, bool blocked, bool bias, bool re
   return makeForwardPd(alg, src, wei, nullptr, dst, geometry(p), scratchpadAttr(relu));
 }
 
-// Builds the entry's primitive and argument slots with `alg`. Returns false, leaving `e` untouched,
-// when oneDNN has no implementation of that algorithm for these shapes; other errors propagate.
-bool build(Entry& e, Alg alg, Kind kind, const ConvDims& p, bool blocked, bool bias, bool relu) {
+// Builds the entry's primitive and argument slots with `alg` and inputs of `type` (f32 or bf16; the
+// outputs are f32). Returns false, leaving `e` untouched, when oneDNN has no implementation of that
+// algorithm for these shapes; other errors propagate.
+bool build(Entry& e, Alg alg, dt type, Kind kind, const ConvDims& p, bool blocked, bool bias, bool relu) {
   const memory::desc src = act(p.n, p.ci, p.h, p.w, false), dst = act(p.n, p.co, p.oh, p.ow, false), wei = filter(p, false);
   const bool optional = alg != Alg::convolution_direct;
   Entry built;
   try {
-    const ForwardPd fwd = forwardPd(alg, p, blocked, bias && kind == Kind::kForward, relu && kind == Kind::kForward);
+    const ForwardPd fwd = forwardPd(alg, type, p, blocked, bias && kind == Kind::kForward, relu && kind == Kind::kForward);
     if (kind == Kind::kForward) {
       built.prim = dnnl::convolution_forward(fwd);
       built.impl = fwd.impl_info_str();
@@ -194,8 +215,8 @@ bool build(Entry& e, Alg alg, Kind kind, const ConvDims& p, bool blocked, bool b
       if (bias) built.slots.push_back(makeSlot(DNNL_ARG_BIAS, true, memory::desc({p.co}, dt::f32, tag::x), fwd.bias_desc()));
       built.slots.push_back(makeSlot(DNNL_ARG_DST, false, dst, fwd.dst_desc()));
     } else if (kind == Kind::kData) {
-      const DataPd pd = makeDataPd(alg, act(p.n, p.ci, p.h, p.w, blocked), filter(p, true), act(p.n, p.co, p.oh, p.ow, blocked), geometry(p), fwd,
-                                   scratchpadAttr(false));
+      const DataPd pd = makeDataPd(alg, act(p.n, p.ci, p.h, p.w, blocked), filter(p, true, type), act(p.n, p.co, p.oh, p.ow, blocked, type), geometry(p),
+                                   fwd, scratchpadAttr(false));
       built.prim = dnnl::convolution_backward_data(pd);
       built.impl = pd.impl_info_str();
       built.scratchpad = pd.scratchpad_desc();
@@ -203,8 +224,8 @@ bool build(Entry& e, Alg alg, Kind kind, const ConvDims& p, bool blocked, bool b
       built.slots.push_back(makeSlot(DNNL_ARG_WEIGHTS, true, wei, pd.weights_desc()));
       built.slots.push_back(makeSlot(DNNL_ARG_DIFF_SRC, false, src, pd.diff_src_desc()));
     } else {
-      const WeightsPd pd = makeWeightsPd(alg, act(p.n, p.ci, p.h, p.w, blocked), filter(p, true), act(p.n, p.co, p.oh, p.ow, blocked), geometry(p),
-                                         fwd, scratchpadAttr(false));
+      const WeightsPd pd = makeWeightsPd(alg, act(p.n, p.ci, p.h, p.w, blocked, type), filter(p, true), act(p.n, p.co, p.oh, p.ow, blocked, type),
+                                         geometry(p), fwd, scratchpadAttr(false));
       built.prim = dnnl::convolution_backward_weights(pd);
       built.impl = pd.impl_info_str();
       built.scratchpad = pd.scratchpad_desc();
@@ -227,8 +248,8 @@ Entry& entryFor(Kind kind, const ConvDims& p, bool bias, bool relu) {
   if (it != cache.end()) return *it->second;
   auto e = std::make_unique<Entry>();
   // Winograd where oneDNN implements it here (its kernels want the blocked layout), else direct.
-  if (!(winogradCandidate(p) && build(*e, Alg::convolution_winograd, kind, p, true, bias, relu))) {
-    build(*e, Alg::convolution_direct, kind, p, blocked, bias, relu);
+  if (!(winogradCandidate(kind, p) && build(*e, Alg::convolution_winograd, dt::f32, kind, p, true, bias, relu))) {
+    build(*e, Alg::convolution_direct, bf16Direct(kind, p) ? dt::bf16 : dt::f32, kind, p, blocked, bias, relu);
   }
   Entry& ref = *e;
   cache.emplace(key, std::move(e));

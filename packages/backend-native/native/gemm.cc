@@ -1,4 +1,5 @@
-// Matrix products through oneDNN's dnnl_sgemm (row-major, multi-threaded by the library), and the
+// Matrix products through oneDNN's dnnl_sgemm (row-major, multi-threaded by the library), or in bf16
+// precision through oneDNN's matmul primitive on bf16 copies of the inputs (matmul_bf16.cc), and the
 // bias + activation epilogue of a fused matrix product.
 #include "gemm.h"
 
@@ -9,6 +10,8 @@
 #include <string>
 
 #include "common.h"
+#include "matmul_bf16.h"
+#include "precision.h"
 
 namespace mia {
 
@@ -25,19 +28,23 @@ Napi::Value Gemm(const Napi::CallbackInfo& info) {
   float* pc = a.f32(7, "c", a.elements({batch, m, n}, "c"));
   const std::string what = "[" + std::to_string(batch) + "] " + std::to_string(m) + "×" + std::to_string(k) + " · " + std::to_string(k) + "×" +
                            std::to_string(n) + (ta ? " (a transposed)" : "") + (tb ? " (b transposed)" : "");
-  return guarded(a, what, [&] {
-    if (m == 0 || n == 0) return;
-    for (int64_t i = 0; i < batch; i++) {
-      float* c = pc + i * m * n;
-      if (k == 0) {
-        for (int64_t j = 0; j < m * n; j++) c[j] = 0.f;
-        continue;
-      }
-      dnnl_status_t s = dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, 1.0f, pa + i * strideA, ta ? m : k, pb + i * strideB, tb ? k : n,
-                                   0.0f, c, n);
-      if (s != dnnl_success) throw std::runtime_error("oneDNN: dnnl_sgemm failed with status " + std::to_string(static_cast<int>(s)));
+  return guarded(a, what, [&] { matmul(ta, tb, m, n, k, pa, pb, pc, batch, strideA, strideB); });
+}
+
+void matmul(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* pa, const float* pb, float* pc, int64_t batch, int64_t strideA,
+            int64_t strideB) {
+  if (m == 0 || n == 0 || batch == 0) return;
+  if (k > 0 && precision() == Precision::kBf16) return matmulBf16(ta, tb, m, n, k, pa, pb, pc, batch, strideA, strideB);
+  for (int64_t i = 0; i < batch; i++) {
+    float* c = pc + i * m * n;
+    if (k == 0) {
+      for (int64_t j = 0; j < m * n; j++) c[j] = 0.f;
+      continue;
     }
-  });
+    dnnl_status_t s =
+        dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, 1.0f, pa + i * strideA, ta ? m : k, pb + i * strideB, tb ? k : n, 0.0f, c, n);
+    if (s != dnnl_success) throw std::runtime_error("oneDNN: dnnl_sgemm failed with status " + std::to_string(static_cast<int>(s)));
+  }
 }
 
 namespace {

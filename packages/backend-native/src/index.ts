@@ -1,4 +1,12 @@
-export { useNativeTraining, setNativeThreads, nativeBackendInfo, type UseNativeTrainingOptions, type NativeTrainingInfo } from './use-native-training';
+export {
+  useNativeTraining,
+  setNativeThreads,
+  nativeBackendInfo,
+  nativePrecision,
+  type UseNativeTrainingOptions,
+  type NativeTrainingInfo,
+} from './use-native-training';
+export type { NativePrecision, PrecisionChoice } from './resolve-precision';
 export { nativeUnavailableReason } from './load-native-addon';
 export { nativeKernelStats, resetNativeKernelStats, type KernelCallCounts } from './kernel-stats';
 export { unregisterNativeKernels } from './register-native-kernels';

@@ -1,4 +1,17 @@
-import { ADAM_UPDATE, BATCH_NORM_RELU_TRAINING, BATCH_NORM_TRAINING, BATCH_NORM_TRAINING_GRAD, CONV2D_BIAS, SGD_UPDATE } from '@mia/core';
+import {
+  ADAM_UPDATE,
+  BATCH_NORM_RELU_TRAINING,
+  BATCH_NORM_TRAINING,
+  BATCH_NORM_TRAINING_GRAD,
+  CONV2D_BIAS,
+  DENSE_BIAS,
+  DENSE_BIAS_GRAD_BIAS,
+  DENSE_BIAS_GRAD_INPUT,
+  DENSE_BIAS_GRAD_WEIGHT,
+  SGD_UPDATE,
+  SOFTMAX_CROSS_ENTROPY,
+  SOFTMAX_CROSS_ENTROPY_GRAD,
+} from '@mia/core';
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, expect, it } from 'vitest';
 import { nativeKernelConfigs } from './kernel-configs';
@@ -36,6 +49,21 @@ const calls: Record<string, () => () => tf.Tensor | tf.Tensor[]> = {
       { a: randomTensor([5, 7], 1), b: randomTensor([4, 7], 2), bias: randomTensor([4], 3) },
       { transposeA: false, transposeB: true, activation: 'sigmoid' },
     ),
+  [DENSE_BIAS]: () => run(DENSE_BIAS, { x: randomTensor([5, 7], 1), weight: randomTensor([7, 4], 2), bias: randomTensor([4], 3) }, { activation: 'tanh' }),
+  [DENSE_BIAS_GRAD_INPUT]: () =>
+    run(DENSE_BIAS_GRAD_INPUT, { dy: randomTensor([5, 4], 1), y: randomTensor([5, 4], 2), weight: randomTensor([7, 4], 3) }, { activation: 'relu' }),
+  [DENSE_BIAS_GRAD_WEIGHT]: () =>
+    run(DENSE_BIAS_GRAD_WEIGHT, { dy: randomTensor([5, 4], 1), y: randomTensor([5, 4], 2), x: randomTensor([5, 7], 3) }, { activation: 'tanh' }),
+  [DENSE_BIAS_GRAD_BIAS]: () => run(DENSE_BIAS_GRAD_BIAS, { dy: randomTensor([5, 4], 1), y: randomTensor([5, 4], 2) }, { activation: 'tanh' }),
+  [SOFTMAX_CROSS_ENTROPY]: () =>
+    run(SOFTMAX_CROSS_ENTROPY, { logits: randomTensor([5, 4], 1), labels: tf.tensor1d([0, 1, 2, 3, 0], 'int32') }, { reduction: 'none' }),
+  [SOFTMAX_CROSS_ENTROPY_GRAD]: () =>
+    run(
+      SOFTMAX_CROSS_ENTROPY_GRAD,
+      { dy: randomTensor([], 1), logits: randomTensor([5, 4], 2), labels: tf.tensor1d([0, 1, 2, 3, 0], 'int32') },
+      { reduction: 'mean' },
+    ),
+  GatherV2: () => run('GatherV2', { x: randomTensor([6, 3], 1), indices: tf.tensor1d([5, 0, 2], 'int32') }, { axis: 0, batchDims: 0 }),
   ...Object.fromEntries(
     ['Add', 'Sub', 'Multiply', 'RealDiv', 'SquaredDifference', 'Maximum', 'Minimum'].map((k) => [
       k,

@@ -123,6 +123,9 @@ describeNative('the addon rejects bad input with an error naming the function an
       ['pool2d', 'mode', 'min'],
       ['biasActivation', 'activation', 'gelu'],
       ['conv2dForward', 'activation', 'tanh'],
+      ['denseForward', 'activation', 'sigmoid'],
+      ['denseGradBias', 'activation', 'elu'],
+      ['softmaxCrossEntropy', 'reduction', 'sum'],
     ];
     for (const [fn, name, value] of unknown) {
       const call = callOf(fn);

@@ -14,6 +14,10 @@ export interface NativeAddonInfo {
   readonly convLayout: string;
   /** Convolution algorithm: `auto` (Winograd on the 3×3 stride-1 layers of ≥ 64 channels with whole 4×4 output tiles, where oneDNN has it) or `direct`. */
   readonly convAlgorithm: string;
+  /** Precision of the convolutions and matrix products: `fp32`, or `bf16` (bf16 inputs, fp32 accumulation and outputs). */
+  readonly precision: string;
+  /** Whether oneDNN runs bf16 dot products in hardware on this CPU (ISA `avx512_core_bf16`, AMX or later), which `bf16` needs. */
+  readonly bf16: boolean;
   /** Cached convolution primitives of the calling thread: key → oneDNN implementation and reorders. */
   readonly primitives: Readonly<Record<string, string>>;
   /** Bytes of scratch buffers held by the calling thread. */
@@ -43,6 +47,8 @@ export interface NativeAddon {
   keepFreedMemory(keep: boolean): boolean;
   setConvLayout(layout: 'nhwc' | 'blocked'): void;
   setConvAlgorithm(algorithm: 'auto' | 'direct'): void;
+  /** Precision of the calling thread's convolutions and matrix products; `bf16` throws a RangeError where `info().bf16` is false. */
+  setPrecision(precision: 'fp32' | 'bf16'): void;
   /** dims: [n, h, w, ci, kh, kw, co, oh, ow, sh, sw, padTop, padLeft, padBottom, padRight, dilH, dilW]. */
   conv2dForward(x: Float32Array, filter: Float32Array, bias: Float32Array | null, y: Float32Array, dims: number[], activation: NativeConvActivation): void;
   conv2dBackwardData(dy: Float32Array, filter: Float32Array, dx: Float32Array, dims: number[]): void;
@@ -61,6 +67,55 @@ export interface NativeAddon {
     strideB: number,
   ): void;
   biasActivation(y: Float32Array, rows: number, cols: number, bias: Float32Array | null, activation: string, alpha: number): void;
+  /** y = act(x·W + b), x [rows, inFeatures], W [inFeatures, outFeatures]; activation 'linear' | 'relu' | 'tanh'. */
+  denseForward(
+    x: Float32Array,
+    weight: Float32Array,
+    bias: Float32Array,
+    y: Float32Array,
+    rows: number,
+    inFeatures: number,
+    outFeatures: number,
+    activation: string,
+  ): void;
+  /** dx = (dy·act′(y))·Wᵀ (y may be null for 'linear'). */
+  denseGradInput(
+    dy: Float32Array,
+    y: Float32Array | null,
+    weight: Float32Array,
+    dx: Float32Array,
+    rows: number,
+    inFeatures: number,
+    outFeatures: number,
+    activation: string,
+  ): void;
+  /** dW = xᵀ·(dy·act′(y)). */
+  denseGradWeight(
+    x: Float32Array,
+    dy: Float32Array,
+    y: Float32Array | null,
+    dw: Float32Array,
+    rows: number,
+    inFeatures: number,
+    outFeatures: number,
+    activation: string,
+  ): void;
+  /** db = Σ over rows of dy·act′(y). */
+  denseGradBias(dy: Float32Array, y: Float32Array | null, db: Float32Array, rows: number, outFeatures: number, activation: string): void;
+  /** Softmax cross-entropy per row (`none`, loss of `rows` values) or its mean (`mean`, one value). */
+  softmaxCrossEntropy(logits: Float32Array, labels: Int32Array, loss: Float32Array, rows: number, classes: number, reduction: 'none' | 'mean'): void;
+  /** Its gradient for the logits; dy of `rows` values (`none`) or one (`mean`). */
+  softmaxCrossEntropyGrad(
+    dy: Float32Array,
+    logits: Float32Array,
+    labels: Int32Array,
+    dlogits: Float32Array,
+    rows: number,
+    classes: number,
+    reduction: 'none' | 'mean',
+  ): void;
+  /** out[o, i, :] = x[o, indices[i], :] with x [outer, dim, slice] (bits copied); false, writing nothing, when an index is outside [0, dim). */
+  gather(x: Float32Array, indices: Int32Array, out: Float32Array, outer: number, dim: number, slice: number): boolean;
   binary(op: string, a: Float32Array, aShape: number[], b: Float32Array, bShape: number[], out: Float32Array, outShape: number[]): void;
   unary(op: string, x: Float32Array, y: Float32Array, size: number, alpha: number): void;
   addN(inputs: Float32Array[], out: Float32Array, size: number): void;

@@ -24,7 +24,9 @@ const registered = new Map<string, KernelFunc>();
  * @internal
  */
 export function registerNativeKernels(addon: NativeAddon): string[] {
-  for (const config of nativeKernelConfigs) {
+  // An addon built before a kernel's function was added (a stale build) keeps that op on its tfjs path.
+  const available = nativeKernelConfigs.filter((c) => c.addonFunction === undefined || typeof addon[c.addonFunction] === 'function');
+  for (const config of available) {
     const name = config.kernelName;
     const current = getKernel(name, 'wasm');
     if (current !== undefined && registered.get(name) === current.kernelFunc) continue;
@@ -54,7 +56,7 @@ export function registerNativeKernels(addon: NativeAddon): string[] {
   // Fused activation gradients (one pass instead of three), used where their kernels are registered.
   replaceGradient('Relu', reluGradient);
   replaceGradient('Tanh', tanhGradient);
-  return nativeKernelConfigs.map((c) => c.kernelName);
+  return available.map((c) => c.kernelName);
 }
 
 /**

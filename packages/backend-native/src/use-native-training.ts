@@ -1,8 +1,9 @@
 import { BackendError } from '@mia/core';
 import { useWasmTraining, type UseWasmTrainingOptions } from '@mia/backend-wasm';
-import { loadNativeAddon } from './load-native-addon';
+import { loadNativeAddon, nativeUnavailableReason } from './load-native-addon';
 import type { NativeAddon, NativeAddonInfo } from './native-addon';
 import { registerNativeKernels } from './register-native-kernels';
+import { requestedPrecision, resolvePrecision, type NativePrecision, type PrecisionChoice } from './resolve-precision';
 import { resolveThreads } from './resolve-threads';
 import { resolveAdaptive, setThreadGovernor, ThreadGovernor } from './thread-governor';
 
@@ -37,6 +38,19 @@ export interface UseNativeTrainingOptions extends UseWasmTrainingOptions {
    */
   convAlgorithm?: 'auto' | 'direct';
   /**
+   * Precision of the convolutions (forward and both gradients) and matrix products: `fp32`, or `bf16`
+   * (mixed precision as PyTorch's CPU autocast: their inputs are rounded to bfloat16, oneDNN
+   * accumulates in fp32 and writes fp32; tensors, weights and the optimizer stay fp32; normwise
+   * relative error of each product ≈ 2e-3 instead of ≈ 1e-7; the passes where oneDNN's fp32 kernels
+   * are as fast stay fp32: the weight gradient of small and first layers, and without AMX the
+   * Winograd layers), or `auto`: `bf16` where the CPU has bf16 dot products (AVX-512 BF16, AMX),
+   * `fp32` elsewhere. `bf16` on a CPU without them is an error.
+   * Per thread, as `threads`: each worker thread sets its own (the toolkit's workers read
+   * `MIA_PRECISION`); {@link nativeBackendInfo} says which is active and why.
+   * @default 'fp32', unless the environment sets `MIA_PRECISION` (`fp32`, `bf16` or `auto`)
+   */
+  precision?: PrecisionChoice;
+  /**
    * Keep freed native memory mapped (glibc's mmap threshold 32 MB, trim threshold 1 GB) instead of
    * returning it to the kernel after every kernel call: oneDNN's reorder and scratch buffers are
    * then not page-faulted in again each step, 0–15 % of a SmallCNN or ResNet-18 step on this VM
@@ -59,8 +73,11 @@ export interface NativeTrainingInfo {
   threads: number;
   /** Whether the threads adapt to the machine's load (`adaptiveThreads`). */
   adaptiveThreads: boolean;
-  /** oneDNN version, ISA and runtime. */
-  addon: Pick<NativeAddonInfo, 'onednn' | 'isa' | 'cpuRuntime' | 'convLayout' | 'convAlgorithm'>;
+  /** oneDNN version, ISA and runtime; the precision of the convolutions and matrix products, and why. */
+  addon: Pick<NativeAddonInfo, 'onednn' | 'isa' | 'cpuRuntime' | 'convLayout' | 'convAlgorithm'> & {
+    precision: NativePrecision;
+    precisionReason: string;
+  };
 }
 
 /**
@@ -79,11 +96,21 @@ export interface NativeTrainingInfo {
  * @param options - see {@link UseNativeTrainingOptions}.
  * @returns the kernels, threads and oneDNN build in use.
  * @throws BackendError when the addon cannot be loaded here (the message says why: not built, oneDNN
- *   missing, a CPU without AVX2), when `threads` or `MIA_NUM_THREADS`, another option, or
- *   `MIA_CONV_ALGORITHM` is invalid, or when `useWasmTraining` fails.
+ *   missing, a CPU without AVX2), when `threads` or `MIA_NUM_THREADS`, another option,
+ *   `MIA_CONV_ALGORITHM` or `MIA_PRECISION` is invalid, when `bf16` is asked for on a CPU without
+ *   bf16 dot products, or when `useWasmTraining` fails.
  */
 export async function useNativeTraining(options: UseNativeTrainingOptions = {}): Promise<NativeTrainingInfo> {
-  const { threads: requested, adaptiveThreads, convLayout = 'nhwc', convAlgorithm = resolveConvAlgorithm(), keepFreedMemory = true, ...wasmOptions } = options;
+  const {
+    threads: requested,
+    adaptiveThreads,
+    convLayout = 'nhwc',
+    convAlgorithm = resolveConvAlgorithm(),
+    keepFreedMemory = true,
+    precision: precisionOption,
+    ...wasmOptions
+  } = options;
+  const precisionRequest = requestedPrecision(precisionOption);
   if (typeof keepFreedMemory !== 'boolean') {
     throw new BackendError(`useNativeTraining: options.keepFreedMemory must be a boolean, got ${JSON.stringify(keepFreedMemory)}`);
   }
@@ -99,10 +126,19 @@ export async function useNativeTraining(options: UseNativeTrainingOptions = {}):
   const threads = resolveThreads(requested);
   adaptive = resolveAdaptive(adaptiveThreads);
   const addon = loadNativeAddon();
+  // An addon built before the precision option (a stale build) computes in fp32 and cannot do more.
+  const stale = typeof addon.setPrecision !== 'function';
+  if (stale && precisionRequest.choice === 'bf16')
+    throw new BackendError(
+      `useNativeTraining: the native addon predates precision 'bf16'; rebuild it (node scripts/install.mjs --force in @mia/backend-native)`,
+    );
+  const { precision, reason } = resolvePrecision(precisionRequest, stale ? { bf16: false, isa: addon.info().isa } : addon.info());
   const wasm = await useWasmTraining(wasmOptions);
   applyThreads(addon, threads);
   addon.setConvLayout(convLayout);
   addon.setConvAlgorithm(convAlgorithm);
+  if (typeof addon.setPrecision === 'function') addon.setPrecision(precision);
+  precisionReason = reason;
   const userMalloc = process.env['MALLOC_MMAP_THRESHOLD_'] !== undefined || process.env['MALLOC_TRIM_THRESHOLD_'] !== undefined;
   if (!userMalloc) addon.keepFreedMemory(keepFreedMemory);
   const kernels = registerNativeKernels(addon);
@@ -113,7 +149,7 @@ export async function useNativeTraining(options: UseNativeTrainingOptions = {}):
     wasmKernels: wasm.kernels,
     threads: addon.getNumThreads(),
     adaptiveThreads: adaptive,
-    addon: { onednn, isa, cpuRuntime, convLayout, convAlgorithm },
+    addon: { onednn, isa, cpuRuntime, convLayout, convAlgorithm, precision, precisionReason: reason },
   };
 }
 
@@ -125,6 +161,9 @@ function resolveConvAlgorithm(): 'auto' | 'direct' {
     throw new BackendError(`useNativeTraining: MIA_CONV_ALGORITHM must be 'auto' or 'direct', got ${JSON.stringify(fromEnv)}`);
   return fromEnv;
 }
+
+/** Why the addon computes in its precision (set by {@link useNativeTraining}). */
+let precisionReason = 'the default';
 
 /** Whether the threads of this thread's kernels adapt to the load (set by {@link useNativeTraining}). */
 let adaptive: boolean | undefined;
@@ -146,10 +185,19 @@ export function setNativeThreads(threads: number): void {
 }
 
 /**
- * The addon's state on this thread: oneDNN version and ISA, threads, cached convolution primitives
- * and their implementations.
+ * The addon's state on this thread: oneDNN version and ISA, threads, the precision of the
+ * convolutions and matrix products and why, cached convolution primitives and their implementations.
  * @throws BackendError when the addon is unavailable.
  */
-export function nativeBackendInfo(): NativeAddonInfo {
-  return loadNativeAddon().info();
+export function nativeBackendInfo(): NativeAddonInfo & { precisionReason: string } {
+  return { ...loadNativeAddon().info(), precisionReason };
+}
+
+/**
+ * The precision of the native convolutions and matrix products on this thread (`fp32` where the
+ * addon is unavailable: nothing then runs in bf16). Part of what decides a trained model's weights,
+ * so caches of trained models key on it.
+ */
+export function nativePrecision(): NativePrecision {
+  return nativeUnavailableReason() === undefined && loadNativeAddon().info().precision === 'bf16' ? 'bf16' : 'fp32';
 }

@@ -22,6 +22,7 @@ export { adam, type AdamOptions } from './adam';
 export { SGD_UPDATE, ADAM_UPDATE } from './optimizer-kernels';
 export { cosine, multiStep, piecewise, constantLr, type PiecewiseRange } from './lr-schedules';
 export { crossEntropy, crossEntropyPerExample } from './cross-entropy';
+export { SOFTMAX_CROSS_ENTROPY, SOFTMAX_CROSS_ENTROPY_GRAD } from './fused-cross-entropy';
 export { train } from './train';
 export type { TrainOptions, TrainResult, TrainProgressEvent, EpochSummary } from './train-options';
 export { predictLogits, predictOutputs, evaluate, type PredictOptions, type EvaluationResult } from './predict';
@@ -36,6 +37,7 @@ export {
   type BatchNormTrainingResult,
 } from './batch-norm-training';
 export { conv2dBias, CONV2D_BIAS, type Conv2dPadding } from './conv2d-bias';
+export { denseBias, DENSE_BIAS, DENSE_BIAS_GRAD_INPUT, DENSE_BIAS_GRAD_WEIGHT, DENSE_BIAS_GRAD_BIAS, type DenseActivation } from './dense-bias';
 export { useCpuTraining } from './cpu-filter-gradient';
 export { initBackend, chosenBackend, type BackendName, type InitBackendOptions, type InitBackendResult } from './init-backend';
 export { option, type OptionField, type OptionsOf, type FieldSettings, type NumberSettings, type Presence } from './options/option-fields';

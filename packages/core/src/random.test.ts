@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deriveSeed, seededRandom } from './random';
+import { MiaError } from './errors';
 
 describe('seededRandom', () => {
   it('gives the same stream for the same seed and a different one for another seed', () => {
@@ -50,6 +51,24 @@ describe('seededRandom', () => {
     for (let i = 0; i < 30000; i++) counts[r.int(3)]!++;
     for (const c of counts) expect(Math.abs(c - 10000)).toBeLessThan(400);
     expect(() => r.int(0)).toThrow(/Random.int: n must be an integer in \[1, 2\^32\], got 0/);
+  });
+
+  it('ends its rejection loops after 64 rejected draws in a row, naming the stream', () => {
+    // A stream whose draws are all rejected (limit for n = 3 is 2^32 − 1; u = 0 for Box–Muller); it
+    // refuses a 1001st draw, so an unbounded loop fails here instead of hanging.
+    const stuck = (value: number) => {
+      let draws = 0;
+      return () => {
+        if (++draws > 1000) throw new Error('drawn more than 1000 times');
+        return value;
+      };
+    };
+    const r = seededRandom(5);
+    r.uint32 = stuck(4294967295);
+    expect(() => r.int(3)).toThrow('Random.int: 64 draws in a row were rejected (each with probability ≤ ½): the stream of seed 5 does not draw uniformly');
+    r.next = stuck(0);
+    expect(() => r.normal()).toThrow(MiaError);
+    expect(() => seededRandom(5).int(3)).not.toThrow();
   });
 
   it('fork is deterministic, independent of the parent position, and label-sensitive', () => {

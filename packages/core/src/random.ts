@@ -1,3 +1,4 @@
+import { MiaError } from './errors';
 import { check } from './validate';
 
 /**
@@ -61,6 +62,12 @@ export function deriveSeed(seed: number | string, ...labels: ReadonlyArray<strin
   return h;
 }
 
+/** Draws a rejection loop may discard in a row: each is rejected with probability ≤ ½, so 64 in a row (p ≤ 2⁻⁶⁴) mean a stream that is not uniform. */
+const MAX_REJECTIONS = 64;
+
+const brokenStream = (fn: string, seed: number) =>
+  new MiaError(`${fn}: ${MAX_REJECTIONS} draws in a row were rejected (each with probability ≤ ½): the stream of seed ${seed} does not draw uniformly`);
+
 class Sfc32 implements Random {
   readonly seed: number;
   private a = 0;
@@ -94,10 +101,13 @@ class Sfc32 implements Random {
 
   int(n: number): number {
     check(Number.isInteger(n) && n > 0 && n <= 2 ** 32, 'Random.int', 'n', 'an integer in [1, 2^32]', n);
-    // Rejection sampling removes the modulo bias.
+    // Rejection sampling removes the modulo bias; limit ≥ 2^31, so each draw is rejected with probability ≤ ½.
     const limit = 4294967296 - (4294967296 % n);
     let x = this.uint32();
-    while (x >= limit) x = this.uint32();
+    for (let draws = 1; x >= limit; draws++) {
+      if (draws === MAX_REJECTIONS) throw brokenStream('Random.int', this.seed);
+      x = this.uint32();
+    }
     return x % n;
   }
 
@@ -107,8 +117,11 @@ class Sfc32 implements Random {
       this.spare = undefined;
       return mean + std * z;
     }
-    let u = 0;
-    while (u === 0) u = this.next();
+    let u = this.next();
+    for (let draws = 1; u === 0; draws++) {
+      if (draws === MAX_REJECTIONS) throw brokenStream('Random.normal', this.seed);
+      u = this.next();
+    }
     const v = this.next();
     const r = Math.sqrt(-2 * Math.log(u));
     this.spare = r * Math.sin(2 * Math.PI * v);

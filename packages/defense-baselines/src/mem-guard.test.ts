@@ -87,6 +87,8 @@ describe('memGuard', () => {
     expect(Array.from(result.perturbed)).toEqual([0, 0]);
     expect(result.logits.arraySync()).toEqual(logits.arraySync());
     expect(() => memGuard(tf.zeros([2, 4]) as tf.Tensor2D, attack)).toThrow(/memGuard: logits must have shape \[n, 3\], got \[2, 4\]/);
+    // c3 grows ×10 per level up to maxC3: at 0 it would never grow, and a row that succeeds would be searched again forever.
+    expect(() => memGuard(logits, attack, { c3: 0 })).toThrow('memGuard: c3 must be a number > 0, got 0');
     result.logits.dispose();
     result.probabilities.dispose();
     logits.dispose();

@@ -8,7 +8,7 @@ export interface MemGuardOptions {
   readonly c1?: number;
   /** Weight of the label-preservation hinge. @default 10 */
   readonly c2?: number;
-  /** Initial weight of `‖softmax(z') − p‖₁`, ×10 after each success. @default 0.1 */
+  /** Initial weight of `‖softmax(z') − p‖₁` (> 0), ×10 after each success up to `maxC3`. @default 0.1 */
   readonly c3?: number;
   /** Largest c3 tried. @default 1e5 */
   readonly maxC3?: number;
@@ -22,7 +22,13 @@ export interface MemGuardOptions {
 export const memGuardOptionsSchema = optionsSchema({
   c1: option.number({ min: 0, default: 1, description: 'Weight of |logit_h(z′)|.' }),
   c2: option.number({ min: 0, default: 10, description: 'Weight of the label-preservation hinge.' }),
-  c3: option.number({ min: 0, default: 0.1, description: 'Initial weight of ‖softmax(z′) − p‖₁, ×10 after each success.' }),
+  // > 0: the search multiplies c3 by 10 until maxC3, so c3 = 0 would repeat the same level forever.
+  c3: option.number({
+    min: 0,
+    exclusiveMin: true,
+    default: 0.1,
+    description: 'Initial weight of ‖softmax(z′) − p‖₁ (> 0), ×10 after each success up to maxC3.',
+  }),
   maxC3: option.number({ min: 0, default: 1e5, description: 'Largest c3 tried.' }),
   stepSize: option.number({ min: 0, default: 0.1, description: 'Normalised-gradient step.' }),
   maxIterations: option.integer({ min: 1, default: 300, description: 'Iterations per c3.' }),

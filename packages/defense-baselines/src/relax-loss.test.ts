@@ -39,6 +39,49 @@ describe('relaxLoss', () => {
     expect(value(1, { alpha: 0.5, parityOffset: 1 })).toBeCloseTo(0.5397208, 5);
   });
 
+  it("computes CRL's Eq. 3 (soft-CE branch, epochs counted from 1) with variant 'tabular' and parityOffset 1", () => {
+    // CRL Eq. 3 written out independently: L_ce = mean CE; epoch e (1-based) even → |L_ce − α|;
+    // else L_ce > α → L_ce; else mean_i −Σ_j q_ij log p_ij, q_iy = min(p_iy, upper), q_ij = (1 − q_iy)/(C − 1).
+    const logits = [
+      [1.2, -0.3, 0.4, 0.1],
+      [0.2, 0.9, -1.1, 0.3],
+      [-0.5, 0.1, 0.2, 1.4],
+    ];
+    const labels = [0, 2, 3];
+    const eq3 = (epoch1: number, alpha: number, upper: number) => {
+      const p = logits.map((z) => {
+        const m = Math.max(...z);
+        const e = z.map((v) => Math.exp(v - m));
+        const s = e.reduce((a, b) => a + b, 0);
+        return e.map((v) => v / s);
+      });
+      const ce = p.reduce((a, row, i) => a - Math.log(row[labels[i]!]!), 0) / p.length;
+      if (epoch1 % 2 === 0) return Math.abs(ce - alpha);
+      if (ce > alpha) return ce;
+      return (
+        p.reduce((a, row, i) => {
+          const qy = Math.min(row[labels[i]!]!, upper);
+          return a - row.reduce((t, pj, j) => t + (j === labels[i] ? qy : (1 - qy) / 3) * Math.log(pj), 0);
+        }, 0) / p.length
+      );
+    };
+    const ours = (epoch0: number, alpha: number, upper: number) =>
+      tf.tidy(() => relaxLoss(tf.tensor2d(logits), tf.tensor1d(labels, 'int32'), epoch0, { alpha, upper, variant: 'tabular', parityOffset: 1 }).arraySync());
+    // 0-based epoch 0 is CRL's epoch 1 (odd): below α = 3 the soft-CE branch; above α = 0.2 plain CE.
+    for (const [epoch0, alpha, upper] of [
+      [0, 3, 1],
+      [0, 3, 0.3],
+      [0, 0.2, 1],
+      [1, 3, 1],
+      [1, 0.2, 1],
+    ] as const) {
+      expect(ours(epoch0, alpha, upper)).toBeCloseTo(eq3(epoch0 + 1, alpha, upper), 5);
+    }
+    // The soft-CE branch differs from RL's CIFAR branch on the same batch (which subtracts CE on correct rows).
+    const image = tf.tidy(() => relaxLoss(tf.tensor2d(logits), tf.tensor1d(labels, 'int32'), 0, { alpha: 3, variant: 'image', parityOffset: 1 }).arraySync());
+    expect(Math.abs(image - eq3(1, 3, 1))).toBeGreaterThan(0.5);
+  });
+
   it('matches finite differences in every branch, and detachSoftTargets changes the gradient', () => {
     const labels = tf.tensor1d(HAND_LABELS, 'int32');
     const logits = [
@@ -50,6 +93,8 @@ describe('relaxLoss', () => {
       [1, { alpha: 0.5 }],
       [1, { alpha: 3, variant: 'image' }],
       [1, { alpha: 3, variant: 'tabular', upper: 0.3 }],
+      // CRL's Eq. 3 as the CRL paper's comparator: soft CE, epochs counted from 1.
+      [0, { alpha: 3, variant: 'tabular', upper: 1, parityOffset: 1 }],
     ] as const) {
       expect(maxGradientError((z) => relaxLoss(z, labels, epoch, options), logits)).toBeLessThan(2e-3);
     }
@@ -84,6 +129,8 @@ describe('relaxLoss', () => {
     expect(() => relaxLoss(logits, labels, 0, { alpha: 0 })).toThrow(InvalidArgumentError);
     expect(() => relaxLoss(logits, labels, -1)).toThrow(/epoch must be a non-negative integer, got -1/);
     expect(() => relaxLossPlugin({ upper: 2 })).toThrow(/relaxLossPlugin: upper must be a number in \[0, 1\], got 2/);
+    expect(() => relaxLossPlugin({ variant: 'soft' as 'tabular' })).toThrow(/relaxLossPlugin: variant must be one of .*image.*tabular.*, got "soft"/);
+    expect(() => relaxLoss(logits, labels, 0, { parityOffset: 0.5 })).toThrow(/relaxLoss: parityOffset must be an integer/);
     expect(() => relaxLoss(logits, tf.tensor1d([0], 'int32'), 0)).toThrow(ShapeMismatchError);
     logits.dispose();
     labels.dispose();

@@ -11,8 +11,13 @@ export interface RelaxLossOptions {
   /** Clamp of the true-class soft target (CIFAR 1, Purchase 0.3, Texas 0.1). @default 1 */
   readonly upper?: number;
   /**
-   * Posterior-flattening form: `'image'` = RL CIFAR code `mean[(1 − correct)·softCE − CE]`,
-   * `'tabular'` = RL non-image code `mean softCE` (docs/protocol.md A20). @default 'image'
+   * Posterior-flattening form (the branch below α on odd epochs; docs/protocol.md §4.5, A20):
+   * - `'image'`: RL's CIFAR code, `mean[(1 − correct)·softCE(z, t) − CE]`: the correctly classified
+   *   examples get `−CE`, gradient ascent that pushes their confidence down;
+   * - `'tabular'`: the soft-cross-entropy branch, `mean softCE(z, t)` for every example: RL's
+   *   non-image code, and the form CRL's Eq. 3 states and the CRL authors' comparator runs on images
+   *   (CRLr `representation/loss/relaxloss.py`, with `parityOffset: 1`).
+   * @default 'image'
    */
   readonly variant?: 'image' | 'tabular';
   /** Added to the 0-based epoch before the parity test: 0 = RL, 1 = MLHospital/CRL (A21). @default 0 */
@@ -25,7 +30,10 @@ export interface RelaxLossOptions {
 export const relaxLossOptionsSchema = optionsSchema({
   alpha: option.number({ min: 0, exclusiveMin: true, default: 1, description: 'Target loss level α.' }),
   upper: option.number({ min: 0, max: 1, default: 1, description: 'Clamp of the true-class soft target (CIFAR 1, Purchase 0.3, Texas 0.1).' }),
-  variant: option.choice(['image', 'tabular'], { default: 'image', description: "RL's image code or its non-image code (docs/protocol.md A20)." }),
+  variant: option.choice(['image', 'tabular'], {
+    default: 'image',
+    description: "Posterior flattening: 'image' = RL's CIFAR code (−CE on correct examples), 'tabular' = mean soft CE (RL's non-image code; CRL's Eq. 3).",
+  }),
   parityOffset: option.integer({ default: 0, description: 'Added to the 0-based epoch before the parity test: 0 = RL, 1 = MLHospital/CRL.' }),
   detachSoftTargets: option.boolean({ default: false, description: 'Stop the gradient through the soft targets.' }),
 });
@@ -58,7 +66,8 @@ export function flattenedTargets(logits: tf.Tensor2D, oneHot: tf.Tensor2D, upper
  * - `e` even: `|ℓ − α|` (gradient ascent below α);
  * - `e` odd and `ℓ > α`: `ℓ`;
  * - otherwise posterior flattening (`variant`): image `mean[(1 − correct)·softCE(z, t) − CE]`,
- *   tabular `mean softCE(z, t)`, with `t` from {@link flattenedTargets} (not detached by default).
+ *   tabular `mean softCE(z, t)` (CRL's Eq. 3 with `parityOffset: 1`), with `t` from
+ *   {@link flattenedTargets} (not detached by default).
  *
  * The branch on `ℓ > α` is taken with `tf.where`, so no value is read back to the CPU.
  *
@@ -66,7 +75,8 @@ export function flattenedTargets(logits: tf.Tensor2D, oneHot: tf.Tensor2D, upper
  * @param epoch - 0-based epoch of the batch (as in `BatchContext.epoch`).
  * @returns the scalar loss (the caller disposes it).
  * @throws ShapeMismatchError on bad shapes; InvalidArgumentError on bad options.
- * @see docs/protocol.md §4.5, §6 item 21, A20, A21; RL `source/cifar/defense/relaxloss.py`.
+ * @see docs/protocol.md §4.5, §6 item 21, A20, A21; RL `source/cifar/defense/relaxloss.py`,
+ *   `source/nonimage/defense/relaxloss.py`; CRL (arXiv:2404.17674) Eq. 3.
  */
 export function relaxLoss(logits: tf.Tensor2D, labels: tf.Tensor1D, epoch: number, options: RelaxLossOptions = {}): tf.Scalar {
   checkLogitsAndLabels('relaxLoss', logits, labels);

@@ -1,11 +1,19 @@
-import type { Random } from '@mia/core';
+import { InvalidArgumentError, type Random } from '@mia/core';
+
+/** Marsaglia–Tsang accepts more than 95 % of its proposals for every shape ≥ 1: this many rejections in a row mean a broken `random`. */
+const MAX_PROPOSALS = 1000;
 
 /** Gamma(shape, 1) by Marsaglia–Tsang (with the shape < 1 boost). */
 function sampleGamma(shape: number, random: Random): number {
+  if (!(shape > 0 && shape < Infinity)) throw new InvalidArgumentError(`sampleSymmetricBeta: alpha must be a finite number > 0, got ${shape}`);
   if (shape < 1) return sampleGamma(shape + 1, random) * Math.pow(1 - random.next(), 1 / shape);
   const d = shape - 1 / 3;
   const c = 1 / Math.sqrt(9 * d);
-  for (;;) {
+  for (let proposals = 0; ; proposals++) {
+    if (proposals === MAX_PROPOSALS)
+      throw new InvalidArgumentError(
+        `sampleSymmetricBeta: ${MAX_PROPOSALS} Gamma(${shape}) proposals in a row were rejected (each is accepted with probability > 0.95): random must be a uniform stream`,
+      );
     const z = random.normal();
     const v = (1 + c * z) ** 3;
     if (v <= 0) continue;

@@ -2,6 +2,7 @@ export { rdpOf, type RdpOfOptions } from './accountant/rdp-of';
 export { epsilonOf, type EpsilonOfOptions } from './accountant/epsilon-of';
 export { epsilonFromRdp, type EpsilonFromRdpOptions, type PrivacySpent } from './accountant/epsilon-from-rdp';
 export { noiseMultiplierFor, type NoiseMultiplierForOptions } from './accountant/noise-multiplier-for';
+export { smallestCertifiableEpsilon, type SmallestCertifiableEpsilonOptions } from './accountant/smallest-certifiable-epsilon';
 export { DEFAULT_ORDERS, type RdpConversion } from './accountant/accountant-options';
 export { dpSgdGradients, type DpSgdGradientsOptions, type DpSgdGradientsResult, type DpSgdBatch } from './dp-sgd/dp-sgd-gradients';
 export { dpSgdPlugin, type DpSgdPlugin, type DpSgdPluginOptions, type DpSgdPrivacy } from './dp-sgd/dp-sgd-plugin';
@@ -13,3 +14,8 @@ export type { PerExampleTape, TapeConv2dOptions } from './ghost/per-example-tape
 export { tapedForwardOf, type SequentialLike, type LayerLike } from './ghost/taped-forward-of';
 export { classifierTapedForward } from './ghost/classifier-taped-forward';
 export { checkEmpiricalEpsilon, type CheckEmpiricalEpsilonOptions, type EmpiricalEpsilonCheck, type MembershipScores } from './audit/check-empirical-epsilon';
+export { createGradientCanaries, type GradientCanaries, type GradientCanariesOptions, type CanaryPlacement } from './audit/gradient-canaries';
+export { insertInputCanaries, type InputCanaries, type InputCanariesOptions } from './audit/input-canaries';
+export { auditCanaryScores, type CanaryScoresAudit, type DpAudit, type DpAuditDecision, type DpAuditSettings } from './audit/audit-canary-scores';
+export { auditDpTraining, type DpTrainingAudit, type DpTrainingAuditResult, type DpAuditCanaries } from './audit/audit-dp-training';
+export { assertDpClaimHolds, dpAuditMatchers, DpClaimBrokenError } from './audit/assert-dp-claim-holds';

@@ -17,12 +17,16 @@ export { balancedAccuracy } from './balanced-accuracy';
 export { p1Score } from './p1-score';
 export { summarizeAttack } from './summarize-attack';
 export type { AttackMetrics, SummarizeAttackOptions } from './summarize-attack';
+export { summarizeScores } from './summarize-scores';
+export type { ScoreSummary } from './summarize-scores';
 
 export { clopperPearson, rateIntervals } from './clopper-pearson';
+export { dkwAdvantageInterval } from './dkw-advantage-interval';
 export type { ConfidenceInterval, ConfidenceOptions } from './clopper-pearson';
 export { empiricalEpsilonLowerBound } from './empirical-epsilon';
 export type { EmpiricalEpsilon, EmpiricalEpsilonInput } from './empirical-epsilon';
 export { betaQuantile, regularizedIncompleteBeta } from './incomplete-beta';
+export { studentTCdf, studentTQuantile } from './student-t';
 export { bootstrapAuc, bootstrapAucAndAdvantage, bootstrapAucAndAdvantageOfEach, bootstrapRocStatistic, bootstrapTprAtFpr } from './bootstrap';
 export type { BootstrapInterval, BootstrapOptions } from './bootstrap';
 export { seededUniform } from './seeded-uniform';
@@ -49,3 +53,15 @@ export { stratifiedBootstrapSe, weightedScores, weightedMean } from './stratifie
 export type { StratifiedResample, StratifiedBootstrapOptions, WeightedScores } from './stratified-bootstrap';
 export { kendallTau } from './kendall-tau';
 export type { KendallTau } from './kendall-tau';
+
+export { normalCdf, normalLogCdf, normalQuantile } from './normal-distribution';
+export { gdpDelta, gdpEpsilon, gdpMu } from './gaussian-dp';
+export type { OneRunCounts, OneRunBoundOptions } from './one-run-counts';
+export { oneRunEpsilon } from './one-run-epsilon';
+export type { OneRunEpsilonOptions } from './one-run-epsilon';
+export { oneRunGdp } from './one-run-gdp';
+export type { OneRunGdp, OneRunGdpOptions } from './one-run-gdp';
+export { canaryGuesses } from './canary-guesses';
+export type { CanaryGuesses, GuessPlan } from './canary-guesses';
+export { auditCanaries } from './audit-canaries';
+export type { AuditCanariesOptions, CanaryAudit } from './audit-canaries';

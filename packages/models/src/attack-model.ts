@@ -30,10 +30,13 @@ function stack(store: ParameterStore, prefix: string, cin: number, spec: Stack, 
   const layers: Layer[] = [];
   let width = cin;
   spec.forEach((s, i) => {
-    if (s === 'relu') layers.push(relu);
-    else if (s === 'dropout') layers.push(dropout(0.2));
+    if (s === 'relu') {
+      // A ReLU right after a dense layer runs in that layer's kernel (denseBias); elsewhere on its own.
+      if (typeof spec[i - 1] !== 'number') layers.push(relu);
+    } else if (s === 'dropout') layers.push(dropout(0.2));
     else {
-      layers.push(denseLayer(store, `${prefix}.${i}`, { inFeatures: width, outFeatures: s, init, biasInit }));
+      const activation = spec[i + 1] === 'relu' ? 'relu' : 'linear';
+      layers.push(denseLayer(store, `${prefix}.${i}`, { inFeatures: width, outFeatures: s, init, biasInit, activation }));
       width = s;
     }
   });

@@ -1,4 +1,3 @@
-import * as tf from '@tensorflow/tfjs-core';
 import { check } from '@mia/core';
 import { denseLayer } from './dense-layer';
 import type { Layer } from './layer';
@@ -41,13 +40,11 @@ export function createMlp(options: MlpOptions): ModelClassifier {
   );
   const activation = options.activation ?? 'tanh';
   check(activation === 'tanh' || activation === 'relu', 'createMlp', 'activation', "'tanh' or 'relu'", activation);
-  const act = activation === 'tanh' ? tf.tanh : tf.relu;
   const store = new ParameterStore('mlp', base.random);
   const layers: Layer[] = [];
   let width = inputDim;
   hidden.forEach((h, i) => {
-    const dense = denseLayer(store, `features.${2 * i}`, { inFeatures: width, outFeatures: h });
-    layers.push((x, ctx) => act(dense(x, ctx)));
+    layers.push(denseLayer(store, `features.${2 * i}`, { inFeatures: width, outFeatures: h, activation }));
     width = h;
   });
   const drop = dropout(base.dropout);

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, checkPositiveInteger, deriveSeed, seededRandom, type Classifier, type ParameterGroup, type Random } from '@mia/core';
+import { InvalidArgumentError, checkPositiveInteger, denseBias, deriveSeed, seededRandom, type Classifier, type ParameterGroup, type Random } from '@mia/core';
 
 /** One dense layer of an attack network. */
 export interface DenseLayerSpec {
@@ -72,9 +72,9 @@ export function createAttackNetwork(spec: AttackNetworkSpec): Classifier {
   const variables = groups.flatMap((g) => [g.weight, g.bias!]);
   const run = (h: tf.Tensor2D, built: typeof trunk, training: boolean, seed: number, isTrunk: boolean): tf.Tensor2D => {
     built.forEach(({ layer, group }, i) => {
-      h = tf.add(tf.matMul(h, group.weight), group.bias!) as tf.Tensor2D;
       const last = isTrunk && i === built.length - 1;
-      if (!last && (layer.activation ?? 'relu') === 'relu') h = tf.relu(h);
+      // matMul + bias + ReLU: one kernel each way where the backend fuses dense layers (denseBias).
+      h = denseBias(h, group.weight, group.bias!, !last && (layer.activation ?? 'relu') === 'relu' ? 'relu' : 'linear');
       if (!last && training && (layer.dropout ?? 0) > 0) h = tf.dropout(h, layer.dropout!, undefined, deriveSeed(seed, group.name)) as tf.Tensor2D;
     });
     return h;

@@ -16,19 +16,22 @@ import type { ModelSignals, ReferenceSignals, SplitSignals } from '../signals/mo
  * 5. `dispose()` frees any tensors the attack owns (attack networks).
  *
  * @typeParam Fit - What `prepare` takes.
+ * @typeParam Target - What `score` takes: the target's {@link ModelSignals} for every attack on a
+ *   classifier's signals (the default); attacks on other inputs name theirs (QMIA: signals with the
+ *   records' features; the language-model attacks: per-token log-probability records).
  * @see docs/protocol.md §3.0 (common interface).
  */
-export interface MembershipAttack<Fit> {
+export interface MembershipAttack<Fit, Target = ModelSignals> {
   /** Short unique name for reports (`loss`, `nn-mlh`, `lira-online`). */
   readonly name: string;
   /** Fits the attack. Must be called before `score`. */
   prepare(fitData: Fit): Promise<void>;
   /** Membership scores of the target's examples, higher = more likely member. */
-  score(target: ModelSignals): Float64Array;
+  score(target: Target): Float64Array;
   /** The attack's own member (1) / non-member (0) decisions, when it has a decision rule. */
-  decide?(target: ModelSignals): Uint8Array;
+  decide?(target: Target): Uint8Array;
   /** Attack-specific extra metrics on the target's evaluation data. */
-  report?(target: ModelSignals, isMember: Uint8Array): Record<string, number>;
+  report?(target: Target, isMember: Uint8Array): Record<string, number>;
   /** Frees owned tensors; the attack is unusable afterwards. */
   dispose(): void;
 }

@@ -1,7 +1,7 @@
 import { InvalidDatasetError, MiaError } from '@mia/core';
 import { describe, expect, it } from 'vitest';
 import { parseNpy } from './parse-npy';
-import { parseScoreCsv } from './parse-score-csv';
+import { parseScoreCsv, parseScoreCsvStream } from './parse-score-csv';
 import { parseScoreJson } from './parse-score-json';
 import { signalsFromScoreTable } from './signals-from-score-table';
 
@@ -126,12 +126,61 @@ describe('parseScoreCsv', () => {
     expect([...losses.losses!]).toEqual([0.5, 2.5]);
   });
 
-  it('rejects corrupted CSV', () => {
+  it('rejects corrupted CSV, naming the line and the column of a bad value', () => {
     expect(() => parseScoreCsv('', 's.csv')).toThrow(/s\.csv.*empty/);
-    expect(() => parseScoreCsv('label,loss\n0,1')).toThrow(/'label' and 'member' columns/);
+    expect(() => parseScoreCsv('label,loss\n0,1')).toThrow(
+      `parseScoreCsv(csv): the header (line 1) must have a 'member' (or 'is_member') column, got ["label","loss"]`,
+    );
     expect(() => parseScoreCsv('label,member,loss\n0,1')).toThrow(/line 2 has 2 fields, the header has 3/);
-    expect(() => parseScoreCsv('label,member,loss\n0,1,abc')).toThrow(/line 2: loss must be a number, got "abc"/);
+    expect(() => parseScoreCsv('label,member,loss\n0,1,abc')).toThrow('parseScoreCsv(csv): line 2, column loss: must be a finite number, got "abc"');
     expect(() => parseScoreCsv('label,member,loss,score\n0,1,1,1')).toThrow(/exactly one of/);
-    expect(() => parseScoreCsv('label,member,loss\n0.5,1,1')).toThrow(/labels\[0\] must be a non-negative integer/);
+    expect(() => parseScoreCsv('label,member,loss\n0.5,1,1')).toThrow('line 2, column label: must be a non-negative integer (a class), got "0.5"');
+    // Line 6 counts the header and a blank line; the column is named as the header writes it.
+    const rows = 'label,Member,loss\n0,1,0.1\n\n1,0,0.2\n0,1,0.3\n1,x,0.4\n';
+    expect(() => parseScoreCsv(rows, 'm.csv')).toThrow('parseScoreCsv(m.csv): line 6, column Member: must be 0 or 1 (or true/false), got "x"');
+    expect(() => parseScoreCsv('member,loss\n1,\n')).toThrow('line 2, column loss: must be a finite number, got ""');
+    expect(() => parseScoreCsv('member,loss\n1,inf\n')).toThrow('line 2, column loss: must be a finite number, got "inf"');
+    expect(() => parseScoreCsv('member,loss\n1,-0.5\n')).toThrow('line 2, column loss: must be ≥ 0 (a cross-entropy), got "-0.5"');
+    expect(() => parseScoreCsv('label,member,logit_0,logit_1\n2,1,0.5,0.1')).toThrow(
+      'line 2, column label: must be a class below 2 (the logit_0 … logit_1 columns), got "2"',
+    );
+    expect(() => parseScoreCsv('label,member,logit_0,logit_2\n0,1,0.5,0.1')).toThrow('the logit columns must be logit_0 … logit_1, got logit_0, logit_2');
+    expect(() => parseScoreCsv('label,member,loss\n\n')).toThrow('no data rows after the header (line 1)');
+  });
+
+  it('accepts a loss-only or score-only file without labels; logits or probabilities need them', () => {
+    const losses = parseScoreCsv('member,loss\r\n1,0.5\r\n0,2.5\r\n');
+    expect(losses.labels).toBeUndefined();
+    expect(losses.numClasses).toBe(2);
+    expect([...losses.losses!]).toEqual([0.5, 2.5]);
+    expect([...parseScoreCsv('\uFEFFis_member,score\n1,3\n0,-1').scores!]).toEqual([3, -1]);
+    expect(() => parseScoreCsv('member,logit_0,logit_1\n1,2,0')).toThrow(
+      /the header \(line 1\) has no 'label' column, and logits need one \(the loss, confidence, φ, modified-entropy and correctness attacks read them at each row’s true label\)/,
+    );
+    expect(parseScoreJson('{"isMember": [1, 0], "losses": [0.1, 0.2]}').labels).toBeUndefined();
+    expect(() => parseScoreJson('{"isMember": [1, 0], "probabilities": [[0.5, 0.5], [0.1, 0.9]]}')).toThrow(/missing labels: probabilities need them/);
+    expect(() => signalsFromScoreTable(losses)).toThrow(/the table has no labels .* per-class threshold attacks/);
+  });
+
+  it('streams: pieces cut inside a line or a UTF-8 character give the table of the whole text, and errors name the line', async () => {
+    const text = 'label;member;prob_0;prob_1;note\n1;1;0.2;0.8;café\n0;false;0.9;0.1;naïve\n\n1;TRUE;0.4;0.6;x\n';
+    const bytes = new TextEncoder().encode(text);
+    async function* pieces(size: number) {
+      for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+    }
+    const whole = parseScoreCsv(text);
+    for (const size of [1, 2, 7, 1000]) {
+      const streamed = await parseScoreCsvStream(pieces(size), 'p.csv');
+      expect(streamed).toEqual(whole);
+    }
+    expect([...whole.probabilities!]).toEqual([0.2, 0.8, 0.9, 0.1, 0.4, 0.6]);
+    expect([...whole.isMember]).toEqual([1, 0, 1]);
+    const bad = new TextEncoder().encode('member,loss\n1,0.1\n0,0.2\n1,oops\n');
+    async function* once() {
+      yield bad.subarray(0, 15);
+      yield bad.subarray(15);
+    }
+    await expect(parseScoreCsvStream(once(), 'big.csv')).rejects.toThrow('parseScoreCsv(big.csv): line 4, column loss: must be a finite number, got "oops"');
+    await expect(parseScoreCsvStream('text' as never)).rejects.toThrow(/expected an async iterable/);
   });
 });

@@ -53,6 +53,7 @@ export function concatSignals(parts: readonly ModelSignals[]): ModelSignals {
     modifiedEntropy: joinField(parts, (s) => s.modifiedEntropy),
     correct: joinField(parts, (s) => s.correct),
     gradientNorm: joinField(parts, (s) => s.gradientNorm),
+    boundaryDistance: joinField(parts, (s) => s.boundaryDistance),
     queries: q > 0 ? Array.from({ length: q }, (_, a) => concatSignals(parts.map((s) => s.queries![a]!))) : undefined,
     flipCounts,
     flips: flipCounts === undefined ? undefined : parts[0]!.flips,

@@ -42,6 +42,12 @@ export interface ModelSignals {
   readonly flipCounts?: readonly Float64Array[];
   /** The flip counts m that `flipCounts` correspond to. */
   readonly flips?: readonly number[];
+  /**
+   * Label-only distance of each example to the model's decision boundary (L2, in input units;
+   * 0 for a misclassified example), estimated from label queries by `boundaryDistances`; the
+   * `boundaryDistanceAttack` scores it (larger = more likely member).
+   */
+  readonly boundaryDistance?: Float64Array;
 }
 
 /** Signals of a model on its members and non-members (a shadow model's, or the target's). */

@@ -34,6 +34,7 @@ export function selectSignals(signals: ModelSignals, indices: ArrayLike<number>)
     modifiedEntropy: rows(signals.modifiedEntropy),
     correct: rows(signals.correct),
     gradientNorm: rows(signals.gradientNorm),
+    boundaryDistance: rows(signals.boundaryDistance),
     queries: signals.queries?.map((q) => selectSignals(q, idx)),
     flipCounts: signals.flipCounts?.map((f) => rows(f)!),
     flips: signals.flips,

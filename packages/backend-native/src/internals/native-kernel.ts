@@ -20,6 +20,8 @@ export interface NativeKernelContext {
 export interface NativeKernelConfig {
   /** tfjs kernel name, e.g. `Conv2D`. */
   readonly kernelName: string;
+  /** The addon function the kernel calls, when an addon built before it may lack it: the kernel is then not registered. */
+  readonly addonFunction?: keyof NativeAddon;
   run(args: NativeKernelArgs, ctx: NativeKernelContext): TensorInfo | TensorInfo[];
 }
 

@@ -21,9 +21,9 @@ export interface Counted {
   fallback?: Record<string, RegExp>;
 }
 
-/** Sets up the wasm backend with the native kernels over it (2 threads), once per test file. */
+/** Sets up the wasm backend with the native kernels over it (2 threads, fp32 whatever MIA_PRECISION says), once per test file. */
 export async function setupNative(): Promise<NativeTestBackend> {
-  await useNativeTraining({ threads: 2 });
+  await useNativeTraining({ threads: 2, precision: 'fp32' });
   return tf.backend() as unknown as NativeTestBackend;
 }
 

@@ -37,7 +37,7 @@ describe('epsilonOf', () => {
     const ok = { sampleRate: 0.04, noiseMultiplier: 1.5, steps: 10, delta: 1e-5 };
     expect(() => epsilonOf({ ...ok, delta: 1 })).toThrow('epsilonOf: delta must be a number in (0, 1), got 1');
     expect(() => epsilonOf({ ...ok, steps: -1 })).toThrow('epsilonOf: steps must be an integer ≥ 0, got -1');
-    expect(() => epsilonOf({ ...ok, orders: [0.5] })).toThrow('epsilonOf: orders[0] must be a number > 1 or Infinity, got 0.5');
+    expect(() => epsilonOf({ ...ok, orders: [0.5] })).toThrow('epsilonOf: orders[0] must be a number in (1, 100000] or Infinity, got 0.5');
     expect(() => epsilonOf({ ...ok, sigma: 1 } as typeof ok)).toThrow('epsilonOf: sigma must be one of the options');
   });
 });

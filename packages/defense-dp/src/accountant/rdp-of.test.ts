@@ -51,7 +51,9 @@ describe('rdpOf', () => {
     expect(() => rdpOf({ ...ok, sampleRate: 1.5 })).toThrow('rdpOf: sampleRate must be a number in [0, 1], got 1.5');
     expect(() => rdpOf({ ...ok, noiseMultiplier: -1 })).toThrow('rdpOf: noiseMultiplier must be a number ≥ 0, got -1');
     expect(() => rdpOf({ ...ok, steps: 2.5 })).toThrow('rdpOf: steps must be an integer ≥ 0, got 2.5');
-    expect(() => rdpOf({ ...ok, orders: [2, 1] })).toThrow('rdpOf: orders[1] must be a number > 1 or Infinity, got 1');
+    expect(() => rdpOf({ ...ok, orders: [2, 1] })).toThrow('rdpOf: orders[1] must be a number in (1, 100000] or Infinity, got 1');
+    // A larger order's sum would run for minutes (about α terms).
+    expect(() => rdpOf({ ...ok, orders: [1e12] })).toThrow('rdpOf: orders[0] must be a number in (1, 100000] or Infinity, got 1000000000000');
     expect(() => rdpOf({ ...ok, orders: [] })).toThrow(InvalidArgumentError);
     expect(() => rdpOf({ ...ok, sampleRate: NaN })).toThrow('rdpOf: sampleRate must be a number in [0, 1], got NaN');
   });

@@ -1,5 +1,5 @@
 import { option, optionsSchema } from '@mia/core';
-import { mechanismFields, orderField } from './accountant-options';
+import { mechanismFields, rdpOrderField } from './accountant-options';
 import { rdpOfOneStep } from './log-a';
 
 /** Options of {@link rdpOf}. */
@@ -10,11 +10,11 @@ export interface RdpOfOptions {
   readonly noiseMultiplier: number;
   /** Number of steps T (non-negative integer); RDP composes additively over steps. */
   readonly steps: number;
-  /** RDP orders α > 1, integer or fractional (`Infinity` allowed). */
+  /** RDP orders α in (1, 10⁵], integer or fractional (`Infinity` allowed). */
   readonly orders: readonly number[];
 }
 
-const schema = optionsSchema({ ...mechanismFields, orders: option.list(orderField, { minItems: 1, required: true }) });
+const schema = optionsSchema({ ...mechanismFields, orders: option.list(rdpOrderField, { minItems: 1, required: true }) });
 
 /**
  * Rényi DP of `steps` compositions of the Poisson-subsampled Gaussian mechanism, at each order:
@@ -27,7 +27,7 @@ const schema = optionsSchema({ ...mechanismFields, orders: option.list(orderFiel
  * rdpOf({ sampleRate: 0.01, noiseMultiplier: 2.5, steps: 50, orders: [1.5, 2.5, 5] }); // ≈ [6.5e-4, 1.085e-3, 2.18e-3]
  * @returns the RDP ε(α) of the whole run, one per order (`Infinity` where unbounded).
  * @throws InvalidArgumentError naming the argument when q ∉ [0, 1], σ < 0, steps is not a
- *   non-negative integer, or an order is not > 1.
+ *   non-negative integer, or an order is not in (1, 10⁵] or `Infinity`.
  * @see Mironov, Talwar and Zhang 2019, "Rényi Differential Privacy of the Sampled Gaussian Mechanism" (arXiv:1908.10530) §3.3; docs/protocol.md §4.16
  */
 export function rdpOf(options: RdpOfOptions): number[] {

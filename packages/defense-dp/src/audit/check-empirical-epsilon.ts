@@ -48,9 +48,9 @@ export interface EmpiricalEpsilonCheck {
  *
  * The bound assumes the member/non-member outcomes are independent trials: one canary per training
  * run, each in or out at random (Jagielski et al.). Many canaries, each included at random, in one
- * training run is the cheap variant (Steinke, Nasr and Jagielski 2023 prove a one-run test of this
- * kind); its canaries share the run, so treat the bound as the strong evidence it is, not an exact
- * 95 % statement. Mislabeled or out-of-distribution canaries scored by their loss make the bound
+ * training run is the cheap variant; its canaries share the run, so treat the bound as the strong
+ * evidence it is, not an exact 95 % statement — `auditDpTraining` / `auditCanaryScores` run the
+ * one-run test with a proven confidence (Steinke, Nasr and Jagielski 2023). Mislabeled or out-of-distribution canaries scored by their loss make the bound
  * tight: a correct DP training cannot separate them, a broken one memorises them.
  *
  * @example

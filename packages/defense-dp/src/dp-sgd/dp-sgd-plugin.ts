@@ -1,10 +1,12 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { check, crossEntropy, crossEntropyPerExample, deriveSeed, seededRandom, type Classifier, type LabeledData, type TrainingPlugin } from '@mia/core';
 import { epsilonOf } from '../accountant/epsilon-of';
+import { canaryHooks, type GradientCanaries } from '../audit/gradient-canaries';
 import { tapedClippedSum } from '../ghost/taped-clipped-sum';
 import type { PerExampleTape } from '../ghost/per-example-tape';
 import { checkNoBatchNorm } from './check-no-batch-norm';
 import { clippedGradientSum } from './clipped-gradient-sum';
+import type { DpSgdFaults } from './dp-sgd-faults';
 import { dpSgdOptionsSchema } from './dp-sgd-options';
 import { poissonSample } from './poisson-sample';
 import { privatize } from './privatize';
@@ -39,6 +41,12 @@ export interface DpSgdPluginOptions {
    * `classifierTapedForward`. `options.seed` is the step's seed for stochastic layers (dropout).
    */
   readonly tapedForward?: (model: Classifier, x: tf.Tensor, tape: PerExampleTape, options: { readonly seed: number }) => tf.Tensor2D;
+  /**
+   * White-box canaries for a one-run privacy audit ({@link createGradientCanaries}): each included
+   * canary joins every step's batch with probability q and adds its clipped gradient to the clipped
+   * sum. Requires `sampling: 'poisson'` and a training from its first epoch.
+   */
+  readonly canaries?: GradientCanaries;
 }
 
 /** The privacy of the steps a {@link dpSgdPlugin} has run, from {@link epsilonOf}. */
@@ -75,7 +83,8 @@ export interface DpSgdPlugin extends TrainingPlugin {
  * under it `history[].accuracy` is 0 — measure accuracy with `evaluate` of `@mia/core`.
  *
  * Per-example gradients come from one backward pass per example (the generic path), or, with
- * `tapedForward`, from per-layer norms and one backward pass.
+ * `tapedForward`, from per-layer norms and one backward pass. With `canaries`, white-box gradient
+ * canaries join the clipped sum for a one-run audit (`auditDpTraining`).
  *
  * @example
  * const dp = dpSgdPlugin({ data, sampleRate: 256 / data.size, clipNorm: 1, noiseMultiplier: 1.1 });
@@ -85,6 +94,15 @@ export interface DpSgdPlugin extends TrainingPlugin {
  * @see Abadi et al. 2016, "Deep Learning with Differential Privacy" (arXiv:1607.00133) Alg. 1; docs/protocol.md §4.16
  */
 export function dpSgdPlugin(options: DpSgdPluginOptions): DpSgdPlugin {
+  return createDpSgdPlugin(options, {});
+}
+
+/**
+ * {@link dpSgdPlugin} with deliberate implementation bugs ({@link DpSgdFaults}), for the audit's tests
+ * and benchmark only. Not exported from the package.
+ * @internal
+ */
+export function createDpSgdPlugin(options: DpSgdPluginOptions, faults: DpSgdFaults): DpSgdPlugin {
   const fn = 'dpSgdPlugin';
   const o = dpSgdOptionsSchema.parse(options, fn, { allowUnknown: true });
   const data = options.data;
@@ -107,16 +125,26 @@ export function dpSgdPlugin(options: DpSgdPluginOptions): DpSgdPlugin {
     'absent with tapedForward (the taped path uses per-example cross-entropy)',
     'a function',
   );
+  const canaries = options.canaries === undefined ? undefined : canaryHooks(options.canaries);
+  check(options.canaries === undefined || canaries !== undefined, fn, 'canaries', 'gradient canaries from createGradientCanaries', options.canaries);
+  check(canaries === undefined || o.sampling === 'poisson', fn, 'canaries', "absent with sampling 'shuffle' (canaries join Poisson batches)", 'canaries');
   const lossOf = options.loss ?? crossEntropy;
   const checked = new WeakSet<Classifier>();
   let steps = 0;
   let nominalRate = o.sampleRate ?? NaN;
 
+  const clip = faults.skipClipping !== true;
+  const canaryVariable = canaries?.variable;
   return {
     name: `dp-sgd(C=${o.clipNorm}, σ=${o.noiseMultiplier}, ${o.sampling})`,
+    ...(canaryVariable === undefined ? {} : { variables: [canaryVariable] }),
     onTrainStart(info) {
       checkNoBatchNorm(fn, info.model);
       checked.add(info.model);
+      if (canaries !== undefined) {
+        check(info.epoch === 0, fn, 'canaries', 'used in a training from its first epoch (not a resumed one)', `a run resumed at epoch ${info.epoch}`);
+        canaries.start(info.model);
+      }
     },
     step(ctx, tools) {
       if (!checked.has(ctx.model)) {
@@ -137,7 +165,9 @@ export function dpSgdPlugin(options: DpSgdPluginOptions): DpSgdPlugin {
       } else nominalRate = 1 / ctx.batchesPerEpoch;
       const n = x.shape[0]!;
       const taped = options.tapedForward;
-      const { sums, lossSum } =
+      // The canaries' variable takes no part in the examples' gradients (they never touch it).
+      const trained = canaryVariable === undefined ? tools.variables : tools.variables.filter((v) => v !== canaryVariable);
+      const { sums: trainedSums, lossSum } =
         taped === undefined
           ? clippedGradientSum(
               (i) => {
@@ -145,21 +175,32 @@ export function dpSgdPlugin(options: DpSgdPluginOptions): DpSgdPlugin {
                 return lossOf(logits, tf.slice(labels, i, 1));
               },
               n,
-              tools.variables,
+              trained,
               o.clipNorm,
+              clip,
             )
           : tapedClippedSum(
               fn,
               (xb, tape) => crossEntropyPerExample(taped(ctx.model, xb, tape, { seed: deriveSeed(ctx.seed, 'dp-sgd-taped') }), labels),
               x,
-              tools.variables,
+              trained,
               o.clipNorm,
+              clip,
             );
+      let sums = trainedSums;
+      if (canaries !== undefined) {
+        const all = tools.variables.map((v) => (v === canaryVariable ? tf.zeros(v.shape) : trainedSums[trained.indexOf(v)]!));
+        sums = canaries.addTo(all, tools.variables, { sampleRate: o.sampleRate!, clipNorm: o.clipNorm, seed: deriveSeed(ctx.seed, 'dp-sgd-canaries'), clip });
+        tf.dispose(all.filter((t) => !sums.includes(t)));
+      }
+      let noiseStd = o.noiseMultiplier * o.clipNorm * (faults.noiseScale ?? 1);
+      if (faults.noiseNotScaledWithBatch === true) noiseStd /= Math.max(n, 1);
       const grads = privatize(sums, tools.variables, {
         clipNorm: o.clipNorm,
         noiseMultiplier: o.noiseMultiplier,
         expectedBatchSize,
         seed: deriveSeed(ctx.seed, 'dp-sgd'),
+        noiseStd,
       });
       tf.dispose(sums);
       tools.applyGradients(grads);
@@ -170,7 +211,7 @@ export function dpSgdPlugin(options: DpSgdPluginOptions): DpSgdPlugin {
     },
     privacy(delta: number): DpSgdPrivacy {
       check(typeof delta === 'number' && delta > 0 && delta < 1, 'dpSgdPlugin.privacy', 'delta', 'a number in (0, 1)', delta);
-      const q = Number.isNaN(nominalRate) ? 0 : nominalRate;
+      const q = faults.accountedSampleRate ?? (Number.isNaN(nominalRate) ? 0 : nominalRate);
       const { epsilon, order } = epsilonOf({ sampleRate: q, noiseMultiplier: o.noiseMultiplier, steps, delta });
       return {
         epsilon,

@@ -1,4 +1,4 @@
-import { seededRandom } from '@mia/core';
+import { InvalidArgumentError, seededRandom } from '@mia/core';
 
 // Marsaglia and Tsang's 128-layer ziggurat for N(0, 1) (J. Stat. Softw. 5(8), 2000, "The Ziggurat
 // Method for Generating Random Variables"), with the layer index and the value taken from separate
@@ -29,6 +29,14 @@ const fn = new Float64Array(128);
   }
 }
 
+/** A value's rejection loops end with probability > ½ per round (the wedge and the tail alike); this many rounds mean a broken stream. */
+const MAX_ROUNDS = 1000;
+
+const brokenStream = (seed: number) =>
+  new InvalidArgumentError(
+    `gaussianNoise: ${MAX_ROUNDS} ziggurat rounds in a row were rejected (each is accepted with probability > ½): the stream of seed ${seed} is not uniform`,
+  );
+
 /**
  * `size` independent N(0, std²) values from the stream seeded by `seed`, as float32: DP-SGD's noise.
  * About ten times faster than Box–Muller (one 32-bit draw and one multiply for 98.8 % of the values,
@@ -51,11 +59,14 @@ export function gaussianNoise(size: number, std: number, seed: number): Float32A
       out[i] = std * hz * wn[iz]!;
       continue;
     }
-    for (;;) {
+    for (let round = 1; ; round++) {
+      if (round > MAX_ROUNDS) throw brokenStream(seed);
       if (iz === 0) {
         let x: number;
         let y: number;
+        let tries = 0;
         do {
+          if (++tries > MAX_ROUNDS) throw brokenStream(seed);
           x = -Math.log(open()) / R;
           y = -Math.log(open());
         } while (y + y < x * x);

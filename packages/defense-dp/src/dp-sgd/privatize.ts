@@ -6,15 +6,22 @@ import { gaussianNoise } from './gaussian-noise';
  * `(sum + N(0, σ²C²)) / expectedBatchSize` per coordinate of each clipped sum, keyed by variable
  * name. With σ = 0 no noise tensor is drawn (the exact clipped mean). Noise of variable k is seeded
  * by `deriveSeed(seed, 'dp-sgd-noise', k)` and drawn in JavaScript ({@link gaussianNoise}): the same
- * seed gives the same noise on every backend.
+ * seed gives the same noise on every backend. `noiseStd` replaces σC (only the tests' deliberately
+ * broken trainings).
  * @internal
  */
 export function privatize(
   sums: readonly tf.Tensor[],
   variables: readonly tf.Variable[],
-  options: { readonly clipNorm: number; readonly noiseMultiplier: number; readonly expectedBatchSize: number; readonly seed: number },
+  options: {
+    readonly clipNorm: number;
+    readonly noiseMultiplier: number;
+    readonly expectedBatchSize: number;
+    readonly seed: number;
+    readonly noiseStd?: number;
+  },
 ): Record<string, tf.Tensor> {
-  const std = options.noiseMultiplier * options.clipNorm;
+  const std = options.noiseStd ?? options.noiseMultiplier * options.clipNorm;
   const grads: Record<string, tf.Tensor> = {};
   tf.tidy(() => {
     variables.forEach((v, k) => {

@@ -9,7 +9,8 @@ import { recordingTape, type PerExampleTape, type TapeEntry } from './per-exampl
  * the input, so no weight gradient is formed) records every tape layer's input and output gradient;
  * from those the per-example norms follow layer by layer, and, once the clip factors cᵢ are known,
  * each variable's clipped sum, which is the layer's weight gradient with the output gradient scaled
- * by cᵢ per example ({@link layerClipping}).
+ * by cᵢ per example ({@link layerClipping}). `clip = false` (only the tests' deliberately broken
+ * trainings) sums the gradients unclipped.
  * @param losses - per-example losses `[n]` of the batch, computed through `tape`.
  * @throws InvalidArgumentError when a variable is not used through the tape, or used twice.
  * @internal
@@ -20,6 +21,7 @@ export function tapedClippedSum(
   x: tf.Tensor,
   variables: readonly tf.Variable[],
   clipNorm: number,
+  clip = true,
 ): ClippedGradientSum {
   if (x.shape[0] === 0) return { sums: variables.map((v) => tf.zeros(v.shape)), lossSum: tf.scalar(0) };
   const input = x.dtype === 'float32' ? x : tf.cast(x, 'float32');
@@ -30,7 +32,7 @@ export function tapedClippedSum(
       const trained = checkCoverage(fn, entries, variables);
       const layers = trained.map((e) => layerClipping(e));
       const sq = layers.length === 1 ? layers[0]!.squared : tf.addN(layers.map((l) => l.squared));
-      const factors = tf.minimum(1, tf.div(clipNorm, tf.add(tf.sqrt(sq), 1e-6))) as tf.Tensor1D;
+      const factors = (clip ? tf.minimum(1, tf.div(clipNorm, tf.add(tf.sqrt(sq), 1e-6))) : tf.onesLike(sq)) as tf.Tensor1D;
       const byVariable = new Map<tf.Variable, tf.Tensor>();
       trained.forEach((e, i) => {
         const [weight, bias] = layers[i]!.clippedSums(factors);
