@@ -68,6 +68,7 @@ export type {
 } from './run/results';
 export {
   pairedDifferenceSe,
+  pairedDifferenceDf,
   pairedRowSe,
   pairIndex,
   type PairedSeTable,

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { metricAttack, nnMlhAttack, signalsFromLogits, type ModelSignals, type ShadowAttack, type SplitSignals } from '@mia/attacks';
 import { seededRandom } from '@mia/core';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,6 +89,38 @@ describe('runCachedAttackSuite', () => {
     await run(third, { target, shadow: changed });
     expect(third).toEqual(['nn-mlh', 'loss']);
     expect(await store.list()).toHaveLength(2);
+  });
+
+  it('two suites that need the same attack model at once (two runs on one cache) train it once: one waits on the claim, then replays it', async () => {
+    const store = new DirectoryArtifactStore(join(dir, 'concurrent'));
+    const fits: string[] = [];
+    const lines: string[] = [];
+    const options: CachedAttackSuiteOptions = {
+      store,
+      isTrained: isTrainedAttack,
+      attackOptions: { seed: 7, nnEpochs: 3 },
+      units: { target: 'c'.repeat(64), shadows: ['d'.repeat(64)] },
+      label: 'undefended',
+      onLog: (line) => lines.push(line),
+    };
+    const run = async () => {
+      const attacks = [counted(nnMlhAttack({ seed: 7, epochs: 3 }), fits), counted(metricAttack('loss'), fits)];
+      try {
+        return await runCachedAttackSuite({ target, shadow, attacks }, options);
+      } finally {
+        for (const a of attacks) a.dispose();
+      }
+    };
+    const [a, b] = await Promise.all([run(), run()]);
+    expect(fits.filter((f) => f === 'nn-mlh')).toEqual(['nn-mlh']);
+    const key = attackOutputKey('nn-mlh', { target, shadow }, options).slice(0, 12);
+    expect(lines.filter((l) => !l.startsWith('trained '))).toEqual([
+      'training   undefended: nn-mlh attack model on 160 shadow signals',
+      expect.stringMatching(new RegExp(`^waiting {4}undefended: attack model: pid ${process.pid} on .+ is training it \\(${key}\\)$`)),
+      `cache hit  undefended: nn-mlh attack (${key})`,
+    ]);
+    expect(b.attacks[0]!.scores).toEqual(a.attacks[0]!.scores);
+    expect(readdirSync(join(dir, 'concurrent', '.claims'))).toEqual([]); // every claim released
   });
 
   it('keys on the attack, its options, the source units and every signal value', () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { runAttackSuite, type AttackSuiteInput, type AttackSuiteResult, type ModelSignals, type ShadowAttack } from '@mia/attacks';
 import type { ArtifactStore } from '../store/artifact-store';
+import type { UnitClaim } from '../store/unit-claim';
 import { attackNeedsShadow, isTrainedAttack } from './registry';
 import { isNoShadow, isShadowFree, noShadowSignals } from './no-shadow';
 import { attackConfigOf } from '../config/schema';
@@ -31,6 +32,8 @@ export interface CachedAttackSuiteOptions {
   /** Names the row in log lines, e.g. the defense's label. */
   readonly label: string;
   readonly onLog?: (line: string) => void;
+  /** Stops waiting for another process's claim on an attack model (rejects with `AbortError`). */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -44,6 +47,7 @@ export function attackCacheOptions(
   store: ArtifactStore,
   attackOptions: Record<string, unknown>,
   onLog?: (line: string) => void,
+  signal?: AbortSignal,
 ): CachedAttackSuiteOptions {
   const entries = new Map(config.attacks.map((entry) => [attackConfigOf(entry).label, attackConfigOf(entry)]));
   return {
@@ -66,6 +70,7 @@ export function attackCacheOptions(
     },
     label: defense.label ?? defense.name,
     onLog,
+    ...(signal === undefined ? {} : { signal }),
   };
 }
 
@@ -189,47 +194,85 @@ async function readOutputs(store: ArtifactStore, key: string, label: string, onL
 }
 
 /**
+ * Claims the attack models `keys` in the store (in key order, so two processes claiming overlapping
+ * sets never wait on each other in a cycle), as model units are claimed: a process that finds one
+ * claimed waits until its holder has written it. A store without claims gives none.
+ */
+async function claimAll(keys: readonly string[], options: CachedAttackSuiteOptions): Promise<UnitClaim[]> {
+  const claims: UnitClaim[] = [];
+  try {
+    for (const key of [...new Set(keys)].sort()) {
+      const claim = await options.store.claim?.(key, {
+        onWait: (h) => options.onLog?.(`waiting    ${options.label}: attack model: pid ${h.pid} on ${h.host} is training it (${key.slice(0, 12)})`),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+      if (claim !== undefined) claims.push(claim);
+    }
+    return claims;
+  } catch (error) {
+    await Promise.all(claims.map((c) => c.release()));
+    throw error;
+  }
+}
+
+/**
  * {@link runAttackSuite} with the outputs of trained attacks (NN attacks: an attack model fitted on
  * the shadow signals) cached in `store`, content-addressed by the attack, its options, the digest of
  * the target and shadow signals, their source units and the code versions. A cached attack is not
  * trained again: its scores, decisions and extras on the target come from the entry, so the
- * results equal the run that trained it. Other attacks (threshold fits) run as usual. Without
- * `input.shadow` (a run none of whose attacks uses the shadow models), `prepare` gets a stand-in
- * that throws when read.
+ * results equal the run that trained it. An attack model missing from the cache is claimed in the
+ * store first, like a model unit (`store.claim`): of two processes that need it at once, one trains
+ * it and the other waits and reads it, so it is trained once. Other attacks (threshold fits) run as
+ * usual. Without `input.shadow` (a run none of whose attacks uses the shadow models), `prepare` gets a
+ * stand-in that throws when read.
  */
 export async function runCachedAttackSuite(input: AttackSuiteInput, options: CachedAttackSuiteOptions): Promise<AttackSuiteResult> {
   const { store, onLog } = options;
-  const pending: { key: string; name: string; recorded: AttackOutputs; started: number }[] = [];
-  const attacks: ShadowAttack[] = [];
+  // Per attack: a trained one's cache key and entry (when cached); other attacks have neither.
+  const plan: { attack: ShadowAttack; key?: string; label?: string; cached?: AttackOutputs | undefined }[] = [];
   for (const attack of input.attacks ?? []) {
     if (!options.isTrained(attack.name)) {
-      attacks.push(attack);
+      plan.push({ attack });
       continue;
     }
     const key = attackOutputKey(attack.name, input, options, isShadowFree(attack));
     const label = `${options.label}: ${attack.name} attack`;
-    const cached = await readOutputs(store, key, label, onLog);
-    if (cached !== undefined) {
-      onLog?.(`cache hit  ${label} (${key.slice(0, 12)})`);
-      attacks.push(replayAttack(attack, cached));
-      continue;
-    }
-    const recorded: AttackOutputs = {};
-    pending.push({ key, name: attack.name, recorded, started: Date.now() });
-    attacks.push(recordingAttack(attack, options.label, recorded, onLog));
+    plan.push({ attack, key, label, cached: await readOutputs(store, key, label, onLog) });
   }
+  const misses = plan.filter((p) => p.key !== undefined && p.cached === undefined);
   // An attack model takes a while to train: find out that it could not be kept before training it.
-  if (pending.length > 0) await store.ensureWritable?.();
-  // No shadow signals: every attack is shadow-free (the runner trains shadows for any other), and
-  // each gets its own stand-in; this one only answers the suite's check that shadow attacks have a fit set.
-  const shadow = input.shadow ?? noShadowSignals(`${options.label}: the run trained no shadow models, which an attack of it reads`);
-  const result = await runAttackSuite({ ...input, shadow, attacks });
-  for (const { key, name, recorded } of pending) {
-    if (recorded.scores === undefined) continue;
-    const files: Record<string, Uint8Array> = { 'scores.f64': bytesOf(recorded.scores) };
-    if (recorded.decisions !== undefined) files['decisions.u8'] = bytesOf(recorded.decisions);
-    if (recorded.extra !== undefined) files['extra.json'] = encodeExtra(recorded.extra);
-    await store.write(key, files, { kind: 'attack-output', label: `${options.label}/${name}`, attack: name, units: options.units });
+  if (misses.length > 0) await store.ensureWritable?.();
+  const claims = await claimAll(
+    misses.map((p) => p.key!),
+    options,
+  );
+  try {
+    // Another process may have trained a claimed model while this one waited for it: read it again.
+    if (claims.length > 0) for (const p of misses) p.cached = await readOutputs(store, p.key!, p.label!, onLog);
+    const pending: { key: string; name: string; recorded: AttackOutputs }[] = [];
+    const attacks = plan.map(({ attack, key, label, cached }) => {
+      if (key === undefined) return attack;
+      if (cached !== undefined) {
+        onLog?.(`cache hit  ${label!} (${key.slice(0, 12)})`);
+        return replayAttack(attack, cached);
+      }
+      const recorded: AttackOutputs = {};
+      pending.push({ key, name: attack.name, recorded });
+      return recordingAttack(attack, options.label, recorded, onLog);
+    });
+    // No shadow signals: every attack is shadow-free (the runner trains shadows for any other), and
+    // each gets its own stand-in; this one only answers the suite's check that shadow attacks have a fit set.
+    const shadow = input.shadow ?? noShadowSignals(`${options.label}: the run trained no shadow models, which an attack of it reads`);
+    const result = await runAttackSuite({ ...input, shadow, attacks });
+    for (const { key, name, recorded } of pending) {
+      if (recorded.scores === undefined) continue;
+      const files: Record<string, Uint8Array> = { 'scores.f64': bytesOf(recorded.scores) };
+      if (recorded.decisions !== undefined) files['decisions.u8'] = bytesOf(recorded.decisions);
+      if (recorded.extra !== undefined) files['extra.json'] = encodeExtra(recorded.extra);
+      await store.write(key, files, { kind: 'attack-output', label: `${options.label}/${name}`, attack: name, units: options.units });
+    }
+    return result;
+  } finally {
+    await Promise.all(claims.map((c) => c.release()));
   }
-  return result;
 }

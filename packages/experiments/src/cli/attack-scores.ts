@@ -1,25 +1,20 @@
 // `mia attack --scores <file>`: a score-level audit of scores exported from any model (JSON, CSV or .npy).
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
-import { InvalidArgumentError } from '@mia/core';
-import {
-  buildScoreTable,
-  parseNpy,
-  parseScoreCsv,
-  parseScoreJson,
-  signalsFromScoreTable,
-  signedStatistic,
-  type ScoreTable,
-  type StatisticName,
-} from '@mia/attacks';
-import { summarizeAttack } from '@mia/metrics';
+import type { ScoreTable, StatisticName } from '@mia/attacks';
+import { summarizeScores } from '@mia/metrics';
+import { readScoreFile } from './read-score-file';
+import { tableStatistics, yieldToSignals } from './table-statistics';
 
 const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
+
+/** The statistics `mia attack` reports, in this order, when the table allows them. */
+const ATTACK_STATISTICS: readonly StatisticName[] = ['loss', 'confidence', 'maxConfidence', 'entropy', 'modifiedEntropy', 'phi', 'correctness'];
 
 /** Options of `mia attack`. */
 export interface AttackScoresOptions {
   readonly scores: string;
   readonly json?: boolean;
+  /** `json`, `csv` or `npy`. @default the extension, checked against the content; else the content */
+  readonly format?: string;
   /** `.npy` inputs: the labels and the 0/1 membership arrays. */
   readonly labels?: string;
   readonly members?: string;
@@ -27,58 +22,26 @@ export interface AttackScoresOptions {
   readonly kind?: 'logits' | 'probabilities' | 'losses' | 'scores';
 }
 
-async function readNpy(path: string, what: string) {
-  const bytes = await readFile(path).catch((cause: unknown) => {
-    throw new InvalidArgumentError(`attack: cannot read ${what} ${path}`, { cause });
-  });
-  return parseNpy(bytes, path);
-}
-
-async function readScoreTable(opts: AttackScoresOptions): Promise<ScoreTable> {
-  const file = opts.scores;
-  if (file.endsWith('.npy')) {
-    if (opts.labels === undefined || opts.members === undefined) {
-      throw new InvalidArgumentError(
-        `attack: --scores ${basename(file)} is a .npy array; also give --labels <labels.npy> and --members <membership.npy> (or export JSON/CSV, see docs/guides/audit-pytorch.md)`,
-      );
-    }
-    const values = await readNpy(file, '--scores');
-    const labels = await readNpy(opts.labels, '--labels');
-    const members = await readNpy(opts.members, '--members');
-    const kind = opts.kind ?? (values.shape.length === 2 ? 'logits' : 'losses');
-    if (!['logits', 'probabilities', 'losses', 'scores'].includes(kind))
-      throw new InvalidArgumentError(`attack: --kind must be logits, probabilities, losses or scores, got ${JSON.stringify(kind)}`);
-    return buildScoreTable(`attack(${basename(file)})`, {
-      labels: Array.from(labels.data),
-      isMember: Array.from(members.data),
-      [kind]: Array.from(values.data),
-      ...(values.shape.length === 2 ? { numClasses: values.shape[1]! } : {}),
-    });
-  }
-  const text = await readFile(file, 'utf8').catch((cause: unknown) => {
-    throw new InvalidArgumentError(`attack: cannot read --scores ${file}`, { cause });
-  });
-  return file.endsWith('.csv') ? parseScoreCsv(text, file) : parseScoreJson(text, file);
-}
-
-/** `mia attack --scores <file>`: threshold-free score-level audit (AUC, best advantage, TPR@FPR per statistic). */
+/**
+ * `mia attack --scores <file>`: threshold-free score-level audit (AUC, best advantage, TPR@FPR per
+ * statistic). A CSV is streamed into typed columns and each statistic is summarised without its ROC
+ * curve, so memory stays at about the columns plus two score arrays (10 million loss rows: ~300 MB).
+ */
 export async function attackScoresCommand(opts: AttackScoresOptions): Promise<void> {
-  const table = await readScoreTable(opts);
-  const signals = signalsFromScoreTable(table);
-  const candidates: Array<[string, () => Float64Array]> = [];
-  if (table.scores !== undefined) candidates.push(['scores', () => table.scores!]);
-  for (const name of ['loss', 'confidence', 'maxConfidence', 'entropy', 'modifiedEntropy', 'phi', 'correctness'] as StatisticName[]) {
-    candidates.push([name, () => signedStatistic(signals, name)]);
-  }
+  const table = await readScoreFile(opts.scores, {
+    command: 'attack',
+    flag: '--scores',
+    format: opts.format,
+    labels: opts.labels,
+    members: opts.members,
+    kind: opts.kind,
+    onNote: (line) => process.stderr.write(`mia ${line}\n`),
+  });
+  const { statistics, note } = tableStatistics(table, ATTACK_STATISTICS);
   const rows: Array<Record<string, unknown>> = [];
-  for (const [name, scores] of candidates) {
-    let s: Float64Array;
-    try {
-      s = scores();
-    } catch {
-      continue; // the table lacks what this statistic needs (e.g. losses only)
-    }
-    const m = summarizeAttack(s, table.isMember);
+  for (const { name, scores } of statistics) {
+    await yieldToSignals();
+    const m = summarizeScores(scores(), table.isMember, { fprs: [0.01, 0.001, 0] });
     rows.push({
       attack: name,
       auc: m.auc,
@@ -87,12 +50,13 @@ export async function attackScoresCommand(opts: AttackScoresOptions): Promise<vo
       tprAtFpr: m.tprAtFpr.map((t) => ({ fpr: t.fpr, tpr: t.tpr, achievedFpr: t.achievedFpr })),
     });
   }
+  const counts = membership(table);
   if (opts.json === true) {
-    process.stdout.write(`${JSON.stringify({ file: opts.scores, members: m1(table), rows }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ file: opts.scores, members: counts, rows, ...(note === undefined ? {} : { notes: [note] }) }, null, 2)}\n`);
     return;
   }
   process.stdout.write(
-    `score-level audit of ${opts.scores}: ${m1(table).members} members, ${m1(table).nonMembers} non-members (best-threshold numbers are optimistic: thresholds chosen on the same data)\n`,
+    `score-level audit of ${opts.scores}: ${counts.members} members, ${counts.nonMembers} non-members (best-threshold numbers are optimistic: thresholds chosen on the same data)\n`,
   );
   process.stdout.write(`  ${'attack'.padEnd(16)} ${'AUC'.padStart(6)} ${'adv'.padStart(7)} ${'TPR@1%'.padStart(7)} ${'TPR@0.1%'.padStart(9)}\n`);
   for (const r of rows) {
@@ -101,9 +65,11 @@ export async function attackScoresCommand(opts: AttackScoresOptions): Promise<vo
       `  ${String(r.attack).padEnd(16)} ${(r.auc as number).toFixed(3).padStart(6)} ${pct(r.advantage as number).padStart(7)} ${pct(t[0]!.tpr).padStart(7)} ${pct(t[1]!.tpr).padStart(9)}\n`,
     );
   }
+  if (note !== undefined) process.stdout.write(`note: ${note}\n`);
 }
 
-function m1(table: ScoreTable) {
-  const members = table.isMember.reduce((a, b) => a + b, 0);
+function membership(table: ScoreTable) {
+  let members = 0;
+  for (const m of table.isMember) members += m;
   return { members, nonMembers: table.isMember.length - members };
 }

@@ -9,17 +9,22 @@ import { writeReport } from '../report/write-report';
 import type { DefenseRow, ExperimentResults } from '../run/results';
 import { formatEpsilon } from '../run/warnings';
 import { runExperiment, type RunExperimentOptions, type TrainUnitsRequest } from '../run/runner';
-import { claimsMarkdown, tableMarkdown } from '../reproduce/reproduction-report';
+import { reproductionSummary } from '../reproduce/reproduction-summary';
 import { getReproduction, reproductionNames } from '../reproduce/registry';
 import { runReproduction } from '../reproduce/run-reproduction';
 import { redecideReproduction } from '../reproduce/redecide';
 import { defaultModelStore } from '../store/model-store';
 import { REPRODUCTION_SCALES, type ReproductionScale } from '../reproduce/types';
 import { whatItMeans } from '../report/what-it-means';
+import { terminalText } from '../report/escape';
 
 // The package's configs/: two levels up from src/cli/commands.ts, one from the bundled dist/*.js.
 const CONFIG_DIR = join(dirname(fileURLToPath(import.meta.url)), ...(import.meta.url.endsWith('.ts') ? ['..', '..'] : ['..']), 'configs');
 const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
+// Everything printed goes through terminalText: labels, names and notes come from a config and must
+// not reach the terminal as escape sequences (line breaks of the CLI's own text are kept).
+const stdout = (text: string) => process.stdout.write(terminalText(text, { multiline: true }));
+const stderr = (text: string) => process.stderr.write(terminalText(text, { multiline: true }));
 
 interface GlobalOptions {
   quiet?: boolean;
@@ -32,23 +37,23 @@ export async function runCommand(
   global: GlobalOptions,
 ): Promise<void> {
   const config = await loadExperimentConfig(configPath);
-  const log = global.quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
+  const log = global.quiet === true ? undefined : (line: string) => stderr(`${line}\n`);
   const results = await runExperiment(config, { dataDir: opts.dataDir, workers: opts.workers, trainUnits: opts.trainUnits, onLog: log });
   const paths = await writeReport({ ...results, command: opts.command ?? `mia run ${configPath}` }, opts.out ?? join('runs', config.name));
   printSummary(results);
-  process.stdout.write(`\nwrote ${[paths.json, paths.markdown, paths.html, ...(paths.csv === undefined ? [] : [paths.csv])].join('\n      ')}\n`);
+  stdout(`\nwrote ${[paths.json, paths.markdown, paths.html, ...(paths.csv === undefined ? [] : [paths.csv])].join('\n      ')}\n`);
 }
 
 function printSummary(results: ExperimentResults): void {
   const lines = results.rows.map(
     (r) =>
-      `  ${r.label.padEnd(24)} train ${pct(r.trainAccuracy).padStart(6)}  test ${pct(r.testAccuracy).padStart(6)}  max adv ${pct(r.maxAdvantage).padStart(6)}  P1 ${r.p1.toFixed(3)}  cache ${r.cache.target}/${r.cache.shadow}${epsilonSummary(r)}`,
+      `  ${terminalText(r.label).padEnd(24)} train ${pct(r.trainAccuracy).padStart(6)}  test ${pct(r.testAccuracy).padStart(6)}  max adv ${pct(r.maxAdvantage).padStart(6)}  P1 ${r.p1.toFixed(3)}  cache ${r.cache.target}/${r.cache.shadow}${epsilonSummary(r)}`,
   );
-  process.stdout.write(`${results.config.name} (${results.seconds.toFixed(1)} s, backend ${results.backend})\n${lines.join('\n')}\n`);
+  stdout(`${terminalText(results.config.name)} (${results.seconds.toFixed(1)} s, backend ${results.backend})\n${lines.join('\n')}\n`);
   const meaning = whatItMeans(results);
-  if (meaning.length > 0) process.stdout.write(`\nwhat it means: ${meaning.join(' ')}\n\n`);
-  for (const note of results.notes) process.stdout.write(`note: ${note}\n`);
-  for (const warning of results.warnings ?? []) process.stderr.write(`warning: ${warning}\n`);
+  if (meaning.length > 0) stdout(`\nwhat it means: ${terminalText(meaning.join(' '))}\n\n`);
+  for (const note of results.notes) stdout(`note: ${terminalText(note)}\n`);
+  for (const warning of results.warnings ?? []) stderr(`warning: ${terminalText(warning)}\n`);
 }
 
 /** A row's ε in the terminal summary: the accountant's (DP rows) and the attack's lower bound, flagged when the bound exceeds it. */
@@ -90,13 +95,11 @@ export async function reproduceCommand(
       throw new InvalidArgumentError(`reproduce: --scale must be one of ${REPRODUCTION_SCALES.join(', ')}, got ${JSON.stringify(scale)}`);
     if (opts.scale === undefined)
       process.stderr.write(`reproduce: ${name} at scale cpu, the default (minutes to an hour on 2 cores; --scale smoke checks it in seconds)\n`);
-    const log = global.quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
+    const log = global.quiet === true ? undefined : (line: string) => stderr(`${line}\n`);
     const out = opts.out ?? join('runs', `${name}-${scale}`);
     if (opts.redecide === true) {
       const result = await redecideReproduction(reproduction, { dir: out, store: defaultModelStore(), ...(log === undefined ? {} : { onLog: log }) });
-      process.stdout.write(
-        `## Claims (re-decided on the results of ${result.startedAt})\n\n${claimsMarkdown(result)}\n\nwrote ${join(out, 'report.md')}\n      ${join(out, 'report.html')}\n      ${join(out, 'reproduction.json')}\n`,
-      );
+      stdout(reproductionSummary(result, out, { redecided: true }));
       return;
     }
     const result = await runReproduction(reproduction, {
@@ -107,9 +110,7 @@ export async function reproduceCommand(
       ...(opts.trainUnits === undefined ? {} : { trainUnits: opts.trainUnits }),
       onLog: log,
     });
-    process.stdout.write(
-      `${result.tables.map(tableMarkdown).join('\n')}\n## Claims\n\n${claimsMarkdown(result)}\n\n${result.name} at scale ${scale}: ${result.seconds.toFixed(0)} s, backend ${result.backend}\nwrote ${join(out, 'report.md')}\n      ${join(out, 'report.html')}\n      ${join(out, 'reproduction.json')}\n`,
-    );
+    stdout(reproductionSummary(result, out));
     return;
   }
   if (opts.trainUnits !== undefined)
@@ -129,7 +130,7 @@ export async function reproduceCommand(
 /** `mia report <run-dir>`: re-renders the reports of a run or of a reproduction and its runs. */
 export async function reportCommand(dir: string): Promise<void> {
   const written = await rerenderReports(dir);
-  process.stdout.write(`wrote ${written.join('\n      ')}\n`);
+  stdout(`wrote ${written.join('\n      ')}\n`);
 }
 
 /**

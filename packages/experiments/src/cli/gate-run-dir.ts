@@ -6,15 +6,23 @@ import { InvalidArgumentError } from '@mia/core';
 import { clopperPearson } from '@mia/metrics';
 import type { GateCeilings, GateOutcome } from './gate-outcome';
 import type { ExperimentResults } from '../run/results';
+import { cannotRead } from './read-score-file';
+import { selectGateRows } from './select-gate-rows';
+import { settleOutputSet } from '../report/output-set';
 
 /** `results.json` of a run directory (internal). */
 async function readResults(dir: string): Promise<ExperimentResults> {
+  // A write interrupted between its files is completed (or refused) first: the gate reads one set.
+  await settleOutputSet(dir);
   const file = join(dir, 'results.json');
   if (!existsSync(file))
     throw new InvalidArgumentError(`gate: ${dir} is a directory without results.json (give a \`mia run\` output directory or a scores file)`);
+  const text = await readFile(file, 'utf8').catch((error: unknown) => {
+    throw cannotRead('gate', 'results file', file, error);
+  });
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(file, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (cause) {
     throw new InvalidArgumentError(`gate: ${file} is not valid JSON`, { cause });
   }
@@ -56,20 +64,21 @@ interface RunCheck {
 }
 
 /**
- * Gates a `mia run` output directory: for every row (defense) and attack of `results.json`, the
+ * Gates a `mia run` output directory: for every gated row ({@link selectGateRows}) and attack of `results.json`, the
  * advantage of the attack's decision rule plus z·SE (the stored bootstrap SE, else the binomial
  * approximation from the partition sizes) and the Clopper–Pearson upper bound of each stored TPR@FPR.
  */
-export async function gateRunDir(dir: string, ceilings: GateCeilings): Promise<GateOutcome> {
+export async function gateRunDir(dir: string, ceilings: GateCeilings, requestedRows: readonly string[] = []): Promise<GateOutcome> {
   const results = await readResults(dir);
+  const { rows, note } = selectGateRows(results, join(dir, 'results.json'), requestedRows);
   const sizes = results.partition?.sizes ?? {};
   const members = sizes.target_train ?? sizes.train;
   const nonMembers = sizes.target_test ?? sizes.test;
   if (members === undefined || nonMembers === undefined)
     throw new InvalidArgumentError(`gate: ${dir}/results.json has no target_train/target_test partition sizes, got ${JSON.stringify(Object.keys(sizes))}`);
   const z = normalQuantile((1 + ceilings.confidence) / 2);
-  const attacks = results.rows.flatMap((row) => row.attacks.map((attack) => ({ row, attack })));
-  if (attacks.length === 0) throw new InvalidArgumentError(`gate: ${dir}/results.json has no attack results to gate`);
+  const attacks = rows.flatMap((row) => row.attacks.map((attack) => ({ row, attack })));
+  if (attacks.length === 0) throw new InvalidArgumentError(`gate: ${dir}/results.json has no attack results in the rows to gate (${note})`);
   const checks: RunCheck[] = [];
   const worst = (metric: string, ceiling: number, bound: (a: (typeof attacks)[number]) => Omit<RunCheck, 'metric' | 'ceiling' | 'where'>) => {
     const all = attacks.map((a) => ({ metric, ceiling, where: `${a.row.label}/${a.attack.attack}`, ...bound(a) }));
@@ -102,6 +111,6 @@ export async function gateRunDir(dir: string, ceilings: GateCeilings): Promise<G
     `${c.metric} upper bound ${pct(c.upper)} ${op} ceiling ${pct(c.ceiling)} (${c.where}, estimate ${pct(c.estimate)}, ${c.how})`;
   const confidence = `${+(100 * ceilings.confidence).toFixed(2)} % confidence`;
   return failed.length > 0
-    ? { exitCode: 1, line: `FAIL ${dir} leaks more than allowed at ${confidence}: ${failed.map((c) => describe(c, '>')).join('; ')}` }
-    : { exitCode: 0, line: `PASS ${dir} leaks at most the ceilings at ${confidence}: ${checks.map((c) => describe(c, '≤')).join('; ')}` };
+    ? { exitCode: 1, line: `FAIL ${dir} leaks more than allowed at ${confidence}: ${failed.map((c) => describe(c, '>')).join('; ')} — ${note}` }
+    : { exitCode: 0, line: `PASS ${dir} leaks at most the ceilings at ${confidence}: ${checks.map((c) => describe(c, '≤')).join('; ')} — ${note}` };
 }

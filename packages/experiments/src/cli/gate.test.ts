@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { adam, predictLogits, seededRandom, train } from '@mia/core';
+import { dkwAdvantageInterval, summarizeScores } from '@mia/metrics';
 import { syntheticClassification, tinyMlp } from '@mia/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMia } from '../test-utils/run-mia';
@@ -57,7 +58,7 @@ describe('mia gate on a scores file', () => {
     const overfit = await gateScoresFile(overfitFile, ceilings);
     expect(overfit.exitCode).toBe(1);
     expect(overfit.line).toMatch(
-      /^FAIL overfit.json leaks more than allowed at 95 % confidence: advantage upper bound [\d.]+ % > ceiling 10 % \(\w+, estimate [\d.]+ %\)/,
+      /^FAIL overfit.json leaks more than allowed at 95 % confidence: advantage upper bound [\d.]+ % > ceiling 10 % \(\w+, estimate [\d.]+ %, bootstrap\)/,
     );
     const fine = await gateScoresFile(fineFile, ceilings);
     expect(fine.exitCode).toBe(0);
@@ -101,6 +102,49 @@ describe('mia gate on a scores file', () => {
     expect(lines[1]).toMatch(/^mia gate: .*missing.json does not exist/);
     expect(lines[2]).toMatch(/^mia gate: .* is a directory without results.json/);
   });
+
+  it('the bootstrap bound is the one of auditScores (the same seeded resamples, taken in slices)', async () => {
+    const { auditScores, parseScoreJson, signalsFromScoreTable, signedStatistic } = await import('@mia/attacks');
+    const table = parseScoreJson(readFileSync(overfitFile, 'utf8'));
+    const signals = signalsFromScoreTable(table);
+    const names = ['loss', 'modifiedEntropy', 'entropy', 'maxConfidence', 'correctness'] as const;
+    const split = (s: Float64Array, member: number) => s.filter((_, i) => table.isMember[i] === member);
+    const report = auditScores({
+      attacks: names.map((name) => ({
+        name,
+        memberScores: split(signedStatistic(signals, name), 1),
+        nonMemberScores: split(signedStatistic(signals, name), 0),
+      })),
+      memberLabels: split(Float64Array.from(table.labels!), 1),
+      nonMemberLabels: split(Float64Array.from(table.labels!), 0),
+    });
+    const worst = report.attacks.reduce((w, a) => (a.advantage.upper > w.advantage.upper ? a : w));
+    const line = (await gateScoresFile(overfitFile, parseGateOptions({ maxAdvantage: '0.01' }))).line;
+    expect(line).toContain(`advantage upper bound ${+(100 * worst.advantage.upper).toFixed(2)} % > ceiling 1 % (${worst.name}, estimate`);
+  });
+
+  it('above 200 000 examples, the distribution-free DKW bound (a bootstrap would take a pass per resample)', async () => {
+    // 200 002 rows: members' scores i/n, non-members' i/n − 0.1 (every score distinct); advantage 0.1 exactly at threshold 0.9.
+    const n = 100_001;
+    const lines = ['member,score'];
+    for (let i = 0; i < n; i++) lines.push(`1,${i / n}`, `0,${i / n - 0.1}`);
+    writeFileSync(join(dir, 'large.csv'), `${lines.join('\n')}\n`);
+    const outcome = await gateScoresFile(join(dir, 'large.csv'), parseGateOptions({ maxAdvantage: '0.11' }));
+    // 0.1000… + 2·sqrt(ln(4/0.05) / (2·100001)) = 0.1 + 2 · 0.0046808 = 0.10936: passes 11 %.
+    const expected = dkwAdvantageInterval(
+      summarizeScores(
+        Float64Array.from(lines.slice(1), (l) => Number(l.split(',')[1])),
+        Uint8Array.from(lines.slice(1), (l) => Number(l[0])),
+      ).advantage,
+      n,
+      n,
+    ).upper;
+    expect(expected).toBeCloseTo(0.1 + 2 * Math.sqrt(Math.log(80) / (2 * n)), 4);
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.line).toBe(
+      `PASS large.csv leaks at most the ceilings at 95 % confidence: advantage upper bound ${+(100 * expected).toFixed(2)} % ≤ ceiling 11 % (scores, estimate 10 %, DKW bound, 200002 examples)`,
+    );
+  });
 });
 
 describe('mia gate on a run directory', () => {
@@ -134,7 +178,7 @@ describe('mia gate on a run directory', () => {
     const fail = await gateRunDir(runDir, parseGateOptions({ maxAdvantage: '0.21' }));
     expect(fail.exitCode).toBe(1);
     expect(fail.line).toBe(
-      `FAIL ${runDir} leaks more than allowed at 95 % confidence: advantage upper bound 21.96 % > ceiling 21 % (CE/loss, estimate 20 %, bootstrap SE)`,
+      `FAIL ${runDir} leaks more than allowed at 95 % confidence: advantage upper bound 21.96 % > ceiling 21 % (CE/loss, estimate 20 %, bootstrap SE) — gated rows: all, "CE"`,
     );
     const pass = await gateRunDir(runDir, parseGateOptions({ maxAdvantage: '0.22', maxTprAtFpr: ['0.001:0.004'] }));
     expect(pass.exitCode).toBe(0);
@@ -155,5 +199,46 @@ describe('mia gate on a run directory', () => {
     await expect(gateRunDir(runDir, parseGateOptions({ maxTprAtFpr: ['0.005:0.1'] }))).rejects.toThrow(
       /stores TPR at FPR 0.01, 0.001 only, got --max-tpr-at-fpr for FPR 0.005/,
     );
+  });
+  it('gates every row but the undefended baseline by default; --row picks rows (repeatable, comma lists, labels with commas)', async () => {
+    // The baseline leaks 50 %; the defended rows 5 % and 8 % (binomial SE at 1000 + 1000: +4.4 and +4.5 points).
+    const rows = [
+      { defense: 'none', label: 'undefended', attacks: [attack('loss', 0.5, 0.3)] },
+      { defense: 'relaxloss', label: 'RelaxLoss', attacks: [attack('loss', 0.05, 0.02)] },
+      { defense: 'ccl', label: 'CCQL, alpha=0.5', attacks: [attack('loss', 0.08, 0.02)] },
+    ];
+    const rowsDir = join(dir, 'rows');
+    mkdirSync(rowsDir, { recursive: true });
+    writeFileSync(
+      join(rowsDir, 'results.json'),
+      JSON.stringify({ format: 'mia-results-1', partition: { sizes: { target_train: 1000, target_test: 1000 } }, rows }),
+    );
+    const ceilings = parseGateOptions({ maxAdvantage: '0.2' });
+    const byDefault = await gateRunDir(rowsDir, ceilings);
+    expect(byDefault.exitCode).toBe(0);
+    expect(byDefault.line).toMatch(/\(CCQL, alpha=0\.5\/loss, estimate 8 %, binomial SE\)/);
+    expect(byDefault.line).toMatch(
+      /— gated rows: "RelaxLoss", "CCQL, alpha=0\.5"; not the undefended baseline "undefended" \(--row <label> chooses the rows\)$/,
+    );
+    const baseline = await gateRunDir(rowsDir, ceilings, ['undefended']);
+    expect(baseline.exitCode).toBe(1);
+    expect(baseline.line).toMatch(/\(undefended\/loss, estimate 50 %, binomial SE\) — gated rows \(--row\): "undefended"$/);
+    expect((await gateRunDir(rowsDir, ceilings, ['RelaxLoss,undefended'])).line).toMatch(/gated rows \(--row\): "undefended", "RelaxLoss"$/);
+    expect((await gateRunDir(rowsDir, ceilings, ['CCQL, alpha=0.5', 'RelaxLoss'])).line).toMatch(/gated rows \(--row\): "RelaxLoss", "CCQL, alpha=0\.5"$/);
+    await expect(gateRunDir(rowsDir, ceilings, ['RelaxLoss, CCQL'])).rejects.toThrow(
+      `gate: --row "RelaxLoss, CCQL": "CCQL" is not a row of ${join(rowsDir, 'results.json')}; its rows are "undefended", "RelaxLoss", "CCQL, alpha=0.5"`,
+    );
+    await expect(gateRunDir(rowsDir, ceilings, ['relaxloss'])).rejects.toThrow(
+      `gate: --row "relaxloss" is not a row of ${join(rowsDir, 'results.json')}; its rows are "undefended", "RelaxLoss", "CCQL, alpha=0.5"`,
+    );
+    // The command: exit 2 with the reason, and --row on a scores file is refused.
+    const unknown = await mia('gate', rowsDir, '--max-advantage', '0.2', '--row', 'nope');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/^mia gate: --row "nope" is not a row of .*; its rows are "undefended", "RelaxLoss", "CCQL, alpha=0.5"\n$/);
+    const onFile = await mia('gate', fineFile, '--max-advantage', '0.2', '--row', 'RelaxLoss');
+    expect(onFile.status).toBe(2);
+    expect(onFile.stderr).toMatch(/--row applies to a run directory \(results.json\), got the scores file .*fine.json/);
+    const passes = await mia('gate', rowsDir, '--max-advantage', '0.2', '--row', 'RelaxLoss', '--row', 'CCQL, alpha=0.5');
+    expect(passes.status).toBe(0);
   });
 });

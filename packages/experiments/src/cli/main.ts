@@ -10,12 +10,14 @@ import { asBackendName, initDefaultBackend } from '../train/backend-choice';
 import { experimentJsonSchema } from '../config/json-schema';
 import { importConfigModules, resolveModuleSpecifier } from '../defenses/config-modules';
 import { exitOnInterrupt } from './exit-on-interrupt';
+import { terminalText } from '../report/escape';
 import { parseWorkerOptions, type WorkerCommandOptions } from '../queue/worker-options';
 // bullmq and ioredis load only for `--queue` and `mia worker`.
 const queueCommands = () => import('../queue/queue-commands');
 
-// Ctrl-C, SIGTERM, SIGHUP: exit 128 + signal number (130 for Ctrl-C), never 0 (`mia worker` stops gracefully instead).
-const stopExitOnInterrupt = exitOnInterrupt();
+// Ctrl-C, SIGTERM, SIGHUP: the process ends within a fraction of a second with status 128 + the signal
+// number (130 for Ctrl-C), never 0, and a message that fits the command (`mia worker` stops gracefully instead).
+const interrupts = exitOnInterrupt();
 
 const program = new Command();
 program
@@ -26,7 +28,12 @@ program
   .option('--cache-dir <dir>', 'cache of datasets and trained models (default: $MIA_CACHE_DIR or ~/.cache/mia)')
   .option('--quiet', 'print only the final summary')
   .showHelpAfterError()
-  .exitOverride();
+  .exitOverride()
+  .hook('preAction', (_program, action) => {
+    const names: string[] = [];
+    for (let c: Command | null = action; c !== null && c !== program; c = c.parent) names.unshift(c.name());
+    interrupts.setCommand(names.join(' '));
+  });
 
 async function setup(): Promise<void> {
   const opts = program.opts<{ backend?: string; cacheDir?: string; threads?: string }>();
@@ -79,7 +86,8 @@ program
   .action(async (config: string, opts: { workers?: string; out?: string; dataDir?: string; queue?: string; follow?: boolean }) => {
     if (opts.follow !== undefined && opts.queue === undefined) throw new InvalidArgumentError(`sweep: --${opts.follow ? '' : 'no-'}follow needs --queue <url>`);
     if (opts.queue !== undefined) {
-      const log = program.opts<{ quiet?: boolean }>().quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
+      const log =
+        program.opts<{ quiet?: boolean }>().quiet === true ? undefined : (line: string) => process.stderr.write(`${terminalText(line, { multiline: true })}\n`);
       await (
         await queueCommands()
       ).sweepQueueCommand(config, { ...opts, queue: opts.queue }, log, async (trainUnits) => {
@@ -108,7 +116,7 @@ program
   .option('--stalled-interval <ms>', 'how often to look for jobs of dead workers (default: 30000)')
   .action(async (opts: WorkerCommandOptions) => {
     parseWorkerOptions(opts); // bad options fail before a backend is loaded
-    stopExitOnInterrupt(); // the worker finishes (or requeues) its running units on a signal
+    interrupts.stop(); // the worker finishes (or requeues) its running units on a signal
     await setup();
     await (await queueCommands()).workerCommand(opts, (line) => process.stderr.write(`${line}\n`));
   });
@@ -151,7 +159,7 @@ program
         await reproduceCommand(name, { ...rest, workers }, program.opts());
         return;
       }
-      const log = program.opts().quiet === true ? undefined : (line: string) => process.stderr.write(`${line}\n`);
+      const log = program.opts().quiet === true ? undefined : (line: string) => process.stderr.write(`${terminalText(line, { multiline: true })}\n`);
       await (await queueCommands()).withQueueTrainer(queue, 'reproduce', log, (trainUnits) => reproduceCommand(name, { ...rest, trainUnits }, program.opts()));
     },
   );
@@ -178,7 +186,11 @@ program
   .description('audit a model from any framework: score-level attacks on exported logits or losses with membership')
   .requiredOption(
     '--scores <file>',
-    'JSON or CSV table of logits/probabilities/losses with labels and membership, or a .npy array (see docs/guides/audit-pytorch.md)',
+    'JSON or CSV table of logits/probabilities/losses with labels and membership, or a .npy array; - or /dev/stdin reads standard input (see docs/guides/audit-pytorch.md)',
+  )
+  .option(
+    '--format <format>',
+    'json, csv or npy (default: the extension, checked against the content; without a known extension, e.g. /dev/stdin, the content)',
   )
   .option('--labels <file>', 'with a .npy --scores: the labels (.npy)')
   .option('--members <file>', 'with a .npy --scores: the 0/1 membership (.npy)')
@@ -189,10 +201,16 @@ program
 program
   .command('gate')
   .description('privacy gate for CI: exit 1 when the upper confidence bound of the leakage passes a ceiling, 0 otherwise (2: cannot decide)')
-  .argument('<scores-file|run-dir>', 'a scores file as `mia attack --scores` reads, or a `mia run` output directory (results.json)')
+  .argument('<scores-file|run-dir>', 'a scores file as `mia attack --scores` reads (- for standard input), or a `mia run` output directory (results.json)')
   .option('--max-advantage <fraction>', 'ceiling on the advantage TPR − FPR, e.g. 0.1')
   .option('--max-tpr-at-fpr <fpr:tpr>', 'ceiling on the TPR at an FPR, e.g. 0.001:0.05 (repeatable)', (v: string, all: string[] = []) => [...all, v])
   .option('--confidence <level>', 'two-sided confidence level of the bounds (default: 0.95)')
+  .option(
+    '--row <label>',
+    'run directory: gate this row (a label, or labels separated by commas; repeatable) (default: every row but the undefended baselines, defense `none`)',
+    (v: string, all: string[] = []) => [...all, v],
+  )
+  .option('--format <format>', 'scores file: json, csv or npy (default: the extension, checked against the content; else the content)')
   .option('--labels <file>', 'with a .npy scores file: the labels (.npy)')
   .option('--members <file>', 'with a .npy scores file: the 0/1 membership (.npy)')
   .option('--kind <kind>', 'with a .npy scores file: logits, probabilities, losses or scores')
@@ -252,7 +270,7 @@ async function main(): Promise<void> {
   } catch (error) {
     if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
     const message = MiaError.isInstance(error) ? (error as Error).message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    process.stderr.write(`mia: ${message}\n`);
+    process.stderr.write(`mia: ${terminalText(message, { multiline: true })}\n`);
     process.exit(1);
   }
 }

@@ -56,7 +56,7 @@ describe('mia CLI robustness', () => {
     await waitFor('training to start', () => /training {3}undefended\/target/.test(direct.output.stderr) && claimFiles(cache).length === 1);
     process.kill(-direct.proc.pid!, 'SIGINT');
     expect(await direct.done).toBe(130);
-    expect(direct.output.stderr).toMatch(/mia: interrupted \(SIGINT\); finished models are kept in the cache/);
+    expect(direct.output.stderr).toMatch(/mia run: interrupted \(SIGINT\); finished models are kept in the cache/);
     expect(claimFiles(cache)).toEqual([]);
     expect(temporaries(cache)).toEqual([]);
 
@@ -66,7 +66,7 @@ describe('mia CLI robustness', () => {
     await waitFor('the scale notice', () => viaPnpm.output.stderr.includes('reproduce: ccl-table1 at scale cpu, the default'));
     process.kill(-viaPnpm.proc.pid!, 'SIGINT');
     expect(await viaPnpm.done).toBe(130);
-    expect(viaPnpm.output.stderr).toMatch(/mia: interrupted \(SIGINT\)/);
+    expect(viaPnpm.output.stderr).toMatch(/mia reproduce: interrupted \(SIGINT\); finished models are kept in the cache/);
   }, 300_000);
 
   it('two runs on one cache at once train every unit once; both report the same numbers and warn about too few examples per class', async () => {

@@ -4,7 +4,8 @@ import { modelNames } from '@mia/models';
 import { registeredAttacks } from '../attacks/registry';
 import { attackEntryIssues, duplicateAttackIssues, referenceNeedIssues } from '../attacks/validate-attacks';
 import { attackConfigOf, attackEntrySchema, defenseSchema, experimentSchema, referencesSchema, trainingSchema, type ExperimentConfig } from './schema';
-import { sizeIssues } from './sizes';
+import { plannedSizes, sizeIssues } from './sizes';
+import { controlCharacterIssues } from './control-characters';
 import type { DefenseRunFacts } from '../defenses/definition';
 import { registeredDefenses } from '../defenses/registry';
 import { defenseEntryIssues } from '../defenses/validate-defenses';
@@ -14,17 +15,36 @@ const PRESET_ROLES: Record<string, readonly string[]> = { PAST6: PAST6.roles, CC
 /** The dataset names a config may use (`dataset.name`). */
 export const DATASET_NAMES: readonly string[] = Object.keys(DATASETS);
 
-/** What the defenses of `config` may rely on, known before any data loads. */
+/** The target's planned training-set size, or undefined (no dataset or seed yet, or a dataset too small to split: the size check reports that). */
+function plannedMembers(
+  config: Pick<ExperimentConfig, 'partition'> & { readonly dataset?: ExperimentConfig['dataset'] | undefined; readonly seed?: number | undefined },
+): number | undefined {
+  const { dataset, seed } = config;
+  if (dataset === undefined || seed === undefined) return undefined;
+  try {
+    return plannedSizes({ dataset, partition: config.partition, seed })?.roles.target_train;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the defenses of `config` may rely on, known before any data loads (`members` needs its dataset and seed). */
 export function runFacts(
-  config: Pick<ExperimentConfig, 'training' | 'partition'> & { readonly model?: ExperimentConfig['model'] | undefined },
+  config: Pick<ExperimentConfig, 'training' | 'partition'> & {
+    readonly model?: ExperimentConfig['model'] | undefined;
+    readonly dataset?: ExperimentConfig['dataset'] | undefined;
+    readonly seed?: number | undefined;
+  },
 ): DefenseRunFacts {
   const roles = PRESET_ROLES[config.partition.preset] ?? [];
+  const members = plannedMembers(config);
   return {
     training: config.training,
     preset: config.partition.preset,
     hasInference: roles.some((r) => r === 'inference' || r.endsWith('_inference')),
     defenses: registeredDefenses,
     ...(config.model === undefined ? {} : { model: config.model }),
+    ...(members === undefined ? {} : { members }),
   };
 }
 
@@ -86,7 +106,8 @@ function populationIssues(entries: ReadonlyArray<ExperimentConfig['attacks'][num
 /**
  * The problems of a config beyond its shape, found before any data loads: every defense's params and
  * grid values against its schema and checks, the dataset, model and attack names, and (when the
- * whole config is well-formed) implausible sizes such as a batch larger than the training set.
+ * whole config is well-formed) implausible sizes such as a batch larger than the training set, and
+ * control characters in names and labels (`controlCharacterIssues`).
  * Works on a config whose shape is wrong too (each part that parses is checked), so that one pass
  * reports every problem.
  * @param input - The config as written (parsed JSON or YAML).
@@ -98,8 +119,10 @@ export function experimentIssues(input: unknown, parsed?: ExperimentConfig): Opt
   const partition = parsed?.partition ?? experimentSchema.shape.partition.safeParse(field(input, 'partition')).data;
   // Checks against the run (inference set, training.epochs) need both; without them only the params' schemas are checked.
   const model = parsed?.model ?? experimentSchema.shape.model.safeParse(field(input, 'model')).data;
-  const run = training !== undefined && partition !== undefined ? runFacts({ training, partition, model }) : undefined;
-  const issues: OptionIssue[] = [];
+  const dataset = parsed?.dataset ?? experimentSchema.shape.dataset.safeParse(field(input, 'dataset')).data;
+  const seed = parsed?.seed ?? experimentSchema.shape.seed.safeParse(field(input, 'seed')).data;
+  const run = training !== undefined && partition !== undefined ? runFacts({ training, partition, model, dataset, seed }) : undefined;
+  const issues: OptionIssue[] = controlCharacterIssues(input);
   const defenses = parsed?.defenses ?? field(input, 'defenses');
   if (Array.isArray(defenses))
     defenses.forEach((entry, i) => {

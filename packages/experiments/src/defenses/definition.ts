@@ -75,6 +75,12 @@ export interface DefenseRunFacts {
   readonly defenses: DefenseLookup;
   /** The run's model as the config names it (`model.name`, `model.options`), when the config's model is well-formed. */
   readonly model?: { readonly name: string; readonly options: Readonly<Record<string, unknown>> };
+  /**
+   * Examples the target trains on (its `target_train` role after `partition.maxPerRole` and the
+   * validation slice), worked out from the config alone, when its dataset and partition are
+   * well-formed: the N of DP's δ < 1/N.
+   */
+  readonly members?: number;
 }
 
 /**

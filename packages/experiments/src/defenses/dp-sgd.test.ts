@@ -71,6 +71,40 @@ describe('dp-sgd defense params', () => {
     );
   });
 
+  it('refuses δ ≥ 1/N, N the examples the target trains on, naming δ, N and 1/N', () => {
+    // CCL4 with maxPerRole 50: the target trains on 50 examples, so δ must stay below 1/50.
+    expect(lines({ ...ok, delta: 0.0199 })).toEqual([]);
+    expect(lines({ ...ok, delta: 0.02 })).toEqual([
+      'defenses[1].params.delta: expected a number below 1/N = 0.02 (N = 50 examples the target trains on; a mechanism that publishes each example with probability δ, δ·N ≥ 1 of them in the clear, meets any ε at such a δ), got 0.02',
+    ]);
+    // N follows the cap: with 40 per role, 0.02 is fine and 0.025 is not.
+    expect(lines({ ...ok, delta: 0.02 }, { partition: { preset: 'CCL4', maxPerRole: 40 } })).toEqual([]);
+    expect(lines({ ...ok, delta: 0.025 }, { partition: { preset: 'CCL4', maxPerRole: 40 } })[0]).toMatch(
+      /^defenses\[1\]\.params\.delta: expected a number below 1\/N = 0\.025 \(N = 40 /,
+    );
+  });
+
+  it('refuses a targetEpsilon the accountant cannot certify before anything trains, naming the smallest it can', () => {
+    const floor = 'a number above 0.102867, the smallest ε > 0 the accountant certifies at delta 0.00001 however much noise is added';
+    expect(lines({ clipNorm: 1, targetEpsilon: 0.1, delta: 1e-5, sampleRate: 0.05 })).toEqual([
+      `defenses[1].params.targetEpsilon: expected ${floor} (its RDP orders, Opacus' grid, end at 63): raise targetEpsilon, or raise delta (keeping it below 1/N), got 0.1`,
+    ]);
+    expect(lines({ clipNorm: 1, targetEpsilon: 0.11, delta: 1e-5, sampleRate: 0.05 })).toEqual([]);
+    // A larger δ lowers the floor (to 0 at δ = 0.01): the same target is then certifiable.
+    expect(lines({ clipNorm: 1, targetEpsilon: 0.1, delta: 0.01, sampleRate: 0.05 })).toEqual([]);
+    // In a grid each combination is checked, and the bad value is reported where it is written.
+    const grid = experimentIssues({
+      ...base,
+      defenses: [
+        { name: 'dp-sgd', params: { clipNorm: 1, targetEpsilon: 1, delta: 1e-5, sampleRate: 0.05 }, grid: { targetEpsilon: [0.05, 2], delta: [1e-5, 0.5] } },
+      ],
+    });
+    expect(grid.map((i) => i.path)).toEqual(['defenses[0].grid.targetEpsilon[0]', 'defenses[0].grid.delta[1]']);
+    expect(() =>
+      parseExperimentConfig({ ...base, defenses: [{ name: 'dp-sgd', params: { clipNorm: 1, targetEpsilon: 0.05, delta: 1e-5, sampleRate: 0.05 } }] }),
+    ).toThrow(/defenses\[0\]\.params\.targetEpsilon: expected a number above 0\.102867, .*got 0\.05/);
+  });
+
   it('fails parseExperimentConfig with the path of each problem', () => {
     expect(() => parseExperimentConfig({ ...base, defenses: [{ name: 'dp-sgd', params: { clipNorm: 1, delta: 1e-5, sampleRate: 0.1 } }] })).toThrow(
       /defenses\[0\]\.params\.noiseMultiplier: expected exactly one of noiseMultiplier/,

@@ -1,5 +1,5 @@
 import { describeValue, InvalidArgumentError, option, optionsSchema, type OptionIssue, type OptionsOf, type OptionsSchema } from '@mia/core';
-import { classifierTapedForward, dpSgdOptionsSchema, dpSgdPlugin, noiseMultiplierFor } from '@mia/defense-dp';
+import { classifierTapedForward, dpSgdOptionsSchema, dpSgdPlugin, noiseMultiplierFor, smallestCertifiableEpsilon } from '@mia/defense-dp';
 import { attackModelKinds, modelNames } from '@mia/models';
 import { defineDefense, type DefenseRunFacts } from './definition';
 import { trainWithPlugins } from './train-helpers';
@@ -14,9 +14,16 @@ const fields = {
     min: 0,
     exclusiveMin: true,
     description:
-      "Target ε of the whole training: σ is the smallest noise multiplier whose accountant ε is at most it (noiseMultiplierFor), for the run's steps.",
+      "Target ε of the whole training: σ is the smallest noise multiplier whose accountant ε is at most it (noiseMultiplierFor), for the run's steps. Must be above the smallest ε the accountant certifies at delta (≈ 0.103 at δ = 1e-5).",
   }),
-  delta: option.number({ min: 0, max: 1, exclusiveMin: true, exclusiveMax: true, required: true, description: 'The δ of the (ε, δ) guarantee.' }),
+  delta: option.number({
+    min: 0,
+    max: 1,
+    exclusiveMin: true,
+    exclusiveMax: true,
+    required: true,
+    description: 'The δ of the (ε, δ) guarantee: below 1/N, N the examples the target trains on (checked with the config).',
+  }),
   sampleRate: option.number({
     min: 0,
     max: 1,
@@ -108,6 +115,31 @@ function modelIssues(run: DefenseRunFacts): OptionIssue[] {
   ];
 }
 
+/**
+ * The privacy parameters the accountant cannot honour, found before anything trains: a δ of 1/N or
+ * more (publishing each training example with probability δ meets it), and a
+ * `targetEpsilon` at or below the smallest ε > 0 its RDP orders certify at that δ (σ would have to
+ * drown every gradient before the accountant reports it, so the search for σ cannot land).
+ */
+function privacyIssues(o: DpSgdDefenseOptions, run: DefenseRunFacts): OptionIssue[] {
+  const issues: OptionIssue[] = [];
+  const n = run.members;
+  if (n !== undefined && o.delta >= 1 / n)
+    issues.push({
+      path: 'delta',
+      expected: `a number below 1/N = ${Number((1 / n).toPrecision(6))} (N = ${n} examples the target trains on; a mechanism that publishes each example with probability δ, δ·N ≥ 1 of them in the clear, meets any ε at such a δ)`,
+      got: describeValue(o.delta),
+    });
+  const floor = smallestCertifiableEpsilon({ delta: o.delta }).epsilon;
+  if (o.targetEpsilon !== undefined && o.targetEpsilon <= floor)
+    issues.push({
+      path: 'targetEpsilon',
+      expected: `a number above ${Number(floor.toPrecision(6))}, the smallest ε > 0 the accountant certifies at delta ${o.delta} however much noise is added (its RDP orders, Opacus' grid, end at 63): raise targetEpsilon, or raise delta (keeping it below 1/N)`,
+      got: describeValue(o.targetEpsilon),
+    });
+  return issues;
+}
+
 /** Steps a DP-SGD training of `size` members runs: `epochs × ceil(N / B)` with B = max(1, round(q·N)). */
 export function dpSgdSteps(size: number, sampleRate: number, epochs: number): { batchSize: number; steps: number } {
   const batchSize = Math.max(1, Math.round(sampleRate * size));
@@ -125,7 +157,7 @@ export const dpSgdDefense = defineDefense({
   description: 'DP-SGD with the RDP accountant (per-example clipping and Gaussian noise, docs/protocol.md §4.16)',
   schema: dpSgdDefenseSchema,
   check(o, run) {
-    const issues = modelIssues(run);
+    const issues = [...modelIssues(run), ...privacyIssues(o, run)];
     if (o.sampling === 'poisson' && run.training.augment !== undefined)
       issues.push({
         path: 'sampling',

@@ -44,7 +44,10 @@ describe('exposureCsv', () => {
     expect(csvField('a,b')).toBe('"a,b"');
     expect(csvField('say "hi"')).toBe('"say ""hi"""');
     expect(csvField('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
-    for (const risky of ['+1', '-1+2', '@SUM(A1)', '\tx']) expect(csvField(risky)).toBe(`'${risky}`);
+    for (const risky of ['+1', '-1+2', '@SUM(A1)']) expect(csvField(risky)).toBe(`'${risky}`);
+    // A leading tab or carriage return (which some spreadsheets skip before a formula) is shown as text.
+    expect(csvField('\t=1+1')).toBe('\\x09=1+1');
+    expect(csvField('\r@SUM(A1)')).toBe('\\x0d@SUM(A1)');
     expect(csvField(-0.5)).toBe('-0.5');
     expect(csvField(Number.NaN)).toBe('');
   });

@@ -1,18 +1,11 @@
 import type { RecordColumns, RowRecords } from '../run/row-exposure';
+import { csvCell } from './escape';
 
 /** The file `writeReport` writes the per-record scores to, beside `report.html`. */
 export const EXPOSURE_CSV = 'exposure.csv';
 
-/**
- * A CSV field: numbers as JavaScript prints them (`Infinity`, empty for NaN), text quoted when it holds
- * `,`, `"` or a line break. Text that a spreadsheet would run as a formula (starting with `=`, `+`,
- * `-`, `@`, a tab or a carriage return: a row label comes from the user's config) gets a leading `'`.
- */
-export const csvField = (v: string | number): string => {
-  if (typeof v === 'number') return Number.isNaN(v) ? '' : String(v);
-  const text = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
+/** A CSV field of `exposure.csv`: {@link csvCell} (text from the config neutralised, see there). */
+export const csvField = csvCell;
 const field = csvField;
 
 /**

@@ -1,5 +1,7 @@
 import type { DefenseRow, ExperimentResults } from '../run/results';
 import { EXPOSURE_CSV } from './exposure-csv';
+import { escapeHtml as escape, escapeMarkdownInline, escapeMarkdownParagraph } from './escape';
+import { markdownTable } from './markdown-table';
 
 /** The explanation above the per-record tables. */
 export const EXPOSURE_NOTE = `The target's training records that its strongest attack (the highest TPR at 0.1 % FPR, then the highest AUC) scores highest: their index in the dataset, true label, the attack's membership score (higher = more likely member), the false-positive rate an attacker accepts to flag each (the fraction of non-members scoring at least as high) and the target's loss on it. Records flagged at an FPR near 0 are at risk even when the average advantage is small. Every record's score under every attack is in ${EXPOSURE_CSV} beside this report (columns: row, set, index, label, loss, score_<attack> per attack, rank, fpr_to_flag).`;
@@ -41,9 +43,6 @@ export function exposureSections(results: ExperimentResults): ExposureRowSection
   return hasExposure(results) ? results.rows.map(rowSection) : [];
 }
 
-const markdownTable = ({ header, rows }: { header: string[]; rows: string[][] }) =>
-  [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
-
 /** The section in `report.md`, as lines (none when no row recorded an exposure). */
 export function exposureMarkdown(results: ExperimentResults): string[] {
   const sections = exposureSections(results);
@@ -51,13 +50,17 @@ export function exposureMarkdown(results: ExperimentResults): string[] {
   return [
     '## Most exposed records',
     '',
-    `${EXPOSURE_NOTE} The member and non-member score distributions are plotted in report.html.`,
+    escapeMarkdownParagraph(`${EXPOSURE_NOTE} The member and non-member score distributions are plotted in report.html.`),
     '',
-    ...sections.flatMap((s) => [`### ${s.label}`, '', s.caption, '', ...(s.table === undefined ? [] : [markdownTable(s.table), ''])]),
+    ...sections.flatMap((s) => [
+      `### ${escapeMarkdownInline(s.label)}`,
+      '',
+      escapeMarkdownInline(s.caption),
+      '',
+      ...(s.table === undefined ? [] : [markdownTable(s.table.header, s.table.rows), '']),
+    ]),
   ];
 }
-
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The section in `report.html` (empty when no row recorded an exposure). */
 export function exposureHtml(results: ExperimentResults): string {

@@ -7,8 +7,7 @@ import { lossHistogramSpec, privacyUtilitySpec, rocSpec } from './plots';
 import { renderSvg } from './render-svg';
 import { attacksRocSpec } from './attack-roc';
 import { referencesLines } from './references-report';
-
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { escapeHtml as escape } from './escape';
 
 function tableHtml({ header, rows }: { header: string[]; rows: string[][] }): string {
   return `<table><thead><tr>${header.map((h) => `<th>${escape(h)}</th>`).join('')}</tr></thead><tbody>${rows
@@ -74,7 +73,7 @@ ${tableHtml(mainTable(results))}
 ${epsilonNote}
 ${dp === undefined ? '' : `<section data-section="differential-privacy"><h2>Differential privacy</h2>${tableHtml(dp)}</section>`}
 <h2>Figures</h2>
-${figures.map((f) => `<figure id="${f.id}" data-figure="${f.id}"><figcaption>${escape(f.title)}</figcaption>${f.svg}</figure>`).join('\n')}
+${figures.map((f) => `<figure id="${escape(f.id)}" data-figure="${escape(f.id)}"><figcaption>${escape(f.title)}</figcaption>${f.svg}</figure>`).join('\n')}
 <h2>Attacks per defense</h2>
 <p class="explain">${escape(TPR_AT_FPR_NOTE)}</p>
 ${perDefense.join('\n')}

@@ -4,6 +4,8 @@ import { attackConfigOf } from '../config/schema';
 import { exposureMarkdown } from './exposure-report';
 import { whatItMeans } from './what-it-means';
 import { referencesMarkdown } from './references-report';
+import { markdownTable } from './markdown-table';
+import { escapeMarkdownInline, escapeMarkdownParagraph, markdownCode, markdownCodeBlock } from './escape';
 
 const pct = (v: number) => (Number.isFinite(v) ? (100 * v).toFixed(1) : 'n/a');
 const num = (v: number, d = 3) => (Number.isFinite(v) ? v.toFixed(d) : 'n/a');
@@ -150,15 +152,15 @@ export function reproduceCommands(results: ExperimentResults, configPath?: strin
   ];
 }
 
-function table(header: string[], rows: string[][]): string {
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
-}
+const table = markdownTable;
 
 /** Options of {@link markdownReport} and `htmlReport`. */
 export interface ReportOptions {
   /** Where the run's config was saved (`writeReport` writes `config.json` beside the report), for "Reproduce". */
   readonly configPath?: string;
 }
+
+const md = escapeMarkdownInline;
 
 /** `report.md`: the tables, the notes (stand-in data, reduced scale), the warnings and how to reproduce the run. */
 export function markdownReport(results: ExperimentResults, options: ReportOptions = {}): string {
@@ -167,22 +169,24 @@ export function markdownReport(results: ExperimentResults, options: ReportOption
   const dp = privacyTable(results);
   const attackTables = results.rows.map((r) => {
     const t = attackTable(r);
-    return `### ${r.label}\n\n${table(t.header, t.rows)}`;
+    return `### ${escapeMarkdownInline(r.label)}\n\n${table(t.header, t.rows)}`;
   });
   return [
-    `# ${results.config.name}`,
+    `# ${md(results.config.name)}`,
     '',
-    results.config.description,
+    escapeMarkdownParagraph(results.config.description),
     '',
-    ...(meaning.length === 0 ? [] : ['## What it means', '', meaning.join(' '), '']),
-    ...results.notes.map((n) => `> **Note:** ${n}`),
-    ...(results.warnings ?? []).map((w) => `> **Warning:** ${w}`),
+    ...(meaning.length === 0 ? [] : ['## What it means', '', escapeMarkdownParagraph(meaning.join(' ')), '']),
+    ...results.notes.map((n) => `> **Note:** ${md(n)}`),
+    ...(results.warnings ?? []).map((w) => `> **Warning:** ${md(w)}`),
     '',
-    `Dataset: **${results.dataset.name}** (${results.dataset.source === 'real' ? 'real data' : 'STAND-IN, not the real dataset'}: ${results.dataset.description}), ` +
-      `partition ${results.partition.preset} (${Object.entries(results.partition.sizes)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(', ')}), ` +
-      `model ${results.config.model.name}, ${results.config.training.epochs} epochs, scale \`${results.config.scale}\`, seed ${results.config.seed}, backend ${results.backend}.`,
+    `Dataset: **${md(results.dataset.name)}** (${results.dataset.source === 'real' ? 'real data' : 'STAND-IN, not the real dataset'}: ${md(results.dataset.description)}), ` +
+      `partition ${md(results.partition.preset)} (${md(
+        Object.entries(results.partition.sizes)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', '),
+      )}), ` +
+      `model ${md(results.config.model.name)}, ${md(String(results.config.training.epochs))} epochs, scale ${markdownCode(results.config.scale)}, seed ${md(String(results.config.seed))}, backend ${md(results.backend)}.`,
     '',
     '## Results',
     '',
@@ -203,13 +207,13 @@ export function markdownReport(results: ExperimentResults, options: ReportOption
     '',
     'With `pnpm mia` in the repository, or `npx mia` where `@mia/experiments` is installed:',
     '',
-    '```bash',
-    ...reproduceCommands(results, options.configPath),
-    '```',
+    ...markdownCodeBlock(reproduceCommands(results, options.configPath), 'bash'),
     '',
-    `Versions: ${Object.entries(results.versions)
-      .map(([k, v]) => `${k} ${v}`)
-      .join(', ')}. Started ${results.startedAt}, ${results.seconds.toFixed(1)} s.`,
+    `Versions: ${md(
+      Object.entries(results.versions)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', '),
+    )}. Started ${md(results.startedAt)}, ${results.seconds.toFixed(1)} s.`,
     '',
   ].join('\n');
 }

@@ -1,5 +1,6 @@
 import type { ExperimentResults } from '../run/results';
 import { attacksRocFile } from './attack-roc';
+import { escapeMarkdownInline, escapeMarkdownParagraph } from './escape';
 
 const seconds = (s: number) => (s >= 100 ? s.toFixed(0) : s.toFixed(1));
 
@@ -37,8 +38,8 @@ export function referencesMarkdown(results: ExperimentResults): string[] {
   return [
     '## Reference models',
     '',
-    ...lines,
+    ...lines.map(escapeMarkdownParagraph),
     '',
-    ...results.rows.flatMap((row, i) => [`![ROC of the attacks, ${row.label} (log-log)](${attacksRocFile(i)})`, '']),
+    ...results.rows.flatMap((row, i) => [`![ROC of the attacks, ${escapeMarkdownInline(row.label)} (log-log)](${attacksRocFile(i)})`, '']),
   ];
 }

@@ -1,15 +1,20 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { InvalidArgumentError } from '@mia/core';
 import type { ExperimentResults } from '../run/results';
 import { writeReport } from './write-report';
+import { settleOutputSet } from './output-set';
 
 /**
- * Reads a JSON file that a run or a reproduction wrote (`results.json`, `reproduction.json`).
+ * Reads a JSON file that a run or a reproduction wrote (`results.json`, `reproduction.json`), after
+ * completing an interrupted write of its directory's outputs ({@link settleOutputSet}), so what it
+ * reads belongs to one complete set.
  * @returns the parsed value, or undefined when the file does not exist or cannot be read.
- * @throws InvalidArgumentError when the file exists but is not valid JSON, naming its path.
+ * @throws InvalidArgumentError when the file exists but is not valid JSON, naming its path;
+ *   MiaError when the directory holds a half-replaced set that cannot be completed.
  */
 export async function readStoredJson<T>(path: string): Promise<T | undefined> {
+  await settleOutputSet(dirname(path));
   let text: string;
   try {
     text = await readFile(path, 'utf8');

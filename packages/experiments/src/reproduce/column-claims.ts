@@ -1,10 +1,10 @@
-import { pairedDifferenceSe, type PairedMetric } from '../run/paired-se';
+import { pairedDifferenceDf, pairedDifferenceSe, type PairedMetric } from '../run/paired-se';
 import type { ExperimentResults } from '../run/results';
 import type { RowMetric } from './row-metrics';
-import { testabilityProblem, missingRows, type Regime } from '../run/testability';
+import { testabilityProblem, missingRows, type Convergence, type ExternalAttack, type Regime, type TestabilityInput } from '../run/testability';
 import { cellOf } from './table-helpers';
 import { isNotRun, type CellFormat, type Claim, type ColumnDecision, type Direction, type ReproductionTable, type RunOutcome, type TableCell } from './types';
-import { combineColumns, compareEstimates, decidedClaim, notEvaluated, notTestable, undecidedColumn, type Estimate } from './verdicts';
+import { combineColumns, compareEstimates, decidedClaim, notEvaluated, notTestable, undecidedColumn, type ComparisonTest, type Estimate } from './verdicts';
 
 /** Why a column of a claim cannot be tested (regime, collapse), or undefined when it can. */
 export type ColumnGate = (column: string) => string | undefined;
@@ -19,6 +19,8 @@ export interface EveryColumnOptions {
   readonly direction: Direction;
   /** @default 0 */
   readonly offset?: number;
+  /** 'non-inferiority' for a claim "A at most |offset| below B" (one-sided test, margin = offset). @default 'superiority' */
+  readonly test?: ComparisonTest;
   /** Per-column testability (e.g. {@link regimeGate}); without one every measured column is testable. */
   readonly gate?: ColumnGate;
   /** The columns the claim is about. @default every column of the table */
@@ -34,6 +36,8 @@ export interface EveryColumnOptions {
 export interface DifferenceSe {
   readonly se: number;
   readonly source: string;
+  /** Degrees of freedom of `se` (finite over a few training seeds). @default Infinity */
+  readonly df?: number;
 }
 
 /**
@@ -57,16 +61,23 @@ export function pairedColumnSe(
     const se = pairedDifferenceSe(run, rowA, rowB, metric);
     if (se === undefined) return undefined;
     const seeds = run.pairedSe.method === 'seeds+paired-bootstrap' ? (run.pairedSe.seeds ?? run.trainingSeeds?.length ?? 0) : 1;
-    return { se, source: seeds > 1 ? `paired bootstrap combined over ${seeds} training seeds` : 'paired bootstrap, one training seed' };
+    const df = pairedDifferenceDf(run, rowA, rowB, metric);
+    return {
+      se,
+      source: seeds > 1 ? `paired bootstrap combined over ${seeds} training seeds` : 'paired bootstrap, one training seed',
+      ...(Number.isFinite(df) ? { df } : {}),
+    };
   };
 }
 
-const differenceOptions = (d: DifferenceSe | undefined) => (d === undefined ? {} : { differenceSe: d.se, differenceSeSource: d.source });
+const differenceOptions = (d: DifferenceSe | undefined) =>
+  d === undefined ? {} : { differenceSe: d.se, differenceSeSource: d.source, ...(d.df === undefined ? {} : { differenceDf: d.df }) };
 
 const estimateOf = (cell: TableCell): Estimate => ({
   value: cell.ours!,
   ...(cell.se === undefined ? {} : { se: cell.se }),
   ...(cell.seSource === undefined ? {} : { seSource: cell.seSource }),
+  ...(cell.df === undefined ? {} : { df: cell.df }),
 });
 
 /**
@@ -91,6 +102,7 @@ export function claimForEveryColumn(options: EveryColumnOptions): Claim {
       format: table.format,
       labels: [rowA, rowB],
       ...(options.offset === undefined ? {} : { offset: options.offset }),
+      ...(options.test === undefined ? {} : { test: options.test }),
       ...differenceOptions(options.differenceSe?.(column)),
     });
     return { column, ...decision };
@@ -111,6 +123,14 @@ export interface RegimeGateOptions {
   readonly classes?: number;
   /** 'privacy' (default): also not testable when the undefended attacks are saturated; 'utility': accuracy claims. */
   readonly kind?: 'privacy' | 'utility';
+  /** See {@link TestabilityInput.convergence}. */
+  readonly convergence?: Convergence;
+  /** See {@link TestabilityInput.comparators} (per column when they differ). */
+  readonly comparators?: readonly string[] | ((column: string) => readonly string[]);
+  /** See {@link TestabilityInput.fitted}. */
+  readonly fitted?: readonly string[];
+  /** Attacks evaluated outside the runner on each column's undefended model (see {@link TestabilityInput.extraAttacks}). */
+  readonly extraAttacks?: (column: string) => readonly ExternalAttack[];
 }
 
 /** A {@link ColumnGate} checking each column's run with {@link testabilityProblem}. */
@@ -119,6 +139,7 @@ export function regimeGate(options: RegimeGateOptions): ColumnGate {
     const run = options.runs[column];
     if (run === undefined || isNotRun(run)) return undefined;
     const compared = typeof options.compared === 'function' ? options.compared(column) : options.compared;
+    const comparators = typeof options.comparators === 'function' ? options.comparators(column) : options.comparators;
     return testabilityProblem({
       results: run,
       undefended: options.undefended,
@@ -126,6 +147,10 @@ export function regimeGate(options: RegimeGateOptions): ColumnGate {
       regime: options.regime,
       ...(options.classes === undefined ? {} : { classes: options.classes }),
       ...(options.kind === undefined ? {} : { kind: options.kind }),
+      ...(options.convergence === undefined ? {} : { convergence: options.convergence }),
+      ...(comparators === undefined ? {} : { comparators }),
+      ...(options.fitted === undefined ? {} : { fitted: options.fitted }),
+      ...(options.extraAttacks === undefined ? {} : { extraAttacks: options.extraAttacks(column) }),
     });
   };
 }
@@ -149,6 +174,14 @@ export interface CompareRowsOptions {
   readonly kind?: 'privacy' | 'utility';
   /** The SE of metric(A) − metric(B) when known better than from the two rows' SEs (paired, seed-aware). */
   readonly differenceSe?: DifferenceSe;
+  /** 'non-inferiority' for "A at most |offset| below B" (one-sided test). @default 'superiority' */
+  readonly test?: ComparisonTest;
+  /** See {@link TestabilityInput.convergence}. */
+  readonly convergence?: Convergence;
+  /** See {@link TestabilityInput.comparators}. */
+  readonly comparators?: readonly string[];
+  /** See {@link TestabilityInput.extraAttacks}. */
+  readonly extraAttacks?: readonly ExternalAttack[];
 }
 
 /** A claim comparing two rows of one run with a 2-SE margin, gated by the regime (docs/protocol.md §5.1). */
@@ -164,6 +197,9 @@ export function compareRows(o: CompareRowsOptions): Claim {
     regime: o.regime,
     ...(o.classes === undefined ? {} : { classes: o.classes }),
     ...(o.kind === undefined ? {} : { kind: o.kind }),
+    ...(o.convergence === undefined ? {} : { convergence: o.convergence }),
+    ...(o.comparators === undefined ? {} : { comparators: o.comparators }),
+    ...(o.extraAttacks === undefined ? {} : { extraAttacks: o.extraAttacks }),
   });
   if (problem !== undefined) return notTestable(o.statement, problem);
   const row = (label: string) => results.rows.find((r) => r.label === label)!;
@@ -175,6 +211,7 @@ export function compareRows(o: CompareRowsOptions): Claim {
     format: o.format,
     labels: [o.rowA, o.rowB],
     ...(o.offset === undefined ? {} : { offset: o.offset }),
+    ...(o.test === undefined ? {} : { test: o.test }),
     ...differenceOptions(o.differenceSe),
   });
   return decidedClaim(o.statement, { ...d, evidence: `${o.metric.name}: ${d.evidence}` });

@@ -1,5 +1,6 @@
 export { runReproduction, type RunReproductionOptions } from './run-reproduction';
 export { redecideReproduction, replayReproduction, NeedsTrainedModelsError, ConfigChangedError, type RedecideOptions } from './redecide';
+export { plannedSeedRuns, reproductionPlan, configDifferences, PlanDriftError } from './run-plan';
 export { registerReproductions, reproductionNames, getReproduction, byScale } from './registry';
 export { metricTable, rowOf, cellOf, formatValue, type MetricTableOptions, type PaperValues } from './table-helpers';
 export {
@@ -21,6 +22,9 @@ export {
   undecidedColumn,
   columnOf,
   normalUpperTail,
+  criticalValue,
+  satterthwaiteDf,
+  type ComparisonTest,
   type CombineOptions,
   isDecided,
   decidedClaim,
@@ -40,8 +44,14 @@ export {
   testabilityProblem,
   thresholdProblem,
   saturationProblem,
+  convergenceProblem,
+  comparatorProblem,
   missingRows,
+  SATURATION,
   type Regime,
+  type PaperRegime,
+  type Convergence,
+  type ExternalAttack,
   type TestabilityInput,
 } from '../run/testability';
 export { rowMetrics, attackMetric, averageAdvantageMetric, binomialAdvantageSe, hanleyMcNeilSe, p1DeltaSe, type RowMetric } from './row-metrics';
@@ -49,7 +59,15 @@ export { aggregateSeeds, combineSeeds, configForSeed, pairedEstimates, rowValue,
 export { trendClaim, type TrendPoint, type TrendClaimOptions } from './trend-claims';
 export { verdictCounts, type VerdictCounts } from './verdict-counts';
 export { checkReproduction, marginProblems, type ExpectedReproduction } from './check-reproduction';
-export { reproductionMarkdown, reproductionHtml, tableMarkdown, claimsMarkdown, subVerdicts, writeReproductionReport } from './reproduction-report';
+export {
+  reproductionMarkdown,
+  reproductionHtml,
+  tableMarkdown,
+  tablesMarkdown,
+  claimsMarkdown,
+  subVerdicts,
+  writeReproductionReport,
+} from './reproduction-report';
 export {
   REPRODUCTION_SCALES,
   CLAIM_VERDICTS,
@@ -74,8 +92,11 @@ export {
   type RunSeedsOptions,
   type SeedRun,
   type LoadedUnit,
+  type PlannedRun,
+  type PlanContext,
 } from './types';
 export { selectHyperparameter, type Selection, type SelectionCandidate, type SelectionCriterion } from './selection';
+export { validationView, type ValidationView, type RegisteredChooser } from './validation-view';
 export {
   dpSgdSettings,
   dpSgdSettingName,

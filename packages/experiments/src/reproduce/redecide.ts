@@ -1,16 +1,18 @@
 import { MiaError } from '@mia/core';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { canonicalJson } from '../store/canonical-hash';
+import { dirname, join } from 'node:path';
 import type { ArtifactStore } from '../store/artifact-store';
 import { checkedRunConfig } from '../config/run-config';
 import type { ExperimentResults } from '../run/results';
 import type { ExperimentConfig } from '../config/schema';
 import { writeReproductionReport } from './reproduction-report';
+import { settleOutputSet } from '../report/output-set';
+import { checkPlannedRun, configDifferences, reproductionPlan, unrunPlannedRuns } from './run-plan';
 import { runSeeds } from './seeds';
 import {
   CURRENT_VERDICT_RULES,
   isNotRun,
+  type PlannedRun,
   type Reproduction,
   type ReproductionContext,
   type ReproductionOutput,
@@ -37,6 +39,8 @@ export interface RedecideOptions {
 }
 
 const readJson = async <T>(path: string, what: string): Promise<T> => {
+  // An interrupted write of the directory's outputs is completed first: what is read is one set.
+  await settleOutputSet(dirname(path));
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -49,11 +53,6 @@ const readJson = async <T>(path: string, what: string): Promise<T> => {
     throw new MiaError(`redecide: ${what} at ${path} must be JSON, got a parse error (${(error as Error).message})`);
   }
 };
-
-/** The top-level keys whose values differ between two configs (for an error a reader can act on). */
-function differingKeys(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => canonicalJson(a[k]) !== canonicalJson(b[k])).sort();
-}
 
 const noStore = (): never => {
   throw new NeedsTrainedModelsError(
@@ -68,6 +67,73 @@ interface Replayed {
   readonly notes: readonly string[];
 }
 
+/**
+ * The stored outcome of run `id`, checked against the config the reproduction asks for now: its
+ * `results.json` (or the stored NotRun), read once per id.
+ * @throws ConfigChangedError naming the run when it was not stored or was measured with another config.
+ */
+function storedRuns(reproduction: Reproduction, previous: ReproductionResult, dir: string) {
+  const read = new Map<string, Promise<RunOutcome>>();
+  const rerun = `re-run it: mia reproduce ${reproduction.name} --scale ${previous.scale}`;
+  const check = async (id: string, config: ExperimentConfig): Promise<RunOutcome> => {
+    const recorded = previous.runs[id];
+    if (recorded === undefined)
+      throw new ConfigChangedError(
+        `redecide: ${reproduction.name} asks for run ${JSON.stringify(id)}, which the stored reproduction does not have (it was measured with another plan, e.g. fewer training seeds); ${rerun}`,
+      );
+    if (isNotRun(recorded)) return recorded;
+    const results = await readJson<ExperimentResults>(join(dir, 'runs', id, 'results.json'), `the stored results of run ${JSON.stringify(id)}`);
+    // The stored config as this version reads it (defaults of options added since filled in).
+    try {
+      await checkedRunConfig(results.config, { remote: false });
+    } catch (error) {
+      throw new ConfigChangedError(
+        `redecide: the stored config of run ${JSON.stringify(id)} of ${reproduction.name} is no longer valid (${(error as Error).message}); ${rerun}`,
+      );
+    }
+    const differs = await configDifferences(results.config, { ...config, scale: previous.scale });
+    if (differs.length > 0)
+      throw new ConfigChangedError(
+        `redecide: run ${JSON.stringify(id)} of ${reproduction.name} was measured with another config than the reproduction asks for now (differs in ${differs.join(', ')}); ${rerun}`,
+      );
+    return results;
+  };
+  return (id: string, config: ExperimentConfig): Promise<RunOutcome> => {
+    let pending = read.get(id);
+    if (pending === undefined) {
+      pending = check(id, config);
+      read.set(id, pending);
+    }
+    return pending;
+  };
+}
+
+/**
+ * Compares every run of the reproduction's plan with the stored runs before the reproduction starts
+ * (so before any model is loaded): each planned run must be stored with the config planned now
+ * (a run of a seed group whose dataset was not available may be missing), and every stored run must
+ * be planned.
+ * @throws ConfigChangedError naming the first run that differs, is missing or is no longer planned.
+ */
+async function checkPlanAgainstStored(
+  reproduction: Reproduction,
+  plan: ReadonlyMap<string, PlannedRun>,
+  previous: ReproductionResult,
+  stored: (id: string, config: ExperimentConfig) => Promise<RunOutcome>,
+): Promise<void> {
+  const ran = new Map(Object.entries(previous.runs).map(([id, r]) => [id, isNotRun(r) ? ('not run' as const) : ('ran' as const)]));
+  const missing = new Set(unrunPlannedRuns(plan, ran));
+  for (const run of plan.values()) {
+    if (!ran.has(run.id) && !missing.has(run.id)) continue; // a later seed of a group that did not run
+    await stored(run.id, run.config);
+  }
+  const unplanned = Object.keys(previous.runs).filter((id) => !plan.has(id));
+  if (unplanned.length > 0)
+    throw new ConfigChangedError(
+      `redecide: the stored reproduction of ${reproduction.name} has run${unplanned.length > 1 ? 's' : ''} ${unplanned.map((id) => JSON.stringify(id)).join(', ')}, which its current plan does not list (it was measured with another plan, e.g. more training seeds); re-run it: mia reproduce ${reproduction.name} --scale ${previous.scale}`,
+    );
+}
+
 async function replay(reproduction: Reproduction, options: RedecideOptions): Promise<Replayed> {
   const previous = await readJson<ReproductionResult>(join(options.dir, 'reproduction.json'), 'reproduction.json');
   if (previous.name !== reproduction.name)
@@ -75,6 +141,11 @@ async function replay(reproduction: Reproduction, options: RedecideOptions): Pro
   const log = options.onLog ?? (() => undefined);
   const notes = new Set<string>();
   const used = new Set<string>();
+  const stored = storedRuns(reproduction, previous, options.dir);
+  // Every planned run's config first: a run the reproduction reaches only after loading a model
+  // (which a replay cannot) is checked too.
+  const plan = await reproductionPlan(reproduction, { scale: previous.scale });
+  if (plan !== undefined) await checkPlanAgainstStored(reproduction, plan, previous, stored);
   const ctx: ReproductionContext = {
     scale: previous.scale,
     store: options.store ?? ({ read: noStore, write: noStore, list: noStore, verify: noStore, remove: noStore } as unknown as ArtifactStore),
@@ -82,31 +153,9 @@ async function replay(reproduction: Reproduction, options: RedecideOptions): Pro
     async run(id, config): Promise<RunOutcome> {
       if (used.has(id)) throw new MiaError(`${reproduction.name}: run id ${JSON.stringify(id)} used twice`);
       used.add(id);
-      const recorded = previous.runs[id];
-      if (recorded === undefined)
-        throw new ConfigChangedError(
-          `redecide: ${reproduction.name} asks for run ${JSON.stringify(id)}, which the stored reproduction does not have (it was measured with another plan, e.g. fewer training seeds); re-run it: mia reproduce ${reproduction.name} --scale ${previous.scale}`,
-        );
-      if (isNotRun(recorded)) return recorded;
-      const results = await readJson<ExperimentResults>(join(options.dir, 'runs', id, 'results.json'), `the stored results of run ${JSON.stringify(id)}`);
-      const expected = await checkedRunConfig({ ...config, scale: previous.scale }, { remote: false });
-      // The stored config as this version reads it (defaults of options added since filled in).
-      let normalized: ExperimentConfig;
-      try {
-        normalized = await checkedRunConfig(results.config, { remote: false });
-      } catch (error) {
-        throw new ConfigChangedError(
-          `redecide: the stored config of run ${JSON.stringify(id)} of ${reproduction.name} is no longer valid (${(error as Error).message}); re-run it: mia reproduce ${reproduction.name} --scale ${previous.scale}`,
-        );
-      }
-      const stored = normalized as unknown as Record<string, unknown>;
-      const wanted = expected as unknown as Record<string, unknown>;
-      // `workers` and `modules` say where units trained, not what they are.
-      const differs = differingKeys({ ...stored, workers: 0, modules: [] }, { ...wanted, workers: 0, modules: [] });
-      if (differs.length > 0)
-        throw new ConfigChangedError(
-          `redecide: run ${JSON.stringify(id)} of ${reproduction.name} was measured with another config than the reproduction asks for now (differs in ${differs.join(', ')}); re-run it: mia reproduce ${reproduction.name} --scale ${previous.scale}`,
-        );
+      await checkPlannedRun(reproduction, plan, id, config, previous.scale);
+      const results = await stored(id, config);
+      if (isNotRun(results)) return results;
       for (const note of results.notes) notes.add(note);
       for (const warning of results.warnings ?? []) notes.add(`Warning, run ${id}: ${warning}`);
       log(`[${id}] stored results (${results.seconds.toFixed(0)} s when measured)`);
@@ -115,7 +164,7 @@ async function replay(reproduction: Reproduction, options: RedecideOptions): Pro
     runSeeds: (id, config, k, seedOptions) => runSeeds((i, c) => ctx.run(i, c), id, config, k, seedOptions),
     async loadModel() {
       throw new NeedsTrainedModelsError(
-        `redecide: ${reproduction.name} needs its trained models (ctx.loadModel), which stored results do not hold; re-run it: mia reproduce ${reproduction.name} --scale ${previous.scale}`,
+        `redecide: ${reproduction.name} needs its trained models (ctx.loadModel), which stored results do not hold; re-run it: mia reproduce ${reproduction.name} --scale ${previous.scale}${plan === undefined ? ' (it declares no plan(), so only the runs before its first model load were compared with the stored ones: a reproduction that loads models must declare one)' : ''}`,
       );
     },
   };

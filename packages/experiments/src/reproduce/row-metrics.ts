@@ -44,8 +44,14 @@ export function p1DeltaSe(acc: number, adv: number, seAcc: number, seAdv: number
 /** A row's own SE source: 'seeds' for a `runSeeds` aggregate (seeds combined with the bootstrap, §5.2), else 'bootstrap'. */
 const rowSeSource = (row: DefenseRow): 'seeds' | 'bootstrap' => (row.se?.method === 'seeds+bootstrap' ? 'seeds' : 'bootstrap');
 
-const fromBootstrap = (row: DefenseRow, value: number, se: number | undefined): Estimate | undefined =>
-  se === undefined ? undefined : { value, se, seSource: rowSeSource(row) };
+/** The degrees of freedom a `runSeeds` aggregate recorded for a metric key's SE (absent: large-sample). */
+const dfOf = (row: DefenseRow, key: string): { df?: number } => {
+  const df = row.se?.df?.[key];
+  return df === undefined ? {} : { df };
+};
+
+const fromBootstrap = (row: DefenseRow, value: number, se: number | undefined, key: string): Estimate | undefined =>
+  se === undefined ? undefined : { value, se, seSource: rowSeSource(row), ...dfOf(row, key) };
 
 /**
  * The row metrics with standard errors (docs/protocol.md §5.1): the runner's bootstrap SE when the
@@ -59,7 +65,7 @@ export const rowMetrics = {
     seedValue: (seed) => seed.testAccuracy,
     name: 'test accuracy',
     estimate: (row, results) =>
-      fromBootstrap(row, row.testAccuracy, row.se?.testAccuracy) ?? {
+      fromBootstrap(row, row.testAccuracy, row.se?.testAccuracy, 'testAccuracy') ?? {
         value: row.testAccuracy,
         se: binomial(row.testAccuracy, sizes(results).nonMembers),
         seSource: 'binomial',
@@ -69,7 +75,7 @@ export const rowMetrics = {
     seedValue: (seed) => seed.trainAccuracy,
     name: 'train accuracy',
     estimate: (row, results) =>
-      fromBootstrap(row, row.trainAccuracy, row.se?.trainAccuracy) ?? {
+      fromBootstrap(row, row.trainAccuracy, row.se?.trainAccuracy, 'trainAccuracy') ?? {
         value: row.trainAccuracy,
         se: binomial(row.trainAccuracy, sizes(results).members),
         seSource: 'binomial',
@@ -81,7 +87,7 @@ export const rowMetrics = {
     estimate: (row, results) => {
       const n = sizes(results);
       return (
-        fromBootstrap(row, row.maxAdvantage, row.se?.maxAdvantage) ?? {
+        fromBootstrap(row, row.maxAdvantage, row.se?.maxAdvantage, 'maxAdvantage') ?? {
           value: row.maxAdvantage,
           se: binomialAdvantageSe(row.maxAdvantage, n.members, n.nonMembers),
           seSource: 'binomial',
@@ -93,7 +99,7 @@ export const rowMetrics = {
     seedValue: (seed) => seed.p1,
     name: 'P1',
     estimate: (row, results) => {
-      if (row.se !== undefined) return { value: row.p1, se: row.se.p1, seSource: rowSeSource(row) };
+      if (row.se !== undefined) return { value: row.p1, se: row.se.p1, seSource: rowSeSource(row), ...dfOf(row, 'p1') };
       const n = sizes(results);
       const se = p1DeltaSe(
         row.testAccuracy,
@@ -107,7 +113,7 @@ export const rowMetrics = {
   lossGap: {
     seedValue: (seed) => seed.lossGap,
     name: 'loss gap',
-    estimate: (row) => fromBootstrap(row, row.lossGap, row.se?.lossGap) ?? { value: row.lossGap },
+    estimate: (row) => fromBootstrap(row, row.lossGap, row.se?.lossGap, 'lossGap') ?? { value: row.lossGap },
   },
 } as const satisfies Record<string, RowMetric>;
 
@@ -121,7 +127,7 @@ export function attackMetric(attack: string, which: 'advantage' | 'auc'): RowMet
       if (a === undefined) return { value: NaN };
       const value = a[which];
       const boot = row.se?.attacks[attack]?.[which];
-      if (boot !== undefined) return { value, se: boot, seSource: rowSeSource(row) };
+      if (boot !== undefined) return { value, se: boot, seSource: rowSeSource(row), ...dfOf(row, `${which === 'auc' ? 'auc' : 'adv'}:${attack}`) };
       const n = sizes(results);
       return {
         value,

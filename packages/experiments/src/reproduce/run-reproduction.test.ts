@@ -13,7 +13,7 @@ import { claimForEveryColumn, regimeGate } from './column-claims';
 import { rowMetrics } from './row-metrics';
 import { metricTable } from './table-helpers';
 import { DEFAULT_REGIME } from '../run/testability';
-import { isNotRun, type Reproduction } from './types';
+import { CURRENT_VERDICT_RULES, isNotRun, type Reproduction } from './types';
 
 const dir = mkdtempSync(join(tmpdir(), 'mia-repro-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -98,9 +98,9 @@ describe('runReproduction', () => {
     expect(result.claims[0]!.verdict).toBe(expectedVerdict[measured.verdict as keyof typeof expectedVerdict]);
     expect(result.claims[0]!.columns!.find((c) => c.column === 'CIFAR-100')!.verdict).toBe('not evaluated');
     expect(result.claims[0]!.evidence).toMatch(
-      /purchaseLike: (holds|does not hold|within noise|not testable) — .*CIFAR-100: not evaluated — not run: dataset not available/,
+      /purchaseLike: (holds|does not hold|within noise|not testable)( —| at this scale:) .*CIFAR-100: not evaluated — not run: dataset not available/,
     );
-    expect(result.verdictRules).toBe(3);
+    expect(result.verdictRules).toBe(CURRENT_VERDICT_RULES);
     // Cells carry the runner's bootstrap SE.
     expect(ccql.cells[0]!.seSource).toBe('bootstrap');
     expect(ccql.cells[0]!.se).toBeGreaterThan(0);
@@ -119,7 +119,9 @@ describe('runReproduction', () => {
     ).toEqual(['P1: column "SVHN" missing', 'P1: row "RelaxLoss" missing', 'table "Fig. 2" missing (have "P1")', 'expected 2 claims, got 1']);
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toMatch(/\| CCQL \| \d\.\d{3} \(paper 0\.500\) \| not run \|/);
-    expect(md).toMatch(/## Claims\n\nA comparison holds \(or does not\) only beyond 2 standard errors[\s\S]*P1\(CCQL\) > P1\(undefended\)/);
+    expect(md).toMatch(
+      /## Claims\n\nA comparison holds \(or does not\) only when its margin exceeds the critical value times the standard error[\s\S]*P1\(CCQL\) > P1\(undefended\)/,
+    );
     expect(md).toContain('Not run here (dataset not available; point --data-dir at the files to run them): cifar100.');
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<h2>Claims</h2>');
     expect(JSON.parse(readFileSync(join(out, 'reproduction.json'), 'utf8')).format).toBe('mia-reproduction-1');

@@ -1,5 +1,5 @@
 import { toFloats } from '../store/float-bytes';
-import { activeBackend } from '../train/backend-choice';
+import { activeBackend, activePrecision } from '../train/backend-choice';
 import { InvalidArgumentError, InvalidDatasetError, MiaError } from '@mia/core';
 import { deserializeClassifier } from '@mia/models';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { packageVersions } from '../store/versions';
 import { writeReport } from '../report/write-report';
 import { writeReproductionReport } from './reproduction-report';
 import { runSeeds } from './seeds';
+import { checkPlannedRun, PlanDriftError, reproductionPlan, unrunPlannedRuns } from './run-plan';
 import {
   CURRENT_VERDICT_RULES,
   isNotRun,
@@ -86,6 +87,8 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
               ...(options.signal === undefined ? {} : { signal: options.signal }),
             });
   const concurrentSeeds = options.trainUnits !== undefined || localTrainer !== undefined;
+  // The reproduction's plan, every config validated before anything trains; each ctx.run is held to it.
+  const plan = await reproductionPlan(reproduction, { scale: options.scale, ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }) });
   const ctx: ReproductionContext = {
     scale: options.scale,
     store,
@@ -95,6 +98,7 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     async run(id: string, config: ExperimentConfig): Promise<RunOutcome> {
       if (id in runs) throw new MiaError(`${reproduction.name}: run id ${JSON.stringify(id)} used twice`);
+      await checkPlannedRun(reproduction, plan, id, config, options.scale);
       let results;
       try {
         results = await runExperiment(
@@ -173,6 +177,13 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
   };
   log(`reproduce  ${reproduction.name} at scale ${options.scale}: ${reproduction.title}`);
   const output = await reproduction.run(ctx);
+  if (plan !== undefined) {
+    const unrun = unrunPlannedRuns(plan, new Map(Object.entries(runs).map(([id, r]) => [id, isNotRun(r) ? ('not run' as const) : ('ran' as const)])));
+    if (unrun.length > 0)
+      throw new PlanDriftError(
+        `${reproduction.name}: its plan lists run${unrun.length > 1 ? 's' : ''} ${unrun.map((id) => JSON.stringify(id)).join(', ')}, which run() did not ask for; plan() must list exactly the runs run() asks for`,
+      );
+  }
   const notRun = Object.entries(runs)
     .filter(([, r]) => isNotRun(r))
     .map(([id]) => id);
@@ -186,6 +197,7 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
     description: reproduction.description ?? '',
     scale: options.scale,
     backend: activeBackend(),
+    precision: activePrecision(),
     versions: packageVersions(),
     startedAt: new Date(started).toISOString(),
     seconds: (Date.now() - started) / 1000,

@@ -35,7 +35,15 @@ describe('combineSeeds', () => {
     expect(c.se).toBeCloseTo(Math.sqrt(0.01025), 12);
     // Identical seeds: only the bootstrap, not divided by k (the evaluation examples are shared).
     expect(combineSeeds([0.5, 0.5, 0.5], [0.03, 0.03, 0.03]).se).toBeCloseTo(0.03, 12);
-    expect(combineSeeds([0.7], [0.02])).toEqual({ value: 0.7, se: 0.02 });
+    expect(combineSeeds([0.7], [0.02])).toEqual({ value: 0.7, se: 0.02, df: Infinity });
+  });
+  it('gives the SE Welch–Satterthwaite degrees of freedom: k − 1 when the seeds dominate, large when the bootstrap does', () => {
+    // s²/k = 0.01 with k − 1 = 1 df, mean(b²) = 0.00025 large-sample: df = 1 · (0.01025 / 0.01)² = 1.050625.
+    expect(combineSeeds([0.1, 0.3], [0.01, 0.02]).df).toBeCloseTo(1.050625, 12);
+    // No seed spread: only the bootstrap term, whose degrees of freedom are unbounded.
+    expect(combineSeeds([0.5, 0.5, 0.5], [0.03, 0.03, 0.03]).df).toBe(Infinity);
+    // Three seeds, spread 10× the bootstrap SE: s²/k = 0.01/3, mean(b²) = 1e-4, df = 2 · ((0.01/3 + 1e-4) / (0.01/3))² = 2.1218.
+    expect(combineSeeds([0.4, 0.5, 0.6], [0.01, 0.01, 0.01]).df).toBeCloseTo(2 * ((0.01 / 3 + 1e-4) / (0.01 / 3)) ** 2, 10);
   });
   it('names a bad argument', () => {
     expect(() => combineSeeds([], [])).toThrow('combineSeeds: values must hold at least one value, got 0');
@@ -53,7 +61,10 @@ describe('aggregateSeeds', () => {
     expect(pairedDifferenceSe(agg, 'A', 'B', 'testAccuracy')).toBeCloseTo(Math.sqrt(0.001625), 4);
     const decision = pairedDecision(agg);
     expect(decision.verdict).toBe('within noise');
-    expect(decision.evidence).toBe('76.0 vs 70.0, Δ = +6.0 ± 4.0 (2 SE = 8.1; SE from repeated seeds)');
+    // df = 1 · (0.001625 / 0.0016)² = 1.0315 (stored to 4 digits): two seeds leave one degree of freedom, so the critical value is a t quantile, not 2.
+    expect(decision.df).toBeCloseTo(1.031, 3);
+    expect(decision.critical).toBeGreaterThan(10);
+    expect(decision.evidence).toMatch(/^76\.0 vs 70\.0, Δ = \+6\.0 ± 4\.0 \(t\(1\.0 df\) critical \d+\.\d\d × SE = \d+\.\d; SE from repeated seeds\)$/);
     // The rows' own SEs combine the same way: the unpaired comparison is within noise as well.
     const [a, b] = agg.rows.map((r) => rowMetrics.testAccuracy.estimate(r, agg));
     expect(a!.seSource).toBe('seeds');

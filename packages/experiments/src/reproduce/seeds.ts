@@ -1,14 +1,20 @@
 import { InvalidArgumentError } from '@mia/core';
 import { trainingSeedOf, type ExperimentConfig } from '../config/schema';
 import { isNotRun, type RunOutcome, type RunSeedsOptions, type SeedRun } from './types';
-import { pairIndex, pairedDifferenceSe, pairedMetricKey, storedSe, type PairedMetric, type PairedSeTable } from '../run/paired-se';
+import { pairIndex, pairedDifferenceDf, pairedDifferenceSe, pairedMetricKey, storedSe, type PairedMetric, type PairedSeTable } from '../run/paired-se';
 import type { AttackRow, DefenseRow, ExperimentResults, RowSe, SeedValues } from '../run/results';
-import type { Estimate } from './verdicts';
+import { satterthwaiteDf, type Estimate } from './verdicts';
 
-/** A number combined over training seeds: the mean and its SE (docs/protocol.md §5.2). */
+/** A number combined over training seeds: the mean, its SE and the SE's degrees of freedom (docs/protocol.md §5.2). */
 export interface SeedCombination {
   readonly value: number;
   readonly se: number;
+  /**
+   * Welch–Satterthwaite degrees of freedom of `se`: the seed spread s²/k has k − 1, the bootstrap term
+   * is large-sample, so df = (k − 1)·(SE² / (s²/k))² — k − 1 when the seeds' spread dominates, large
+   * when the evaluation examples' noise does. Infinity with one seed (a bootstrap SE).
+   */
+  readonly df: number;
 }
 
 /**
@@ -16,7 +22,9 @@ export interface SeedCombination {
  * (docs/protocol.md §5.2): the mean v̄ of the values v_s, and SE² = s²/k + mean(b_s²), s² the
  * between-seed sample variance and b_s the bootstrap SE of seed s. The bootstrap term is not divided
  * by k: the seeds share the evaluation examples, so their sampling errors do not average out (the
- * SE is conservative by at most the seeds' unshared evaluation noise). With k = 1: v and b.
+ * SE is conservative by at most the seeds' unshared evaluation noise). With k = 1: v and b. The
+ * SE's degrees of freedom follow Welch–Satterthwaite (see {@link SeedCombination.df}), so decisions
+ * on it use a Student-t critical value instead of a normal one.
  * @throws InvalidArgumentError when there is no value or the two arrays differ in length.
  */
 export function combineSeeds(values: readonly number[], bootstrapSes: readonly number[]): SeedCombination {
@@ -24,10 +32,11 @@ export function combineSeeds(values: readonly number[], bootstrapSes: readonly n
   if (k === 0) throw new InvalidArgumentError('combineSeeds: values must hold at least one value, got 0');
   if (bootstrapSes.length !== k) throw new InvalidArgumentError(`combineSeeds: bootstrapSes must have one SE per value (${k}), got ${bootstrapSes.length}`);
   const average = values.reduce((a, v) => a + v, 0) / k;
-  if (k === 1) return { value: average, se: bootstrapSes[0]! };
+  if (k === 1) return { value: average, se: bootstrapSes[0]!, df: Infinity };
   const bootstrap = bootstrapSes.reduce((a, b) => a + b * b, 0) / k;
   const between = values.reduce((a, v) => a + (v - average) ** 2, 0) / (k - 1);
-  return { value: average, se: Math.sqrt(between / k + bootstrap) };
+  const df = satterthwaiteDf([{ variance: between / k, df: k - 1 }, { variance: bootstrap }]);
+  return { value: average, se: Math.sqrt(between / k + bootstrap), df };
 }
 
 /** The value of a {@link PairedMetric} key (`p1`, `adv:<attack>`, …) in a row; NaN when the row lacks it. */
@@ -67,11 +76,15 @@ function aggregateRow(rows: readonly DefenseRow[], trainingSeeds: readonly numbe
     };
   });
   const ses = rows.map((r) => r.se);
-  const combined = (value: (r: DefenseRow) => number, se: (s: RowSe) => number | undefined) =>
-    combineSeeds(
+  const dfs: Record<string, number> = {};
+  const combined = (value: (r: DefenseRow) => number, se: (s: RowSe) => number | undefined, key: string) => {
+    const c = combineSeeds(
       rows.map(value),
       ses.map((s) => (s === undefined ? NaN : (se(s) ?? NaN))),
-    ).se;
+    );
+    if (Number.isFinite(c.df)) dfs[key] = Number(c.df.toPrecision(4));
+    return c.se;
+  };
   const se: RowSe | undefined = ses.some((s) => s === undefined)
     ? undefined
     : {
@@ -83,6 +96,7 @@ function aggregateRow(rows: readonly DefenseRow[], trainingSeeds: readonly numbe
             combined(
               (r) => r[m],
               (s) => s[m],
+              m,
             ),
           ]),
         ) as Record<(typeof HEADLINE)[number], number>),
@@ -93,14 +107,18 @@ function aggregateRow(rows: readonly DefenseRow[], trainingSeeds: readonly numbe
               advantage: combined(
                 (r) => rowValue(r, `adv:${a.attack}`),
                 (s) => s.attacks[a.attack]?.advantage,
+                `adv:${a.attack}`,
               ),
               auc: combined(
                 (r) => rowValue(r, `auc:${a.attack}`),
                 (s) => s.attacks[a.attack]?.auc,
+                `auc:${a.attack}`,
               ),
             },
           ]),
         ),
+        // Filled by the `combined` calls above (property values are evaluated in order).
+        df: dfs,
       };
   const validation = rows.map((r) => r.validationAccuracy);
   const missed = (pick: (r: DefenseRow) => string) => rows.some((r) => pick(r) === 'miss');
@@ -127,19 +145,24 @@ function aggregatePaired(runs: readonly ExperimentResults[]): PairedSeTable | un
   const { rows, se } = tables[0]!;
   const n = rows.length;
   const combined: Record<string, Array<number | null>> = {};
+  const dfs: Record<string, Array<number | null>> = {};
   for (const key of Object.keys(se)) {
     const values: Array<number | null> = [];
+    const df: Array<number | null> = [];
     for (let i = 0; i < n; i++) {
       for (let j = i + 1; j < n; j++) {
         const p = pairIndex(i, j, n);
         const d = runs.map((r) => rowValue(r.rows[i]!, key) - rowValue(r.rows[j]!, key));
         const ps = tables.map((t) => t!.se[key]?.[p] ?? null);
-        values[p] = ps.some((x) => x === null) || d.some((x) => !Number.isFinite(x)) ? null : storedSe(combineSeeds(d, ps as number[]).se);
+        const c = ps.some((x) => x === null) || d.some((x) => !Number.isFinite(x)) ? undefined : combineSeeds(d, ps as number[]);
+        values[p] = c === undefined ? null : storedSe(c.se);
+        df[p] = c === undefined || !Number.isFinite(c.df) ? null : Number(c.df.toPrecision(4));
       }
     }
     combined[key] = values;
+    dfs[key] = df;
   }
-  return { method: 'seeds+paired-bootstrap', resamples: tables[0]!.resamples, seeds: runs.length, rows, se: combined };
+  return { method: 'seeds+paired-bootstrap', resamples: tables[0]!.resamples, seeds: runs.length, rows, se: combined, df: dfs };
 }
 
 /**
@@ -191,8 +214,8 @@ export function aggregateSeeds(runs: readonly ExperimentResults[], trainingSeeds
 
 /**
  * Two rows' numbers as estimates whose `compareEstimates` margin uses the paired SE of their
- * difference (docs/protocol.md §5.2): `a` carries the paired SE and `b` an SE of 0, so
- * `sqrt(a.se² + b.se²)` is the paired SE. `seSource` is 'seeds' for a `runSeeds` aggregate, else
+ * difference (docs/protocol.md §5.2): `a` carries the paired SE (and its degrees of freedom) and `b`
+ * an SE of 0, so `sqrt(a.se² + b.se²)` is the paired SE. `seSource` is 'seeds' for a `runSeeds` aggregate, else
  * 'bootstrap' (one training seed). Undefined when the results have no paired SEs.
  */
 export function pairedEstimates(
@@ -210,7 +233,8 @@ export function pairedEstimates(
       key,
     );
   const seSource = results.pairedSe!.method === 'seeds+paired-bootstrap' ? 'seeds' : 'bootstrap';
-  return { a: { value: value(rowA), se, seSource }, b: { value: value(rowB), se: 0, seSource } };
+  const df = pairedDifferenceDf(results, rowA, rowB, metric);
+  return { a: { value: value(rowA), se, seSource, ...(Number.isFinite(df) ? { df } : {}) }, b: { value: value(rowB), se: 0, seSource } };
 }
 
 /**

@@ -58,6 +58,7 @@ export function metricTable(options: MetricTableOptions): ReproductionTable {
         ours: e.value,
         ...(e.se === undefined ? {} : { se: e.se }),
         ...(e.seSource === undefined ? {} : { seSource: e.seSource }),
+        ...(e.df === undefined ? {} : { df: e.df }),
         ...(seeds === undefined ? {} : { perSeed: seeds.map((s) => metric.seedValue!(s)), seeds: seeds.map((s) => s.trainingSeed) }),
       };
     }),

@@ -5,6 +5,7 @@ import type { ArtifactStore } from '../store/artifact-store';
 import type { ExperimentConfig } from '../config/schema';
 import type { PreparedData } from '../data/prepare-data';
 import type { ExperimentResults } from '../run/results';
+import type { Regime } from '../run/testability';
 
 /**
  * How big a reproduction runs: `smoke` (seconds, CI), `cpu` (real CIFAR-10 subsets and stand-ins,
@@ -39,6 +40,8 @@ export interface TableCell {
   /** Standard error of `ours` (bootstrap over examples, binomial approximation, or over seeds; see `seSource`). */
   readonly se?: number;
   readonly seSource?: 'bootstrap' | 'binomial' | 'seeds' | 'parameters' | 'sample';
+  /** Degrees of freedom of `se` when it rests on a few training seeds (Welch–Satterthwaite); absent: large-sample. */
+  readonly df?: number;
   /** Set when `ours` is missing: why (e.g. "not run: dataset not available"). */
   readonly notRun?: string;
   /**
@@ -101,6 +104,12 @@ export interface Decision {
   readonly format?: CellFormat;
   /** (Δ − offset)/SE signed so that positive favours the claim. */
   readonly z?: number;
+  /** Degrees of freedom of `se` when finite (an SE resting on a few training seeds, Welch–Satterthwaite); absent: large-sample. */
+  readonly df?: number;
+  /** The critical value the margin was held against, in SEs (2 for a large-sample comparison; a Student-t quantile with `df`). */
+  readonly critical?: number;
+  /** 'non-inferiority' when the claim was decided as a one-sided non-inferiority test with `offset` as its margin; absent: superiority. */
+  readonly test?: 'non-inferiority';
   /** A p-value when the decision is a test rather than a 2-SE margin (trend claims). */
   readonly p?: number;
   /** Why the comparison was not decided (not run, not testable: why). */
@@ -219,6 +228,20 @@ export interface ReproductionContext {
 }
 
 /**
+ * One run a reproduction asks `ctx.run` for: its run id and config. `group` names the group of
+ * training seeds it belongs to (`plannedSeedRuns`: the first seed's id), for a group whose first
+ * seed did not run (dataset not available) stops there.
+ */
+export interface PlannedRun {
+  readonly id: string;
+  readonly config: ExperimentConfig;
+  readonly group?: string;
+}
+
+/** What {@link Reproduction.plan} may depend on: the scale, and where the datasets are. */
+export type PlanContext = Pick<ReproductionContext, 'scale' | 'dataDir'>;
+
+/**
  * One table or figure of a paper, runnable as `mia reproduce <name> --scale smoke|cpu|paper`.
  * @see docs/protocol.md §7 (per-protocol presets)
  */
@@ -231,10 +254,32 @@ export interface Reproduction {
   readonly source: string;
   readonly description?: string;
   run(ctx: ReproductionContext): Promise<ReproductionOutput>;
+  /**
+   * Every run {@link run} asks `ctx.run` for at a scale, known before anything trains: id and config,
+   * each training seed's run included (`plannedSeedRuns`). With it, `mia reproduce --redecide`
+   * compares every stored run's config with the plan before the reproduction starts, so a changed
+   * config is found even in a run it reaches only after loading trained models; `runReproduction`
+   * validates every planned config before training and refuses a `ctx.run` the plan does not list
+   * (the plan cannot drift from the run). Required for a reproduction that calls `ctx.loadModel`.
+   */
+  plan?(ctx: PlanContext): readonly PlannedRun[] | Promise<readonly PlannedRun[]>;
+  /**
+   * The regimes its claims are gated on, one per column (dataset, architecture) with the number of
+   * classes there: each regime states the paper's own values (`Regime.paper`), and a test feeds every
+   * reproduction's gates a model at those values and expects a pass (docs/protocol.md §5.1: every
+   * gate can pass), and one clearly out of regime and expects "not testable".
+   */
+  readonly regimes?: ReadonlyArray<{ readonly column: string; readonly regime: Regime; readonly classes: number }>;
 }
 
-/** The verdict rules this version decides claims with (`ReproductionResult.verdictRules`). */
-export const CURRENT_VERDICT_RULES = 3;
+/**
+ * The verdict rules this version decides claims with (`ReproductionResult.verdictRules`; docs/protocol.md
+ * §5.1): 4 = Student-t critical values with Welch–Satterthwaite degrees of freedom for SEs over training
+ * seeds, non-inferiority claims as one-sided tests, gates met at the threshold (not 2 SE above it), no
+ * decision on an SE over one model's parameters, saturation decided per model from every attack,
+ * convergence and comparator-effect rules.
+ */
+export const CURRENT_VERDICT_RULES = 4;
 
 /** Everything a reproduction measured (written as `reproduction.json`). */
 export interface ReproductionResult extends ReproductionOutput {
@@ -246,6 +291,8 @@ export interface ReproductionResult extends ReproductionOutput {
   readonly description: string;
   readonly scale: ReproductionScale;
   readonly backend: string;
+  /** Precision of the convolutions and matrix products the models trained with (absent in older results: fp32). */
+  readonly precision?: 'fp32' | 'bf16';
   readonly versions: Record<string, string>;
   readonly startedAt: string;
   readonly seconds: number;
@@ -253,12 +300,13 @@ export interface ReproductionResult extends ReproductionOutput {
   readonly runs: Record<string, { readonly dataset: string; readonly source: 'real' | 'stand-in'; readonly seconds: number } | NotRun>;
   readonly notes: readonly string[];
   /**
-   * Version of the verdict rules the claims were decided with (docs/protocol.md §5.1): 3 = structured
+   * Version of the verdict rules the claims were decided with (docs/protocol.md §5.1): 4 = the
+   * rules of {@link CURRENT_VERDICT_RULES}; 3 = structured
    * per-column decisions, the combination rule with Holm's step-down, the regime gate with its own
    * noise; 2 = margins and testability gate, decisions kept as evidence text only. Absent in results
    * computed before the testability gate.
    */
-  readonly verdictRules?: 2 | 3;
+  readonly verdictRules?: 2 | 3 | 4;
   /** When the claims were last decided, if later than the measurement (`mia reproduce --redecide`). */
   readonly decidedAt?: string;
 }

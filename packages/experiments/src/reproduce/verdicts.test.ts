@@ -3,7 +3,7 @@ import { fakeResults, fakeRow, fakeSe } from '../test-utils/reproduction-fixture
 import { claimForEveryColumn, compareRows, regimeGate } from './column-claims';
 import { rowMetrics } from './row-metrics';
 import { metricTable } from './table-helpers';
-import { regime, testabilityProblem } from '../run/testability';
+import { regime, testabilityProblem, thresholdProblem } from '../run/testability';
 import { trendClaim } from './trend-claims';
 import type { RunOutcome } from './types';
 import type { ColumnDecision } from './types';
@@ -57,7 +57,7 @@ describe('claimForEveryColumn with the regime gate', () => {
   it('holds when every column holds beyond 2 SE', () => {
     const c = claimOn({ A: fakeResults([base({ p1: 0.6 }), defended({ p1: 0.7 })]), B: fakeResults([base({ p1: 0.5 }), defended({ p1: 0.6 })]) });
     expect(c.verdict).toBe('holds');
-    expect(c.evidence).toMatch(/^holds: holds on A, B\. A: holds — D 0\.700 vs w\/o 0\.600, Δ = \+0\.100 ± 0\.014 \(2 SE = 0\.028\); B: holds/);
+    expect(c.evidence).toMatch(/^holds on A, B\. A: holds — D 0\.700 vs w\/o 0\.600, Δ = \+0\.100 ± 0\.014 \(2 SE = 0\.028\); B: holds/);
     // The column decisions are data: values, Δ, SE and its source, direction and offset.
     expect(c.columns![0]).toMatchObject({ column: 'A', verdict: 'holds', labels: ['D', 'w/o'], a: 0.7, b: 0.6, direction: 'greater', offset: 0 });
     expect(c.columns![0]!.delta).toBeCloseTo(0.1, 12);
@@ -111,14 +111,12 @@ describe('claimForEveryColumn with the regime gate', () => {
 
   it('is not testable when a model that must fit (`fitted`) did not, and testable once it does', () => {
     const lowFit = fakeResults([base({ p1: 0.5 }), defended({ p1: 0.9 })]);
-    // defended(): train 90 % with SE 1 point — exactly at the default 90 % bound: at the edge, not met.
-    expect(testabilityProblem({ results: lowFit, undefended: 'w/o', compared: ['D'], fitted: ['D'], regime: REGIME })).toBe(
-      "D's train accuracy at the edge of the regime (90.0 % vs 90.0 %, SE 1.0)",
-    );
-    // A looser bound (85 %) is cleared by 5 SE: met.
+    // defended(): train 90 % with SE 1 point — exactly at the default 90 % bound: met (a gate is met at its threshold).
+    expect(testabilityProblem({ results: lowFit, undefended: 'w/o', compared: ['D'], fitted: ['D'], regime: REGIME })).toBeUndefined();
+    // A bound of 91 %: below it within 2 SE — at the edge, not met.
     expect(
-      testabilityProblem({ results: lowFit, undefended: 'w/o', compared: ['D'], fitted: ['D'], regime: regime({ why: 't', minTrainAccuracy: 0.85 }) }),
-    ).toBeUndefined();
+      testabilityProblem({ results: lowFit, undefended: 'w/o', compared: ['D'], fitted: ['D'], regime: regime({ why: 't', minTrainAccuracy: 0.91 }) }),
+    ).toBe("D's train accuracy at the edge of the regime (90.0 % vs 91.0 %, SE 1.0)");
     const strict = regime({ why: 'test', minTrainAccuracy: 0.95 });
     expect(
       testabilityProblem({
@@ -141,7 +139,7 @@ describe('claimForEveryColumn with the regime gate', () => {
     expect(noRow.evidence).toMatch(/no defense labelled "D"/);
     // A missing comparator is "not evaluated", a run that did not happen "not run".
     expect(claimSummary(combineColumns('s', [{ column: 'A', verdict: 'not evaluated', evidence: 'no comparator', reason: 'no comparator' }]))).toBe(
-      'not evaluated: not evaluated on A',
+      'not evaluated on A',
     );
     expect(claimSummary(claimOn({ A: { notRun: 'not run: dataset not available' } }))).toBe('not evaluated: not run on A');
     expect(claimOn({ A: { notRun: 'not run: dataset not available' } }).verdict).toBe('not evaluated');
@@ -156,7 +154,7 @@ describe('claimForEveryColumn with the regime gate', () => {
     expect(c.verdict).toBe('partial');
     expect(claimSummary(c)).toBe('partial: holds on A; not testable on B; not run on C');
     expect(c.evidence).toMatch(
-      /^partial: holds on A; not testable on B; not run on C\. A: holds — .*; B: not testable — not testable at this scale: undefended test accuracy .*; C: not evaluated — not run: dataset not available$/,
+      /^partial: holds on A; not testable on B; not run on C\. A: holds — .*; B: not testable at this scale: undefended test accuracy .*; C: not evaluated — not run: dataset not available$/,
     );
     expect(c.columns!.map((x) => x.reason)).toEqual([undefined, expect.stringMatching(/^undefended test accuracy 11\.7 %/), 'not run: dataset not available']);
   });
@@ -369,15 +367,29 @@ describe('the regime gate with its own noise', () => {
   const problem = (row: ReturnType<typeof undefended>, kind?: 'privacy' | 'utility') =>
     testabilityProblem({ results: fakeResults([row]), undefended: 'w/o', compared: [], regime: REGIME, ...(kind === undefined ? {} : { kind }) });
 
-  it('counts a threshold as met only beyond 2 SE of it; within 2 SE is "at the edge of the regime"', () => {
-    expect(problem(undefended({ train: 0.901, se: 0.01 }))).toBe('undefended train accuracy at the edge of the regime (90.1 % vs 90.0 %, SE 1.0)');
-    expect(problem(undefended({ train: 0.93, se: 0.01 }))).toBeUndefined();
+  it('counts a threshold as met when the value reaches it; below it within 2 SE is "at the edge of the regime", beyond 2 SE failed', () => {
+    // Met at or above the threshold, however large the SE: a bounded quantity near its bound could otherwise never pass.
+    expect(problem(undefended({ train: 0.901, se: 0.01 }))).toBeUndefined();
+    expect(problem(undefended({ train: 0.9, se: 0.05 }))).toBeUndefined();
+    expect(problem(undefended({ train: 0.885, se: 0.01 }))).toBe('undefended train accuracy at the edge of the regime (88.5 % vs 90.0 %, SE 1.0)');
     expect(problem(undefended({ train: 0.85, se: 0.01 }))).toBe('undefended train accuracy 85.0 % < 90.0 %');
     // Test accuracy over chance (3 × 10 % = 30 %) and the gap, each with its SE.
-    expect(problem(undefended({ test: 0.31, se: 0.01 }))).toBe('undefended test accuracy over chance at the edge of the regime (31.0 % vs 30.0 %, SE 1.0)');
-    expect(problem(undefended({ train: 0.95, test: 0.93, se: 0.01 }))).toBe('undefended generalization gap at the edge of the regime (2.0 % vs 0.0 %, SE 1.4)');
+    expect(problem(undefended({ test: 0.29, se: 0.01 }))).toBe('undefended test accuracy over chance at the edge of the regime (29.0 % vs 30.0 %, SE 1.0)');
+    expect(problem(undefended({ train: 0.95, test: 0.93, se: 0.01 }))).toBeUndefined();
+    expect(problem(undefended({ train: 0.94, test: 0.95, se: 0.01 }))).toMatch(
+      /^undefended generalization gap at the edge of the regime \(-1\.0 % vs 0\.0 %, SE 1\.4\)/,
+    );
+    expect(problem(undefended({ train: 0.9, test: 0.95, se: 0.01 }))).toBe('undefended generalization gap -5.0 % ≤ 0.0 %');
     // Without a recorded SE (older results) the plain threshold applies.
-    expect(problem(undefended({ train: 0.901 }))).toBeUndefined();
+    expect(problem(undefended({ train: 0.899 }))).toBe('undefended train accuracy 89.9 % < 90.0 %');
+  });
+
+  it('passes the SAM CIFAR-10 fit gate at the paper-level train accuracy a best-validation checkpoint reaches (99.10 ± 0.80 against 99 %)', () => {
+    // The committed SGD seeds 99.94 / 97.52 / 99.84 %: under the old "clear it by 2 SE" rule it needed more than 100.6 %.
+    expect(thresholdProblem('SGD train accuracy', 0.991, 0.99, 0.008, 'failed')).toBeUndefined();
+    expect(thresholdProblem('SGD train accuracy', 0.985, 0.99, 0.008, 'failed')).toBe(
+      'SGD train accuracy at the edge of the regime (98.5 % vs 99.0 %, SE 0.8)',
+    );
   });
 
   it('makes a privacy claim not testable when the undefended attacks are saturated, not a utility claim', () => {

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '@mia/core';
+import { studentTCdf, studentTQuantile } from '@mia/metrics';
 import type { CellFormat, Claim, ClaimVerdict, ColumnDecision, Decision, Direction } from './types';
 
 /**
@@ -21,6 +22,48 @@ export interface Estimate {
   readonly value: number;
   readonly se?: number;
   readonly seSource?: SeSource;
+  /**
+   * Degrees of freedom of `se` (docs/protocol.md §5.1): finite for an SE that rests on a few
+   * training seeds (Welch–Satterthwaite, {@link combineSeeds}); absent or Infinity for a large-sample
+   * SE (bootstrap over thousands of examples, binomial).
+   */
+  readonly df?: number;
+}
+
+/**
+ * The kind of test a comparison is (docs/protocol.md §5.1): 'superiority' (the default) decides
+ * "A − B beyond the offset" at the two-sided 2-SE level; 'non-inferiority' decides "A − B above the
+ * offset (a negative margin, e.g. −2 accuracy points)" as a one-sided test at α = 2.5 % (the lower
+ * end of the 95 % interval of Δ clears the margin), the standard reading of "within a margin".
+ */
+export type ComparisonTest = 'superiority' | 'non-inferiority';
+
+/** One-sided level of the 2-SE rule under the normal: Φ(2) = 0.97725 (so t_∞ gives exactly 2). */
+const SUPERIORITY_LEVEL = 0.9772498680518208;
+/** One-sided level of a non-inferiority test (α = 2.5 %). */
+const NON_INFERIORITY_LEVEL = 0.975;
+
+/**
+ * The critical value a margin must exceed, in SEs (docs/protocol.md §5.1): the Student-t quantile
+ * with `df` degrees of freedom at the test's one-sided level — 2 for a large-sample superiority
+ * comparison (df = ∞), 4.53 with 2 degrees of freedom (three training seeds whose spread dominates
+ * the SE), 1.96 for a large-sample non-inferiority test.
+ */
+export function criticalValue(test: ComparisonTest, df: number | undefined): number {
+  const level = test === 'non-inferiority' ? NON_INFERIORITY_LEVEL : SUPERIORITY_LEVEL;
+  // Large-sample: the exact normal quantiles (2 by construction; Φ⁻¹(0.975) = 1.959964…).
+  if (df === undefined || !(df > 0) || !Number.isFinite(df)) return test === 'non-inferiority' ? 1.959963984540054 : 2;
+  return studentTQuantile(level, df);
+}
+
+/**
+ * Welch–Satterthwaite degrees of freedom of a sum of variances, each with its own degrees of
+ * freedom: `(Σ v_i)² / Σ (v_i² / df_i)`; Infinity when every part is large-sample.
+ */
+export function satterthwaiteDf(parts: ReadonlyArray<{ readonly variance: number; readonly df?: number | undefined }>): number {
+  const total = parts.reduce((a, p) => a + p.variance, 0);
+  const denominator = parts.reduce((a, p) => (p.df === undefined || !Number.isFinite(p.df) ? a : a + (p.variance * p.variance) / p.df), 0);
+  return denominator > 0 ? (total * total) / denominator : Infinity;
 }
 
 /** Options of {@link compareEstimates}. */
@@ -43,7 +86,14 @@ export interface CompareOptions {
   readonly differenceSe?: number;
   /** Where {@link differenceSe} comes from, e.g. "paired bootstrap" (recorded and printed). Required with it. */
   readonly differenceSeSource?: string;
+  /** Degrees of freedom of {@link differenceSe} (finite when it rests on a few training seeds). @default Infinity */
+  readonly differenceDf?: number;
+  /** The kind of test (see {@link ComparisonTest}). 'non-inferiority' needs `direction: 'greater'` and a negative `offset` (the margin). @default 'superiority' */
+  readonly test?: ComparisonTest;
 }
+
+/** SE sources that measure one trained model, not a sampling error over training runs: no decision rests on them. */
+const PSEUDO_REPLICATED: readonly SeSource[] = ['parameters', 'sample'];
 
 /** A number in a table's format: percent (one decimal), integer, or three decimals. */
 export function formatNumber(value: number, format: CellFormat): string {
@@ -64,18 +114,26 @@ export function normalUpperTail(z: number): number {
 }
 
 /**
- * Decides "A − B beyond `offset` in `direction`" with a 2-SE margin (docs/protocol.md §5.1): the SE
- * of the difference is `options.differenceSe` when given (e.g. a paired bootstrap), else
- * `sqrt(seA² + seB²)` (the two estimates independent). Holds when the difference exceeds the offset
- * by more than 2 SE in the claimed direction, does not hold when it misses it by more than 2 SE,
- * else "within noise". Without an SE the claim is "not testable". The decision records the two
- * values, Δ, its SE and source, the direction and offset; evidence:
- * "0.784 vs 0.638, Δ = +0.146 ± 0.021 (2 SE = 0.042)".
- * @throws InvalidArgumentError when `differenceSe` is negative or not finite, or given without its source.
+ * Decides "A − B beyond `offset` in `direction`" (docs/protocol.md §5.1). The SE of the difference is
+ * `options.differenceSe` when given (e.g. a paired bootstrap), else `sqrt(seA² + seB²)` (the two
+ * estimates independent); its degrees of freedom are `options.differenceDf`, else the
+ * Welch–Satterthwaite combination of the two sides' `df` (Infinity for large-sample SEs). The margin
+ * (Δ − offset, signed so that positive favours the claim) must exceed the critical value
+ * {@link criticalValue} times the SE: 2 SE for a large-sample superiority comparison, a Student-t
+ * quantile when the SE rests on a few training seeds, and a one-sided 2.5 % test for a
+ * non-inferiority claim (`test: 'non-inferiority'`). Holds when the margin exceeds it, does not hold
+ * when it misses by more than it, else "within noise". Without an SE the claim is "not testable"; an
+ * SE over one model's parameters or evaluation points (`seSource` 'parameters' or 'sample') is not a
+ * sampling error over training runs, so such a comparison is "not testable" too ("shown, not
+ * decided"). The decision records the two values, Δ, its SE, df and source, the test, the critical
+ * value, the direction and offset; evidence: "0.784 vs 0.638, Δ = +0.146 ± 0.021 (2 SE = 0.042)".
+ * @throws InvalidArgumentError when `differenceSe` is negative or not finite, or given without its
+ *   source; when `differenceDf` is not > 0; when a non-inferiority test has no negative margin.
  */
 export function compareEstimates(a: Estimate, b: Estimate, options: CompareOptions): Decision {
   const { format, direction } = options;
   const offset = options.offset ?? 0;
+  const test = options.test ?? 'superiority';
   if (options.differenceSe !== undefined) {
     if (!Number.isFinite(options.differenceSe) || options.differenceSe < 0)
       throw new InvalidArgumentError(`compareEstimates: options.differenceSe must be a finite number ≥ 0, got ${String(options.differenceSe)}`);
@@ -84,6 +142,14 @@ export function compareEstimates(a: Estimate, b: Estimate, options: CompareOptio
         `compareEstimates: options.differenceSeSource must name where differenceSe comes from (e.g. "paired bootstrap"), got ${JSON.stringify(options.differenceSeSource)}`,
       );
   }
+  if (options.differenceDf !== undefined && !(options.differenceDf > 0))
+    throw new InvalidArgumentError(
+      `compareEstimates: options.differenceDf must be a number > 0 (Infinity for a large sample), got ${String(options.differenceDf)}`,
+    );
+  if (test === 'non-inferiority' && (direction !== 'greater' || !(offset < 0)))
+    throw new InvalidArgumentError(
+      `compareEstimates: a non-inferiority test needs direction 'greater' and a negative offset (the margin), got direction ${JSON.stringify(direction)} and offset ${String(offset)}`,
+    );
   const diff = a.value - b.value;
   const [la, lb] = options.labels ?? [undefined, undefined];
   const values = `${la === undefined ? '' : `${la} `}${formatNumber(a.value, format)} vs ${lb === undefined ? '' : `${lb} `}${formatNumber(b.value, format)}`;
@@ -95,6 +161,7 @@ export function compareEstimates(a: Estimate, b: Estimate, options: CompareOptio
     direction,
     offset,
     format,
+    ...(test === 'superiority' ? {} : { test }),
   };
   const sidesKnown = a.se !== undefined && b.se !== undefined && Number.isFinite(a.se) && Number.isFinite(b.se);
   if (options.differenceSe === undefined && !sidesKnown) {
@@ -102,12 +169,26 @@ export function compareEstimates(a: Estimate, b: Estimate, options: CompareOptio
     return { verdict: 'not testable', evidence: `not testable at this scale: ${reason}`, ...base, reason };
   }
   const sources = [...new Set([a.seSource, b.seSource].filter((s): s is SeSource => s !== undefined))];
+  const pseudo = sources.filter((s) => PSEUDO_REPLICATED.includes(s));
+  if (options.differenceSe === undefined && pseudo.length > 0) {
+    const reason = `shown, not decided: ${values}, Δ = ${signed(diff, format)}, but its SE is over ${pseudo.map((s) => SOURCE_TEXT[s as Exclude<SeSource, 'bootstrap'>]).join(' and ')} — the resolution of one trained model, not a sampling error over training runs (pseudo-replication); training seeds would decide it`;
+    return { verdict: 'not testable', evidence: `not testable at this scale: ${reason}`, ...base, reason };
+  }
   const se = options.differenceSe ?? Math.sqrt(a.se! * a.se! + b.se! * b.se!);
+  const df =
+    options.differenceSe !== undefined
+      ? (options.differenceDf ?? Infinity)
+      : satterthwaiteDf([
+          { variance: a.se! * a.se!, df: a.df },
+          { variance: b.se! * b.se!, df: b.df },
+        ]);
+  const critical = criticalValue(test, df);
   const seSource = options.differenceSeSource ?? `independent: sqrt(seA² + seB²)${sources.length === 0 ? '' : `, ${sources.join(' and ')}`}`;
   const margin = (direction === 'greater' ? 1 : -1) * (diff - offset);
   const z = se > 0 ? margin / se : margin > 0 ? Infinity : margin < 0 ? -Infinity : 0;
-  const verdict: ClaimVerdict = margin > 2 * se ? 'holds' : margin < -2 * se ? 'does not hold' : 'within noise';
-  const against = offset === 0 ? '' : ` against the allowed ${signed(offset, format)}`;
+  const verdict: ClaimVerdict = margin > critical * se ? 'holds' : margin < -critical * se ? 'does not hold' : 'within noise';
+  const against =
+    offset === 0 ? '' : test === 'non-inferiority' ? ` against the margin ${signed(offset, format)}` : ` against the allowed ${signed(offset, format)}`;
   const named = sources.filter((s): s is Exclude<SeSource, 'bootstrap'> => s !== 'bootstrap');
   const note =
     options.differenceSe !== undefined
@@ -115,13 +196,20 @@ export function compareEstimates(a: Estimate, b: Estimate, options: CompareOptio
       : named.length === 0
         ? ''
         : `; SE from ${named.map((s) => SOURCE_TEXT[s]).join(' and ')}`;
+  const finiteDf = Number.isFinite(df);
+  const threshold =
+    !finiteDf && test === 'superiority'
+      ? `2 SE = ${formatNumber(2 * se, format)}`
+      : `${test === 'non-inferiority' ? 'one-sided 2.5 %, ' : ''}${finiteDf ? `t(${df.toFixed(1)} df)` : 'normal'} critical ${critical.toFixed(2)} × SE = ${formatNumber(critical * se, format)}`;
   return {
     verdict,
-    evidence: `${values}, Δ = ${signed(diff, format)} ± ${formatNumber(se, format)}${against} (2 SE = ${formatNumber(2 * se, format)}${note})`,
+    evidence: `${values}, Δ = ${signed(diff, format)} ± ${formatNumber(se, format)}${against} (${threshold}${note})`,
     ...base,
     se,
     seSource,
     z,
+    ...(finiteDf ? { df } : {}),
+    critical,
   };
 }
 
@@ -143,25 +231,31 @@ export interface CombineOptions {
 
 /**
  * Holm's step-down (docs/protocol.md §5.1) applied to the failures of a family of comparisons: the
- * null hypothesis of comparison j is "the claim holds there", its one-sided p-value Φ(z_j) (z = the
+ * null hypothesis of comparison j is "the claim holds there", its one-sided p-value Φ(z_j), or the
+ * Student-t CDF at z_j with the comparison's `df` when its SE rests on a few training seeds (z = the
  * margin in SEs, negative for a failure). Sorted ascending, p_(i) is rejected while
  * p_(i) ≤ α/(m − i + 1); a "does not hold" whose null is not rejected becomes "within noise",
  * saying so. Columns without a z are left as they are. m = the number of columns with a z.
  */
 export function holmFailures(columns: readonly ColumnDecision[], alpha = 0.05): ColumnDecision[] {
   if (!(alpha > 0 && alpha < 1)) throw new InvalidArgumentError(`holmFailures: alpha must be in (0, 1), got ${String(alpha)}`);
-  const tested = columns.map((c, i) => ({ i, z: c.z })).filter((x): x is { i: number; z: number } => x.z !== undefined && !Number.isNaN(x.z));
+  const tested = columns
+    .map((c, i) => ({ i, z: c.z, df: c.df }))
+    .filter((x): x is { i: number; z: number; df: number | undefined } => x.z !== undefined && !Number.isNaN(x.z));
   const m = tested.length;
-  const p = (z: number) => normalUpperTail(-z); // P(Z < z): small when z is very negative
-  const order = [...tested].sort((x, y) => p(x.z) - p(y.z));
+  // P(T < z) with the comparison's degrees of freedom (the normal for a large-sample SE): small when z is very negative.
+  const pOf = (x: { z: number; df: number | undefined }) => (x.df === undefined ? normalUpperTail(-x.z) : studentTCdf(x.z, x.df));
+  const pByIndex = new Map(tested.map((x) => [x.i, pOf(x)]));
+  const p = (i: number) => pByIndex.get(i)!;
+  const order = [...tested].sort((x, y) => p(x.i) - p(y.i));
   const rejected = new Set<number>();
   for (let k = 0; k < order.length; k++) {
-    if (p(order[k]!.z) <= alpha / (m - k)) rejected.add(order[k]!.i);
+    if (p(order[k]!.i) <= alpha / (m - k)) rejected.add(order[k]!.i);
     else break;
   }
   return columns.map((c, i) => {
     if (c.verdict !== 'does not hold' || c.z === undefined || rejected.has(i)) return c;
-    const pv = p(c.z);
+    const pv = p(i);
     const rank = order.findIndex((x) => x.i === i);
     const threshold = alpha / (m - rank);
     const why =
@@ -201,6 +295,8 @@ export function claimSummary(claim: Pick<Claim, 'verdict' | 'decision' | 'column
       const cs = claim.columns!.filter(test);
       return cs.length === 0 ? [] : [`${label} ${cs.map((c) => `${c.column}${withDelta ? deltaText(c) : ''}`).join(', ')}`];
     });
+    // "holds on A, B" or "not testable on A; not run on B" already says the verdict first: no "holds: holds on …".
+    if (parts[0]!.startsWith(`${claim.verdict} on `)) return parts.join('; ');
     return `${claim.verdict}: ${parts.join('; ')}`;
   }
   if (claim.decision !== undefined && isDecided(claim.decision.verdict)) return `${claim.verdict}${deltaText(claim.decision)}`;
@@ -228,7 +324,9 @@ export function combineColumns(statement: string, columns: readonly ColumnDecisi
   else verdict = cols.some((c) => c.verdict === 'not testable') ? 'not testable' : 'not evaluated';
   const m = cols.filter((c) => c.z !== undefined).length;
   const rule = `every column must hold; a failure counts only after Holm's step-down over the ${m} decided comparison(s) at family α = ${alpha}`;
-  const detail = cols.length === 0 ? 'no column to evaluate' : cols.map((c) => `${c.column}: ${c.verdict} — ${c.evidence}`).join('; ');
+  // An undecided column's evidence starts with its verdict ("not testable at this scale: …"): not said twice.
+  const columnText = (c: ColumnDecision) => (c.evidence.startsWith(c.verdict) ? `${c.column}: ${c.evidence}` : `${c.column}: ${c.verdict} — ${c.evidence}`);
+  const detail = cols.length === 0 ? 'no column to evaluate' : cols.map(columnText).join('; ');
   const summary = cols.length === 0 ? verdict : claimSummary({ verdict, columns: cols });
   return { statement, verdict, evidence: `${summary}. ${detail}`, columns: cols, rule };
 }

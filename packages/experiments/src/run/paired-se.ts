@@ -28,6 +28,11 @@ export interface PairedSeTable {
   readonly rows: readonly string[];
   /** Per metric key (`trainAccuracy`, …, `p1`, `adv:<attack>`, `auc:<attack>`): the packed pair SEs, 4 significant digits. */
   readonly se: Readonly<Record<string, ReadonlyArray<number | null>>>;
+  /**
+   * `seeds+paired-bootstrap` only: the Welch–Satterthwaite degrees of freedom of each packed SE
+   * (same layout as {@link se}; null where the SE is null). Absent: large-sample SEs.
+   */
+  readonly df?: Readonly<Record<string, ReadonlyArray<number | null>>>;
 }
 
 /** Position of the pair (i, j), i < j, of `n` rows in a {@link PairedSeTable}'s packed arrays. */
@@ -135,4 +140,27 @@ export function pairedDifferenceSe(
   if (i === j) return 0;
   const value = values[pairIndex(Math.min(i, j), Math.max(i, j), table.rows.length)];
   return value === null || value === undefined ? undefined : value;
+}
+
+/**
+ * The degrees of freedom of {@link pairedDifferenceSe}'s SE for the same arguments: finite for a
+ * `runSeeds` aggregate (Welch–Satterthwaite over the seeds' differences and their paired bootstrap
+ * SEs, docs/protocol.md §5.2), Infinity for one training seed's paired bootstrap, or for results
+ * aggregated before degrees of freedom were recorded when `seeds` is absent.
+ * @throws InvalidArgumentError as {@link pairedDifferenceSe}.
+ */
+export function pairedDifferenceDf(
+  results: { readonly pairedSe?: PairedSeTable | undefined },
+  rowA: string | { readonly label: string },
+  rowB: string | { readonly label: string },
+  metric: PairedMetric,
+): number {
+  const se = pairedDifferenceSe(results, rowA, rowB, metric);
+  const table = results.pairedSe;
+  if (se === undefined || table === undefined || table.df === undefined) return Infinity;
+  const label = (row: string | { readonly label: string }) => (typeof row === 'string' ? row : row.label);
+  const i = table.rows.indexOf(label(rowA));
+  const j = table.rows.indexOf(label(rowB));
+  const value = table.df[pairedMetricKey(metric)]?.[pairIndex(Math.min(i, j), Math.max(i, j), table.rows.length)];
+  return value === null || value === undefined ? Infinity : value;
 }

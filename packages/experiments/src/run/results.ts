@@ -183,6 +183,8 @@ export interface ExperimentResults {
   };
   readonly partition: { readonly preset: string; readonly sizes: Record<string, number>; readonly digest: string };
   readonly backend: string;
+  /** Precision of the convolutions and matrix products the models trained with (absent in older results: fp32). */
+  readonly precision?: 'fp32' | 'bf16';
   readonly versions: Record<string, string>;
   readonly startedAt: string;
   readonly seconds: number;

@@ -18,6 +18,12 @@ export interface RowSe {
   readonly p1: number;
   /** Per attack (by name): SE of its advantage and AUC. */
   readonly attacks: Readonly<Record<string, { readonly advantage: number; readonly auc: number }>>;
+  /**
+   * `seeds+bootstrap` only: the Welch–Satterthwaite degrees of freedom of each SE above, by metric key
+   * (`trainAccuracy`, …, `p1`, `adv:<attack>`, `auc:<attack>`; docs/protocol.md §5.2). Absent:
+   * large-sample SEs (bootstrap over the evaluation examples).
+   */
+  readonly df?: Readonly<Record<string, number>>;
 }
 
 /** One attack's outputs on the target's members then non-members, as `runAttackSuite` returns them. */

@@ -1,4 +1,4 @@
-import { activeBackend } from '../train/backend-choice';
+import { activeBackend, activePrecision } from '../train/backend-choice';
 import { deriveSeed } from '@mia/core';
 import { concatSignals } from '@mia/attacks';
 import { DirectoryArtifactStore, type ArtifactStore } from '../store/artifact-store';
@@ -12,7 +12,7 @@ import { prepareData, type PreparedData } from '../data/prepare-data';
 import { checkTrainingAugmentation } from '../defenses/training-augmentation';
 import { checkAugmentationAttacks, unitQuerySignals } from '../attacks/query-signals';
 import type { DefenseRow, ExperimentResults } from './results';
-import { brokenDpWarning, divergenceWarning, examplesPerClassWarning } from './warnings';
+import { brokenDpWarning, divergenceWarning, examplesPerClassWarning, learningRateKnobs } from './warnings';
 import { trainUnit, type TrainUnitSpec } from '../train/train-unit';
 import { checkedRunConfig } from '../config/run-config';
 import { trainUnitsInWorkers, workerIsolation, type WorkerIsolation } from '../train/worker-pool';
@@ -141,8 +141,9 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     shadows.forEach((u, k) => {
       if (trainedByWorkers.has(`${index}:${shadowsOf[k]}`)) u.cache = 'miss';
     });
-    warn(divergenceWarning(`${defense.label ?? defense.name} target`, target.members, config.training.lr));
-    shadows.forEach((u, k) => warn(divergenceWarning(`${defense.label ?? defense.name} ${shadowsOf[k]}`, u.members, config.training.lr)));
+    const learningRates = learningRateKnobs(defense, config.training);
+    warn(divergenceWarning(`${defense.label ?? defense.name} target`, target.members, learningRates));
+    shadows.forEach((u, k) => warn(divergenceWarning(`${defense.label ?? defense.name} ${shadowsOf[k]}`, u.members, learningRates)));
     const shadow = shadows.length === 0 ? undefined : poolShadows(shadows);
     // The attack models train with the training seed: their randomness is part of a seed's spread (§5.2).
     const attackSeed = deriveSeed(trainingSeedOf(config), 'attack');
@@ -159,7 +160,7 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
       create,
     );
     // Trained attacks (NN) are cached like the models: a rerun on cached units does not retrain them.
-    const cacheAttacks = attackCacheOptions(config, data, defense, store, attackOptions, options.onLog);
+    const cacheAttacks = attackCacheOptions(config, data, defense, store, attackOptions, options.onLog, options.signal);
     // Without shadow models every attack is shadow-free (needs.shadow false): the suite runs without them.
     const suite =
       attacks.length === 0
@@ -239,6 +240,7 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
       digest: data.digest,
     },
     backend: activeBackend(),
+    precision: activePrecision(),
     versions: packageVersions(),
     startedAt: new Date(started).toISOString(),
     seconds: (Date.now() - started) / 1000,

@@ -37,6 +37,7 @@ export interface UnitClaim {
 
 const DEFAULT_TTL_MS = 300_000;
 const DEFAULT_POLL_MS = 500;
+const MAX_IMMEDIATE_RETRIES = 100;
 const hex = () => randomBytes(6).toString('hex');
 
 async function readHolder(path: string): Promise<{ holder?: ClaimHolder; modifiedMs: number } | undefined> {
@@ -115,7 +116,8 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * it expired unrenewed, e.g. a crashed host) is taken over. The holder renews the claim while it lives,
  * and a process exit removes its claims. Two processes can only both hold one claim if one of them
  * stalls for longer than `ttlMs`; the store's publish-if-absent keeps the result correct even then.
- * @throws InvalidArgumentError on a bad option; AbortError when `signal` aborts the wait.
+ * @throws InvalidArgumentError on a bad option, or when the claim file can be neither read nor (when
+ *   stale) moved aside in 100 attempts in a row; AbortError when `signal` aborts the wait.
  */
 export async function acquireClaim(dir: string, key: string, options: ClaimOptions = {}): Promise<UnitClaim> {
   const ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
@@ -125,7 +127,14 @@ export async function acquireClaim(dir: string, key: string, options: ClaimOptio
   const path = join(dir, `${key}.json`);
   await mkdir(dir, { recursive: true });
   let waited = false;
-  for (;;) {
+  // Retries without a pause (the claim vanished, or a stale one was moved aside) end in a claim or a
+  // wait within a few rounds; more in a row mean a claim file this process can neither read nor move.
+  let retries = 0;
+  for (; ; retries++) {
+    if (retries === MAX_IMMEDIATE_RETRIES)
+      throw new InvalidArgumentError(
+        `acquireClaim: ${path} must be a claim file this process can read and, when stale, move aside; ${MAX_IMMEDIATE_RETRIES} attempts in a row found it ${(await readHolder(path)) === undefined ? 'unreadable (not a file, or no read permission)' : 'stale but not movable (no write permission on its directory?)'}`,
+      );
     if (options.signal?.aborted === true) throw new AbortError('acquireClaim: aborted while waiting for another process');
     const now = Date.now();
     const holder: ClaimHolder = {
@@ -144,6 +153,7 @@ export async function acquireClaim(dir: string, key: string, options: ClaimOptio
     }
     if (!waited && current.holder !== undefined) options.onWait?.(current.holder);
     waited = true;
+    retries = -1; // a live holder is progress: the count restarts (at 0 after the loop's increment)
     await sleep(pollMs * (0.75 + 0.5 * Math.random()), options.signal);
   }
 }

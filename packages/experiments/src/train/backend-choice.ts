@@ -2,9 +2,12 @@ import { chosenBackend, initBackend, type BackendName, type InitBackendOptions, 
 import * as tf from '@tensorflow/tfjs-core';
 import { availableParallelism } from 'node:os';
 
+/** `@mia/backend-native` once `initBackend` has loaded it through {@link backendLoaders} (read by {@link activePrecision}). */
+let nativeModule: typeof import('@mia/backend-native') | undefined;
+
 /** How `initBackend` imports each backend from this package's own dependencies (pnpm's strict layout). */
 export const backendLoaders = {
-  native: () => import('@mia/backend-native'),
+  native: async () => (nativeModule = await import('@mia/backend-native')),
   wasm: () => import('@mia/backend-wasm'),
   cpu: () => import('@tensorflow/tfjs-backend-cpu'),
 } as const;
@@ -24,6 +27,15 @@ export const BACKEND_NAMES: readonly BackendName[] = ['tensorflow-gpu', 'tensorf
 /** The backend this thread runs on, as `initBackend` names it (`native`, not tfjs's `wasm`). */
 export function activeBackend(): string {
   return chosenBackend() ?? tf.getBackend();
+}
+
+/**
+ * The precision of this thread's convolutions and matrix products: `bf16` when the native backend
+ * runs in bf16 (`MIA_PRECISION`, `useNativeTraining({ precision })`), else `fp32`. It decides a
+ * trained model's weights, so it is part of the model cache key (when bf16) and of `results.json`.
+ */
+export function activePrecision(): 'fp32' | 'bf16' {
+  return activeBackend() === 'native' && nativeModule !== undefined ? nativeModule.nativePrecision() : 'fp32';
 }
 
 /** `name` as a backend a worker can be told to load, or undefined. */

@@ -3,6 +3,7 @@ import { trainingSeedOf, type DefenseConfig, type ExperimentConfig } from '../co
 import type { PreparedData } from '../data/prepare-data';
 import { contentHash } from '../store/canonical-hash';
 import { packageVersions } from '../store/versions';
+import { activePrecision } from './backend-choice';
 import { isReferenceRole, referenceIndices } from './reference-membership';
 import type { UnitRole } from './unit-roles';
 
@@ -21,6 +22,8 @@ export function unitSeedOf(config: Pick<ExperimentConfig, 'seed' | 'trainingSeed
  * training seed, {@link trainingSeedOf}) and code versions. A reference model's key also holds the
  * digests of the examples it trains on and is scored on (so `references.count`, `scheme` and `seed`
  * are in it through its keep mask, and a `paired` model shared by two counts is trained once).
+ * A model trained in bf16 (native backend, {@link activePrecision}) also has `precision: 'bf16'` in
+ * its key, so fp32 and bf16 models never mix; fp32 keys are as before.
  */
 export function unitKey(config: ExperimentConfig, data: PreparedData, defense: Pick<DefenseConfig, 'name' | 'params'>, role: UnitRole): string {
   const reference = isReferenceRole(role) ? referenceIndices(config, data.partition.roles, role) : undefined;
@@ -34,6 +37,7 @@ export function unitKey(config: ExperimentConfig, data: PreparedData, defense: P
     training: config.training,
     defense: { name: defense.name, params: defense.params },
     versions: packageVersions(),
+    ...(activePrecision() === 'bf16' ? { precision: 'bf16' } : {}),
     ...(reference === undefined ? {} : { members: contentHash(reference.memberIdx), scored: contentHash(reference.nonMemberIdx) }),
   });
 }
