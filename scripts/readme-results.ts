@@ -10,6 +10,9 @@
 // does not hold (from the claims' structured per-column decisions, verdict rules ≥ 3). Results decided
 // under older rules are marked: their claims carry evidence text only, which is not parsed, and a
 // "partial" there may include columns that did not hold.
+// Verdicts stated in prose (README.md, examples/*/README.md, docs/anchors.md) are spans
+//   <!-- verdict: <name> <scale> "<statement part>"[ <column>] -->…<!-- /verdict -->
+// filled in from the same files (scripts/verdict-spans.ts; test/docs-consistency.test.ts checks them).
 // Usage: pnpm readme:results [--check]   (--check: exit 1 when a README is out of date or a result is missing)
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -29,6 +32,7 @@ import { reproductions as crl } from '@mia/example-crl';
 import { reproductions as dp } from '@mia/example-dp';
 import { reproductions as past } from '@mia/example-past';
 import { reproductions as sam } from '@mia/example-sam';
+import { fillVerdictSpans } from './verdict-spans';
 
 const root = resolve(import.meta.dirname, '..');
 const check = process.argv.includes('--check');
@@ -101,12 +105,22 @@ function section(dir: string, name: string, scale: string): string {
   ].join('\n');
 }
 
+/** `text` with its verdict spans filled in; a span naming no committed claim is an error. */
+function spans(file: string, text: string): string {
+  const { text: filled, problems } = fillVerdictSpans(text, root);
+  if (problems.length > 0) throw new Error(`${file}:\n  ${problems.join('\n  ')}`);
+  return filled;
+}
+
 for (const example of readdirSync(join(root, 'examples'))) {
   const dir = join(root, 'examples', example);
   const readme = join(dir, 'README.md');
   if (!existsSync(readme)) continue;
   const text = readFileSync(readme, 'utf8');
-  const next = text.replace(BLOCK, (_m, name: string, scale: string) => `<!-- results: ${name} ${scale} -->\n${section(dir, name, scale)}\n<!-- /results -->`);
+  const next = spans(
+    readme,
+    text.replace(BLOCK, (_m, name: string, scale: string) => `<!-- results: ${name} ${scale} -->\n${section(dir, name, scale)}\n<!-- /results -->`),
+  );
   if (next !== text) {
     if (check) {
       console.error(`${readme} is out of date: run pnpm readme:results`);
@@ -183,12 +197,25 @@ const rootReadme = join(root, 'README.md');
 const rootText = readFileSync(rootReadme, 'utf8');
 const VERDICTS = /<!-- verdicts -->\n[\s\S]*?<!-- \/verdicts -->/;
 if (!VERDICTS.test(rootText)) throw new Error(`${rootReadme}: no <!-- verdicts --> … <!-- /verdicts --> block`);
-const rootNext = rootText.replace(VERDICTS, () => `<!-- verdicts -->\n${verdictTables()}\n<!-- /verdicts -->`);
+const rootNext = spans(
+  rootReadme,
+  rootText.replace(VERDICTS, () => `<!-- verdicts -->\n${verdictTables()}\n<!-- /verdicts -->`),
+);
 if (rootNext !== rootText) {
   if (check) {
     console.error(`${rootReadme} is out of date: run pnpm readme:results`);
     stale += 1;
   } else writeFileSync(rootReadme, rootNext);
+}
+// docs/anchors.md states verdicts in its plans' outcome paragraphs: spans only.
+const anchors = join(root, 'docs', 'anchors.md');
+const anchorsText = readFileSync(anchors, 'utf8');
+const anchorsNext = spans(anchors, anchorsText);
+if (anchorsNext !== anchorsText) {
+  if (check) {
+    console.error(`${anchors} is out of date: run pnpm readme:results`);
+    stale += 1;
+  } else writeFileSync(anchors, anchorsNext);
 }
 if (check && stale > 0) process.exit(1);
 console.log(stale > 0 ? `${stale} result block(s) without a produced result` : 'all result blocks up to date');

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BACKEND_NAMES } from '../packages/experiments/src/train/backend-choice';
 import { CLAIM_VERDICTS } from '../packages/experiments/src/reproduce/types';
+import { VERDICT_SPAN, committedResult, fillVerdictSpans, renderVerdict, unmarkedVerdicts } from '../scripts/verdict-spans';
 
 // The figures the docs state that can be checked against the code: the `--backend` values, the
 // command lists, the verdict names, the test-time figures; and no path that assumes a clone's name.
@@ -78,7 +79,7 @@ describe('docs agree with the code', () => {
     expect(lists).toBeGreaterThan(0);
   });
 
-  it("the README's test-time figures each say which backend they are for", () => {
+  it("the README's test-time figures each say which backend and which machine they are for", () => {
     // Sentences and list items, each on one line.
     const sentences = read('README.md')
       .split(/\.\s|\n- /)
@@ -86,6 +87,9 @@ describe('docs agree with the code', () => {
       .filter((s) => /pnpm test|runs the tests/.test(s) && /\d+\s*(min|minutes)\b/.test(s));
     expect(sentences.length).toBeGreaterThan(0);
     for (const s of sentences) {
+      // The machine too: a time without its conditions (idle or shared, how many cores) says little.
+      expect(s, s).toMatch(/\b(idle|busy|shared)\b/);
+      expect(s, s).toMatch(/\d+-core/);
       for (const m of s.matchAll(/(\d+(?:–\d+)?)\s*(?:min|minutes)\b/g)) {
         const after = s.slice(m.index!, m.index! + 40);
         expect(after, s).toMatch(/native|wasm/);
@@ -141,5 +145,58 @@ describe('docs agree with the code', () => {
 
   it('no install path assumes the name of the clone', () => {
     for (const file of ['README.md', ...guides]) expect(read(file), file).not.toMatch(/\.\.\/mia\//);
+  });
+});
+
+// Prose agrees with results: every verdict the READMEs and docs/anchors.md state about a committed
+// reproduction is a span generated from its reproduction.json (`pnpm readme:results`,
+// scripts/verdict-spans.ts), and no prose outside the spans and the generated blocks states one.
+describe('verdicts in prose are generated from the committed results', () => {
+  const exampleReadmes = readdirSync(join(root, 'examples'))
+    .map((e) => join('examples', e, 'README.md'))
+    .filter((f) => existsSync(join(root, f)));
+  const proseFiles = ['README.md', 'docs/anchors.md', ...exampleReadmes];
+
+  it('every verdict span names a committed claim and shows its current verdict (run pnpm readme:results when this fails)', () => {
+    let spans = 0;
+    for (const file of proseFiles) {
+      const text = read(file);
+      spans += [...text.matchAll(VERDICT_SPAN)].length;
+      const { text: filled, problems } = fillVerdictSpans(text, root);
+      expect(problems, file).toEqual([]);
+      const stale = [...text.matchAll(VERDICT_SPAN)].filter((m, i) => m[0] !== [...filled.matchAll(VERDICT_SPAN)][i]![0]).map((m) => m[0]);
+      expect(stale, `${file}: spans out of date`).toEqual([]);
+    }
+    // Not vacuous: the headline verdicts of the root README and the anchors are spans.
+    expect(spans).toBeGreaterThan(40);
+    for (const file of ['README.md', 'docs/anchors.md', 'examples/ccl/README.md', 'examples/crl/README.md', 'examples/past/README.md'])
+      expect([...read(file).matchAll(VERDICT_SPAN)].length, file).toBeGreaterThan(0);
+  });
+
+  it('no prose outside the spans, the generated blocks, code and quotes states a verdict', () => {
+    for (const file of proseFiles) {
+      const found = unmarkedVerdicts(read(file)).map((v) => `${file}:${v.line} "${v.word}": ${v.context.slice(0, 120)}`);
+      expect(found, "state a verdict with a <!-- verdict: … --> span (scripts/verdict-spans.ts), or quote the verdict's name").toEqual([]);
+    }
+  });
+
+  it('the checks catch a stale span, an unknown claim and an unmarked verdict (synthetic text)', () => {
+    const result = committedResult(root, 'ccl-table1', 'cpu')!;
+    const key = '"P1(CCQL) > P1(undefended)"';
+    const verdict = result.claims.find((c) => c.statement.includes('P1(CCQL) > P1(undefended)'))!.columns!.find((c) => c.column === 'CIFAR-10')!.verdict;
+    const other = CLAIM_VERDICTS.find((v) => v !== verdict)!;
+    const stale = `CCL on CIFAR-10: <!-- verdict: ccl-table1 cpu ${key} CIFAR-10 -->**${other}**<!-- /verdict -->.`;
+    const { text, problems } = fillVerdictSpans(stale, root);
+    expect(problems).toEqual([]);
+    expect(text).not.toBe(stale);
+    expect(text).toContain(`-->${renderVerdict(result, key, 'CIFAR-10')}<!--`);
+    expect(renderVerdict(result, key, 'CIFAR-10').startsWith(`**${verdict}**`)).toBe(true);
+    expect(fillVerdictSpans('<!-- verdict: ccl-table1 cpu "no such claim" -->x<!-- /verdict -->', root).problems[0]).toMatch(
+      /0 claims contain "no such claim"/,
+    );
+    expect(fillVerdictSpans('<!-- verdict: ccl-table9 cpu #1 -->x<!-- /verdict -->', root).problems[0]).toMatch(/no committed reproduction.json/);
+    expect(unmarkedVerdicts('Intro.\n\nOn CIFAR-10 CCL holds against the undefended model.').map((v) => [v.line, v.word])).toEqual([[3, 'holds']]);
+    expect(unmarkedVerdicts('A privacy claim is "not testable" when the attacks saturate; a held-out slice.')).toEqual([]);
+    expect(unmarkedVerdicts(stale)).toEqual([]);
   });
 });

@@ -1,111 +1,42 @@
 import { type DefenseRow } from '@mia/experiments';
 import {
   combineColumns,
+  comparatorProblem,
   compareEstimates,
   decidedClaim,
-  undecidedColumn,
-  type ColumnDecision,
-  formatValue,
   isNotRun,
   notEvaluated,
   notTestable,
+  undecidedColumn,
   type Claim,
+  type ColumnDecision,
   type Estimate,
   type NotRun,
   type ReproductionTable,
 } from '@mia/experiments/reproduce';
 import { CCL_ATTACKS } from './configs';
+import { FIG2_TOLERANCE, type Fig2Choices } from './fig2-choice';
 import { advantageOf } from './settings-table';
 
-/** One point of Fig. 2: a setting of a defense family and its runner row. */
+/** One point of Fig. 2: a setting of a defense family, its knob value and its runner row. */
 export interface Fig2Setting {
   readonly family: string;
   readonly label: string;
+  /** The family's knob at this setting (α, λ, p, ε, β or the epoch). */
   readonly strength: number;
   readonly row: DefenseRow | NotRun;
+  /** The family of the undefended row trained on the same split ('w/o (CCL5)' for AdvReg and Mixup+MMD). @default 'w/o' */
+  readonly reference?: string;
 }
 
-const CCL_FAMILIES = new Set(['CCQL', 'CCEL']);
+/** The CCL families, each decided on its own (the paper draws both curves). */
+export const CCL_FAMILIES = ['CCQL', 'CCEL'] as const;
 /** Rows that are references, not defenses. */
 const REFERENCES = new Set(['w/o', 'w/o (CCL5)']);
 
 type Measured = Fig2Setting & { readonly row: DefenseRow };
-const measured = (settings: readonly Fig2Setting[]): Measured[] => settings.filter((s): s is Measured => !isNotRun(s.row));
-const pct = (v: number) => `${formatValue(v, 'pct')}%`;
 
 const accuracyEstimate = (row: DefenseRow): Estimate => ({ value: row.testAccuracy, ...(row.se === undefined ? {} : { se: row.se.testAccuracy }) });
-
-/**
- * Whether a setting counts as "at least as accurate as the undefended model" (CCL §5.2's condition)
- * with a 2-SE margin (docs/protocol.md §5.1): it is left out only when its test accuracy is below the
- * undefended one beyond 2 SE of the difference (a setting 0.17 points below with an SE of 1.3 is in).
- * Without SEs (older results) the plain inequality applies.
- */
-function reachesAccuracy(row: DefenseRow, vanilla: DefenseRow): boolean {
-  const d = compareEstimates(accuracyEstimate(row), accuracyEstimate(vanilla), { direction: 'less', format: 'pct' });
-  return d.verdict === 'not testable' ? row.testAccuracy >= vanilla.testAccuracy : d.verdict !== 'holds';
-}
-
-/** The setting of `families` with the lowest `metric` among those that reach the undefended accuracy ({@link reachesAccuracy}). */
-function lowestAt(
-  settings: readonly Measured[],
-  families: (f: string) => boolean,
-  vanilla: DefenseRow,
-  metric: (r: DefenseRow) => number | undefined,
-): { s: Measured; v: number } | undefined {
-  let best: { s: Measured; v: number } | undefined;
-  for (const s of settings) {
-    if (!families(s.family) || !reachesAccuracy(s.row, vanilla)) continue;
-    const v = metric(s.row);
-    if (v !== undefined && (best === undefined || v < best.v)) best = { s, v };
-  }
-  return best;
-}
-
-/**
- * When no setting of `families` reaches the undefended accuracy: the decision that the most accurate
- * one is below it beyond 2 SE (a failure with its Δ and SE), or undefined when there is none.
- */
-function accuracyShortfall(settings: readonly Measured[], families: (f: string) => boolean, vanilla: DefenseRow, name: string) {
-  const candidates = settings.filter((s) => families(s.family));
-  if (candidates.length === 0) return undefined;
-  const top = candidates.reduce((a, b) => (b.row.testAccuracy > a.row.testAccuracy ? b : a));
-  const d = compareEstimates(accuracyEstimate(top.row), accuracyEstimate(vanilla), { direction: 'greater', format: 'pct', labels: [top.label, 'w/o'] });
-  return { ...d, evidence: `no ${name} setting reaches the undefended test accuracy; the most accurate, test accuracy ${d.evidence}` };
-}
-
-/**
- * The numbers of CCL §5.2's text for Fig. 2: the lowest loss-attack advantage among settings whose
- * test accuracy is at least the undefended model's, for CCQL and for Dropout (the strongest baseline
- * under that condition in the paper): 18.40% vs 29.67%.
- */
-export function fig2TextTable(settings: readonly Fig2Setting[]): ReproductionTable {
-  const all = measured(settings);
-  const vanilla = all.find((s) => s.family === 'w/o');
-  const cell = (family: string, paper: number) => {
-    if (vanilla === undefined) return { paper, notRun: 'not run: the undefended model did not run' };
-    const best = lowestAt(
-      all,
-      (f) => f === family,
-      vanilla.row,
-      (r) => advantageOf(r, 'loss'),
-    );
-    return best === undefined
-      ? { paper, notRun: `not run: no ${family} setting reached the undefended test accuracy (${pct(vanilla.row.testAccuracy)})` }
-      : { paper, ours: best.v };
-  };
-  return {
-    title: 'Fig. 2 (text): lowest loss-attack advantage at test accuracy ≥ undefended',
-    columns: ['loss advantage'],
-    rows: [
-      { label: 'CCQL', cells: [cell('CCQL', 0.184)] },
-      { label: 'Dropout', cells: [cell('Dropout', 0.2967)] },
-    ],
-    format: 'pct',
-    caption:
-      'Paper (CIFAR-10, ResNet-34): CCQL 18.40% vs Dropout 29.67%. A setting counts as at least as accurate as the undefended model unless it is below it beyond 2 SE of the difference.',
-  };
-}
 
 /** A row's advantage under `attack` (`'max'`: its highest) with the runner's bootstrap SE (none in older results). */
 function advantageEstimate(row: DefenseRow, attack: string): Estimate {
@@ -114,14 +45,48 @@ function advantageEstimate(row: DefenseRow, attack: string): Estimate {
   return { value, ...(se === undefined ? {} : { se }) };
 }
 
+const rowOfChosen = (choices: Fig2Choices, family: string): Measured | undefined => {
+  const s = choices.chosen.get(family);
+  return s === undefined || isNotRun(s.row) ? undefined : (s as Measured);
+};
+
 /**
- * Whether CCL setting `c` dominates baseline `b` (test accuracy ≥ and highest advantage ≤), as one
- * decision: the binding one (the smaller margin in SEs) of the two comparisons "accuracy(c) −
- * accuracy(b) > 0" and "advantage(c) − advantage(b) < 0". Holds when both hold beyond 2 SE, does not
- * hold when either fails beyond 2 SE, else within noise.
+ * The numbers of CCL §5.2's text for Fig. 2 — the paper's lowest loss-attack advantage at test
+ * accuracy ≥ the undefended model's, CCQL 18.40 % vs Dropout 29.67 % — read at each family's setting
+ * chosen on the validation slice (`choices`, from `chooseFig2Settings`), never at the lowest value over a grid.
+ */
+export function fig2TextTable(choices: Fig2Choices): ReproductionTable {
+  const cell = (family: string, paper: number) => {
+    const s = rowOfChosen(choices, family);
+    const loss = s === undefined ? undefined : advantageOf(s.row, 'loss');
+    return loss === undefined ? { paper, notRun: `not run: ${choices.missing.get(family) ?? `no ${family} setting`}` } : { paper, ours: loss };
+  };
+  return {
+    title: 'Fig. 2 (text): loss-attack advantage at the setting chosen on the validation slice',
+    columns: ['loss advantage'],
+    rows: [
+      { label: 'CCQL', cells: [cell('CCQL', 0.184)] },
+      { label: 'Dropout', cells: [cell('Dropout', 0.2967)] },
+    ],
+    format: 'pct',
+    caption: `Paper (CIFAR-10, ResNet-34): the lowest loss-attack advantage at test accuracy ≥ the undefended model's, CCQL 18.40% vs Dropout 29.67%. Ours: each at its strongest setting whose validation accuracy stays within ${100 * FIG2_TOLERANCE} point of the undefended model's (chosen on the validation slice).`,
+  };
+}
+
+/**
+ * Whether CCL setting `c` dominates baseline `b` as one decision: test accuracy not below b's by more
+ * than {@link FIG2_TOLERANCE} (a one-sided non-inferiority test, our margin) and highest advantage
+ * lower than b's beyond 2 SE. The binding one (the smaller margin in SEs) carries the numbers; holds
+ * when both hold, does not hold when either fails beyond its critical value, else within noise.
  */
 function dominance(c: Measured, b: Measured) {
-  const acc = compareEstimates(accuracyEstimate(c.row), accuracyEstimate(b.row), { direction: 'greater', format: 'pct', labels: [c.label, b.label] });
+  const acc = compareEstimates(accuracyEstimate(c.row), accuracyEstimate(b.row), {
+    direction: 'greater',
+    offset: -FIG2_TOLERANCE,
+    test: 'non-inferiority',
+    format: 'pct',
+    labels: [c.label, b.label],
+  });
   const adv = compareEstimates(advantageEstimate(c.row, 'max'), advantageEstimate(b.row, 'max'), {
     direction: 'less',
     format: 'pct',
@@ -129,78 +94,102 @@ function dominance(c: Measured, b: Measured) {
   });
   if (acc.verdict === 'not testable') return acc;
   if (adv.verdict === 'not testable') return adv;
-  const binding = acc.z! <= adv.z! ? acc : adv;
+  const binding = acc.z! / (acc.critical ?? 2) <= adv.z! / (adv.critical ?? 2) ? acc : adv;
   const which = binding === acc ? 'test accuracy' : 'highest advantage';
   const verdict = acc.verdict === 'holds' && adv.verdict === 'holds' ? 'holds' : binding.verdict;
   return { ...binding, verdict, evidence: `${which} ${binding.evidence} (test accuracy ${acc.verdict}, highest advantage ${adv.verdict})` };
 }
 
+/** The statements of Fig. 2's claims on `dataset`, in the order {@link fig2Claims} returns them. */
+export function fig2Statements(dataset: string): string[] {
+  const chosen = `each defense at its strongest setting whose validation accuracy stays within ${100 * FIG2_TOLERANCE} point of the undefended model's, chosen on the validation slice (the paper's "test accuracy ≥ the undefended model"; our tolerance)`;
+  return [
+    ...CCL_FAMILIES.map((f) => `on ${dataset}, ${f} has a lower advantage than every baseline under every attack, ${chosen}`),
+    `on ${dataset}, CCQL's loss-attack advantage < Dropout's, ${chosen} (paper, CIFAR-10: 18.40% < 29.67% at test accuracy ≥ the undefended model's)`,
+    ...CCL_FAMILIES.map(
+      (f) =>
+        `on ${dataset}, ${f}'s curve dominates the baselines': every baseline setting is dominated by the strongest ${f} setting at least as accurate on the validation slice — test accuracy not below it by more than ${100 * FIG2_TOLERANCE} point (non-inferiority, our margin) and a lower highest advantage`,
+    ),
+  ];
+}
+
 /**
- * Fig. 2's headline claims, each comparison with a 2-SE margin (docs/protocol.md §5.1; not testable
- * with the reason in `gate` when the undefended model is out of CCL's regime; a missing comparator →
- * not evaluated). "At least as accurate as the undefended model" is itself decided with a margin
- * ({@link reachesAccuracy}); when no CCL setting reaches it, the claim fails on the most accurate
- * one's shortfall (beyond 2 SE by construction), with its Δ and SE.
- * 1. per attack, the best CCL setting (lowest advantage among settings that reach the undefended
- *    accuracy) against the best baseline setting there, one decision per attack, combined by
- *    `combineColumns` (Holm over the attacks' failures);
- * 2. CCQL's best loss-attack advantage there against Dropout's;
- * 3. CCL's points dominate every baseline point: per baseline setting the CCL setting closest to
- *    dominating it ({@link dominance}), combined by `combineColumns`.
+ * Fig. 2's headline claims (docs/protocol.md §5.1), every setting chosen on the validation slice only
+ * (`choices`, from `chooseFig2Settings`: one per family, the CCL families on an a-priori subset of α as large
+ * as a baseline's grid), then decided on the evaluation data; not testable with the reason in `gate`
+ * when the undefended model is out of CCL's regime or saturated, or when the run has no validation
+ * slice (a choice would have to read the evaluation data); a family without a chosen setting is not
+ * evaluated (named), and a comparison with a baseline whose chosen setting does not lower the highest
+ * advantage below its split's undefended model is not testable ("comparator ineffective"). Per CCL family (CCQL, CCEL), each its own claim:
+ * 1. per attack and baseline, the family's chosen setting against the baseline's (columns
+ *    "<attack>: <family> vs <baseline>", combined by `combineColumns`: every one must hold, failures
+ *    after Holm's step-down);
+ * 2. CCQL's loss-attack advantage against Dropout's, both at their chosen settings;
+ * 3. per baseline setting, the strongest setting of the family whose validation accuracy is at least
+ *    the baseline setting's (matched on the validation slice) dominates it ({@link dominance}).
  */
-export function fig2Claims(settings: readonly Fig2Setting[], dataset: string, gate?: string): Claim[] {
-  const all = measured(settings);
-  const vanilla = all.find((s) => s.family === 'w/o');
-  const statement1 = `on ${dataset}, among settings with test accuracy ≥ the undefended model's, a CCL setting (CCQL or CCEL) has the lowest advantage under every attack (beyond 2 SE of the best baseline)`;
-  const statement2 = `on ${dataset}, CCQL's lowest loss-attack advantage at test accuracy ≥ undefended < Dropout's (paper, CIFAR-10: 18.40% < 29.67%)`;
-  const statement3 = `on ${dataset}, CCL's curve dominates the baselines': for every baseline setting some CCQL/CCEL setting has test accuracy ≥ and highest advantage ≤ it`;
-  if (vanilla === undefined) return [statement1, statement2, statement3].map((s) => notEvaluated(s, 'the undefended model did not run'));
-  if (gate !== undefined) return [statement1, statement2, statement3].map((s) => notTestable(s, gate));
-  const acc = vanilla.row.testAccuracy;
-  const isCcl = (f: string) => CCL_FAMILIES.has(f);
-  const isBaseline = (f: string) => !CCL_FAMILIES.has(f) && !REFERENCES.has(f);
-  const decisions = [...CCL_ATTACKS, 'max'].map((attack): ColumnDecision => {
-    const metric = (r: DefenseRow) => (attack === 'max' ? r.maxAdvantage : advantageOf(r, attack));
-    const c = lowestAt(all, isCcl, vanilla.row, metric);
-    const b = lowestAt(all, isBaseline, vanilla.row, metric);
-    if (c === undefined) {
-      const short = accuracyShortfall(all, isCcl, vanilla.row, 'CCL');
-      return short === undefined ? undecidedColumn(attack, 'not evaluated', 'no CCL setting ran') : { column: attack, ...short };
-    }
-    if (b === undefined) return undecidedColumn(attack, 'not evaluated', `CCL ${c.s.label} ${pct(c.v)}; no baseline setting reached the undefended accuracy`);
-    const d = compareEstimates(advantageEstimate(c.s.row, attack), advantageEstimate(b.s.row, attack), {
-      direction: 'less',
-      format: 'pct',
-      labels: [c.s.label, b.s.label],
+export function fig2Claims(settings: readonly Fig2Setting[], dataset: string, choices: Fig2Choices, gate?: string): Claim[] {
+  const statements = fig2Statements(dataset);
+  const vanilla = settings.find((s) => s.family === 'w/o');
+  if (vanilla === undefined || isNotRun(vanilla.row)) return statements.map((s) => notEvaluated(s, 'the undefended model did not run'));
+  if (gate !== undefined) return statements.map((s) => notTestable(s, gate));
+  if (choices.reference === undefined) return statements.map((s) => notTestable(s, choices.missing.get('CCQL')!));
+  const isBaseline = (f: string) => !(CCL_FAMILIES as readonly string[]).includes(f) && !REFERENCES.has(f);
+  const baselines = [...new Set(settings.filter((s) => isBaseline(s.family)).map((s) => s.family))];
+  const why = (family: string) => choices.missing.get(family) ?? `no ${family} setting ran`;
+  // A baseline setting that does not lower leakage below its own split's undefended model is no comparator (docs/protocol.md §5.1).
+  const ineffective = (b: Measured): string | undefined => {
+    const reference = settings.find((s) => s.family === (b.reference ?? 'w/o'));
+    return reference === undefined || isNotRun(reference.row) ? undefined : comparatorProblem(b.row, reference.row);
+  };
+  const against = (family: string): Claim => {
+    const statement = statements[CCL_FAMILIES.indexOf(family as (typeof CCL_FAMILIES)[number])]!;
+    const c = rowOfChosen(choices, family);
+    if (c === undefined) return notEvaluated(statement, why(family));
+    const columns = [...CCL_ATTACKS, 'max'].flatMap((attack) =>
+      baselines.map((family2): ColumnDecision => {
+        const column = `${attack}: ${family} vs ${family2}`;
+        const b = rowOfChosen(choices, family2);
+        if (b === undefined) return undecidedColumn(column, 'not evaluated', why(family2));
+        const inert = ineffective(b);
+        if (inert !== undefined) return undecidedColumn(column, 'not testable', inert);
+        return {
+          column,
+          ...compareEstimates(advantageEstimate(c.row, attack), advantageEstimate(b.row, attack), {
+            direction: 'less',
+            format: 'pct',
+            labels: [c.label, b.label],
+          }),
+        };
+      }),
+    );
+    const claim = combineColumns(statement, columns);
+    return { ...claim, evidence: `${family} at ${c.label}; ${claim.evidence}` };
+  };
+  const lossClaim = (): Claim => {
+    const statement = statements[2]!;
+    const q = rowOfChosen(choices, 'CCQL');
+    const d = rowOfChosen(choices, 'Dropout');
+    if (q === undefined) return notEvaluated(statement, why('CCQL'));
+    if (d === undefined) return notEvaluated(statement, `CCQL at ${q.label}; no comparator: ${why('Dropout')}`);
+    const inert = ineffective(d);
+    if (inert !== undefined) return notTestable(statement, inert);
+    return decidedClaim(
+      statement,
+      compareEstimates(advantageEstimate(q.row, 'loss'), advantageEstimate(d.row, 'loss'), { direction: 'less', format: 'pct', labels: [q.label, d.label] }),
+    );
+  };
+  const dominates = (family: string): Claim => {
+    const statement = statements[3 + CCL_FAMILIES.indexOf(family as (typeof CCL_FAMILIES)[number])]!;
+    const points = settings.filter((s): s is Measured => isBaseline(s.family) && !isNotRun(s.row));
+    if (points.length === 0) return notEvaluated(statement, 'no baseline setting ran');
+    const columns = points.map((b): ColumnDecision => {
+      const match = choices.matched(family, b);
+      if (match === undefined || isNotRun(match.row))
+        return undecidedColumn(b.label, 'not evaluated', `no ${family} setting is at least as accurate as ${b.label} on the validation slice`);
+      return { column: b.label, ...dominance(match as Measured, b) };
     });
-    return { column: attack, ...d };
-  });
-  const c1raw = combineColumns(statement1, decisions);
-  const c1 = { ...c1raw, evidence: `undefended test accuracy ${pct(acc)}; ${c1raw.evidence}` };
-  const loss = (r: DefenseRow) => advantageOf(r, 'loss');
-  const q = lowestAt(all, (f) => f === 'CCQL', vanilla.row, loss);
-  const d = lowestAt(all, (f) => f === 'Dropout', vanilla.row, loss);
-  let c2: Claim;
-  if (q === undefined) {
-    const short = accuracyShortfall(all, (f) => f === 'CCQL', vanilla.row, 'CCQL');
-    c2 = short === undefined ? notEvaluated(statement2, 'no CCQL setting ran') : decidedClaim(statement2, short);
-  } else if (d === undefined)
-    c2 = notEvaluated(statement2, `CCQL ${q.s.label} ${pct(q.v)}, but no Dropout setting reached the undefended accuracy ${pct(acc)}: no comparator`);
-  else {
-    const x = compareEstimates(advantageEstimate(q.s.row, 'loss'), advantageEstimate(d.s.row, 'loss'), {
-      direction: 'less',
-      format: 'pct',
-      labels: [q.s.label, d.s.label],
-    });
-    c2 = decidedClaim(statement2, x);
-  }
-  const ccl = all.filter((s) => isCcl(s.family));
-  const baselines = all.filter((s) => isBaseline(s.family));
-  // Per baseline setting, the CCL setting that comes closest to dominating it (the largest binding margin).
-  const columns = baselines.map((b): ColumnDecision => {
-    const best = ccl.map((c) => dominance(c, b)).reduce((x, y) => ((y.z ?? -Infinity) > (x.z ?? -Infinity) ? y : x));
-    return { column: b.label, ...best };
-  });
-  const c3 = ccl.length === 0 || baselines.length === 0 ? notEvaluated(statement3, 'no CCL or no baseline settings') : combineColumns(statement3, columns);
-  return [c1, c2, c3];
+    return combineColumns(statement, columns);
+  };
+  return [...CCL_FAMILIES.map(against), lossClaim(), ...CCL_FAMILIES.map(dominates)];
 }

@@ -1,16 +1,13 @@
 import { type DefenseConfig, type DefenseRow } from '@mia/experiments';
 import { isNotRun, type NotRun, type Reproduction, type ReproductionScale } from '@mia/experiments/reproduce';
 import { AUGMENTATION_ATTACKS, AUGMENTATION_NOT_APPLICABLE, CCL_ATTACKS, UNDEFENDED, attacksOf, baseConfig, isImageDataset, type CclDataset } from './configs';
-import { alphaGrid, alphaSweepDefenses, CE_LABEL } from './fig4';
+import { alphaGrid, alphaSweepDefenses, alphaSweepGate, CE_LABEL } from './fig4';
 import { baselineGrids, settingLabel, type BaselineGrid } from './fig2-grids';
-import { regimeProblem } from '@mia/experiments/reproduce';
 import { CCL_REGIME } from './table1';
 import { fig2Claims, fig2TextTable, type Fig2Setting } from './fig2-claims';
+import { chooseFig2Settings, fig2CclAlphas, FIG2_TOLERANCE } from './fig2-choice';
 import { tradeoffFigure, type TradeoffPoint } from './figures';
 import { advantageOf, settingOf, settingsTable } from './settings-table';
-
-/** Classes of the Fig. 2 datasets (Texas/Purchase 100, CIFAR-10 10, CIFAR-100 100), for the regime's chance level. */
-const CLASSES: Record<string, number> = { cifar10: 10, cifar100: 100, purchase: 100, texas: 100 };
 
 /** Fig. 2's dataset: CIFAR-10/ResNet-34 in the paper; the Purchase stand-in at reduced scales. */
 export const fig2Dataset = (scale: ReproductionScale): CclDataset => (scale === 'paper' ? 'cifar10' : 'purchase');
@@ -25,6 +22,7 @@ export const fig2Dataset = (scale: ReproductionScale): CclDataset => (scale === 
  */
 export const fig2: Reproduction = {
   name: 'ccl-fig2',
+  regimes: [{ column: 'Purchase (stand-in; CIFAR-10 in the paper)', regime: CCL_REGIME, classes: 100 }],
   paper: 'CCL (Liu et al., ICML 2024)',
   title: 'CCL Fig. 2: privacy-utility curves of CCQL/CCEL vs seven baselines',
   source: 'CCL (arXiv:2402.05453), Figure 2 and App. E.2',
@@ -66,7 +64,7 @@ export const fig2: Reproduction = {
             label,
           );
         }
-        settings.push({ family: grid.family, label, strength: value, row });
+        settings.push({ family: grid.family, label, strength: value, row, ...(grid.via === 'reference-defense' ? { reference: 'w/o (CCL5)' } : {}) });
       }
     }
     settings.push({ family: 'w/o (CCL5)', label: 'w/o (CCL5)', strength: 0, row: settingOf(reference, 'w/o (CCL5)') });
@@ -99,9 +97,11 @@ export const fig2: Reproduction = {
             advantage: attack === 'max' ? (s.row as DefenseRow).maxAdvantage : (advantageOf(s.row as DefenseRow, attack) ?? Number.NaN),
           })),
     );
+    // One model, one gate: the undefended model is Fig. 4's, gated by the same framework check (saturation included).
+    const choices = chooseFig2Settings(settings, fig2CclAlphas(scale));
     return {
-      tables: [table, fig2TextTable(settings)],
-      claims: fig2Claims(settings, dataset, isNotRun(vanilla) ? undefined : regimeProblem(vanilla, CLASSES[dataset] ?? 100, CCL_REGIME)),
+      tables: [table, fig2TextTable(choices)],
+      claims: fig2Claims(settings, dataset, choices, isNotRun(main) ? undefined : alphaSweepGate(main)),
       figures: [tradeoffFigure('ccl-fig2', `Fig. 2: privacy-utility curves on ${dataset}`, points, isNotRun(vanilla) ? undefined : vanilla.testAccuracy)],
       notes: [
         ...(scale === 'paper'
@@ -109,6 +109,7 @@ export const fig2: Reproduction = {
           : [
               `Reduced scale: Fig. 2 runs on ${dataset === 'purchase' ? 'the Purchase stand-in (purchaseLike, [256, 128] MLP)' : dataset} instead of CIFAR-10/ResNet-34, over a subset of each baseline's grid (App. E.2 grids at paper scale).`,
             ]),
+        `The claims compare one setting per defense family, chosen on the validation slice before any attack result is read: its strongest setting whose validation accuracy stays within ${100 * FIG2_TOLERANCE} point of the undefended model's (docs/protocol.md §5.3); CCQL and CCEL choose among α ∈ {${fig2CclAlphas(scale).join(', ')}}, an a-priori subset as large as the largest baseline grid, so no family has more settings to choose from.`,
         'AdvReg and Mixup+MMD use the CCL5 split (its reference set generates the adversary loss); their undefended reference is the "w/o (CCL5)" row. Every other setting uses CCL4.',
         isImageDataset(dataset)
           ? "Augmentation attacks: rotation ±4°, translation d = 1 (CCLr's defaults, docs/protocol.md §3.3)."

@@ -1,4 +1,4 @@
-import { type DefenseRow } from '@mia/experiments';
+import { type DefenseRow, type ExperimentResults } from '@mia/experiments';
 import {
   byScale,
   classesOf,
@@ -39,6 +39,16 @@ export function alphaSweepDefenses(dataset: CclDataset, scale: ReproductionScale
   return [UNDEFENDED(CE_LABEL), ...(['CCQL', 'CCEL'] as const).flatMap((kind) => alphaGrid(scale).map((a) => cclDefense(kind, a, beta)))];
 }
 
+/**
+ * Why a claim on the α sweep's run cannot be tested, decided on its undefended model (cross-entropy,
+ * α = 1) by the framework's `testabilityProblem` (regime and, for privacy claims, saturation from
+ * every attack on it): Fig. 2 and Fig. 4 use the same model, so they share this one gate
+ * (docs/protocol.md §5.1, "one model, one gate").
+ */
+export function alphaSweepGate(run: ExperimentResults, kind: 'privacy' | 'utility' = 'privacy'): string | undefined {
+  return testabilityProblem({ results: run, undefended: CE_LABEL, compared: [CE_LABEL], regime: CCL_REGIME, kind });
+}
+
 /** A trend over the α grid (Kendall τ over the non-collapsed settings, docs/protocol.md §5.1), gated on the CE model's regime. */
 function trendClaim(
   statement: string,
@@ -64,6 +74,7 @@ function trendClaim(
  */
 export const fig4: Reproduction = {
   name: 'ccl-fig4',
+  regimes: [{ column: 'Purchase (stand-in; CIFAR-10 in the paper)', regime: CCL_REGIME, classes: 100 }],
   paper: 'CCL (Liu et al., ICML 2024)',
   title: 'CCL Fig. 4: effect of α on test accuracy, highest attack advantage and loss variance',
   source: 'CCL (arXiv:2402.05453), Figure 4',
@@ -122,7 +133,7 @@ export const fig4: Reproduction = {
     const smallest = alphas[0]!;
     const largest = alphas[alphas.length - 1]!;
     const run = isNotRun(outcome) ? undefined : outcome;
-    const gate = run === undefined ? undefined : testabilityProblem({ results: run, undefended: CE_LABEL, compared: [CE_LABEL], regime: CCL_REGIME });
+    const gate = run === undefined ? undefined : alphaSweepGate(run);
     const collapsed = (r: DefenseRow) => (run === undefined ? undefined : collapseProblem(r, run, classesOf(run), CCL_REGIME));
     const rowsOf = (kind: 'CCQL' | 'CCEL') =>
       alphas.map((a) => {
@@ -143,7 +154,7 @@ export const fig4: Reproduction = {
     const underfit = (): Claim => {
       if (run === undefined) return notEvaluated(underfitStatement, (outcome as { notRun: string }).notRun);
       // A utility claim: saturated attacks do not make it untestable.
-      const utilityGate = testabilityProblem({ results: run, undefended: CE_LABEL, compared: [CE_LABEL], regime: CCL_REGIME, kind: 'utility' });
+      const utilityGate = alphaSweepGate(run, 'utility');
       if (utilityGate !== undefined) return notTestable(underfitStatement, utilityGate);
       return combineColumns(
         underfitStatement,

@@ -9,6 +9,7 @@ export { CPU_PLAN, type ReducedSetup } from './cpu-plan';
 export { fig1 } from './fig1';
 export { fig2 } from './fig2';
 export { fig4 } from './fig4';
+export { CHOOSERS } from './choosers';
 export { baseConfig, reducedSetup, cclDefense, cclBeta, CCL_ATTACKS, type CclDataset, type BaseConfigOptions } from './configs';
 export { memberLossDynamics, meanAndVariance, type LossVariant, type EpochLossStats, type MemberLossDynamicsOptions } from './member-loss-dynamics';
 

@@ -1,4 +1,4 @@
-import { isNotRun, type RunOutcome } from '@mia/experiments/reproduce';
+import { isNotRun, validationView, type RunOutcome, type ValidationView } from '@mia/experiments/reproduce';
 
 /** The early-stopping epoch matched to a defense's validation accuracy, and what it rests on. */
 export interface MatchedStop {
@@ -25,16 +25,23 @@ export function matchedStopEpoch(curve: readonly number[], target: number): Matc
 }
 
 /**
+ * Reads the match off the {@link ValidationView}s of a selection run's rows: the undefended unit's
+ * per-epoch validation curve and the defense's final validation accuracy — nothing of the evaluation
+ * data. Undefined when either row is missing or the run recorded no curve (no validation slice, or a
+ * one-epoch run).
+ */
+export function matchedStopOfViews(views: readonly ValidationView[], undefended: string, defense: string): MatchedStop | undefined {
+  const curve = views.find((v) => v.label === undefended)?.validationCurve;
+  const target = views.find((v) => v.label === defense)?.validationAccuracy;
+  if (curve === undefined || curve.length < 2 || target === undefined) return undefined;
+  return matchedStopEpoch(curve, target);
+}
+
+/**
  * Reads the match off a selection run that trained the undefended target (`undefended`) and the
- * defense (`defense`) with a validation slice: the undefended unit's per-epoch validation curve
- * (`trainingMetrics.target.validationCurve`) and the defense's final validation accuracy. Undefined
- * when the run did not happen or recorded no curve (no validation slice, or a one-epoch run).
+ * defense (`defense`) with a validation slice ({@link matchedStopOfViews} on its rows' validation
+ * views). Undefined when the run did not happen or recorded no curve.
  */
 export function matchedStopOf(run: RunOutcome, undefended: string, defense: string): MatchedStop | undefined {
-  if (isNotRun(run)) return undefined;
-  const base = run.rows.find((r) => r.label === undefended);
-  const other = run.rows.find((r) => r.label === defense);
-  const curve = base?.trainingMetrics?.target?.validationCurve;
-  if (!Array.isArray(curve) || curve.length < 2 || other?.validationAccuracy === undefined) return undefined;
-  return matchedStopEpoch(curve as number[], other.validationAccuracy);
+  return isNotRun(run) ? undefined : matchedStopOfViews(run.rows.map(validationView), undefended, defense);
 }

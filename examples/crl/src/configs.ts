@@ -1,5 +1,6 @@
 import { parseExperimentConfig, type ExperimentConfig } from '@mia/experiments';
 import { type ReproductionScale, type SelectionCandidate, type SelectionCriterion, type Budget } from '@mia/experiments/reproduce';
+import { ADVREG_SELECTION, advRegAlpha } from './adv-reg-selection';
 import type { Approach } from './paper-values';
 
 /** The datasets of the CRL paper (§5.1) and the model groups of its Table 1a–c. */
@@ -289,14 +290,29 @@ export const crlParams = (level: RelaxLevel, components: 'crl' | 'impRelaxLoss' 
   components,
 });
 
+/**
+ * RelaxLoss as the CRL paper compares against it (CRL Eq. 3; CRLr `representation/loss/relaxloss.py`,
+ * `mia/vanilla_relaxloss.py`): below α on odd epochs the soft cross-entropy against the flattened
+ * targets for every example (`variant: 'tabular'`, RL's non-image branch), not RL's CIFAR branch, whose
+ * `−CE` on correctly classified members pushes their confidence down; the epoch parity counted from 1
+ * (`parityOffset: 1`, CRLr passes `current_epoch + 1`); upper = 1; α = RelaxLoss's per dataset.
+ */
+export const relaxLossParams = (dataset: CrlDataset, scale: ReproductionScale) => ({
+  alpha: baseLevel(dataset, scale).alpha,
+  upper: 1,
+  variant: 'tabular' as const,
+  parityOffset: 1,
+});
+
 /** The four approaches of Table 1 as runner defenses (docs/protocol.md §4.3, §4.5, §4.7). */
 export function table1Defenses(dataset: CrlDataset, scale: ReproductionScale): ExperimentConfig['defenses'] {
   // AdvReg, MLHospital schedule: 4 private warm-up epochs at paper scale; fewer at the reduced scales.
   const warmup = scale === 'paper' ? {} : { warmupEpochs: scale === 'smoke' ? 1 : 2 };
   const labelled: Record<Approach, { name: string; params: Record<string, unknown> }> = {
     CE: { name: 'none', params: {} },
-    AdvReg: { name: 'advreg', params: { alpha: 1, ...warmup } },
-    RelaxLoss: { name: 'relaxloss', params: { alpha: baseLevel(dataset, scale).alpha, upper: 1, variant: 'image' } },
+    // α by the one selection rule on the validation slice at cpu scale (ADVREG_SELECTION).
+    AdvReg: { name: 'advreg', params: { alpha: advRegAlpha(scale), ...warmup } },
+    RelaxLoss: { name: 'relaxloss', params: relaxLossParams(dataset, scale) },
     CRL: { name: 'crl', params: crlParams(baseLevel(dataset, scale), 'crl', scale) },
   };
   return Object.entries(labelled).map(([label, d]) => ({ label, ...d }));
@@ -374,7 +390,7 @@ export const SHARED_NOTES: readonly string[] = [
   'NN-Based = NN-CRL (softmax ⊕ one-hot, MLP 128-64-64-2, docs/protocol.md §3.2) trained on the pooled outputs of k = 5 adaptive shadow models, as in the paper: the first on shadow-train vs shadow-test, the others each on a seeded random half of the shadow data against the other half (config `shadowModels`; Table 1a at cpu scale pools 2, shared by its training seeds, config `shadowSeed`).',
   "Partition: CCL5 (equal target-train, target-test, inference, shadow-train, shadow-test slices); the paper splits 50/50 target/shadow then 50/50 train/test (15 000 members on CIFAR) and carves AdvReg's reference set from the training half.",
   'Entropy, M-Entropy and Grad-x ℓ2 AUCs are computed on the target members vs non-members directly (no threshold), as the paper states; Grad-x score = −‖∇ₓ CE‖₂ in eval mode.',
-  "CRL hyperparameters are unpublished: α_rce = RelaxLoss's α, α_rcl = 0.1 at paper scale (40 at cpu scale, where 0.1 lies below the centre distance's floor: see examples/crl/src/configs.ts), t = t_cl = 0.05, λ = 0.1 at paper scale (0.01 at cpu scale: the largest of {0.003, 0.01, 0.03} whose validation accuracy stays within a point of CE's; 0.1 kept the cpu-scale model from fitting), lr_c = 0.001 (docs/protocol.md A18). AdvReg: MLHospital variant, α = 1.",
+  "CRL hyperparameters are unpublished: α_rce = RelaxLoss's α, α_rcl = 0.1 at paper scale (40 at cpu scale, where 0.1 lies below the centre distance's floor: see examples/crl/src/configs.ts), t = t_cl = 0.05, λ = 0.1 at paper scale (0.01 at cpu scale: the largest of {0.003, 0.01, 0.03} whose validation accuracy stays within a point of CE's; 0.1 kept the cpu-scale model from fitting), lr_c = 0.001 (docs/protocol.md A18).",
   'Inputs are scaled to [0, 1] (the paper normalises CIFAR by channel mean/std, not a runner option); no augmentation, as the paper on CIFAR-10 and SVHN (it augments CIFAR-100 with crop+flip, which the runs here do not).',
 ];
 
@@ -427,4 +443,18 @@ export function lambdaSelectionConfig(): ExperimentConfig {
   const ce = base.defenses.find((d) => d.label === 'CE')!;
   const crl = base.defenses.find((d) => d.label === 'CRL')!;
   return { ...base, name: `${base.name}-lambda-selection`, defenses: [ce, { ...crl, grid: { lambda: [...LAMBDA_SELECTION.grid] } }], attacks: [] };
+}
+
+/**
+ * The sweep that measures {@link ADVREG_SELECTION}'s candidates on {@link CPU_PLAN} (docs/protocol.md
+ * §5.3): Table 1a's config restricted to CE and AdvReg, AdvReg over the α grid, targets only
+ * (`attacks: []`, no shadows; AdvReg's reference set is the partition's inference slice, as in the
+ * table). The CE unit is Table 1a's seed-0 CE target, cached for the table. Write it as JSON and run
+ * `mia sweep <file> --workers 2`; record each AdvReg row's validation and train accuracy.
+ */
+export function advRegSelectionConfig(): ExperimentConfig {
+  const base = groupConfig('cifar10', REDUCED_MODEL, 'cpu');
+  const ce = base.defenses.find((d) => d.label === 'CE')!;
+  const advReg = base.defenses.find((d) => d.label === 'AdvReg')!;
+  return { ...base, name: `${base.name}-advreg-selection`, defenses: [ce, { ...advReg, grid: { alpha: [...ADVREG_SELECTION.grid] } }], attacks: [] };
 }

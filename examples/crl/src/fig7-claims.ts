@@ -46,8 +46,8 @@ const aucEstimate = (v: number, n: AblationSizes): Estimate => ({ value: v, se: 
  * Fig. 7's regime gate (our criterion): the paper's relaxed models still fit most of their training
  * set — its Table 1 has every RelaxLoss / CRL model at ≥ 73.0 % train accuracy (lowest: VGG11 RelaxLoss
  * on CIFAR-10), e.g. CRL ResNet18 79.7 % train / 57.5 % test on CIFAR-100 (Table 1b). A point below
- * 70 % train accuracy (beyond 2 SE, binomial on the members) is an under-trained model, not a relaxed
- * one, and is left out of every claim.
+ * 70 % train accuracy is an under-trained model, not a relaxed one, and is left out of every claim
+ * (within 2 SE below it, binomial on the members, it is "at the edge of the regime" and left out too).
  */
 export const FIG7_MIN_TRAIN_ACCURACY = 0.7;
 

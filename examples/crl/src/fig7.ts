@@ -2,6 +2,8 @@ import type { ExperimentConfig } from '@mia/experiments';
 import {
   classesOf,
   collapseProblem,
+  type PlanContext,
+  type PlannedRun,
   type Reproduction,
   type ReproductionContext,
   type ReproductionFigure,
@@ -12,7 +14,7 @@ import { CRL_DATASETS, REDUCED_MODEL, SHARED_NOTES, baseLevel, crlParams, groupC
 import { ABLATIONS, fig7Claims, type Ablation, type AblationPoint } from './fig7-claims';
 import { measureGroup, type GroupMeasurement } from './measure-group';
 import { relaxationNote } from './relaxation-counts';
-import { CRL_REGIME } from './table1';
+import { CRL_REGIME, crlRegime } from './table1';
 import { AUC_COLUMNS } from './paper-values';
 
 /** `components` of `crlPlugin` per ablation row of CRL Table 2. */
@@ -44,6 +46,12 @@ export function fig7Defenses(dataset: CrlDataset, scale: ReproductionContext['sc
 /** Fig. 7's dataset: CIFAR-100 as in the paper; at the reduced scales CIFAR-10 unless --data-dir is given. */
 export const fig7Dataset = (ctx: Pick<ReproductionContext, 'scale' | 'dataDir'>): CrlDataset =>
   ctx.scale === 'paper' || ctx.dataDir !== undefined ? 'cifar100' : 'cifar10';
+
+/** Fig. 7's one run: the ablation group's id and config at a scale (`run` measures it, `plan` lists it). */
+const fig7Run = (ctx: PlanContext): PlannedRun => {
+  const dataset = fig7Dataset(ctx);
+  return { id: `fig7-${dataset}`, config: groupConfig(dataset, REDUCED_MODEL, ctx.scale, fig7Defenses(dataset, ctx.scale), 'fig7') };
+};
 
 const COLUMNS = ['Test Acc.', 'Train Acc.', ...AUC_COLUMNS] as const;
 
@@ -99,11 +107,19 @@ export const crlFig7: Reproduction = {
   title: "Fig. 7: ablation of CRL's components (ImpRelaxLoss, Relaxed Center Loss, CRL)",
   source: 'CRL (arXiv:2404.17674), Fig. 7 and Table 2',
   description: 'ResNet18 on CIFAR-100 in the paper; at the reduced scales CIFAR-10 unless --data-dir points at CIFAR-100.',
+  // CRL's regime, whose collapse rule leaves points out (the ablation has no undefended row to gate):
+  // CIFAR-100 as in the paper, CIFAR-10 at the reduced scales without --data-dir.
+  regimes: [
+    { column: 'CIFAR-100', regime: crlRegime('cifar100'), classes: 100 },
+    { column: 'CIFAR-10', regime: crlRegime('cifar10'), classes: 10 },
+  ],
+  // Its one run, known before any model is loaded (redecide compares its config first).
+  plan: (ctx) => [fig7Run(ctx)],
   async run(ctx) {
     const dataset = fig7Dataset(ctx);
-    const config = groupConfig(dataset, REDUCED_MODEL, ctx.scale, fig7Defenses(dataset, ctx.scale), 'fig7');
+    const { id, config } = fig7Run(ctx);
     const labels = ABLATIONS.flatMap((a) => LEVELS[ctx.scale].map((k) => labelOf(a, levelOf(dataset, k, ctx.scale))));
-    const m = await measureGroup(ctx, `fig7-${dataset}`, config, { labels });
+    const m = await measureGroup(ctx, id, config, { labels });
     const points: AblationPoint[] =
       'notRun' in m
         ? []

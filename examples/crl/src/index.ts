@@ -5,7 +5,8 @@ import { crlTable1 } from './table1';
 /** The CRL paper's reproductions, registered by the repository's `pnpm mia`. */
 export const reproductions: readonly Reproduction[] = [crlTable1, crlFig7];
 
-export { crlTable1, rowLabel } from './table1';
+export { crlTable1, rowLabel, CRL_REGIME, CRL_REGIMES, crlRegime } from './table1';
+export { ADVREG_SELECTION, advRegAlpha } from './adv-reg-selection';
 export { crlFig7, fig7Defenses, fig7Dataset } from './fig7';
 export {
   groupConfig,
@@ -15,6 +16,8 @@ export {
   skippedAt,
   planOf,
   lambdaSelectionConfig,
+  advRegSelectionConfig,
+  relaxLossParams,
   CPU_PLAN,
   LAMBDA_SELECTION,
   TABLE1_BUDGET,

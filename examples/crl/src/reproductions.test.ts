@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groupConfig } from './configs';
+import { baseLevel, groupConfig } from './configs';
 import { fig7Dataset, fig7Defenses } from './fig7';
 import { reproductions } from './index';
 
@@ -123,6 +123,15 @@ describe('paper-scale configs', () => {
       ],
     });
     expect(groupConfig('cifar100', 'ResNet18', 'paper').model.options).toEqual({ stem: 'cifar' });
+  });
+
+  it("run RelaxLoss as the CRL paper compares against it (Eq. 3's soft-CE branch, epochs from 1) at every scale", () => {
+    for (const scale of ['smoke', 'cpu', 'paper'] as const) {
+      for (const dataset of ['cifar10', 'cifar100', 'svhn'] as const) {
+        const relax = groupConfig(dataset, 'ResNet18', scale).defenses.find((d) => d.label === 'RelaxLoss')!;
+        expect(relax.params, `${scale} ${dataset}`).toEqual({ alpha: baseLevel(dataset, scale).alpha, upper: 1, variant: 'tabular', parityOffset: 1 });
+      }
+    }
   });
 
   it('run Fig. 7 on CIFAR-100 ResNet18 with the three ablations at four levels', () => {

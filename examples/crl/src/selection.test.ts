@@ -1,6 +1,7 @@
 import { selectHyperparameter } from '@mia/experiments/reproduce';
 import { describe, expect, it } from 'vitest';
-import { CPU_PLAN, FIG7_CPU_PLAN, LAMBDA_SELECTION } from './configs';
+import { ADVREG_SELECTION, advRegAlpha } from './adv-reg-selection';
+import { CPU_PLAN, FIG7_CPU_PLAN, LAMBDA_SELECTION, advRegSelectionConfig, groupConfig } from './configs';
 
 describe("CRL's λ at cpu scale", () => {
   it("is what the one selection rule chooses from the recorded candidates (docs/protocol.md §5.3), or, while the current plan is not yet measured, the earlier plan's choice", () => {
@@ -15,5 +16,37 @@ describe("CRL's λ at cpu scale", () => {
     }
     // Fig. 7 keeps the earlier plan, whose λ the earlier candidates chose.
     expect(selectHyperparameter(LAMBDA_SELECTION.previous.candidates, LAMBDA_SELECTION.previous.criterion).chosen).toBe(FIG7_CPU_PLAN.lambda);
+  });
+});
+
+describe("AdvReg's α at cpu scale", () => {
+  const alphaIn = (scale: 'smoke' | 'cpu' | 'paper') =>
+    (groupConfig('cifar10', 'ResNet18', scale).defenses.find((d) => d.label === 'AdvReg')!.params as { alpha: number }).alpha;
+  it('is what the one selection rule chooses from the recorded candidates (docs/protocol.md §5.3), or the untuned 1 while they are pending', () => {
+    if (ADVREG_SELECTION.pending) {
+      expect(ADVREG_SELECTION.candidates).toEqual([]);
+      expect(alphaIn('cpu')).toBe(ADVREG_SELECTION.untuned);
+    } else {
+      expect(alphaIn('cpu')).toBe(selectHyperparameter(ADVREG_SELECTION.candidates, ADVREG_SELECTION.criterion).chosen);
+      expect(ADVREG_SELECTION.grid).toEqual(ADVREG_SELECTION.candidates.map((c) => c.value));
+    }
+    expect(alphaIn('cpu')).toBe(advRegAlpha('cpu'));
+    // The reference is CE's validation accuracy on the same plan (the λ sweep measured it).
+    expect(ADVREG_SELECTION.criterion).toEqual({
+      kind: 'strongest-within',
+      reference: (LAMBDA_SELECTION.criterion as { reference: number }).reference,
+      tolerance: ADVREG_SELECTION.tolerance,
+    });
+  });
+
+  it("the selection sweep is Table 1a's config with CE and AdvReg over the grid, targets only", () => {
+    const sweep = advRegSelectionConfig();
+    const table = groupConfig('cifar10', 'ResNet18', 'cpu');
+    expect(sweep.attacks).toEqual([]);
+    expect(sweep.partition).toEqual(table.partition);
+    expect(sweep.training).toEqual(table.training);
+    expect(sweep.defenses.map((d) => d.label)).toEqual(['CE', 'AdvReg']);
+    expect(sweep.defenses[1]!.grid).toEqual({ alpha: [...ADVREG_SELECTION.grid] });
+    expect(sweep.defenses[0]).toEqual(table.defenses[0]);
   });
 });

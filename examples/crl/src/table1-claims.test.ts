@@ -60,7 +60,7 @@ describe('Table 1 claims', () => {
     const gated: MeasuredGroup = { ...tight, gate: 'undefended test accuracy 11.7 % < 3× chance (30.0 %)' };
     const c = table1Claim(s0, t0, [gated], []);
     expect(c.verdict).toBe('not testable');
-    expect(c.evidence).toContain('cifar10/ResNet18: not testable — not testable at this scale: undefended test accuracy 11.7 %');
+    expect(c.evidence).toContain('cifar10/ResNet18: not testable at this scale: undefended test accuracy 11.7 %');
     expect(c.columns![0]!.reason).toBe('undefended test accuracy 11.7 % < 3× chance (30.0 %)');
     const partial = table1Claim(
       s0,
@@ -82,5 +82,16 @@ describe('Table 1 claims: gates per kind of claim', () => {
     const saturated: MeasuredGroup = { ...group(values), se: () => 0.001, gate: 'saturated (undefended loss AUC 0.995 ≥ 0.99: no defense effect can show)' };
     const verdicts = TABLE1_CLAIMS.map(([s, t, strict, kind]) => table1Claim(s, t, [saturated], [], strict, kind).verdict);
     expect(verdicts).toEqual(['not testable', 'not testable', 'not testable', 'holds', 'holds']);
+  });
+
+  it('a claim against an ineffective comparator is not testable; the other claims are decided', () => {
+    const values = { CE: [0.7, 0.8], AdvReg: [0.6, 0.7], RelaxLoss: [0.65, 0.65], CRL: [0.69, 0.6] } as Record<Approach, [number, number]>;
+    const inert = "comparator ineffective: AdvReg's highest attack advantage 60.0 % is not below the undefended model's 55.0 %";
+    const g: MeasuredGroup = { ...group(values), se: () => 0.001, comparatorGate: { AdvReg: inert } };
+    const claims = TABLE1_CLAIMS.map(([s, t, strict, kind, comparator]) => table1Claim(s, t, [g], [], strict, kind, comparator));
+    // Claim 3 (CRL ≤ AdvReg) rests on AdvReg; claims 1 (vs CE) and 2 (vs an effective RelaxLoss) are decided.
+    expect(claims.map((c) => c.verdict)).toEqual(['holds', 'holds', 'not testable', 'holds', 'holds']);
+    expect(claims[2]!.columns![0]!.reason).toBe(inert);
+    expect(TABLE1_CLAIMS.map((c) => c[4])).toEqual([undefined, 'RelaxLoss', 'AdvReg', undefined, undefined]);
   });
 });

@@ -29,6 +29,13 @@ export interface MeasuredGroup {
   readonly gate?: string;
   /** Why it is not testable for a utility (accuracy) claim, which saturated attacks do not affect, or undefined. */
   readonly utilityGate?: string;
+  /**
+   * Per comparator (a baseline a privacy claim compares CRL against): why a claim against it is not
+   * testable — the group's `gate`, or the comparator does not lower leakage below CE's (docs/protocol.md
+   * §5.1, "comparator ineffective"). A comparator absent from the record is testable. Without the
+   * record, `gate` applies.
+   */
+  readonly comparatorGate?: Partial<Record<Approach, string>>;
 }
 
 const has = (get: CellGetter, a: Approach, c: Table1Column) => get(a, c) !== undefined;
@@ -60,15 +67,15 @@ const accuracyVs =
  * The claims of Table 1 with their tests: statement, test, and whether the paper's own numbers are
  * compared strictly (`>`/`<`) or not (`≥`/`≤`) for the context line.
  */
-export const TABLE1_CLAIMS: ReadonlyArray<readonly [string, GroupTest, boolean, 'privacy' | 'utility']> = [
+export const TABLE1_CLAIMS: ReadonlyArray<readonly [string, GroupTest, boolean, 'privacy' | 'utility', Approach?]> = [
   [
     "CRL's AUCs < CE's on every attack (NN, Entropy, M-Entropy, Grad-x) at test accuracy ≥ CE's − 2 points (our criterion: the 2-point tolerance), for every model and dataset",
     crlBeatsCe,
     true,
     'privacy',
   ],
-  ["CRL's AUCs ≤ RelaxLoss's on every attack, for every model and dataset", everyAuc('CRL', 'RelaxLoss'), false, 'privacy'],
-  ["CRL's AUCs ≤ AdvReg's on every attack, for every model and dataset", everyAuc('CRL', 'AdvReg'), false, 'privacy'],
+  ["CRL's AUCs ≤ RelaxLoss's on every attack, for every model and dataset", everyAuc('CRL', 'RelaxLoss'), false, 'privacy', 'RelaxLoss'],
+  ["CRL's AUCs ≤ AdvReg's on every attack, for every model and dataset", everyAuc('CRL', 'AdvReg'), false, 'privacy', 'AdvReg'],
   ["CRL's test accuracy ≥ RelaxLoss's and AdvReg's, for every model and dataset", accuracyVs('CRL', ['RelaxLoss', 'AdvReg'], 'greater'), false, 'utility'],
   ["AdvReg costs utility: AdvReg's test accuracy < CE's, for every model and dataset", accuracyVs('AdvReg', ['CE'], 'less'), true, 'utility'],
 ];
@@ -87,7 +94,8 @@ function paperHolds(cs: readonly Comparison[], get: CellGetter, strict: boolean)
  * fails CRL's regime "not testable", one that did not run "not evaluated"; combined by
  * `combineColumns` (a failure after Holm's step-down over the comparisons → does not hold; every
  * decided one holds and some groups not run → partial). For context, the claim on the paper's own
- * numbers (plain inequalities: they have no SEs), which decides nothing.
+ * numbers (plain inequalities: they have no SEs), which decides nothing. A privacy claim against a
+ * `comparator` is gated by that group's `comparatorGate` (the comparator must lower leakage).
  */
 export function table1Claim(
   statement: string,
@@ -96,6 +104,7 @@ export function table1Claim(
   paperGroups: ReadonlyArray<readonly [string, string]>,
   strict = true,
   kind: 'privacy' | 'utility' = 'privacy',
+  comparator?: Approach,
 ): Claim {
   const paper = paperGroups.flatMap(([d, m]) => {
     const get: CellGetter = (a, c) => paperValue(d, m, a, c);
@@ -106,7 +115,7 @@ export function table1Claim(
   const name = (d: string, m: string) => `${d}/${m}`;
   const decisions: ColumnDecision[] = measured.flatMap((g): ColumnDecision[] => {
     const group = name(g.dataset, g.model);
-    const gate = kind === 'utility' ? g.utilityGate : g.gate;
+    const gate = kind === 'utility' ? g.utilityGate : comparator !== undefined && g.comparatorGate !== undefined ? g.comparatorGate[comparator] : g.gate;
     if (gate !== undefined) return [undecidedColumn(group, 'not testable', gate)];
     const cs = test(g.get);
     if (cs === undefined) return [undecidedColumn(group, 'not evaluated', 'cells missing')];

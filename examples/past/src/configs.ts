@@ -14,6 +14,9 @@ export const DATASET_COLUMNS: Readonly<Record<PastDatasetKey, string>> = {
   imagenet: 'ImageNet',
 };
 
+/** The number of classes of each dataset (the chance level of the regime gate). */
+export const DATASET_CLASSES: Readonly<Record<PastDatasetKey, number>> = { texas: 100, purchase: 100, cifar10: 10, cifar100: 100, imagenet: 1000 };
+
 /** Everything a PAST experiment on one dataset needs at one scale (docs/protocol.md §2.1, §7). */
 export interface DatasetSetup {
   readonly key: PastDatasetKey;

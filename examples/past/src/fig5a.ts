@@ -16,10 +16,14 @@ import {
   type ReproductionFigure,
   type ReproductionScale,
   type RunOutcome,
+  type ValidationView,
+  validationView,
 } from '@mia/experiments/reproduce';
-import { ablationSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup } from './configs';
+import { CPU_PLAN } from './cpu-plan';
+import { DATASET_CLASSES, ablationSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup } from './configs';
 import { averageAdvantage, gridRows, pct, rowMetricTable } from './helpers';
 import { PAST_REGIME } from './table1';
+import { strongestOnValidation } from './strongest-on-validation';
 
 /** The four tuning-phase penalties of Fig. 5a (docs/protocol.md §4.1 "Paper appendix baselines"). */
 export const VARIANTS: Readonly<Record<string, { norm: 'l1' | 'l2'; adaptive: boolean }>> = {
@@ -70,23 +74,23 @@ function figure(run: RunOutcome): ReproductionFigure {
 /** The accuracy tolerance of Fig. 5a's selection: a variant's setting counts when its validation accuracy is ≥ the base's − this. */
 export const FIG5A_TOLERANCE = 0.02;
 
-const lambdaOf = (r: DefenseRow): number => {
-  const p = r.params['lambda'];
+/** A setting's λ: its `lambda` param, else the `lambda=` of its label. */
+const lambdaOf = (v: ValidationView): number => {
+  const p = v.params['lambda'];
   if (typeof p === 'number') return p;
-  const m = /lambda=([0-9.eE+-]+)/.exec(r.label);
+  const m = /lambda=([0-9.eE+-]+)/.exec(v.label);
   return m === null ? Number.NaN : Number(m[1]);
 };
 
 /**
  * The setting of a variant chosen on the validation slice only (never on the evaluation data): the
  * largest λ (strongest penalty) whose validation accuracy is ≥ the base's − {@link FIG5A_TOLERANCE}
- * — Table 1's rule of the largest λ that keeps validation accuracy, with the untuned base as the
- * reference (Fig. 5a has no λ = 0 control). Undefined when no setting qualifies.
+ * — Table 1's rule of the largest λ that keeps validation accuracy (`strongest-within`,
+ * docs/protocol.md §5.3), with the untuned base as the reference (Fig. 5a has no λ = 0 control).
+ * Reads {@link ValidationView}s, so the evaluation data cannot take part. Undefined when no setting qualifies.
  */
-export function chooseOnValidation(rows: readonly DefenseRow[], baseValidation: number): DefenseRow | undefined {
-  return rows
-    .filter((r) => r.validationAccuracy !== undefined && r.validationAccuracy >= baseValidation - FIG5A_TOLERANCE)
-    .reduce<DefenseRow | undefined>((best, r) => (best === undefined || lambdaOf(r) > lambdaOf(best) ? r : best), undefined);
+export function chooseOnValidation(views: readonly ValidationView[], baseValidation: number): ValidationView | undefined {
+  return strongestOnValidation(views, { reference: baseValidation, tolerance: FIG5A_TOLERANCE, strength: lambdaOf })?.view;
 }
 
 /**
@@ -105,8 +109,12 @@ function compare(run: RunOutcome, a: string, b: string, metric: RowMetric): Clai
   if (gate !== undefined) return notTestable(statement, gate);
   if (base.validationAccuracy === undefined)
     return notTestable(statement, 'the run records no validation accuracy, so a setting could only be chosen on the evaluation data');
-  const ra = chooseOnValidation(gridRows(run, a), base.validationAccuracy);
-  const rb = chooseOnValidation(gridRows(run, b), base.validationAccuracy);
+  const chosen = (variant: string) => {
+    const view = chooseOnValidation(gridRows(run, variant).map(validationView), base.validationAccuracy!);
+    return view === undefined ? undefined : rowOf(run, view.label);
+  };
+  const ra = chosen(a);
+  const rb = chosen(b);
   const floor = `validation floor ${pct(base.validationAccuracy - FIG5A_TOLERANCE)} (base ${pct(base.validationAccuracy)})`;
   const show = (r: DefenseRow | undefined) => (r === undefined ? 'no setting' : `${r.label}, validation ${pct(r.validationAccuracy!)}`);
   if (ra === undefined || rb === undefined) return notEvaluated(statement, `${floor}; ${a}: ${show(ra)}; ${b}: ${show(rb)}`);
@@ -121,6 +129,7 @@ function compare(run: RunOutcome, a: string, b: string, metric: RowMetric): Clai
  */
 export const fig5a: Reproduction = {
   name: 'past-fig5a',
+  regimes: [{ column: CPU_PLAN.ablation.dataset.name, regime: PAST_REGIME, classes: DATASET_CLASSES[CPU_PLAN.ablation.key] }],
   paper: 'PAST (Hu, Zhang & Wei)',
   title: 'Fig. 5a: ablation of ℓ1 / ℓ2 with fixed or adaptive weights',
   source: 'PAST (arXiv:2410.06814), Figure 5a (§4.2 "What\'s the difference between PAST and ℓ1/ℓ2 regularization?") and App. A',

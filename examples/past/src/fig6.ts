@@ -20,7 +20,8 @@ import {
   type ReproductionScale,
   type RunOutcome,
 } from '@mia/experiments/reproduce';
-import { ablationSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup } from './configs';
+import { CPU_PLAN } from './cpu-plan';
+import { DATASET_CLASSES, ablationSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup } from './configs';
 import { averageAdvantage, rowMetricTable } from './helpers';
 import { PAST_REGIME } from './table1';
 
@@ -131,6 +132,7 @@ function belowUndefended(run: RunOutcome, statement: string, labels: Record<stri
  */
 export const fig6: Reproduction = {
   name: 'past-fig6',
+  regimes: [{ column: CPU_PLAN.ablation.dataset.name, regime: PAST_REGIME, classes: DATASET_CLASSES[CPU_PLAN.ablation.key] }],
   paper: 'PAST (Hu, Zhang & Wei)',
   title: 'Fig. 6a–b: effect of α and of the number of tuning epochs',
   source: 'PAST (arXiv:2410.06814), Figure 6a–b and App. C Figure 9',

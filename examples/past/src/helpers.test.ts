@@ -1,6 +1,6 @@
 import type { DefenseRow, ExperimentResults } from '@mia/experiments';
 import { describe, expect, it } from 'vitest';
-import { attackAdvantage, averageAdvantage, gridRows, lowestAtAccuracy, rowMetricTable } from './helpers';
+import { attackAdvantage, averageAdvantage, gridRows, rowMetricTable } from './helpers';
 
 // Hand-made rows: only the fields the helpers read matter.
 const row = (label: string, testAccuracy: number, advantages: Record<string, number>): DefenseRow =>
@@ -26,13 +26,6 @@ describe('advantage helpers', () => {
   it('gridRows picks the swept points of one label only', () => {
     expect(gridRows(results([base, a1, a2, other]), 'PAST').map((r) => r.label)).toEqual(['PAST alpha=1', 'PAST alpha=2']);
     expect(gridRows({ notRun: 'not run: x' }, 'PAST')).toEqual([]);
-  });
-
-  it('lowestAtAccuracy keeps only settings at or above the accuracy floor', () => {
-    // alpha=2 has the lower loss advantage (0.05) but accuracy 0.45 < 0.5, so alpha=1 (0.2) wins.
-    expect(lowestAtAccuracy([a1, a2], 0.5, (r) => attackAdvantage(r, 'loss'))).toEqual({ row: a1, value: 0.2 });
-    expect(lowestAtAccuracy([a1, a2], 0.4, (r) => attackAdvantage(r, 'loss'))!.value).toBe(0.05);
-    expect(lowestAtAccuracy([a1, a2], 0.6, (r) => r.testAccuracy)).toBeUndefined();
   });
 });
 

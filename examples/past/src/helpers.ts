@@ -1,15 +1,5 @@
-import { type DefenseRow, type ExperimentResults } from '@mia/experiments';
-import {
-  compareEstimates,
-  formatValue,
-  isNotRun,
-  rowMetrics,
-  rowOf,
-  type PaperValues,
-  type ReproductionTable,
-  type RunOutcome,
-  type TableCell,
-} from '@mia/experiments/reproduce';
+import { type DefenseRow } from '@mia/experiments';
+import { formatValue, isNotRun, rowOf, type PaperValues, type ReproductionTable, type RunOutcome, type TableCell } from '@mia/experiments/reproduce';
 
 /** Mean advantage over the attacks run: the y-axis of PAST Fig. 5 and 6 ("average attack advantage"). */
 export function averageAdvantage(row: DefenseRow): number {
@@ -67,37 +57,3 @@ export function gridRows(run: RunOutcome, prefix: string): DefenseRow[] {
 
 /** Formats a fraction as the reports do (percent, one decimal). */
 export const pct = (v: number): string => formatValue(v, 'pct');
-
-/** The lowest `value` among rows whose test accuracy is at least `minAccuracy`, or undefined. */
-export function lowestAtAccuracy(
-  rows: readonly DefenseRow[],
-  minAccuracy: number,
-  value: (row: DefenseRow) => number,
-): { row: DefenseRow; value: number } | undefined {
-  return lowestWhere(rows, (r) => r.testAccuracy >= minAccuracy, value);
-}
-
-/**
- * "At least as accurate as the undefended model" with a 2-SE margin (docs/protocol.md §5.1): a row is
- * left out only when its test accuracy is below `vanilla`'s beyond 2 SE of the difference (bootstrap
- * SEs, or the binomial approximation in older results), never by a strict inequality on noisy numbers.
- */
-export function reachesAccuracyOf(run: ExperimentResults, vanilla: DefenseRow): (row: DefenseRow) => boolean {
-  const b = rowMetrics.testAccuracy.estimate(vanilla, run);
-  return (row) => compareEstimates(rowMetrics.testAccuracy.estimate(row, run), b, { direction: 'less', format: 'pct' }).verdict !== 'holds';
-}
-
-/** The lowest `value` among the rows `eligible` keeps, or undefined. */
-export function lowestWhere(
-  rows: readonly DefenseRow[],
-  eligible: (row: DefenseRow) => boolean,
-  value: (row: DefenseRow) => number,
-): { row: DefenseRow; value: number } | undefined {
-  let best: { row: DefenseRow; value: number } | undefined;
-  for (const row of rows) {
-    if (!eligible(row)) continue;
-    const v = value(row);
-    if (Number.isFinite(v) && (best === undefined || v < best.value)) best = { row, value: v };
-  }
-  return best;
-}

@@ -46,7 +46,7 @@ const expected: Record<string, ExpectedReproduction> = {
   'past-fig3': {
     tables: [
       {
-        title: 'Fig. 3: lowest advantage at test accuracy ≥ undefended',
+        title: "Fig. 3: advantage at each defense's setting chosen on the validation slice",
         rows: [
           'w/o',
           'PAST',

@@ -13,7 +13,7 @@ import {
   type RunOutcome,
 } from '@mia/experiments/reproduce';
 import { LAMBDA_SELECTION } from './cpu-plan';
-import { DATASET_COLUMNS, datasetSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup, type PastDatasetKey } from './configs';
+import { DATASET_CLASSES, DATASET_COLUMNS, datasetSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup, type PastDatasetKey } from './configs';
 
 const KEYS: readonly PastDatasetKey[] = ['texas', 'purchase', 'cifar10', 'cifar100', 'imagenet'];
 
@@ -60,11 +60,16 @@ export async function runTable1(ctx: ReproductionContext): Promise<{ runs: Recor
 /**
  * PAST's regime (docs/anchors.md "What the regime gate checks"): the paper tunes "a roughly
  * converged model" (§3.2), so the undefended phase-1 model must fit its members (≥ 99 % train,
- * beyond 2 SE); the other thresholds are the docs/protocol.md §5.1 defaults.
+ * met when reached; at the edge within 2 SE below); the other thresholds are the docs/protocol.md
+ * §5.1 defaults.
  */
 export const PAST_REGIME = regime({
   minTrainAccuracy: 0.99,
-  why: 'PAST tunes "a roughly converged model" (§3.2) trained for 100 epochs (§4.1), whose loss gap and attack advantage grow with training (§3.1, Fig. 1a/2c); the paper reports no train/test accuracy of its undefended models, only P1 (Table 1, w/o: Texas 0.557, Purchase 0.792, CIFAR-10 0.638, CIFAR-100 0.360). Ours: undefended train ≥ 99 % (fitted), test ≥ 3× chance, a gap > 0, each beyond 2 SE; attacks not saturated (best attack accuracy < 95 %, AUC < 0.99)',
+  paper: {
+    source:
+      'PAST (arXiv:2410.06814) reports no train or test accuracy and no attack level of its undefended models: only P1 (Table 1, w/o: Texas 0.557, Purchase 0.792, CIFAR-10 0.638, CIFAR-100 0.360) and "a roughly converged model" (§3.2)',
+  },
+  why: 'PAST tunes "a roughly converged model" (§3.2) trained for 100 epochs (§4.1), whose loss gap and attack advantage grow with training (§3.1, Fig. 1a/2c); the paper reports no train/test accuracy of its undefended models, only P1 (Table 1, w/o: Texas 0.557, Purchase 0.792, CIFAR-10 0.638, CIFAR-100 0.360). Ours: undefended train ≥ 99 % (fitted), test ≥ 3× chance, a gap > 0, each met when the value reaches it (at the edge of the regime, not testable, within 2 SE below it); attacks not saturated (best attack accuracy < 95 %, AUC < 0.99)',
 });
 
 /** Whether a scale's tabular columns are the stand-ins (so the report says so). */
@@ -82,6 +87,11 @@ const standInNote = (scale: ReproductionScale) =>
  */
 export const table1: Reproduction = {
   name: 'past-table1',
+  regimes: (['texas', 'purchase', 'cifar10', 'cifar100'] as const).map((key) => ({
+    column: DATASET_COLUMNS[key],
+    regime: PAST_REGIME,
+    classes: DATASET_CLASSES[key],
+  })),
   paper: 'PAST (Hu, Zhang & Wei)',
   title: 'Table 1: P1 of PAST vs undefended models per dataset',
   source: 'PAST (arXiv:2410.06814), Table 1 (§4.2 "Is PAST effective with different datasets?")',
@@ -160,11 +170,12 @@ export const table1: Reproduction = {
         claimForEveryColumn({
           table: acc,
           statement:
-            "PAST's test accuracy ≥ undefended − 2 points on every dataset (our criterion: the paper says PAST preserves accuracy; the 2-point tolerance is ours)",
+            "PAST's test accuracy ≥ undefended − 2 points on every dataset (our criterion: the paper says PAST preserves accuracy; the 2-point margin is ours, decided as a one-sided non-inferiority test)",
           rowA: 'PAST',
           rowB: 'w/o',
           direction: 'greater',
           offset: -0.02,
+          test: 'non-inferiority',
           differenceSe: pairedColumnSe(runs, 'PAST', 'w/o', 'testAccuracy'),
           gate: regimeGate({ runs, undefended: 'w/o', compared: ['PAST', 'w/o', TUNING_CONTROL], regime: PAST_REGIME, kind: 'utility' }),
         }),

@@ -10,9 +10,24 @@ import {
   type ReproductionTable,
   type RunOutcome,
   type TableCell,
+  regime,
 } from '@mia/experiments/reproduce';
 import { PAST_REGIME } from './table1';
-import { ablationSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup, type DefenseSpec } from './configs';
+import { CPU_PLAN } from './cpu-plan';
+import { DATASET_CLASSES, ablationSetup, describeSetup, pastDefense, pastExperiment, type DatasetSetup, type DefenseSpec } from './configs';
+
+/**
+ * Table 2's regime: the base defense alone is the model PAST tunes, "a roughly converged model" (§3.2).
+ * A defense lowers its model's fit by design (RelaxLoss stops at its loss level α, L2 and dropout
+ * regularise), so PAST Table 1's fit bound for an undefended model (≥ 99 % train) is not what a
+ * converged defended base reaches; the base must fit with the docs/protocol.md §5.1 default (≥ 90 %
+ * train), generalise above chance and overfit. Our criterion; the paper reports no accuracy of its bases.
+ */
+export const PAST_TABLE2_REGIME = regime({
+  ...PAST_REGIME,
+  minTrainAccuracy: 0.9,
+  why: 'PAST tunes "a roughly converged model" (§3.2); Table 2 puts PAST on top of other defenses, whose models fit less by design (RelaxLoss stops at its loss level α). Ours: the base defense at train ≥ 90 % (the docs/protocol.md §5.1 default; an undefended model must reach 99 % in Table 1), test ≥ 3× chance, a gap > 0, each met when the value reaches it (at the edge within 2 SE below it); attacks not saturated. The paper reports no accuracy of its base defenses.',
+});
 
 /** The base defenses of PAST's comparison (§4.1 "Defense baselines") and their runner form. */
 export function baseDefenses(setup: DatasetSetup): Record<string, { name: string; params: Record<string, unknown> } | { notRun: string }> {
@@ -71,6 +86,11 @@ function table(title: string, run: RunOutcome, setup: DatasetSetup, metric: RowM
  */
 export const table2: Reproduction = {
   name: 'past-table2',
+  regimes: Object.keys(baseDefenses(CPU_PLAN.ablation)).map((column) => ({
+    column,
+    regime: PAST_TABLE2_REGIME,
+    classes: DATASET_CLASSES[CPU_PLAN.ablation.key],
+  })),
   paper: 'PAST (Hu, Zhang & Wei)',
   title: 'Table 2: PAST on top of other defenses',
   source: 'PAST (arXiv:2410.06814), Table 2 (§4.2 "Combined with other defenses")',
@@ -97,7 +117,9 @@ export const table2: Reproduction = {
     );
     // Each column: the base defense alone is the model PAST tunes, so it must be in PAST's regime; neither may collapse.
     const gateOf = (kind: 'privacy' | 'utility') => (column: string) =>
-      isNotRun(run) ? undefined : testabilityProblem({ results: run, undefended: column, compared: [column, `PAST on ${column}`], regime: PAST_REGIME, kind });
+      isNotRun(run)
+        ? undefined
+        : testabilityProblem({ results: run, undefended: column, compared: [column, `PAST on ${column}`], regime: PAST_TABLE2_REGIME, kind });
     const gate = gateOf('privacy');
     return {
       tables: [p1, acc, adv],
@@ -121,11 +143,12 @@ export const table2: Reproduction = {
         claimForEveryColumn({
           table: acc,
           statement:
-            'PAST on top keeps test accuracy ≥ the base defense − 2 points (our criterion: the paper says PAST preserves accuracy; the 2-point tolerance is ours)',
+            'PAST on top keeps test accuracy ≥ the base defense − 2 points (our criterion: the paper says PAST preserves accuracy; the 2-point margin is ours, decided as a one-sided non-inferiority test)',
           rowA: 'PAST',
           rowB: 'w/o',
           direction: 'greater',
           offset: -0.02,
+          test: 'non-inferiority',
           gate: gateOf('utility'),
         }),
       ],

@@ -1,5 +1,5 @@
 import { isNotRun, type NotRun, type Reproduction, type ReproductionTable } from '@mia/experiments/reproduce';
-import { attackAccuracyOf, claimOverColumns, testAccuracyOf, generalisationProblem } from './column-claims';
+import { attackAccuracyOf, claimOverColumns, columnRegimes, testAccuracyOf, generalisationProblem } from './column-claims';
 import {
   CPU_PLAN,
   DATASET_COLUMNS,
@@ -13,6 +13,7 @@ import {
   type DatasetColumn,
   type PlanUse,
 } from './configs';
+import { plannedColumnRuns } from './column-runs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';
 import { describeEvaluation, evaluationOptions } from './evaluation-options';
 import { TABLE1 } from './paper-values';
@@ -95,10 +96,19 @@ export function table1Claims(columns: Readonly<Record<DatasetColumn, ColumnEvalu
       ['SAM', 'SharpReg'],
     ),
     claimOverColumns(
-      "SharpReg's test accuracy is within 2 points of SAM's on every dataset (our criterion: a trade-off bound on the utility SharpReg may give up, which the paper does not state; its own Table 1 misses it on CIFAR-100 by 6.2 points)",
+      "SharpReg's test accuracy is at least SAM's − 2 points on every dataset (our criterion: a trade-off bound on the utility SharpReg may give up, which the paper does not state, decided as a one-sided non-inferiority test with a 2-point margin; the paper's own Table 1 misses it on CIFAR-100 by 6.2 points)",
       columns,
       (c) => ({
-        comparisons: [{ label: 'test SharpReg vs SAM', a: testAccuracyOf(c, 'SharpReg'), b: testAccuracyOf(c, 'SAM'), direction: 'greater', offset: -0.02 }],
+        comparisons: [
+          {
+            label: 'test SharpReg vs SAM',
+            a: testAccuracyOf(c, 'SharpReg'),
+            b: testAccuracyOf(c, 'SAM'),
+            direction: 'greater',
+            offset: -0.02,
+            test: 'non-inferiority',
+          },
+        ],
       }),
       undefined,
       ['SAM', 'SharpReg'],
@@ -146,11 +156,14 @@ export function evaluationNotes(scale: Parameters<typeof evaluationOptions>[0], 
 /** SAM-privacy Table 1. */
 export const samTable1: Reproduction = {
   name: 'sam-table1',
+  regimes: columnRegimes(),
   paper: 'SAM-privacy (Kim et al., On memorization and privacy risks of sharpness aware minimization)',
   title: 'Table 1: test accuracy and best single-/multi-query attack accuracy of SGD, SAM and SharpReg (mean ± std over 5 attack splits)',
   source: 'SAM-privacy (arXiv:2310.00488), Table 1',
   description:
     "Trains SGD, SAM and SharpReg targets per dataset, then runs the SharpReg protocol's single-query and multi-query attacks on 5 seeded attack-data splits.",
+  // Every run, known before any model is loaded (redecide compares their configs first).
+  plan: ({ scale }) => plannedColumnRuns(scale, coreDefenses, 'core', seedsAt(scale)),
   async run(ctx) {
     const columns = await evaluateColumns(ctx, coreDefenses, 'core', seedsAt(ctx.scale));
     return { tables: [table1(columns)], claims: table1Claims(columns), notes: evaluationNotes(ctx.scale) };

@@ -1,6 +1,7 @@
 import { isNotRun, type Estimate, type NotRun, type Reproduction, type ReproductionTable } from '@mia/experiments/reproduce';
-import { attackAccuracyOf, claimOverColumns, relativeChange, testAccuracyOf, generalisationProblem } from './column-claims';
+import { attackAccuracyOf, claimOverColumns, columnRegimes, relativeChange, testAccuracyOf, generalisationProblem } from './column-claims';
 import { DATASET_COLUMNS, coreDefenses, seedsAt, type DatasetColumn } from './configs';
+import { plannedColumnRuns } from './column-runs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';
 import { TABLE2 } from './paper-values';
 import { cellOf, mean, notRunCell, pct } from './table-cells';
@@ -55,10 +56,13 @@ export function table2(columns: Readonly<Record<DatasetColumn, ColumnEvaluation 
 /** SAM-privacy Table 2. */
 export const samTable2: Reproduction = {
   name: 'sam-table2',
+  regimes: columnRegimes(),
   paper: 'SAM-privacy (Kim et al., On memorization and privacy risks of sharpness aware minimization)',
   title: 'Table 2: % change of test accuracy and attack accuracy of SAM and SharpReg vs SGD',
   source: 'SAM-privacy (arXiv:2310.00488), Table 2',
   description: "The relative changes of Table 1's means (same models and attack splits as sam-table1; shared cache).",
+  // Every run, known before any model is loaded (redecide compares their configs first).
+  plan: ({ scale }) => plannedColumnRuns(scale, coreDefenses, 'core', seedsAt(scale)),
   async run(ctx) {
     const columns = await evaluateColumns(ctx, coreDefenses, 'core', seedsAt(ctx.scale));
     const claims = [

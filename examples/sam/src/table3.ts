@@ -1,6 +1,7 @@
 import { isNotRun, type NotRun, type Reproduction, type ReproductionTable } from '@mia/experiments/reproduce';
-import { attackAccuracyOf, claimOverColumns, generalisationProblem } from './column-claims';
+import { attackAccuracyOf, claimOverColumns, columnRegimes, generalisationProblem } from './column-claims';
 import { DATASET_COLUMNS, coreDefenses, seedsAt, type DatasetColumn } from './configs';
+import { plannedColumnRuns } from './column-runs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';
 import { SINGLE_QUERY_ATTACKS } from './evaluate-model';
 import { TABLE3 } from './paper-values';
@@ -33,10 +34,13 @@ export function table3(columns: Readonly<Record<DatasetColumn, ColumnEvaluation 
 /** SAM-privacy Table 3. */
 export const samTable3: Reproduction = {
   name: 'sam-table3',
+  regimes: columnRegimes(),
   paper: 'SAM-privacy (Kim et al., On memorization and privacy risks of sharpness aware minimization)',
   title: 'Table 3: accuracy of each direct single-query attack (NN, confidence, correctness, entropy, modified entropy) on SGD, SAM and SharpReg',
   source: 'SAM-privacy (arXiv:2310.00488), Table 3 (App. C.4)',
   description: "Per-attack accuracies behind Table 1's best single-query column (same models and splits; shared cache).",
+  // Every run, known before any model is loaded (redecide compares their configs first).
+  plan: ({ scale }) => plannedColumnRuns(scale, coreDefenses, 'core', seedsAt(scale)),
   async run(ctx) {
     const columns = await evaluateColumns(ctx, coreDefenses, 'core', seedsAt(ctx.scale));
     const per = (c: ColumnEvaluation, algo: string, attack: string) => attackAccuracyOf(c, c.evaluations[algo]!.single[attack]!);

@@ -12,8 +12,9 @@ import {
   type ReproductionScale,
   type ReproductionTable,
 } from '@mia/experiments/reproduce';
-import { SAM_REGIME, attackAccuracyOf, claimOverColumns, testAccuracyOf } from './column-claims';
+import { COLUMN_CLASSES, attackAccuracyOf, claimOverColumns, columnRegimes, protocolAttacks, regimeOfColumn, testAccuracyOf } from './column-claims';
 import { CPU_PLAN, DATASET_COLUMNS, SHARPREG_PARAMS, samRho, type DatasetColumn } from './configs';
+import { plannedColumnRuns } from './column-runs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';
 import { TABLE4 } from './paper-values';
 import { cellOf, mean, notRunCell, pct } from './table-cells';
@@ -98,8 +99,15 @@ export function table4(columns: Readonly<Record<DatasetColumn, ColumnEvaluation 
 function xiSweepClaim(c: ColumnEvaluation | NotRun): Claim {
   const statement = 'On CIFAR-100, increasing ξ (0.1 → 0.7) lowers both the test accuracy and the best single-query attack accuracy (Table 4, Fig. 5b)';
   if (isNotRun(c)) return notEvaluated(statement, `CIFAR-100: ${c.notRun}`);
-  const gate = testabilityProblem({ results: c.results, undefended: 'SGD', compared: ['SGD'], regime: SAM_REGIME });
   const variants = sharpRegVariants('CIFAR-100');
+  const gate = testabilityProblem({
+    results: c.results,
+    undefended: 'SGD',
+    compared: ['SGD'],
+    regime: regimeOfColumn('CIFAR-100'),
+    classes: COLUMN_CLASSES['CIFAR-100'],
+    extraAttacks: protocolAttacks(c),
+  });
   const points = (metric: (e: ColumnEvaluation['evaluations'][string]) => number) =>
     variants.map((p) => ({ x: p.xi, y: metric(c.evaluations[sharpRegLabel(p)]!) }));
   const opts = { direction: 'decreasing' as const, format: 'pct' as const, knob: 'ξ', ...(gate === undefined ? {} : { gate }) };
@@ -112,10 +120,13 @@ function xiSweepClaim(c: ColumnEvaluation | NotRun): Claim {
 /** SAM-privacy Table 4. */
 export const samTable4: Reproduction = {
   name: 'sam-table4',
+  regimes: columnRegimes(),
   paper: 'SAM-privacy (Kim et al., On memorization and privacy risks of sharpness aware minimization)',
   title: 'Table 4: SGD, SAM, MemGuard, AdvReg, SELENA and SharpReg: train/test accuracy and best attack accuracies',
   source: 'SAM-privacy (arXiv:2310.00488), Table 4 (App. D)',
   description: 'Adds MemGuard (output perturbation), AdvReg, SELENA (Split-AI + self-distillation) and the CIFAR-100 ξ sweep to the Table 1 models.',
+  // Every run, known before any model is loaded (redecide compares their configs first).
+  plan: ({ scale }) => plannedColumnRuns(scale, table4RunnerDefenses, 'table4'),
   async run(ctx) {
     const columns = await evaluateColumns(ctx, (column) => table4RunnerDefenses(column, ctx.scale), 'table4');
     const single = (c: ColumnEvaluation, label: string) => attackAccuracyOf(c, c.evaluations[label]!.bestSingle);
