@@ -1,25 +1,6 @@
 import { betaQuantile, regularizedIncompleteBeta } from './incomplete-beta';
 import { MetricsError } from './metrics-error';
-
-/** Standard normal CDF Φ(x) (Abramowitz–Stegun 7.1.26 through erfc, |error| < 1.5e-7). */
-function normalCdf(x: number): number {
-  const z = Math.abs(x) / Math.SQRT2;
-  const t = 1 / (1 + 0.3275911 * z);
-  const erfc = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * Math.exp(-z * z);
-  return x >= 0 ? 1 - erfc / 2 : erfc / 2;
-}
-
-/** Standard normal quantile Φ⁻¹(p) by bisection on {@link normalCdf} (bounded: 200 halvings of [−40, 40]). */
-function normalQuantile(p: number): number {
-  let lo = -40;
-  let hi = 40;
-  for (let i = 0; i < 200 && hi - lo > 1e-12; i++) {
-    const mid = 0.5 * (lo + hi);
-    if (normalCdf(mid) < p) lo = mid;
-    else hi = mid;
-  }
-  return 0.5 * (lo + hi);
-}
+import { phi, phiInverse } from './normal-distribution';
 
 function checkDf(fn: string, df: number): void {
   if (typeof df !== 'number' || Number.isNaN(df) || df <= 0)
@@ -36,7 +17,7 @@ function checkDf(fn: string, df: number): void {
 export function studentTCdf(t: number, df: number): number {
   checkDf('studentTCdf', df);
   if (typeof t !== 'number' || Number.isNaN(t)) throw new MetricsError(`studentTCdf: t must be a number, got ${String(t)}`);
-  if (!Number.isFinite(df)) return normalCdf(t);
+  if (!Number.isFinite(df)) return phi(t);
   if (!Number.isFinite(t)) return t > 0 ? 1 : 0;
   const tail = 0.5 * regularizedIncompleteBeta(df / (df + t * t), df / 2, 0.5);
   return t >= 0 ? 1 - tail : tail;
@@ -52,7 +33,7 @@ export function studentTCdf(t: number, df: number): number {
 export function studentTQuantile(p: number, df: number): number {
   checkDf('studentTQuantile', df);
   if (typeof p !== 'number' || !(p > 0 && p < 1)) throw new MetricsError(`studentTQuantile: p must be in (0, 1), got ${String(p)}`);
-  if (!Number.isFinite(df)) return normalQuantile(p);
+  if (!Number.isFinite(df)) return phiInverse(p);
   if (p === 0.5) return 0;
   const x = betaQuantile(2 * Math.min(p, 1 - p), df / 2, 0.5);
   const t = Math.sqrt(df * (1 / x - 1));

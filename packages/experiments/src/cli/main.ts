@@ -16,7 +16,7 @@ import { parseWorkerOptions, type WorkerCommandOptions } from '../queue/worker-o
 const queueCommands = () => import('../queue/queue-commands');
 
 // Ctrl-C, SIGTERM, SIGHUP: the process ends within a fraction of a second with status 128 + the signal
-// number (130 for Ctrl-C), never 0, and a message that fits the command (`mia worker` stops gracefully instead).
+// number (130 for Ctrl-C), never 0, and a message that fits the command (`mia worker` puts its units back in the queue first).
 const interrupts = exitOnInterrupt();
 
 const program = new Command();
@@ -106,7 +106,7 @@ program
 program
   .command('worker')
   .description(
-    'train the units of `mia sweep --queue` sweeps into a shared artifact directory until stopped; SIGTERM finishes the running unit, a second SIGTERM puts it back in the queue',
+    'train the units of `mia sweep --queue` sweeps into a shared artifact directory until stopped; SIGTERM or Ctrl-C puts the running unit back in the queue and exits within 2 s (--drain: finish it first)',
   )
   .requiredOption('--queue <url>', 'Redis of the queue: redis://host:port[/db]')
   .requiredOption('--artifacts <dir>', "shared artifact directory: the coordinator's <cache-dir>/models (e.g. on NFS)")
@@ -114,7 +114,8 @@ program
   .option('--data-dir <dir>', 'directory with dataset files you provide')
   .option('--lock-duration <ms>', "job lock; a dead worker's job is retried after about this long (default: 30000)")
   .option('--stalled-interval <ms>', 'how often to look for jobs of dead workers (default: 30000)')
-  .action(async (opts: WorkerCommandOptions) => {
+  .option('--drain', 'on the first SIGTERM or Ctrl-C, finish the running unit(s) before exiting (a second signal puts them back in the queue)')
+  .action(async (opts: WorkerCommandOptions & { drain?: boolean }) => {
     parseWorkerOptions(opts); // bad options fail before a backend is loaded
     interrupts.stop(); // the worker finishes (or requeues) its running units on a signal
     await setup();

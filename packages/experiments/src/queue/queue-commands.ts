@@ -57,23 +57,38 @@ export async function withQueueTrainer<T>(
   }
 }
 
+/** How long a stopping worker may take before it exits regardless (the queue re-runs what it held). */
+const STOP_DEADLINE_MS = 1500;
+
 /**
- * `mia worker --queue <url> --artifacts <dir>`: trains queued units until stopped. The first SIGTERM
- * (or Ctrl-C) finishes the running unit(s) and exits; a second one puts them back in the queue and exits.
+ * `mia worker --queue <url> --artifacts <dir>`: trains queued units until stopped. A SIGTERM (or
+ * Ctrl-C) puts the running unit(s) back in the queue and exits within 2 s, as a CI runner or an
+ * orchestrator expects; nothing finished is lost (units are cached as they finish, and the queue
+ * hands a released unit to another worker). With `drain` (`--drain`), the first signal instead
+ * finishes the running unit(s) and then exits; a second one releases them.
  */
-export async function workerCommand(opts: WorkerCommandOptions, log: (line: string) => void): Promise<void> {
+export async function workerCommand(opts: WorkerCommandOptions & { readonly drain?: boolean }, log: (line: string) => void): Promise<void> {
   const { address, ...options } = parseWorkerOptions(opts);
   const connection = await connectRedis(address, { context: 'worker' });
   const handle = startQueueWorker(connection, { ...options, onLog: log, dataDir: opts.dataDir });
   let signals = 0;
-  const onSignal = (signal: string) => {
+  const onSignal = (signal: NodeJS.Signals) => {
     signals += 1;
-    if (signals === 1) log(`${signal}: finishing the running unit(s), then exiting (send it again to put them back in the queue now)`);
-    else log(`${signal}: putting the running unit(s) back in the queue and exiting`);
-    void handle.stop(signals === 1 ? 'finish' : 'release');
+    const finish = opts.drain === true && signals === 1;
+    if (finish) log(`${signal}: finishing the running unit(s), then exiting (send it again to put them back in the queue now)`);
+    else {
+      log(`${signal}: putting the running unit(s) back in the queue and exiting`);
+      // The queue's lock on a released job lapses on its own; do not wait past the deadline for Redis.
+      setTimeout(() => {
+        log(`worker stopped (${signal}; the queue re-runs what it held)`);
+        process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
+      }, STOP_DEADLINE_MS).unref();
+    }
+    void handle.stop(finish ? 'finish' : 'release');
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  process.on('SIGHUP', onSignal);
   await handle.closed;
   connection.disconnect();
   log('worker stopped');
