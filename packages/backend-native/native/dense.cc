@@ -16,11 +16,17 @@
 
 #include "batch_norm_loops.h"
 #include "common.h"
+#include "elementwise-inl.h"
 #include "gemm.h"
 #include "scratch.h"
 
 namespace mia {
 namespace {
+
+using elementwise::chunks;
+using elementwise::fastTanh;
+// The ReLU's step on its output y: the step of its input (y > 0 exactly where the input is, NaN where it is NaN).
+inline float step(float v) { return elementwise::stepOf(v, 0.f); }
 
 // Scratch slot of the activation gradient g (conv.cc and the matrix products use the low slots).
 constexpr int kGradientSlot = 8;
@@ -33,46 +39,6 @@ Act parseActivation(const Args& a, size_t i) {
   if (name == "relu") return Act::kRelu;
   if (name == "tanh") return Act::kTanh;
   a.rangeError("activation: expected linear, relu or tanh, got '" + name + "'");
-}
-
-// elementwise.cc's fastTanh (Eigen's rational approximation), repeated here: the forward must give
-// the Tanh kernel's bits. The native tests compare the two kernels bit for bit.
-inline __attribute__((always_inline)) float fastTanh(float v) {
-  const float c = 7.90531110763549805f;
-  float x = v > c ? c : v;
-  x = x < -c ? -c : x;
-  const float x2 = x * x;
-  float p = x2 * -2.76076847742355e-16f + 2.00018790482477e-13f;
-  p = x2 * p + -8.60467152213735e-11f;
-  p = x2 * p + 5.12229709037114e-08f;
-  p = x2 * p + 1.48572235717979e-05f;
-  p = x2 * p + 6.37261928875436e-04f;
-  p = x2 * p + 4.89352455891786e-03f;
-  p = x * p;
-  float q = x2 * 1.19825839466702e-06f + 1.18534705686654e-04f;
-  q = x2 * q + 2.26843463243900e-03f;
-  q = x2 * q + 4.89352518554385e-03f;
-  const float t = p / q;
-  const float r = std::fabs(x) < 0.0004f ? x : t;
-  return v == v ? r : v;
-}
-
-// elementwise.cc's stepOf(v, 0): 1 for v > 0, 0 otherwise, NaN for NaN. On the ReLU's output y it
-// is the step of its input (y > 0 exactly where the input is, NaN where it is NaN).
-inline float step(float v) {
-  const float r = v > 0.f ? 1.f : 0.f;
-  return v == v ? r : v;
-}
-
-// Runs f(lo, hi) on equal static chunks of [0, n) (elementwise.cc's split; element-wise results do not
-// depend on it).
-template <typename F>
-void chunks(int64_t n, F f) {
-#pragma omp parallel if (n >= kParallelMin)
-  {
-    const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
-    f(n * t / nt, n * (t + 1) / nt);
-  }
 }
 
 // The one matrix product of these kernels: row-major c (m×n) = op(a)·op(b) through gemm.cc's matmul,
