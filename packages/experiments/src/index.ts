@@ -8,7 +8,7 @@ export {
   type AttackEntry,
   type AttackConfig,
   type ReferencesConfig,
-} from './config/schema';
+} from './schema/run-schema';
 export { parseExperimentConfig } from './config/parse-config';
 export { experimentJsonSchema } from './config/json-schema';
 export { loadExperimentConfig } from './config/load-config';

@@ -1,6 +1,6 @@
 import type { OptionIssue, OptionsSchema } from '@mia/core';
 import type { ModelSignals, ShadowAttack } from '@mia/attacks';
-import type { ExperimentConfig, ReferencesConfig, TrainingConfig } from '../config/schema';
+import type { ExperimentConfig, ReferencesConfig, TrainingConfig } from '../schema/run-schema';
 import type { RunReferences } from '../train/reference-signals';
 
 /** The query sets the runner can compute on every unit: the augmentation attacks' (docs/protocol.md §3.3). */

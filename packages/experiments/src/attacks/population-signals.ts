@@ -1,7 +1,7 @@
 import { predictLogits } from '@mia/core';
 import { signalsFromLogits, type ModelSignals } from '@mia/attacks';
 import { deserializeClassifier } from '@mia/models';
-import type { DefenseConfig, ExperimentConfig } from '../config/schema';
+import type { DefenseConfig, ExperimentConfig } from '../schema/run-schema';
 import type { PreparedData } from '../data/prepare-data';
 import type { ArtifactStore } from '../store/artifact-store';
 import { contentHash } from '../store/canonical-hash';

@@ -5,7 +5,7 @@ import { deserializeClassifier } from '@mia/models';
 import type { ArtifactStore } from '../store/artifact-store';
 import { toBytes, toFloats } from '../store/float-bytes';
 import { contentHash } from '../store/canonical-hash';
-import { attackConfigOf, type DefenseConfig, type ExperimentConfig } from '../config/schema';
+import { attackConfigOf, type DefenseConfig, type ExperimentConfig } from '../schema/run-schema';
 import { findAttack } from './registry';
 import type { PreparedData } from '../data/prepare-data';
 import { unitKey } from '../train/unit-key';

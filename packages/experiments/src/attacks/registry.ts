@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@mia/core';
 import type { ShadowAttack } from '@mia/attacks';
-import { attackConfigOf, type AttackEntry, type ExperimentConfig } from '../config/schema';
+import { attackConfigOf, type AttackEntry, type ExperimentConfig } from '../schema/run-schema';
 import { moduleBeingImported } from '../defenses/config-modules';
 import { BUILTIN_ATTACKS } from './builtin';
 import type { AttackDefinition, AttackReferences } from './definition';

@@ -1,5 +1,5 @@
 import { describeValue, type OptionIssue } from '@mia/core';
-import { attackConfigOf, type AttackEntry } from '../config/schema';
+import { attackConfigOf, type AttackEntry } from '../schema/run-schema';
 import type { AttackDefinition, AttackRunFacts } from './definition';
 
 /** The attacks a run knows, as the check sees them (the registry). */

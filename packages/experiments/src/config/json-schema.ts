@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { modelNames } from '@mia/models';
 import { attackNames, getAttack } from '../attacks/registry';
-import { experimentSchema } from './schema';
+import { experimentSchema } from '../schema/run-schema';
 import { defenseNames, getDefense } from '../defenses/registry';
 import { DATASET_NAMES } from './validate-config';
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from '@mia/core';
 import { parse as parseYaml } from 'yaml';
-import { type ExperimentConfig } from './schema';
+import { type ExperimentConfig } from '../schema/run-schema';
 import { parseExperimentConfig } from './parse-config';
 import { importDefenseModules, resolveModuleSpecifier } from '../defenses/registry';
 

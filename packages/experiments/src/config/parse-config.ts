@@ -1,5 +1,5 @@
 import { formatOptionIssues, InvalidArgumentError } from '@mia/core';
-import { experimentSchema, type ExperimentConfig } from './schema';
+import { experimentSchema, type ExperimentConfig } from '../schema/run-schema';
 import { shapeIssues } from './shape-issues';
 import { experimentIssues } from './validate-config';
 

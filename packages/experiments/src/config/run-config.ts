@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@mia/core';
-import { attackConfigOf, expandGrid, type ExperimentConfig } from './schema';
+import { attackConfigOf, expandGrid, type ExperimentConfig } from '../schema/run-schema';
 import { attackSource } from '../attacks/registry';
 import { parseExperimentConfig } from './parse-config';
 import { defenseSource } from '../defenses/registry';

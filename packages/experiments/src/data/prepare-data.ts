@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '@mia/core';
 import { CCL4, CCL5, PAST6, RELAX5, loadDataset, type Dataset, type DatasetName, type Partition, type ProgressCallback } from '@mia/data';
 import { contentHash } from '../store/canonical-hash';
-import type { ExperimentConfig } from '../config/schema';
+import type { ExperimentConfig } from '../schema/run-schema';
 import { capAndValidation } from './validation-slice';
 
 const PRESETS = { CCL4, CCL5, PAST6, RELAX5 } as const;

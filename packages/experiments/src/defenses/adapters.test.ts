@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { deserializeClassifier } from '@mia/models';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryArtifactStore } from '../store/artifact-store';
-import { type ExperimentConfig } from '../config/schema';
+import { type ExperimentConfig } from '../schema/run-schema';
 import { parseExperimentConfig } from '../config/parse-config';
 import { prepareData } from '../data/prepare-data';
 import { runExperiment } from '../run/runner';

@@ -1,6 +1,6 @@
 import type * as tf from '@tensorflow/tfjs-core';
 import type { Classifier, LabeledData, OptionIssue, OptionsSchema, Random, TrainingPlugin } from '@mia/core';
-import type { TrainingConfig } from '../config/schema';
+import type { TrainingConfig } from '../schema/run-schema';
 
 /** What a defense gets to train one (target or shadow) model; `options` are its validated params with defaults. */
 export interface DefenseTrainContext<O = Record<string, unknown>> {

@@ -1,6 +1,6 @@
 import { option, optionsSchema } from '@mia/core';
 import { describe, expect, it } from 'vitest';
-import { trainingSchema } from '../config/schema';
+import { trainingSchema } from '../schema/run-schema';
 import { defineDefense, type DefenseDefinition, type DefenseLookup, type DefenseRunFacts } from './definition';
 import { pastDefense } from './past';
 

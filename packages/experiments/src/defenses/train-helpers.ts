@@ -13,7 +13,7 @@ import {
   type Optimizer,
   type TrainingPlugin,
 } from '@mia/core';
-import type { TrainingConfig } from '../config/schema';
+import type { TrainingConfig } from '../schema/run-schema';
 import type { DefenseTrainContext } from './definition';
 
 /**

@@ -1,7 +1,7 @@
 import type * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, type OptionIssue, type Random } from '@mia/core';
 import { randomCropFlip } from '@mia/data';
-import type { ExperimentConfig, TrainingConfig } from '../config/schema';
+import type { ExperimentConfig, TrainingConfig } from '../schema/run-schema';
 import type { DefenseRunFacts } from './definition';
 
 /**

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryArtifactStore } from '../store/artifact-store';
-import { expandGrid } from '../config/schema';
+import { expandGrid } from '../schema/run-schema';
 import { parseExperimentConfig } from '../config/parse-config';
 import { prepareData } from '../data/prepare-data';
 import { packageVersions } from '../store/versions';

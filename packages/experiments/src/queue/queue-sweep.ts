@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ArtifactStore } from '../store/artifact-store';
-import type { ExperimentConfig } from '../config/schema';
+import type { ExperimentConfig } from '../schema/run-schema';
 import { prepareData } from '../data/prepare-data';
 import { checkedRunConfig } from '../config/run-config';
 import type { TrainUnitsRequest } from '../run/runner';

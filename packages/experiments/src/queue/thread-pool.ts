@@ -1,4 +1,4 @@
-import type { ExperimentConfig } from '../config/schema';
+import type { ExperimentConfig } from '../schema/run-schema';
 import { contentHash } from '../store/canonical-hash';
 import { UnitThread, type UnitThreadOptions } from './unit-thread';
 

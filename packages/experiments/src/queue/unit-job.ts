@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { ExperimentConfig } from '../config/schema';
+import type { ExperimentConfig } from '../schema/run-schema';
 import type { PreparedData } from '../data/prepare-data';
 import { unitKey, type TrainUnitSpec } from '../train/train-unit';
 import { unitDefense, unitLabel } from '../train/run-units';

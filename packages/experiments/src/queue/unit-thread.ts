@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { ExperimentConfig } from '../config/schema';
+import type { ExperimentConfig } from '../schema/run-schema';
 import type { TrainUnitSpec } from '../train/train-unit';
 import type { WorkerMessage } from '../train/worker-pool';
 

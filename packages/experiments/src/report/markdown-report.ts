@@ -1,6 +1,6 @@
 import type { DefenseRow, ExperimentResults } from '../run/results';
 import { formatEpsilon } from '../run/warnings';
-import { attackConfigOf } from '../config/schema';
+import { attackConfigOf } from '../schema/run-schema';
 import { exposureMarkdown } from './exposure-report';
 import { whatItMeans } from './what-it-means';
 import { referencesMarkdown } from './references-report';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DefenseConfig } from '../config/schema';
+import type { DefenseConfig } from '../schema/run-schema';
 import type { ExperimentResults } from '../run/results';
 import {
   chosenDpSgdSettings,

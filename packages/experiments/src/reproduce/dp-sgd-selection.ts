@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@mia/core';
-import type { DefenseConfig } from '../config/schema';
+import type { DefenseConfig } from '../schema/run-schema';
 import { selectHyperparameter } from './selection';
 import { isNotRun, type ReproductionTable, type RunOutcome, type TableCell } from './types';
 

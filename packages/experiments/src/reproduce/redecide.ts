@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { ArtifactStore } from '../store/artifact-store';
 import { checkedRunConfig } from '../config/run-config';
 import type { ExperimentResults } from '../run/results';
-import type { ExperimentConfig } from '../config/schema';
+import type { ExperimentConfig } from '../schema/run-schema';
 import { writeReproductionReport } from './reproduction-report';
 import { settleOutputSet } from '../report/output-set';
 import { checkPlannedRun, configDifferences, reproductionPlan, unrunPlannedRuns } from './run-plan';

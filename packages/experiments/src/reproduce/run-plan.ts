@@ -1,7 +1,7 @@
 import { InvalidArgumentError, MiaError } from '@mia/core';
 import { canonicalJson } from '../store/canonical-hash';
 import { checkedRunConfig } from '../config/run-config';
-import type { ExperimentConfig } from '../config/schema';
+import type { ExperimentConfig } from '../schema/run-schema';
 import { seedRuns } from './seeds';
 import type { PlanContext, PlannedRun, Reproduction, ReproductionScale } from './types';
 

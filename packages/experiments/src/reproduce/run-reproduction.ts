@@ -5,7 +5,7 @@ import { deserializeClassifier } from '@mia/models';
 import { join } from 'node:path';
 import { DirectoryArtifactStore, type ArtifactStore } from '../store/artifact-store';
 import { defaultModelStore } from '../store/model-store';
-import { expandGrid, type ExperimentConfig } from '../config/schema';
+import { expandGrid, type ExperimentConfig } from '../schema/run-schema';
 import { prepareData, type PreparedData } from '../data/prepare-data';
 import { runExperiment, type TrainUnitsRequest } from '../run/runner';
 import { unitKey } from '../train/train-unit';

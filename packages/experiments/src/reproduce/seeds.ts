@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@mia/core';
-import { trainingSeedOf, type ExperimentConfig } from '../config/schema';
+import { trainingSeedOf, type ExperimentConfig } from '../schema/run-schema';
 import { isNotRun, type RunOutcome, type RunSeedsOptions, type SeedRun } from './types';
 import { pairIndex, pairedDifferenceDf, pairedDifferenceSe, pairedMetricKey, storedSe, type PairedMetric, type PairedSeTable } from '../run/paired-se';
 import type { AttackRow, DefenseRow, ExperimentResults, RowSe, SeedValues } from '../run/results';

@@ -2,7 +2,7 @@ import type { UnitLogits } from '../defenses/definition';
 import type { TopLevelSpec } from 'vega-lite';
 import type { ModelClassifier } from '@mia/models';
 import type { ArtifactStore } from '../store/artifact-store';
-import type { ExperimentConfig } from '../config/schema';
+import type { ExperimentConfig } from '../schema/run-schema';
 import type { PreparedData } from '../data/prepare-data';
 import type { ExperimentResults } from '../run/results';
 import type { Regime } from '../run/testability';

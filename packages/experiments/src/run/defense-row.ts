@@ -1,7 +1,7 @@
 import { deriveSeed } from '@mia/core';
 import type { AttackResult } from '@mia/attacks';
 import { bootstrapTprAtFpr, empiricalEpsilonLowerBound, lossGap, lossVariance, p1Score } from '@mia/metrics';
-import type { DefenseConfig, ExperimentConfig } from '../config/schema';
+import type { DefenseConfig, ExperimentConfig } from '../schema/run-schema';
 import { sharedHistogram } from './histogram';
 import type { AttackRow, DefenseRow, EmpiricalEpsilonRow, RowPrivacy } from './results';
 import { rowUncertainty, type RowUncertaintyInput } from './row-uncertainty';

@@ -1,4 +1,4 @@
-import type { ExperimentConfig } from '../config/schema';
+import type { ExperimentConfig } from '../schema/run-schema';
 import type { PairedSeTable } from './paired-se';
 import type { RowSe } from './row-uncertainty';
 import type { RowExposure, RowRecords } from './row-exposure';

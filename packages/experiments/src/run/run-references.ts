@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { ExperimentConfig } from '../config/schema';
+import type { ExperimentConfig } from '../schema/run-schema';
 import type { PreparedData } from '../data/prepare-data';
 import type { ArtifactStore } from '../store/artifact-store';
 import { importReferences } from '../train/reference-import';

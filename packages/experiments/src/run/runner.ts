@@ -4,7 +4,7 @@ import { concatSignals } from '@mia/attacks';
 import { DirectoryArtifactStore, type ArtifactStore } from '../store/artifact-store';
 import { attackNeedsShadow, createAttacks, findAttack } from '../attacks/registry';
 import { attackCacheOptions, runCachedAttackSuite } from '../attacks/cached-attack-suite';
-import { attackConfigOf, trainingSeedOf, type AttackEntry, type ExperimentConfig } from '../config/schema';
+import { attackConfigOf, trainingSeedOf, type AttackEntry, type ExperimentConfig } from '../schema/run-schema';
 import type { AttackQuerySet } from '../attacks/definition';
 import { sizeWarnings } from '../config/sizes';
 import { defaultModelStore } from '../store/model-store';

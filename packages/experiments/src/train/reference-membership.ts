@@ -1,5 +1,5 @@
 import { InvalidArgumentError, deriveSeed, seededRandom } from '@mia/core';
-import type { ExperimentConfig } from '../config/schema';
+import type { ExperimentConfig } from '../schema/run-schema';
 
 /** How the training sets of a run's reference models are drawn (`references.scheme`). */
 export type ReferenceScheme = 'carlini' | 'paired';

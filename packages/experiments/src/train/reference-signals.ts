@@ -1,5 +1,5 @@
 import { signalsFromLogits, type ModelSignals } from '@mia/attacks';
-import type { ExperimentConfig } from '../config/schema';
+import type { ExperimentConfig } from '../schema/run-schema';
 import type { PreparedData } from '../data/prepare-data';
 import type { ArtifactStore } from '../store/artifact-store';
 import { referenceExamples, referenceIndices, referenceKeep, referenceRoles } from './reference-membership';

@@ -1,4 +1,4 @@
-import type { DefenseConfig, ExperimentConfig } from '../config/schema';
+import type { DefenseConfig, ExperimentConfig } from '../schema/run-schema';
 import type { PreparedData } from '../data/prepare-data';
 import type { ArtifactStore } from '../store/artifact-store';
 import { isReferenceRole, referenceRoles } from './reference-membership';

@@ -1,7 +1,7 @@
 import { deriveSeed } from '@mia/core';
 import { describe, expect, it } from 'vitest';
 import { contentHash } from '../store/canonical-hash';
-import { trainingSeedOf } from '../config/schema';
+import { trainingSeedOf } from '../schema/run-schema';
 import { parseExperimentConfig } from '../config/parse-config';
 import type { PreparedData } from '../data/prepare-data';
 import { unitKey } from './train-unit';

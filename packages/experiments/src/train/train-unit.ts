@@ -2,7 +2,7 @@ import { deriveSeed, subsetData } from '@mia/core';
 import { createModel, type ModelClassifier } from '@mia/models';
 import type { ArtifactEntry, ArtifactStore } from '../store/artifact-store';
 import { toFloats } from '../store/float-bytes';
-import { type DefenseConfig, type ExperimentConfig } from '../config/schema';
+import { type DefenseConfig, type ExperimentConfig } from '../schema/run-schema';
 import type { DefenseTrainContext } from '../defenses/definition';
 import { getDefense, registeredDefenses } from '../defenses/registry';
 import type { PreparedData } from '../data/prepare-data';

@@ -3,7 +3,7 @@ import { initBackend } from '@mia/core';
 import { asBackendName, backendLoaders } from './backend-choice';
 import { DirectoryArtifactStore } from '../store/artifact-store';
 import { importDefenseModules } from '../defenses/registry';
-import type { ExperimentConfig } from '../config/schema';
+import type { ExperimentConfig } from '../schema/run-schema';
 import { prepareData } from '../data/prepare-data';
 import { trainUnit, type TrainUnitSpec } from './train-unit';
 import { unitDefense } from './run-units';

@@ -1,5 +1,5 @@
 import { deriveSeed } from '@mia/core';
-import { trainingSeedOf, type DefenseConfig, type ExperimentConfig } from '../config/schema';
+import { trainingSeedOf, type DefenseConfig, type ExperimentConfig } from '../schema/run-schema';
 import type { PreparedData } from '../data/prepare-data';
 import { contentHash } from '../store/canonical-hash';
 import { packageVersions } from '../store/versions';

@@ -1,5 +1,5 @@
 import { deriveSeed, seededRandom } from '@mia/core';
-import { attackConfigOf, type ExperimentConfig } from '../config/schema';
+import { attackConfigOf, type ExperimentConfig } from '../schema/run-schema';
 import { isReferenceRole, type ReferenceRole } from './reference-membership';
 
 /**

@@ -3,7 +3,7 @@ import { signalsFromLogits, type SplitSignals } from '@mia/attacks';
 import { serializeClassifier, type ModelClassifier } from '@mia/models';
 import type { ArtifactEntry, ArtifactStore, WriteOutcome } from '../store/artifact-store';
 import { toBytes } from '../store/float-bytes';
-import type { ExperimentConfig } from '../config/schema';
+import type { ExperimentConfig } from '../schema/run-schema';
 import type { UnitLogits } from '../defenses/definition';
 import type { PreparedData } from '../data/prepare-data';
 import { roleIndices, type UnitRole } from './unit-roles';

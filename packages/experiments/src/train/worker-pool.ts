@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AbortError } from '@mia/core';
 import { activeBackend, threadsPerWorker } from './backend-choice';
-import type { ExperimentConfig } from '../config/schema';
+import type { ExperimentConfig } from '../schema/run-schema';
 import type { TrainUnitSpec } from './train-unit';
 
 /** Options of {@link trainUnitsInWorkers}. */
