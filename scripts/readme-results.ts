@@ -21,11 +21,13 @@ import {
   ConfigChangedError,
   claimsMarkdown,
   replayReproduction,
+  reproductionFromStored,
   subVerdicts,
   tableMarkdown,
   verdictCounts,
   type Reproduction,
   type ReproductionResult,
+  type StoredReproductionResult,
 } from '@mia/experiments/reproduce';
 import { reproductions as ccl } from '@mia/example-ccl';
 import { reproductions as crl } from '@mia/example-crl';
@@ -38,6 +40,8 @@ const root = resolve(import.meta.dirname, '..');
 const check = process.argv.includes('--check');
 const BLOCK = /<!-- results: (\S+) (smoke|cpu|paper) -->\n[\s\S]*?<!-- \/results -->/g;
 let stale = 0;
+/** A committed reproduction.json, its undecided decisions' kinds read back from their wording. */
+const readResult = (file: string): ReproductionResult => reproductionFromStored(JSON.parse(readFileSync(file, 'utf8')) as StoredReproductionResult);
 
 // Results whose runs the reproduction's current plan no longer matches (another config, or runs it did
 // not store such as more training seeds): replaying the claim builders on the stored runs says so.
@@ -49,7 +53,7 @@ for (const example of readdirSync(join(root, 'examples'))) {
   for (const dir of readdirSync(results)) {
     const file = join(results, dir, 'reproduction.json');
     if (!existsSync(file)) continue;
-    const name = (JSON.parse(readFileSync(file, 'utf8')) as ReproductionResult).name;
+    const name = (JSON.parse(readFileSync(file, 'utf8')) as StoredReproductionResult).name;
     const reproduction = REPRODUCTIONS.get(name);
     if (reproduction === undefined) continue;
     try {
@@ -68,7 +72,7 @@ function section(dir: string, name: string, scale: string): string {
     stale += 1;
     return `_Not produced yet: run \`pnpm mia reproduce ${name} --scale ${scale} --out ${join('examples', dir.split('/').pop()!, 'results', `${name}-${scale}`)}\` then \`pnpm readme:results\`._`;
   }
-  const r = JSON.parse(readFileSync(file, 'utf8')) as ReproductionResult;
+  const r = readResult(file);
   if (r.format !== 'mia-reproduction-1') throw new Error(`${file}: format ${JSON.stringify(r.format)}, expected "mia-reproduction-1"`);
   const minutes = (r.seconds / 60).toFixed(1);
   // How much of the run trained here and how long every model took when it was trained (the cold-cache cost).
@@ -146,7 +150,7 @@ function verdictTables(): string {
     for (const dir of readdirSync(results).sort()) {
       const file = join(results, dir, 'reproduction.json');
       if (!existsSync(file)) continue;
-      const r = JSON.parse(readFileSync(file, 'utf8')) as ReproductionResult;
+      const r = readResult(file);
       const counts = verdictCounts(r);
       claims += counts.claims;
       for (const v of CLAIM_VERDICTS) total[v] += counts.verdicts[v];

@@ -11,7 +11,7 @@
 // partial, …) may only appear quoted, as the name of a verdict ("not testable"), never as a finding.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { claimSummary, type Claim, type ReproductionResult } from '@mia/experiments/reproduce';
+import { claimSummary, reproductionFromStored, type Claim, type ReproductionResult, type StoredReproductionResult } from '@mia/experiments/reproduce';
 
 /** A verdict span: name, scale, claim number, optional column, current content. */
 export const VERDICT_SPAN = /<!-- verdict: (\S+) (smoke|cpu|paper) (#\d+|"[^"]+")(?: ([^<>\n]+?))? -->([\s\S]*?)<!-- \/verdict -->/g;
@@ -19,7 +19,7 @@ export const VERDICT_SPAN = /<!-- verdict: (\S+) (smoke|cpu|paper) (#\d+|"[^"]+"
 /** The committed `reproduction.json` of a reproduction at a scale (examples/<paper>/results/<name>-<scale>/), or undefined. */
 export function committedResult(root: string, name: string, scale: string): ReproductionResult | undefined {
   const file = join(root, 'examples', name.split('-')[0]!, 'results', `${name}-${scale}`, 'reproduction.json');
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ReproductionResult) : undefined;
+  return existsSync(file) ? reproductionFromStored(JSON.parse(readFileSync(file, 'utf8')) as StoredReproductionResult) : undefined;
 }
 
 /** The claim a span's key names: `#<n>` (1-based) or `"<part of its statement>"` (exactly one claim must contain it). */

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,8 +11,10 @@ import {
   isNotRun,
   marginProblems,
   replayReproduction,
+  reproductionFromStored,
+  storedReproduction,
   type Reproduction,
-  type ReproductionResult,
+  type StoredReproductionResult,
 } from '@mia/experiments/reproduce';
 import { reproductions as ccl } from '@mia/example-ccl';
 import { reproductions as crl } from '@mia/example-crl';
@@ -62,7 +64,7 @@ describe('claim builders replayed on the committed cpu results', () => {
           await expect(replayReproduction(reproduction, { dir })).rejects.toThrow(NeedsTrainedModelsError);
           // Not replayable, so the decisions it stored when it ran are checked instead — when they were
           // made under this version's rules (older ones are shown as such until the run is repeated).
-          const stored = JSON.parse(await readFile(join(dir, 'reproduction.json'), 'utf8')) as ReproductionResult;
+          const stored = reproductionFromStored(JSON.parse(await readFile(join(dir, 'reproduction.json'), 'utf8')) as StoredReproductionResult);
           if (stored.verdictRules === CURRENT_VERDICT_RULES) expect(marginProblems(stored.claims)).toEqual([]);
         });
         continue;
@@ -70,16 +72,33 @@ describe('claim builders replayed on the committed cpu results', () => {
       it(`${reproduction.name}: every decided claim and column has a numeric Δ and SE`, async () => {
         const out = await replayReproduction(reproduction, { dir });
         expect(marginProblems(out.claims)).toEqual([]);
+        // reproduction.json stores no kinds: each undecided decision's wording says its kind, as the builder set it.
+        expect(reproductionFromStored(JSON.parse(JSON.stringify(storedReproduction(out))) as typeof out).claims).toEqual(out.claims);
         if (NOTHING_DECIDED.has(reproduction.name)) {
           for (const c of out.claims) expect([c.verdict, c.evidence]).toEqual(['not testable', expect.stringMatching(/^not testable at this scale: ./)]);
           return;
         }
         // Not vacuous: the replay decides something, and every decision it made is data.
-        const decisions = out.claims
-          .flatMap((c) => [...(c.decision === undefined ? [] : [c.decision]), ...(c.columns ?? [])])
-          .filter((d) => isDecided(d.verdict));
+        const decisions = out.claims.flatMap((c) => [...(c.decision === undefined ? [] : [c.decision]), ...(c.columns ?? [])]).filter((d) => isDecided(d));
         expect(decisions.length).toBeGreaterThan(0);
         for (const d of decisions) expect([Number.isFinite(d.delta), Number.isFinite(d.se)]).toEqual([true, true]);
+      });
+    }
+  }
+});
+
+// reproduction.json is the stored form of a result (its undecided decisions' kinds in their wording): every
+// committed file, read back and written again, is byte-identical (as `mia report` and a re-decision write it).
+describe('every committed reproduction.json survives being read and written back', () => {
+  for (const [example] of examples) {
+    const results = join(root, 'examples', example, 'results');
+    for (const dir of existsSync(results) ? readdirSync(results) : []) {
+      const file = join(results, dir, 'reproduction.json');
+      if (!existsSync(file)) continue;
+      it(`${example}/${dir}`, () => {
+        const text = readFileSync(file, 'utf8');
+        const read = reproductionFromStored(JSON.parse(text) as StoredReproductionResult);
+        expect(`${JSON.stringify(storedReproduction(read), null, 2)}\n`).toBe(text);
       });
     }
   }
@@ -100,7 +119,7 @@ describe('every run of a reproduction that needs trained models is compared befo
       const dir = join(root, 'examples', example, 'results', `${reproduction.name}-cpu`);
       if (STALE_CONFIGS.has(reproduction.name) || !existsSync(join(dir, 'reproduction.json'))) continue;
       it(`${reproduction.name}: the last stored run with another config is refused by name, no model loaded`, async () => {
-        const stored = JSON.parse(readFileSync(join(dir, 'reproduction.json'), 'utf8')) as ReproductionResult;
+        const stored = JSON.parse(readFileSync(join(dir, 'reproduction.json'), 'utf8')) as StoredReproductionResult;
         const plan = await reproduction.plan!({ scale: stored.scale });
         const late = [...plan].reverse().find((r) => stored.runs[r.id] !== undefined && !isNotRun(stored.runs[r.id]));
         expect(late, 'a planned run that ran').toBeDefined();

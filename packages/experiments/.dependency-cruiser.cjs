@@ -7,7 +7,23 @@
  * listed after it. Each folder's README.md says the same in words (test/architecture.test.ts checks
  * that they agree, and that docs/architecture.md's diagram names exactly these folders).
  */
-const LAYERS = ['schema', 'store', 'data', 'defenses', 'train', 'attacks', 'config', 'run', 'report', 'queue', 'reproduce', 'cli'];
+const LAYERS = [
+  'schema',
+  'store',
+  'data',
+  'defenses',
+  'train',
+  'plan',
+  'references',
+  'attacks',
+  'place',
+  'config',
+  'run',
+  'report',
+  'queue',
+  'reproduce',
+  'cli',
+];
 
 const TESTS = ['\\.test\\.ts$', '^src/test-utils/'];
 const folderPath = (folders) => `^src/(${folders.join('|')})/`;

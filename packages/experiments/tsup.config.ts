@@ -5,7 +5,7 @@ import { miaTsupConfig } from '../../tsup.config.base';
 export default miaTsupConfig({
   index: 'src/index.ts',
   cli: 'src/cli/main.ts',
-  'train-worker': 'src/train/train-worker.ts',
+  'train-worker': 'src/place/train-worker.ts',
   'queue/index': 'src/queue/index.ts',
   'reproduce/index': 'src/reproduce/index.ts',
 });

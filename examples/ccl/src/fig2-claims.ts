@@ -94,7 +94,7 @@ function dominance(c: Measured, b: Measured) {
   });
   if (acc.verdict === 'not testable') return acc;
   if (adv.verdict === 'not testable') return adv;
-  const binding = acc.z! / (acc.critical ?? 2) <= adv.z! / (adv.critical ?? 2) ? acc : adv;
+  const binding = acc.z / (acc.critical ?? 2) <= adv.z / (adv.critical ?? 2) ? acc : adv;
   const which = binding === acc ? 'test accuracy' : 'highest advantage';
   const verdict = acc.verdict === 'holds' && adv.verdict === 'holds' ? 'holds' : binding.verdict;
   return { ...binding, verdict, evidence: `${which} ${binding.evidence} (test accuracy ${acc.verdict}, highest advantage ${adv.verdict})` };
@@ -150,9 +150,9 @@ export function fig2Claims(settings: readonly Fig2Setting[], dataset: string, ch
       baselines.map((family2): ColumnDecision => {
         const column = `${attack}: ${family} vs ${family2}`;
         const b = rowOfChosen(choices, family2);
-        if (b === undefined) return undecidedColumn(column, 'not evaluated', why(family2));
+        if (b === undefined) return undecidedColumn(column, 'not-evaluated', why(family2));
         const inert = ineffective(b);
-        if (inert !== undefined) return undecidedColumn(column, 'not testable', inert);
+        if (inert !== undefined) return undecidedColumn(column, 'not-testable', inert);
         return {
           column,
           ...compareEstimates(advantageEstimate(c.row, attack), advantageEstimate(b.row, attack), {
@@ -186,7 +186,7 @@ export function fig2Claims(settings: readonly Fig2Setting[], dataset: string, ch
     const columns = points.map((b): ColumnDecision => {
       const match = choices.matched(family, b);
       if (match === undefined || isNotRun(match.row))
-        return undecidedColumn(b.label, 'not evaluated', `no ${family} setting is at least as accurate as ${b.label} on the validation slice`);
+        return undecidedColumn(b.label, 'not-evaluated', `no ${family} setting is at least as accurate as ${b.label} on the validation slice`);
       return { column: b.label, ...dominance(match as Measured, b) };
     });
     return combineColumns(statement, columns);

@@ -161,9 +161,9 @@ export const fig4: Reproduction = {
         (['CCQL', 'CCEL'] as const).map((kind): ColumnDecision => {
           const lo = get(kind, smallest);
           const hi = get(kind, largest);
-          if (isNotRun(lo) || isNotRun(hi)) return undecidedColumn(kind, 'not evaluated', 'a setting did not run');
+          if (isNotRun(lo) || isNotRun(hi)) return undecidedColumn(kind, 'not-evaluated', 'a setting did not run');
           const why = collapsed(hi);
-          if (why !== undefined) return undecidedColumn(kind, 'not testable', why);
+          if (why !== undefined) return undecidedColumn(kind, 'not-testable', why);
           const d = compareEstimates(rowMetrics.testAccuracy.estimate(lo, run), rowMetrics.testAccuracy.estimate(hi, run), {
             direction: 'less',
             format: 'pct',

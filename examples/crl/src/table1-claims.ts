@@ -116,9 +116,9 @@ export function table1Claim(
   const decisions: ColumnDecision[] = measured.flatMap((g): ColumnDecision[] => {
     const group = name(g.dataset, g.model);
     const gate = kind === 'utility' ? g.utilityGate : comparator !== undefined && g.comparatorGate !== undefined ? g.comparatorGate[comparator] : g.gate;
-    if (gate !== undefined) return [undecidedColumn(group, 'not testable', gate)];
+    if (gate !== undefined) return [undecidedColumn(group, 'not-testable', gate)];
     const cs = test(g.get);
-    if (cs === undefined) return [undecidedColumn(group, 'not evaluated', 'cells missing')];
+    if (cs === undefined) return [undecidedColumn(group, 'not-evaluated', 'cells missing')];
     return cs.map((c): ColumnDecision => {
       const se = (a: Approach) => g.se?.(a, c.column);
       const d = compareEstimates(
@@ -130,7 +130,7 @@ export function table1Claim(
     });
   });
   const seen = new Set(measured.map((g) => name(g.dataset, g.model)));
-  for (const [d, m] of paperGroups) if (!seen.has(name(d, m))) decisions.push(undecidedColumn(name(d, m), 'not evaluated', 'not run here'));
+  for (const [d, m] of paperGroups) if (!seen.has(name(d, m))) decisions.push(undecidedColumn(name(d, m), 'not-run', 'not run here'));
   if (decisions.length === 0) return { statement, verdict: 'not evaluated', evidence: `no group measured here (${paperNote})` };
   const combined = combineColumns(statement, decisions);
   return { ...combined, evidence: `${combined.evidence}. For comparison, ${paperNote}.` };

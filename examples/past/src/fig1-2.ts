@@ -28,6 +28,7 @@ import {
   type ReproductionFigure,
   type ReproductionTable,
   type SeedRun,
+  type MeasuredCell,
   type TableCell,
 } from '@mia/experiments/reproduce';
 import { DATASET_CLASSES, datasetSetup, describeSetup, type DatasetSetup } from './configs';
@@ -169,11 +170,8 @@ async function analyse(ctx: ReproductionContext, setup: DatasetSetup, runs: read
 /** A table cell of a number measured on every seed's model: the mean, with each seed's value when there are several. */
 function seedCell(a: Analysis, pick: (s: SeedMeasures) => number, paper?: number): TableCell {
   const values = a.seeds.map(pick);
-  return {
-    ours: values.reduce((t, v) => t + v, 0) / values.length,
-    ...(paper === undefined ? {} : { paper }),
-    ...(values.length > 1 ? { perSeed: values, seeds: a.seeds.map((s) => s.trainingSeed) } : {}),
-  };
+  const cell: MeasuredCell = { ours: values.reduce((t, v) => t + v, 0) / values.length, ...(paper === undefined ? {} : { paper }) };
+  return values.length > 1 ? { ...cell, perSeed: values, seeds: a.seeds.map((s) => s.trainingSeed) } : cell;
 }
 
 function histogramFigure(id: string, title: string, x: string, series: Record<string, Float32Array>, logY: boolean): ReproductionFigure {

@@ -296,6 +296,9 @@ function curvesFigure(run: RunOutcome, curves: ReturnType<typeof fig3Curves>): R
 function dpCurveTable(run: RunOutcome, curve: Fig3DpCurve): ReproductionTable {
   const columns = ['test acc', 'validation acc', 'max adv', 'accountant ε', 'attack ε ≥', 'σ', 'steps', 'expected batch', 'epochs', 'lr'];
   const num = (v: number | null | undefined): TableCell => (v === undefined || v === null || !Number.isFinite(v) ? { notRun: 'not measured' } : { ours: v });
+  // A measured cell with its bootstrap SE when the run has one (a cell not measured has none).
+  const withSe = (cell: TableCell, se: number | undefined): TableCell =>
+    cell.ours === undefined || se === undefined ? cell : { ...cell, se, seSource: 'bootstrap' };
   return {
     title: 'DP-SGD (ours): the points of the DP-SGD curve',
     columns,
@@ -313,9 +316,9 @@ function dpCurveTable(run: RunOutcome, curve: Fig3DpCurve): ReproductionTable {
       return {
         label,
         cells: [
-          { ...num(r.testAccuracy), ...(r.se?.testAccuracy === undefined ? {} : { se: r.se.testAccuracy, seSource: 'bootstrap' as const }) },
+          withSe(num(r.testAccuracy), r.se?.testAccuracy),
           num(r.validationAccuracy),
-          { ...num(r.maxAdvantage), ...(r.se?.maxAdvantage === undefined ? {} : { se: r.se.maxAdvantage, seSource: 'bootstrap' as const }) },
+          withSe(num(r.maxAdvantage), r.se?.maxAdvantage),
           num(p?.epsilon),
           num(r.empiricalEpsilon?.epsilon),
           num(p?.noiseMultiplier),
@@ -411,13 +414,13 @@ export const fig3: Reproduction = {
     const perAttack = (attack: string, baselines: readonly string[]): ColumnDecision[] => {
       const column = ATTACK_LABELS[attack]!;
       const p = chosenRow('PAST');
-      if (p === undefined || isNotRun(run)) return [undecidedColumn(column, 'not evaluated', why('PAST'))];
+      if (p === undefined || isNotRun(run)) return [undecidedColumn(column, 'not-evaluated', why('PAST'))];
       return baselines.map((l): ColumnDecision => {
         const hit = chosenRow(l);
-        if (hit === undefined) return undecidedColumn(`${column}: PAST vs ${l}`, 'not evaluated', why(l));
+        if (hit === undefined) return undecidedColumn(`${column}: PAST vs ${l}`, 'not-evaluated', why(l));
         // A baseline whose chosen setting does not lower leakage below the undefended model's is no comparator (docs/protocol.md §5.1).
         const inert = vanilla === undefined ? undefined : comparatorProblem(hit, vanilla);
-        if (inert !== undefined) return undecidedColumn(`${column}: PAST vs ${l}`, 'not testable', inert);
+        if (inert !== undefined) return undecidedColumn(`${column}: PAST vs ${l}`, 'not-testable', inert);
         const metric = attackMetric(attack, 'advantage');
         const paired = pairedColumnSe({ fig3: run }, p.label, hit.label, { attack, which: 'advantage' })('fig3');
         return {
@@ -449,7 +452,8 @@ export const fig3: Reproduction = {
     const baselines = Object.keys(curves).filter((l) => l !== 'PAST');
     const lossClaim = (): Claim => {
       const [d] = perAttack('loss', ['Mixup+MMD']);
-      return d!.delta !== undefined && d!.verdict !== 'not evaluated' ? decidedClaim(lossStatement, d!) : notEvaluated(lossStatement, d!.evidence);
+      // A comparison with its values (decided, or shown without an SE) is the claim; a missing comparator is not evaluated.
+      return d!.delta !== undefined ? decidedClaim(lossStatement, d!) : notEvaluated(lossStatement, d!.evidence);
     };
     const dpTables =
       'notRun' in dpCurve || selection === undefined

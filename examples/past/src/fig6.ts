@@ -116,9 +116,9 @@ function belowUndefended(run: RunOutcome, statement: string, labels: Record<stri
     Object.entries(labels).map(([epochs, label]): ColumnDecision => {
       const column = `${epochs} epochs`;
       const r = rowOf(run, label);
-      if (r === undefined) return undecidedColumn(column, 'not evaluated', `no row ${JSON.stringify(label)}`);
+      if (r === undefined) return undecidedColumn(column, 'not-evaluated', `no row ${JSON.stringify(label)}`);
       const collapsed = collapseProblem(r, run, classes, PAST_REGIME);
-      if (collapsed !== undefined) return undecidedColumn(column, 'not testable', collapsed);
+      if (collapsed !== undefined) return undecidedColumn(column, 'not-testable', collapsed);
       const d = compareEstimates(metric.estimate(r, run), metric.estimate(vanilla, run), { direction: 'less', format: 'pct', labels: [label, 'w/o'] });
       return { column, ...d };
     }),

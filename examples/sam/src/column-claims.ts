@@ -227,7 +227,7 @@ export function claimOverColumns(
 ): Claim {
   const decisions = DATASET_COLUMNS.filter(applies).flatMap((column): ColumnDecision[] => {
     const c = columns[column];
-    if (isNotRun(c)) return [undecidedColumn(column, 'not evaluated', c.notRun)];
+    if (isNotRun(c)) return [undecidedColumn(column, 'not-run', c.notRun)];
     const problem = testabilityProblem({
       results: c.results,
       undefended: 'SGD',
@@ -240,9 +240,9 @@ export function claimOverColumns(
     });
     const claimProblem = claimRegime?.(c, column);
     const problems = [problem, claimProblem].filter((p): p is string => p !== undefined);
-    if (problems.length > 0) return [undecidedColumn(column, 'not testable', problems.join('; '))];
+    if (problems.length > 0) return [undecidedColumn(column, 'not-testable', problems.join('; '))];
     const r = check(c, column);
-    if (r.comparisons.length === 0) return [undecidedColumn(column, 'not evaluated', r.note ?? 'nothing to compare')];
+    if (r.comparisons.length === 0) return [undecidedColumn(column, 'not-evaluated', r.note ?? 'nothing to compare')];
     return r.comparisons.map((x, i): ColumnDecision => {
       const d = compareEstimates(x.a, x.b, {
         direction: x.direction,

@@ -1,4 +1,4 @@
-import type { TableCell } from '@mia/experiments/reproduce';
+import type { MeasuredCell, MissingCell, TableCell } from '@mia/experiments/reproduce';
 
 /** Mean of a non-empty list. */
 export const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
@@ -11,13 +11,13 @@ export function sampleStd(values: readonly number[]): number {
 }
 
 /** A cell from repeated measurements (mean ± std) or a single value, beside the paper's value. */
-export function cellOf(values: number | readonly number[], paper?: number | readonly [number, number]): TableCell {
+export function cellOf(values: number | readonly number[], paper?: number | readonly [number, number]): MeasuredCell {
   const ours = typeof values === 'number' ? { ours: values } : { ours: mean(values), std: sampleStd(values) };
   return { ...ours, ...paperPart(paper) };
 }
 
 /** A "not run" cell with its reason, keeping the paper's value. */
-export function notRunCell(reason: string, paper?: number | readonly [number, number]): TableCell {
+export function notRunCell(reason: string, paper?: number | readonly [number, number]): MissingCell {
   return { notRun: reason, ...paperPart(paper) };
 }
 

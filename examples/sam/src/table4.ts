@@ -5,7 +5,7 @@ import {
   isNotRun,
   notEvaluated,
   testabilityProblem,
-  trendClaim,
+  trendDecision,
   type Claim,
   type NotRun,
   type Reproduction,
@@ -112,8 +112,8 @@ function xiSweepClaim(c: ColumnEvaluation | NotRun): Claim {
     variants.map((p) => ({ x: p.xi, y: metric(c.evaluations[sharpRegLabel(p)]!) }));
   const opts = { direction: 'decreasing' as const, format: 'pct' as const, knob: 'ξ', ...(gate === undefined ? {} : { gate }) };
   // Each ξ is its own trained model: independent points. Both trends must hold (docs/protocol.md §5.1).
-  const t = trendClaim({ statement, points: points((e) => e.testAccuracy), ...opts });
-  const a = trendClaim({ statement, points: points((e) => mean(e.bestSingle)), ...opts });
+  const t = trendDecision({ points: points((e) => e.testAccuracy), ...opts });
+  const a = trendDecision({ points: points((e) => mean(e.bestSingle)), ...opts });
   return combineColumns(statement, [columnOf('test accuracy', t), columnOf('best single-query attack accuracy', a)]);
 }
 

@@ -17,7 +17,7 @@ export type { MembershipAttack, ShadowAttack, ReferenceAttack } from './attacks/
 export { signedStatistic, type Statistic, type StatisticName } from './attacks/signed-statistic';
 export { metricAttack, MIN_CLASS_EXAMPLES, type MetricAttack, type MetricAttackOptions, type ThresholdMode } from './attacks/metric-attack';
 export { attackFeatures, type AttackFeatures, type AttackFeatureKind } from './attacks/attack-features';
-export { createAttackNetwork, type AttackNetworkSpec, type DenseLayerSpec } from './attacks/attack-network';
+export { createAttackNetwork, type AttackNetworkSpec, type DenseLayerSpec } from '@mia/core';
 export { nnAttack, type NnAttackOptions } from './attacks/nn-attack';
 export { nnMlhAttack, nnRlAttack, nnSelAttack, nnCrlAttack, augmentationAttack, type NnPresetOptions, type NnSelOptions } from './attacks/nn-presets';
 export { bestEpochPlugin, type BestEpochPlugin } from './attacks/best-epoch-plugin';

@@ -37,6 +37,8 @@ export {
   type BatchNormTrainingResult,
 } from './batch-norm-training';
 export { conv2dBias, CONV2D_BIAS, type Conv2dPadding } from './conv2d-bias';
+export { createAttackNetwork, type AttackNetworkSpec, type AttackNetworkInit, type DenseLayerSpec } from './attack-network';
+export { attackNetworkSpec, attackNetworkKinds, type AttackNetworkKind } from './attack-network-spec';
 export { denseBias, DENSE_BIAS, DENSE_BIAS_GRAD_INPUT, DENSE_BIAS_GRAD_WEIGHT, DENSE_BIAS_GRAD_BIAS, type DenseActivation } from './dense-bias';
 export { useCpuTraining } from './cpu-filter-gradient';
 export { initBackend, chosenBackend, type BackendName, type InitBackendOptions, type InitBackendResult } from './init-backend';

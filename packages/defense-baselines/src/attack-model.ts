@@ -1,60 +1,88 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { checkPositiveInteger, seededRandom } from '@mia/core';
-import { DenseNetwork, type DenseInit } from './dense-network';
+import {
+  attackNetworkSpec,
+  check,
+  checkPositiveInteger,
+  createAttackNetwork,
+  type AttackNetworkInit,
+  type AttackNetworkSpec,
+  type Classifier,
+} from '@mia/core';
 
 /** Architecture of a {@link TwoBranchAttackModel}. */
 export interface TwoBranchAttackOptions {
   readonly numClasses: number;
-  /** Hidden widths of the branch on the target's outputs (ReLU after each). */
+  /** Hidden widths of the branch on the target's outputs (ReLU after each; at least one). */
   readonly outputBranch: readonly number[];
-  /** Hidden widths of the branch on the label code (ReLU after each). */
+  /** Hidden widths of the branch on the label code (ReLU after each; at least one). */
   readonly labelBranch: readonly number[];
   /** Hidden widths of the combining MLP; a final `Linear(·, 1)` follows. */
   readonly combine: readonly number[];
-  readonly init: DenseInit;
+  /** `@mia/core`'s `AttackNetworkInit`: `'pytorch'`, `'glorot'` or `{ normalStd }`. */
+  readonly init: AttackNetworkInit;
   /** @default 0 */
   readonly seed?: number;
+}
+
+/** The attack network spec of two-branch options: branches on columns `[0, C)` and `[C, 2C)` of `outputs ⊕ labelCode`. */
+function twoBranchSpec(options: TwoBranchAttackOptions): AttackNetworkSpec {
+  checkPositiveInteger('TwoBranchAttackModel', 'numClasses', options.numClasses);
+  const c = options.numClasses;
+  const layers = (widths: readonly number[]) => widths.map((units) => ({ units }));
+  return {
+    inputDim: 2 * c,
+    branches: [
+      { start: 0, end: c, layers: layers(options.outputBranch) },
+      { start: c, end: 2 * c, layers: layers(options.labelBranch) },
+    ],
+    layers: layers([...options.combine, 1]),
+    init: options.init,
+    seed: options.seed ?? 0,
+  };
 }
 
 /**
  * The two-branch membership attack of Nasr et al. (AdvReg) and SEL: one MLP on the target's
  * output vector, one on the label code, concatenated and combined to one logit
- * (`sigmoid(logit)` = member probability).
+ * (`sigmoid(logit)` = member probability). Built by `@mia/core`'s `createAttackNetwork`, from
+ * {@link TwoBranchAttackOptions} or from a spec with two branches on `[0, C)` and `[C, 2C)` and a
+ * one-unit last layer (NN-SEL's `attackNetworkSpec('nn-sel', 2C)`).
  * @see docs/protocol.md §4.7, §3.2 (NN-SEL).
  */
 export class TwoBranchAttackModel {
   readonly numClasses: number;
-  private readonly output: DenseNetwork;
-  private readonly label: DenseNetwork;
-  private readonly combine: DenseNetwork;
+  private readonly network: Classifier;
 
-  constructor(options: TwoBranchAttackOptions) {
-    checkPositiveInteger('TwoBranchAttackModel', 'numClasses', options.numClasses);
-    const random = seededRandom(options.seed ?? 0);
-    const c = options.numClasses;
+  /** @throws InvalidArgumentError on a bad width or a spec that is not two branches on `[0, C)`, `[C, 2C)` with one output. */
+  constructor(architecture: TwoBranchAttackOptions | AttackNetworkSpec) {
+    const spec = 'inputDim' in architecture ? architecture : twoBranchSpec(architecture);
+    const c = spec.inputDim / 2;
+    const [outputs, labels] = spec.branches ?? [];
+    const twoBranches = spec.branches?.length === 2 && outputs!.start === 0 && outputs!.end === c && labels!.start === c && labels!.end === 2 * c;
+    check(twoBranches && spec.layers.at(-1)?.units === 1, 'TwoBranchAttackModel', 'architecture', 'two branches on [0, C) and [C, 2C) and one output', spec);
     this.numClasses = c;
-    this.output = new DenseNetwork([c, ...options.outputBranch], { init: options.init, random, reluLast: true });
-    this.label = new DenseNetwork([c, ...options.labelBranch], { init: options.init, random, reluLast: true });
-    const joined = (options.outputBranch.at(-1) ?? c) + (options.labelBranch.at(-1) ?? c);
-    this.combine = new DenseNetwork([joined, ...options.combine, 1], { init: options.init, random });
+    this.network = createAttackNetwork(spec);
   }
 
+  /** Every variable, weights and biases: the output branch's, the label branch's, then the combining layers'. */
   get variables(): tf.Variable[] {
-    return [...this.output.variables, ...this.label.variables, ...this.combine.variables];
+    return [...this.network.trainableVariables];
   }
 
   /**
-   * Member logits `[n]` for target outputs `[n, C]` and label codes `[n, C]`.
+   * Member logits `[n]` for target outputs `[n, C]` and label codes `[n, C]`; differentiable in both.
    * The caller disposes the result.
    */
   forward(outputs: tf.Tensor2D, labelCode: tf.Tensor2D): tf.Tensor1D {
-    return tf.tidy(() => tf.reshape(this.combine.apply(tf.concat([this.output.apply(outputs), this.label.apply(labelCode)], 1)), [-1]) as tf.Tensor1D);
+    return tf.tidy(() => {
+      // A one-unit network's logits are [0, z]: z is the member logit.
+      const logits = this.network.forward(tf.concat([outputs, labelCode], 1), { training: false }).logits;
+      return tf.reshape(tf.slice(logits, [0, 1], [-1, 1]), [-1]) as tf.Tensor1D;
+    });
   }
 
   dispose(): void {
-    this.output.dispose();
-    this.label.dispose();
-    this.combine.dispose();
+    this.network.dispose();
   }
 }
 
@@ -69,10 +97,12 @@ export function mlhAdvRegAttackModel(numClasses: number, seed = 0): TwoBranchAtt
 }
 
 /**
- * The SEL attack model NN-SEL: the same branches, `combine = Linear(128,512)-…-Linear(64,1)`
- * (512-256-128-64), weights N(0, 0.01²) and zero biases; used on logits/posteriors + one-hot labels.
+ * The SEL attack model NN-SEL (`@mia/core`'s `attackNetworkSpec('nn-sel', 2C)`: the same branches,
+ * `combine = Linear(128,512)-…-Linear(64,1)` (512-256-128-64), weights N(0, 0.01²) and zero
+ * biases); used on logits/posteriors + one-hot labels.
  * @see docs/protocol.md §3.2 (NN-SEL), §4.7 (SEL).
  */
 export function selAttackModel(numClasses: number, seed = 0): TwoBranchAttackModel {
-  return new TwoBranchAttackModel({ numClasses, outputBranch: [1024, 512, 64], labelBranch: [128, 64], combine: [512, 256, 128, 64], init: 'normal', seed });
+  checkPositiveInteger('selAttackModel', 'numClasses', numClasses);
+  return new TwoBranchAttackModel(attackNetworkSpec('nn-sel', 2 * numClasses, seed));
 }

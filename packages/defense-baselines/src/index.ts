@@ -9,7 +9,6 @@ export { mmdSquaredBiased, mixupLoss } from './mmd-loss';
 export { trainMixupMmd, type MixupMmdOptions, type MixupMmdEpoch } from './train-mixup-mmd';
 export { mixupMmdOptionsSchema } from './mixup-mmd-options';
 export { advRegOptionsSchema } from './adv-reg-options';
-export { DenseNetwork, type DenseInit } from './dense-network';
 export { TwoBranchAttackModel, mlhAdvRegAttackModel, selAttackModel, type TwoBranchAttackOptions } from './attack-model';
 export { advRegPlugin, type AdvRegPluginOptions, type AttackFeatures } from './adv-reg-plugin';
 export { trainAdvReg, type AdvRegOptions, type AdvRegEpoch } from './train-adv-reg';

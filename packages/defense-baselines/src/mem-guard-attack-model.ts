@@ -1,6 +1,15 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { ShapeMismatchError, adam, checkPositiveInteger, deriveSeed, option, optionsSchema, seededRandom } from '@mia/core';
-import { DenseNetwork } from './dense-network';
+import {
+  ShapeMismatchError,
+  adam,
+  checkPositiveInteger,
+  createAttackNetwork,
+  deriveSeed,
+  option,
+  optionsSchema,
+  seededRandom,
+  type Classifier,
+} from '@mia/core';
 
 /**
  * The MemGuard defender's attack classifier on **sorted** (descending) softmax vectors:
@@ -9,7 +18,7 @@ import { DenseNetwork } from './dense-network';
  */
 export class MemGuardAttackModel {
   readonly numClasses: number;
-  readonly network: DenseNetwork;
+  private readonly network: Classifier;
 
   /**
    * @param numClasses - C. @param seed - initialisation seed.
@@ -18,12 +27,21 @@ export class MemGuardAttackModel {
   constructor(numClasses: number, seed = 0, hidden: readonly number[] = [256, 128, 64]) {
     checkPositiveInteger('MemGuardAttackModel', 'numClasses', numClasses);
     this.numClasses = numClasses;
-    this.network = new DenseNetwork([numClasses, ...hidden, 1], { init: 'glorot', seed });
+    this.network = createAttackNetwork({ inputDim: numClasses, layers: [...hidden, 1].map((units) => ({ units })), init: 'glorot', seed });
+  }
+
+  /** Every variable, weights and biases in layer order. */
+  get variables(): tf.Variable[] {
+    return [...this.network.trainableVariables];
   }
 
   /** Member logits `[n]` of already sorted (descending) probability vectors `[n, C]`; differentiable. */
   logitOfSorted(sortedProbabilities: tf.Tensor2D): tf.Tensor1D {
-    return tf.tidy(() => tf.reshape(this.network.apply(sortedProbabilities), [-1]) as tf.Tensor1D);
+    return tf.tidy(() => {
+      // A one-unit network's logits are [0, z]: z is the member logit.
+      const logits = this.network.forward(sortedProbabilities, { training: false }).logits;
+      return tf.reshape(tf.slice(logits, [0, 1], [-1, 1]), [-1]) as tf.Tensor1D;
+    });
   }
 
   /** Member probabilities `[n]` of raw logits `[n, C]` (softmax, sorted, then the network). */
@@ -104,8 +122,8 @@ export function trainMemGuardAttackModel(
           const { grads } = tf.variableGrads(() => {
             const z = model.logitOfSorted(xb);
             return tf.mean(tf.add(tf.sub(tf.relu(z), tf.mul(z, yb)), tf.log1p(tf.exp(tf.neg(tf.abs(z)))))) as tf.Scalar;
-          }, model.network.variables);
-          optimizer.applyGradients(model.network.variables, grads, optimizer.learningRate);
+          }, model.variables);
+          optimizer.applyGradients(model.variables, grads, optimizer.learningRate);
         });
       }
     }

@@ -12,7 +12,7 @@ export {
 export { parseExperimentConfig } from './config/parse-config';
 export { experimentJsonSchema } from './config/json-schema';
 export { loadExperimentConfig } from './config/load-config';
-export { runExperiment, type RunExperimentOptions, type TrainUnitsRequest } from './run/runner';
+export { runExperiment, type RunExperimentOptions, type TrainUnitsRequest, type UnitPlacement } from './run/runner';
 export { prepareData, type PreparedData } from './data/prepare-data';
 export { initDefaultBackend } from './train/backend-choice';
 export { registerDefense, getDefense, findDefense, defenseNames, importDefenseModules } from './defenses/registry';
@@ -29,11 +29,11 @@ export {
   type AttackRunFacts,
   type AttackReferences,
 } from './attacks/definition';
-export { referenceKeep, isReferenceRole, type ReferenceScheme, type ReferenceRole } from './train/reference-membership';
-export type { RunReferences } from './train/reference-signals';
-export { importReferences, parseReferenceModel, type ReferenceModelFile } from './train/reference-import';
-export { exportReferences } from './train/reference-export';
-export { npyBytes } from './train/npy-bytes';
+export { referenceKeep, isReferenceRole, type ReferenceScheme, type ReferenceRole } from './plan/reference-membership';
+export type { RunReferences } from './references/reference-signals';
+export { importReferences, parseReferenceModel, type ReferenceModelFile } from './references/reference-import';
+export { exportReferences } from './references/reference-export';
+export { npyBytes } from './references/npy-bytes';
 export {
   DirectoryArtifactStore,
   type ArtifactStore,

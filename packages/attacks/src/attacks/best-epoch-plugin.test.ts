@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useCpu } from '../test-utils/setup';
-import { createAttackNetwork } from './attack-network';
+import { createAttackNetwork } from '@mia/core';
 import { bestEpochPlugin } from './best-epoch-plugin';
 
 beforeAll(useCpu);

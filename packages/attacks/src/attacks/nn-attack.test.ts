@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { seededRandom } from '@mia/core';
+import { createAttackNetwork, seededRandom } from '@mia/core';
 import { auc } from '@mia/metrics';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { concatSignals } from '../signals/concat-signals';
@@ -8,7 +8,6 @@ import { signalsFromLogits } from '../signals/signals-from-logits';
 import { useCpu } from '../test-utils/setup';
 import type { ShadowAttack } from './attack';
 import { attackFeatures } from './attack-features';
-import { createAttackNetwork } from './attack-network';
 import { msePlugin, nnAttack } from './nn-attack';
 import { augmentationAttack, nnCrlAttack, nnMlhAttack, nnRlAttack, nnSelAttack } from './nn-presets';
 
@@ -164,4 +163,44 @@ describe('selectBestOn (SEL best-epoch reporting, A9)', () => {
     best.dispose();
     expect(tf.memory().numTensors).toBe(before);
   });
+});
+
+// Scores of the presets on fixed signals before their networks came from @mia/core's
+// attackNetworkSpec (computed with the former layer lists in this file's presets, cpu backend).
+const scoresBefore: Record<string, number[]> = {
+  'nn-mlh': [0.5337130427360535, 0.5479897260665894, 0.5443165302276611, 0.544047474861145, 0.5423764586448669, 0.5460596084594727],
+  'nn-rl': [0.4975070357322693, 0.5281748175621033, 0.4961678981781006, 0.5018792748451233, 0.5057466626167297, 0.4744120240211487],
+  'nn-sel': [0.5000004172325134, 0.5000004172325134, 0.5000004172325134, 0.5000004172325134, 0.5000004172325134, 0.5000004172325134],
+  'nn-crl': [0.5045167207717896, 0.4971213638782501, 0.4970701038837433, 0.49843907356262207, 0.4974386394023895, 0.5073551535606384],
+  augmentation: [0.5064398050308228, 0.5234761834144592, 0.5234761834144592, 0.5234761834144592, 0.5325916409492493, 0.5064398050308228],
+};
+
+describe('NN attack presets keep their networks', () => {
+  const pinnedSignals = (n: number, margin: number, seed: number): ModelSignals => {
+    const random = seededRandom(seed);
+    const labels = Array.from({ length: n }, () => random.int(3));
+    const logits = labels.flatMap((y) => Array.from({ length: 3 }, (_, j) => random.normal() + (j === y ? margin : 0)));
+    const query = (shift: number) =>
+      signalsFromLogits(
+        logits.map((v, k) => (k % 3 === labels[Math.floor(k / 3)] ? v - shift : v)),
+        labels,
+        3,
+      );
+    return { ...signalsFromLogits(logits, labels, 3), queries: [query(0), query(1.5)] };
+  };
+  const presetsOf: Record<string, () => ShadowAttack> = {
+    'nn-mlh': () => nnMlhAttack({ epochs: 2, seed: 1 }),
+    'nn-rl': () => nnRlAttack({ epochs: 2, seed: 1 }),
+    'nn-sel': () => nnSelAttack({ epochs: 1, seed: 1 }),
+    'nn-crl': () => nnCrlAttack({ epochs: 2, seed: 1 }),
+    augmentation: () => augmentationAttack({ epochs: 2, seed: 1 }),
+  };
+  for (const [name, make] of Object.entries(presetsOf)) {
+    it(`${name}: the same scores bit for bit after a short training`, async () => {
+      const attack = make();
+      await attack.prepare({ members: pinnedSignals(24, 3, 1), nonMembers: pinnedSignals(24, 0.5, 2) });
+      expect(Array.from(attack.score(pinnedSignals(6, 2, 3)))).toEqual(scoresBefore[name]);
+      attack.dispose();
+    });
+  }
 });

@@ -4,8 +4,10 @@ import {
   ShapeMismatchError,
   adam,
   checkPositiveInteger,
+  createAttackNetwork,
   labeledData,
   train,
+  type AttackNetworkSpec,
   type Classifier,
   type LrSchedule,
   type Optimizer,
@@ -15,7 +17,6 @@ import type { ModelSignals, SplitSignals } from '../signals/model-signals';
 import { concatSignals } from '../signals/concat-signals';
 import type { ShadowAttack } from './attack';
 import { attackFeatures, featureDim, type AttackFeatures } from './attack-features';
-import { createAttackNetwork, type AttackNetworkSpec } from './attack-network';
 import { bestEpochPlugin } from './best-epoch-plugin';
 import { checkSplit } from './check-signals';
 

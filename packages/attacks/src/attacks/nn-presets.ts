@@ -1,4 +1,4 @@
-import { adam, sgd } from '@mia/core';
+import { adam, attackNetworkSpec, sgd } from '@mia/core';
 import type { SplitSignals } from '../signals/model-signals';
 import type { ShadowAttack } from './attack';
 import { nnAttack } from './nn-attack';
@@ -28,7 +28,7 @@ export function nnMlhAttack(options: NnPresetOptions = {}): ShadowAttack {
   return nnAttack({
     name: options.name ?? 'nn-mlh',
     features: { kind: 'posterior' },
-    network: (inputDim, seed) => ({ inputDim, seed, layers: [{ units: 64 }, { units: 32 }, { units: 2 }] }),
+    network: (inputDim, seed) => attackNetworkSpec('nn-mlh', inputDim, seed),
     epochs: options.epochs ?? 100,
     batchSize: 128,
     seed: options.seed,
@@ -44,7 +44,7 @@ export function nnRlAttack(options: NnPresetOptions = {}): ShadowAttack {
   return nnAttack({
     name: options.name ?? 'nn-rl',
     features: { kind: 'sortedLogits' },
-    network: (inputDim, seed) => ({ inputDim, seed, layers: [{ units: 100 }, { units: 1 }] }),
+    network: (inputDim, seed) => attackNetworkSpec('nn-rl', inputDim, seed),
     epochs: options.epochs ?? 200,
     batchSize: 256,
     seed: options.seed,
@@ -63,19 +63,7 @@ export function nnSelAttack(options: NnSelOptions = {}): ShadowAttack {
   return nnAttack({
     name: options.name ?? 'nn-sel',
     features: { kind: 'posterior', withLabel: true },
-    network: (inputDim, seed) => {
-      const c = inputDim / 2;
-      return {
-        inputDim,
-        seed,
-        init: { normalStd: 0.01 },
-        branches: [
-          { start: 0, end: c, layers: [{ units: 1024 }, { units: 512 }, { units: 64 }] },
-          { start: c, end: inputDim, layers: [{ units: 128 }, { units: 64 }] },
-        ],
-        layers: [{ units: 512 }, { units: 256 }, { units: 128 }, { units: 64 }, { units: 1 }],
-      };
-    },
+    network: (inputDim, seed) => attackNetworkSpec('nn-sel', inputDim, seed),
     loss: 'mse',
     optimizer: () => adam({ lr: 1e-4 }),
     epochs: options.epochs ?? 150,
@@ -96,11 +84,7 @@ export function nnCrlAttack(options: NnPresetOptions = {}): ShadowAttack {
   return nnAttack({
     name: options.name ?? 'nn-crl',
     features: { kind: 'posterior', withLabel: true },
-    network: (inputDim, seed) => ({
-      inputDim,
-      seed,
-      layers: [{ units: 128, dropout: 0.2 }, { units: 64, dropout: 0.2 }, { units: 64, activation: 'linear' }, { units: 2 }],
-    }),
+    network: (inputDim, seed) => attackNetworkSpec('nn-crl', inputDim, seed),
     optimizer: () => sgd({ lr: 0.01, momentum: 0.9, weightDecay: 5e-4 }),
     schedule: (epochs) => (epoch, lr0) => lr0 * (epoch < 0.5 * epochs ? 1 : epoch < 0.75 * epochs ? 0.1 : 0.01),
     epochs: options.epochs ?? 100,
@@ -120,7 +104,7 @@ export function augmentationAttack(options: NnPresetOptions = {}): ShadowAttack 
   return nnAttack({
     name: options.name ?? 'augmentation',
     features: { kind: 'queryCorrectness' },
-    network: (inputDim, seed) => ({ inputDim, seed, layers: [{ units: 64 }, { units: 32 }, { units: 2 }] }),
+    network: (inputDim, seed) => attackNetworkSpec('nn-mlh', inputDim, seed),
     epochs: options.epochs ?? 5,
     batchSize: 128,
     seed: options.seed,

@@ -1,7 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, ShapeMismatchError, seededRandom } from '@mia/core';
+import { InvalidArgumentError, ShapeMismatchError, createAttackNetwork, seededRandom } from '@mia/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAttackNetwork } from '../attacks/attack-network';
 import { useCpu } from '../test-utils/setup';
 import { gaussianNllLoss } from './gaussian-nll-loss';
 import { pinballLoss } from './pinball-loss';

@@ -264,7 +264,7 @@ describe('a user attack registered by a module of the config', () => {
       const worker = startQueueWorker(connection, { artifacts: store.root, concurrency: 1 });
       cleanup.push(() => worker.stop('release'));
       const config = await loadExperimentConfig(join(dir, 'user-attack.yaml'));
-      const queued = await runExperiment(config, { store, trainUnits: queueTrainer(connection, { pollMs: 100 }) });
+      const queued = await runExperiment(config, { store, placement: queueTrainer(connection, { pollMs: 100 }) });
       await worker.stop('finish');
       expect(queued.rows[0]!.attacks).toEqual(inThread.rows[0]!.attacks);
     },

@@ -1,17 +1,11 @@
-import { createHash } from 'node:crypto';
 import { runAttackSuite, type AttackSuiteInput, type AttackSuiteResult, type ModelSignals, type ShadowAttack } from '@mia/attacks';
 import type { ArtifactStore } from '../store/artifact-store';
 import type { UnitClaim } from '../store/unit-claim';
-import { attackNeedsShadow, isTrainedAttack } from './registry';
+import { isTrainedAttack } from './registry';
 import { isNoShadow, isShadowFree, noShadowSignals } from './no-shadow';
 import { attackConfigOf } from '../schema/run-schema';
-import { contentHash } from '../store/canonical-hash';
-import type { DefenseConfig, ExperimentConfig } from '../schema/run-schema';
-import type { PreparedData } from '../data/prepare-data';
-import { unitKey } from '../train/unit-key';
-import { shadowRoles } from '../train/unit-roles';
-import { referenceRoles } from '../train/reference-membership';
-import { REFERENCE_DEFENSE } from '../train/run-units';
+import { bytesContentHash, contentHash } from '../store/canonical-hash';
+import type { DefensePlan, RunPlan } from '../plan/plan-run';
 import { packageVersions } from '../store/versions';
 
 /** Options of {@link runCachedAttackSuite}. */
@@ -41,14 +35,14 @@ export interface CachedAttackSuiteOptions {
  * the trained attacks of the registry, and each attack's config entry (by its result name).
  */
 export function attackCacheOptions(
-  config: ExperimentConfig,
-  data: PreparedData,
-  defense: DefenseConfig,
+  plan: RunPlan,
+  row: DefensePlan,
   store: ArtifactStore,
   attackOptions: Record<string, unknown>,
   onLog?: (line: string) => void,
   signal?: AbortSignal,
 ): CachedAttackSuiteOptions {
+  const { config } = plan;
   const entries = new Map(config.attacks.map((entry) => [attackConfigOf(entry).label, attackConfigOf(entry)]));
   return {
     store,
@@ -61,14 +55,12 @@ export function attackCacheOptions(
     },
     attackOptions,
     units: {
-      target: unitKey(config, data, defense, 'target'),
-      shadows: shadowRoles(config, attackNeedsShadow).map((role) => unitKey(config, data, defense, role)),
+      target: row.target.key,
+      shadows: row.shadows.map((unit) => unit.key),
       // A trained attack that uses reference models depends on them too (absent without: keys unchanged).
-      ...(config.references === undefined
-        ? {}
-        : { references: config.references.import ?? referenceRoles(config).map((role) => unitKey(config, data, REFERENCE_DEFENSE, role)) }),
+      ...(config.references === undefined ? {} : { references: config.references.import ?? plan.references.map((unit) => unit.key) }),
     },
-    label: defense.label ?? defense.name,
+    label: row.label,
     onLog,
     ...(signal === undefined ? {} : { signal }),
   };
@@ -86,27 +78,7 @@ interface AttackOutputs {
  * sets with the same digest give a trained attack the same inputs.
  */
 export function signalsDigest(signals: unknown): string {
-  const hash = createHash('sha256');
-  const visit = (value: unknown): void => {
-    if (ArrayBuffer.isView(value)) {
-      hash.update(`${value.constructor.name}:${value.byteLength}:`);
-      hash.update(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
-    } else if (Array.isArray(value)) {
-      hash.update(`[${value.length}:`);
-      value.forEach(visit);
-      hash.update(']');
-    } else if (value !== null && typeof value === 'object') {
-      for (const key of Object.keys(value).sort()) {
-        const v = (value as Record<string, unknown>)[key];
-        if (v === undefined) continue;
-        hash.update(`${JSON.stringify(key)}=`);
-        visit(v);
-      }
-      hash.update('}');
-    } else hash.update(`${JSON.stringify(value)};`);
-  };
-  visit(signals);
-  return hash.digest('hex');
+  return bytesContentHash(signals);
 }
 
 /**

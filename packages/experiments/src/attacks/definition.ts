@@ -1,7 +1,7 @@
 import type { OptionIssue, OptionsSchema } from '@mia/core';
 import type { ModelSignals, ShadowAttack } from '@mia/attacks';
 import type { ExperimentConfig, ReferencesConfig, TrainingConfig } from '../schema/run-schema';
-import type { RunReferences } from '../train/reference-signals';
+import type { RunReferences } from '../references/reference-signals';
 
 /** The query sets the runner can compute on every unit: the augmentation attacks' (docs/protocol.md §3.3). */
 export type AttackQuerySet = 'rotation' | 'translation';

@@ -1,12 +1,10 @@
 import { predictLogits } from '@mia/core';
 import { signalsFromLogits, type ModelSignals } from '@mia/attacks';
 import { deserializeClassifier } from '@mia/models';
-import type { DefenseConfig, ExperimentConfig } from '../schema/run-schema';
-import type { PreparedData } from '../data/prepare-data';
+import type { PlannedUnit, RunPlan } from '../plan/plan-run';
 import type { ArtifactStore } from '../store/artifact-store';
 import { contentHash } from '../store/canonical-hash';
 import { toBytes, toFloats } from '../store/float-bytes';
-import { unitKey } from '../train/unit-key';
 
 /**
  * The target's signals on the population examples (RMIA's z, docs/protocol.md §3.9), from the cache
@@ -16,22 +14,23 @@ import { unitKey } from '../train/unit-key';
  * @throws Error when the target itself is not in the store (train it first).
  */
 export async function targetPopulationSignals(
-  config: ExperimentConfig,
-  data: PreparedData,
-  defense: DefenseConfig,
+  plan: RunPlan,
+  unit: PlannedUnit,
   population: readonly number[],
   store: ArtifactStore,
   onLog?: (line: string) => void,
 ): Promise<ModelSignals> {
+  const { config, data } = plan;
+  const { defense } = unit;
   const { numClasses } = data.dataset;
   const labels = Int32Array.from(population, (i) => data.dataset.y[i]!);
-  const target = unitKey(config, data, defense, 'target');
+  const target = unit.key;
   const key = contentHash({ kind: 'population-logits-1', unit: target, examples: contentHash(population) });
   const cached = await store.read(key);
   const bytes = cached?.files.get('population.logits');
   if (bytes !== undefined) return signalsFromLogits(toFloats(bytes), labels, numClasses);
-  const unit = await store.read(target);
-  const modelBytes = unit?.files.get('model.bin');
+  const entry = await store.read(target);
+  const modelBytes = entry?.files.get('model.bin');
   if (modelBytes === undefined)
     throw new Error(
       `targetPopulationSignals: the target model of ${defense.label ?? defense.name} is not in the store (${target.slice(0, 12)}); train it first`,

@@ -5,11 +5,9 @@ import { deserializeClassifier } from '@mia/models';
 import type { ArtifactStore } from '../store/artifact-store';
 import { toBytes, toFloats } from '../store/float-bytes';
 import { contentHash } from '../store/canonical-hash';
-import { attackConfigOf, type DefenseConfig, type ExperimentConfig } from '../schema/run-schema';
+import { attackConfigOf, type ExperimentConfig } from '../schema/run-schema';
 import { findAttack } from './registry';
-import type { PreparedData } from '../data/prepare-data';
-import { unitKey } from '../train/unit-key';
-import { roleIndices, type UnitRole } from '../train/unit-roles';
+import type { PlannedUnit, RunPlan } from '../plan/plan-run';
 
 /** The augmentation attacks the runner has (docs/protocol.md §3.3). */
 export const AUGMENTATION_ATTACKS = ['rotation', 'translation'] as const;
@@ -68,19 +66,18 @@ export interface UnitQuerySignals {
  * @throws Error when the unit itself is not in the store (train it first).
  */
 export async function unitQuerySignals(
-  config: ExperimentConfig,
-  data: PreparedData,
-  defense: DefenseConfig,
-  role: UnitRole,
+  plan: RunPlan,
+  unit: PlannedUnit,
   attack: AugmentationAttackName,
   store: ArtifactStore,
   onLog?: (line: string) => void,
 ): Promise<UnitQuerySignals> {
-  const indices = roleIndices(config.seed, data.partition.roles, role);
-  const memberIdx = Int32Array.from(indices.memberIdx);
-  const nonMemberIdx = Int32Array.from(indices.nonMemberIdx);
+  const { config, data } = plan;
+  const { defense, role } = unit;
+  const memberIdx = Int32Array.from(unit.memberIdx);
+  const nonMemberIdx = Int32Array.from(unit.nonMemberIdx);
   const numClasses = data.dataset.numClasses;
-  const base = unitKey(config, data, defense, role);
+  const base = unit.key;
   const query =
     attack === 'rotation' ? { attack, degrees: config.augmentation.rotationDegrees } : { attack, distance: config.augmentation.translationDistance };
   const key = contentHash({ kind: 'query-logits-1', unit: base, query });
@@ -92,8 +89,8 @@ export async function unitQuerySignals(
     const read = (which: string) => transforms.map((_, q) => toFloats(cached.files.get(`${which}.${q}.logits`)!));
     return { members: toSignals(read('members'), memberIdx), nonMembers: toSignals(read('non-members'), nonMemberIdx), cache: 'hit' };
   }
-  const unit = await store.read(base);
-  const bytes = unit?.files.get('model.bin');
+  const entry = await store.read(base);
+  const bytes = entry?.files.get('model.bin');
   if (bytes === undefined)
     throw new Error(`unitQuerySignals: the ${role} model of ${defense.label ?? defense.name} is not in the store (${base.slice(0, 12)}); train it first`);
   const model: Classifier = deserializeClassifier(bytes);

@@ -1,22 +1,12 @@
-import { InvalidArgumentError } from '@mia/core';
 import type { ShadowAttack } from '@mia/attacks';
 import { attackConfigOf, type AttackEntry, type ExperimentConfig } from '../schema/run-schema';
+import { createNamedRegistry } from '../schema/named-registry';
 import { moduleBeingImported } from '../defenses/config-modules';
 import { BUILTIN_ATTACKS } from './builtin';
 import type { AttackDefinition, AttackReferences } from './definition';
 import type { AttackLookup } from './validate-attacks';
 import { forwardingAttack } from './forwarding-attack';
 import { withoutShadow } from './no-shadow';
-
-interface Entry {
-  readonly definition: AttackDefinition<never>;
-  /** The module that registers this attack; `undefined` for one registered in this process only. */
-  readonly module: string | undefined;
-  readonly builtin: boolean;
-}
-
-let table: Map<string, Entry> | undefined;
-const entries = () => (table ??= new Map(BUILTIN_ATTACKS.map((d) => [d.name, { definition: d, module: undefined, builtin: true }])));
 
 /** Refuses a definition whose needs are malformed, so that a config never gets as far as training for it. */
 function unsupportedNeeds(definition: AttackDefinition<never>): string | undefined {
@@ -35,6 +25,17 @@ function unsupportedNeeds(definition: AttackDefinition<never>): string | undefin
   return undefined;
 }
 
+const attacks = createNamedRegistry<AttackDefinition<never>>({
+  what: 'attacks[].name',
+  registeredBy: 'registerAttack',
+  builtins: () => BUILTIN_ATTACKS,
+  validate(definition) {
+    if (typeof definition.name !== 'string' || definition.name === '') return `name must be a non-empty string, got ${JSON.stringify(definition.name)}`;
+    const problem = unsupportedNeeds(definition);
+    return problem === undefined ? undefined : `attack ${JSON.stringify(definition.name)}: ${problem}`;
+  },
+});
+
 /**
  * Adds (or replaces) an attack; a config may then list it in `attacks` by name, with `params` checked
  * against its schema. Give it a `module` (usually `import.meta.url`), or list its module in the
@@ -43,34 +44,27 @@ function unsupportedNeeds(definition: AttackDefinition<never>): string | undefin
  */
 export function registerAttack<O>(definition: AttackDefinition<O>): void {
   const d = definition as unknown as AttackDefinition<never>;
-  if (typeof d.name !== 'string' || d.name === '')
-    throw new InvalidArgumentError(`registerAttack: name must be a non-empty string, got ${JSON.stringify(d.name)}`);
-  const problem = unsupportedNeeds(d);
-  if (problem !== undefined) throw new InvalidArgumentError(`registerAttack: attack ${JSON.stringify(d.name)}: ${problem}`);
-  entries().set(d.name, { definition: d, module: d.module ?? moduleBeingImported(), builtin: false });
+  attacks.register(d, d.module ?? moduleBeingImported());
 }
 
 /** The attack registered under `name`, or `undefined`. */
 export function findAttack(name: string): AttackDefinition<unknown> | undefined {
-  return entries().get(name)?.definition as AttackDefinition<unknown> | undefined;
+  return attacks.find(name) as AttackDefinition<unknown> | undefined;
 }
 
 /** The attack registered under `name`. @throws InvalidArgumentError listing the known names. */
 export function getAttack(name: string): AttackDefinition<unknown> {
-  const definition = findAttack(name);
-  if (definition === undefined) throw new InvalidArgumentError(`attacks[].name must be one of ${attackNames().join(', ')}, got ${JSON.stringify(name)}`);
-  return definition;
+  return attacks.get(name) as AttackDefinition<unknown>;
 }
 
 /** Names of every registered attack, the built-ins first. */
 export function attackNames(): string[] {
-  return [...entries().keys()];
+  return attacks.names();
 }
 
 /** Where a worker loads attack `name` from: `'builtin'`, a module specifier, or `undefined` (registered here without a module, or unknown). */
 export function attackSource(name: string): 'builtin' | string | undefined {
-  const entry = entries().get(name);
-  return entry === undefined ? undefined : entry.builtin ? 'builtin' : entry.module;
+  return attacks.source(name);
 }
 
 /** The registry as the config check sees it. */
@@ -106,8 +100,7 @@ export function createAttacks(
 ): ShadowAttack[] {
   return entries.map((entry, i) => {
     const { name, label, params } = attackConfigOf(entry);
-    const definition = findAttack(name);
-    if (definition === undefined) throw new InvalidArgumentError(`attacks[${i}].name must be one of ${attackNames().join(', ')}, got ${JSON.stringify(name)}`);
+    const definition = attacks.get(name, `attacks[${i}].name`) as AttackDefinition<unknown>;
     const epochs = options.nnEpochs !== undefined && 'epochs' in definition.schema.fields && params.epochs === undefined ? { epochs: options.nnEpochs } : {};
     const parsed = definition.schema.parse({ ...params, ...epochs }, `attacks[${i}] (${name})`);
     const attack = definition.create(parsed, {

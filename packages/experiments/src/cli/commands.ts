@@ -8,7 +8,7 @@ import { rerenderReports } from './report-command';
 import { writeReport } from '../report/write-report';
 import type { DefenseRow, ExperimentResults } from '../run/results';
 import { formatEpsilon } from '../run/warnings';
-import { runExperiment, type RunExperimentOptions, type TrainUnitsRequest } from '../run/runner';
+import { runExperiment, type UnitPlacement } from '../run/runner';
 import { reproductionSummary } from '../reproduce/reproduction-summary';
 import { getReproduction, reproductionNames } from '../reproduce/registry';
 import { runReproduction } from '../reproduce/run-reproduction';
@@ -33,12 +33,12 @@ interface GlobalOptions {
 /** `mia run <config>`: runs the experiment and writes results.json, report.md, report.html. */
 export async function runCommand(
   configPath: string,
-  opts: { out?: string; dataDir?: string; workers?: number; trainUnits?: RunExperimentOptions['trainUnits']; command?: string },
+  opts: { out?: string; dataDir?: string; workers?: number; placement?: UnitPlacement; command?: string },
   global: GlobalOptions,
 ): Promise<void> {
   const config = await loadExperimentConfig(configPath);
   const log = global.quiet === true ? undefined : (line: string) => stderr(`${line}\n`);
-  const results = await runExperiment(config, { dataDir: opts.dataDir, workers: opts.workers, trainUnits: opts.trainUnits, onLog: log });
+  const results = await runExperiment(config, { dataDir: opts.dataDir, workers: opts.workers, placement: opts.placement, onLog: log });
   const paths = await writeReport({ ...results, command: opts.command ?? `mia run ${configPath}` }, opts.out ?? join('runs', config.name));
   printSummary(results);
   stdout(`\nwrote ${[paths.json, paths.markdown, paths.html, ...(paths.csv === undefined ? [] : [paths.csv])].join('\n      ')}\n`);
@@ -75,7 +75,7 @@ export async function reproduceCommand(
     workers?: number;
     redecide?: boolean;
     /** `--queue`: each run's units are trained by queue workers (see `withQueueTrainer`). */
-    trainUnits?: (request: TrainUnitsRequest) => Promise<void>;
+    placement?: UnitPlacement;
   },
   global: GlobalOptions,
 ): Promise<void> {
@@ -107,13 +107,13 @@ export async function reproduceCommand(
       out,
       dataDir: opts.dataDir,
       workers: opts.workers,
-      ...(opts.trainUnits === undefined ? {} : { trainUnits: opts.trainUnits }),
+      ...(opts.placement === undefined ? {} : { placement: opts.placement }),
       onLog: log,
     });
     stdout(reproductionSummary(result, out));
     return;
   }
-  if (opts.trainUnits !== undefined)
+  if (opts.placement !== undefined)
     throw new InvalidArgumentError(
       `reproduce: --queue applies to paper reproductions (${reproductions.join(', ') || 'none registered'}); for the shipped config ${JSON.stringify(name)} use mia sweep <config> --queue <url>`,
     );

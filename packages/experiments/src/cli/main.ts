@@ -90,9 +90,9 @@ program
         program.opts<{ quiet?: boolean }>().quiet === true ? undefined : (line: string) => process.stderr.write(`${terminalText(line, { multiline: true })}\n`);
       await (
         await queueCommands()
-      ).sweepQueueCommand(config, { ...opts, queue: opts.queue }, log, async (trainUnits) => {
+      ).sweepQueueCommand(config, { ...opts, queue: opts.queue }, log, async (placement) => {
         await setup();
-        await runCommand(config, { out: opts.out, dataDir: opts.dataDir, trainUnits, command: `mia sweep ${config} --queue ${opts.queue}` }, program.opts());
+        await runCommand(config, { out: opts.out, dataDir: opts.dataDir, placement, command: `mia sweep ${config} --queue ${opts.queue}` }, program.opts());
       });
       return;
     }
@@ -161,7 +161,7 @@ program
         return;
       }
       const log = program.opts().quiet === true ? undefined : (line: string) => process.stderr.write(`${terminalText(line, { multiline: true })}\n`);
-      await (await queueCommands()).withQueueTrainer(queue, 'reproduce', log, (trainUnits) => reproduceCommand(name, { ...rest, trainUnits }, program.opts()));
+      await (await queueCommands()).withQueueTrainer(queue, 'reproduce', log, (placement) => reproduceCommand(name, { ...rest, placement }, program.opts()));
     },
   );
 

@@ -2,7 +2,7 @@ import { checkedRunConfig } from '../config/run-config';
 import { loadExperimentConfig } from '../config/load-config';
 import { prepareData } from '../data/prepare-data';
 import { defaultModelStore } from '../store/model-store';
-import { exportReferences } from '../train/reference-export';
+import { exportReferences } from '../references/reference-export';
 
 /**
  * `mia references export <config> <dir>`: writes the reference models a config trained (from the

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { InvalidArgumentError } from '@mia/core';
 import { readStoredJson, rerenderRun } from '../report/rerender-run';
 import { writeReproductionReport } from '../reproduce/reproduction-report';
-import type { ReproductionResult } from '../reproduce/types';
+import { reproductionFromStored, type StoredReproductionResult } from '../reproduce/stored-reproduction';
 
 /**
  * `mia report <dir>`: re-renders the reports of a run directory from its JSON: `results.json` of
@@ -12,7 +12,7 @@ import type { ReproductionResult } from '../reproduce/types';
  * @throws InvalidArgumentError when the directory holds neither file, or one is not valid.
  */
 export async function rerenderReports(dir: string): Promise<string[]> {
-  const reproduction = await readStoredJson<ReproductionResult>(join(dir, 'reproduction.json'));
+  const reproduction = await readStoredJson<StoredReproductionResult>(join(dir, 'reproduction.json'));
   if (reproduction === undefined) {
     const written = await rerenderRun(dir);
     if (written.length === 0)
@@ -26,6 +26,6 @@ export async function rerenderReports(dir: string): Promise<string[]> {
   const written: string[] = [];
   const runs = await readdir(join(dir, 'runs')).catch(() => [] as string[]);
   for (const id of runs.sort()) written.push(...(await rerenderRun(join(dir, 'runs', id))));
-  const paths = await writeReproductionReport(reproduction, dir);
+  const paths = await writeReproductionReport(reproductionFromStored(reproduction), dir);
   return [...written, paths.markdown, paths.html];
 }

@@ -73,14 +73,17 @@ describe('implausible sizes', () => {
 
   it('runExperiment prints the warnings before anything trains', async () => {
     const lines: string[] = [];
-    const trainUnits = vi.fn(async () => {
-      lines.push('(training starts)');
-      throw new Error('stop here');
-    });
+    const placement = {
+      where: () => 'on the queue',
+      train: vi.fn(async () => {
+        lines.push('(training starts)');
+        throw new Error('stop here');
+      }),
+    };
     await expect(
       runExperiment(parseExperimentConfig(config({ partition: { preset: 'CCL4', maxPerRole: 100_000 } })), {
         store: new DirectoryArtifactStore(dir),
-        trainUnits,
+        placement,
         onLog: (l) => lines.push(l),
       }),
     ).rejects.toThrow('stop here');

@@ -1,7 +1,7 @@
 import { describeValue, type OptionIssue } from '@mia/core';
 import { CCL4, CCL5, DATASETS, PAST6, RELAX5, type DatasetInfo } from '@mia/data';
 import type { ExperimentConfig } from '../schema/run-schema';
-import { shadowRoles } from '../train/unit-roles';
+import { shadowRoles } from '../plan/unit-roles';
 import { attackNeedsShadow } from '../attacks/registry';
 import { capAndValidation, VALIDATION_POOL } from '../data/validation-slice';
 

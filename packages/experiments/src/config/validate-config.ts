@@ -3,7 +3,15 @@ import { DATASETS, PAST6, CCL4, CCL5, RELAX5 } from '@mia/data';
 import { modelNames } from '@mia/models';
 import { registeredAttacks } from '../attacks/registry';
 import { attackEntryIssues, duplicateAttackIssues, referenceNeedIssues } from '../attacks/validate-attacks';
-import { attackConfigOf, attackEntrySchema, defenseSchema, experimentSchema, referencesSchema, trainingSchema, type ExperimentConfig } from '../schema/run-schema';
+import {
+  attackConfigOf,
+  attackEntrySchema,
+  defenseSchema,
+  experimentSchema,
+  referencesSchema,
+  trainingSchema,
+  type ExperimentConfig,
+} from '../schema/run-schema';
 import { plannedSizes, sizeIssues } from './sizes';
 import { controlCharacterIssues } from './control-characters';
 import type { DefenseRunFacts } from '../defenses/definition';

@@ -276,7 +276,7 @@ describe('experiment config validation', () => {
 
   it('runExperiment rejects a bad value before any data loads or anything trains', async () => {
     const loadData = vi.fn();
-    const trainUnits = vi.fn();
+    const placement = { where: () => 'elsewhere', train: vi.fn() };
     const config = {
       ...parseExperimentConfig(withDefenses([{ name: 'none' }])),
       defenses: [
@@ -285,11 +285,11 @@ describe('experiment config validation', () => {
         { name: 'ccl', params: { alpha: 1.5 } },
       ],
     };
-    await expect(runExperiment(config, { loadData, trainUnits })).rejects.toThrow(
+    await expect(runExperiment(config, { loadData, placement })).rejects.toThrow(
       'runExperiment: invalid experiment config:\n  defenses[2].params.alpha: expected a number in [0, 1], got 1.5',
     );
     await expect(runExperiment(config, { loadData, workers: 0 })).rejects.toThrow(/defenses\[2\]\.params\.alpha/);
     expect(loadData).not.toHaveBeenCalled();
-    expect(trainUnits).not.toHaveBeenCalled();
+    expect(placement.train).not.toHaveBeenCalled();
   });
 });

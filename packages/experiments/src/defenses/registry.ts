@@ -1,42 +1,31 @@
-import { InvalidArgumentError } from '@mia/core';
+import { createNamedRegistry } from '../schema/named-registry';
 import { BUILTIN_DEFENSES } from './builtin';
 import { importConfigModules, moduleBeingImported } from './config-modules';
 import type { DefenseDefinition, DefenseLookup } from './definition';
 
-interface Entry {
-  readonly definition: DefenseDefinition<never>;
-  /** The module workers import to get this defense; `undefined` for a defense registered in this process only. */
-  readonly module: string | undefined;
-  readonly builtin: boolean;
-}
-
-let table: Map<string, Entry> | undefined;
-const entries = () =>
-  (table ??= new Map(BUILTIN_DEFENSES.map((d) => [d.name, { definition: d as DefenseDefinition<never>, module: undefined, builtin: true }])));
+const defenses = createNamedRegistry<DefenseDefinition<never>>({ what: 'defenses[].name', registeredBy: 'registerDefense', builtins: () => BUILTIN_DEFENSES });
 
 /**
  * Adds (or replaces) a defense. Give it a `module` (usually `import.meta.url`), or list its module
  * in the config's `modules`, so worker threads and queue workers can load it too.
  */
 export function registerDefense<O>(definition: DefenseDefinition<O>): void {
-  entries().set(definition.name, { definition: definition as DefenseDefinition<never>, module: definition.module ?? moduleBeingImported(), builtin: false });
+  defenses.register(definition as DefenseDefinition<never>, definition.module ?? moduleBeingImported());
 }
 
 /** The defense registered under `name`, or `undefined`. */
 export function findDefense(name: string): DefenseDefinition<unknown> | undefined {
-  return entries().get(name)?.definition as DefenseDefinition<unknown> | undefined;
+  return defenses.find(name) as DefenseDefinition<unknown> | undefined;
 }
 
 /** The defense registered under `name`. @throws InvalidArgumentError listing the known names. */
 export function getDefense(name: string): DefenseDefinition<unknown> {
-  const definition = findDefense(name);
-  if (definition === undefined) throw new InvalidArgumentError(`defenses[].name must be one of ${defenseNames().join(', ')}, got ${JSON.stringify(name)}`);
-  return definition;
+  return defenses.get(name) as DefenseDefinition<unknown>;
 }
 
 /** Names of every registered defense. */
 export function defenseNames(): string[] {
-  return [...entries().keys()];
+  return defenses.names();
 }
 
 /** The registry as the run hands it to defenses (`DefenseRunFacts.defenses`, the second argument of `modelOptions`). */
@@ -47,8 +36,7 @@ export const registeredDefenses: DefenseLookup = { find: findDefense, names: def
  * the defense was registered in this process without a module (it cannot run in workers).
  */
 export function defenseSource(name: string): 'builtin' | string | undefined {
-  const entry = entries().get(name);
-  return entry === undefined ? undefined : entry.builtin ? 'builtin' : entry.module;
+  return defenses.source(name);
 }
 
 /**

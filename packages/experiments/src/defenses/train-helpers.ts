@@ -10,6 +10,7 @@ import {
   train,
   type Classifier,
   type LrSchedule,
+  type OptionField,
   type Optimizer,
   type TrainingPlugin,
 } from '@mia/core';
@@ -75,5 +76,26 @@ export async function trainWithPlugins(
   } finally {
     optimizer.dispose();
     for (const p of plugins) p.dispose?.();
+  }
+}
+
+/** `fields` without `keys` (a baseline's options that the run sets itself: epochs, batch size, seed). */
+export function fieldsWithout<F extends Record<string, OptionField>, K extends keyof F>(fields: F, ...keys: K[]): Omit<F, K> {
+  return Object.fromEntries(Object.entries(fields).filter(([k]) => !keys.includes(k as K))) as Omit<F, K>;
+}
+
+/**
+ * Runs a baseline's own training loop with the run's epochs, batch size, seed, optimizer and
+ * schedule (the optimizer is disposed afterwards).
+ */
+export async function withRunOptimizer(
+  ctx: DefenseTrainContext<unknown>,
+  trainIt: (common: { epochs: number; batchSize: number; seed: number; optimizer: Optimizer; schedule: LrSchedule }) => Promise<unknown>,
+): Promise<void> {
+  const { optimizer, schedule } = optimizerFor(ctx.training);
+  try {
+    await trainIt({ epochs: ctx.training.epochs, batchSize: ctx.training.batchSize, seed: ctx.seed, optimizer, schedule });
+  } finally {
+    optimizer.dispose();
   }
 }

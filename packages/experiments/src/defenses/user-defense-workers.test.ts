@@ -85,7 +85,9 @@ describe('a user defense defined in a module', () => {
     await expect(runExperiment(local, { workers: 2, loadData })).rejects.toThrow(
       'defenses[1].name: the defense "test-local-only" was registered in this process without a module, so worker threads and queue workers cannot load it',
     );
-    await expect(runExperiment(local, { trainUnits: vi.fn(), loadData })).rejects.toThrow(/registered in this process without a module/);
+    await expect(runExperiment(local, { placement: { where: () => 'elsewhere', train: vi.fn() }, loadData })).rejects.toThrow(
+      /registered in this process without a module/,
+    );
     expect(loadData).not.toHaveBeenCalled();
   });
 });
@@ -102,7 +104,7 @@ describe.skipIf(!hasRedisServer())(
       const logs: string[] = [];
       const worker = startQueueWorker(connection, { artifacts: store.root, concurrency: 2, onLog: (l) => logs.push(l) });
       cleanup.push(() => worker.stop('release'));
-      const queued = await runExperiment(config, { store, trainUnits: queueTrainer(connection, { pollMs: 100 }) });
+      const queued = await runExperiment(config, { store, placement: queueTrainer(connection, { pollMs: 100 }) });
       await worker.stop('finish');
       expect(logs.filter((l) => l.startsWith('trained    scaled/'))).toHaveLength(2);
       expect(numbers(queued)).toEqual(numbers(inThread));

@@ -5,13 +5,13 @@ import { parseQueueUrl } from './queue-url';
 import { startQueueWorker } from './queue-worker';
 import { connectRedis } from './redis-connection';
 import { parseWorkerOptions, type WorkerCommandOptions } from './worker-options';
-import type { TrainUnitsRequest } from '../run/runner';
+import type { UnitPlacement } from '../place/placement';
 
 type Log = ((line: string) => void) | undefined;
 
 /**
  * `mia sweep <config> --queue <url> [--no-follow]`: checks the URL and Redis first, then either runs
- * the sweep with the units trained by queue workers (`run`, given the `trainUnits` hook) or only
+ * the sweep with the units trained by queue workers (`run`, given the queue's placement) or only
  * enqueues them.
  * @param run - runs the experiment and writes the report (the CLI's `runCommand`).
  */
@@ -19,7 +19,7 @@ export async function sweepQueueCommand(
   configPath: string,
   opts: { queue: string; follow?: boolean; dataDir?: string },
   log: Log,
-  run: (trainUnits: (r: TrainUnitsRequest) => Promise<void>) => Promise<void>,
+  run: (placement: UnitPlacement) => Promise<void>,
 ): Promise<void> {
   const address = parseQueueUrl(opts.queue);
   const connection = await connectRedis(address, { context: 'sweep' });
@@ -38,16 +38,11 @@ export async function sweepQueueCommand(
 
 /**
  * `mia reproduce <name> --queue <url>`: checks the URL and Redis first, then runs `use` with a
- * `trainUnits` hook that enqueues each run's missing units and waits for queue workers to put them in
+ * placement that enqueues each run's missing units and waits for queue workers to put them in
  * the store (the same jobs, cache keys, resume and kill-safety as `mia sweep --queue`).
  * @param context - the command, for connection errors.
  */
-export async function withQueueTrainer<T>(
-  url: string,
-  context: 'reproduce' | 'sweep',
-  log: Log,
-  use: (trainUnits: (r: TrainUnitsRequest) => Promise<void>) => Promise<T>,
-): Promise<T> {
+export async function withQueueTrainer<T>(url: string, context: 'reproduce' | 'sweep', log: Log, use: (placement: UnitPlacement) => Promise<T>): Promise<T> {
   const address = parseQueueUrl(url);
   const connection = await connectRedis(address, { context });
   try {

@@ -19,6 +19,8 @@ import { parseQueueUrl } from './queue-url';
 import { startQueueWorker } from './queue-worker';
 import { connectRedis } from './redis-connection';
 import { hasRedisServer, startRedisServer } from './redis-test-server';
+import { planRun } from '../plan/plan-run';
+import { attackNeedsShadow } from '../attacks/registry';
 import { UNIT_QUEUE_NAME, unitJobs, versionDifferences, type UnitJobData, type UnitJobResult } from './unit-job';
 
 const dir = mkdtempSync(join(tmpdir(), 'mia-queue-jobs-'));
@@ -81,10 +83,8 @@ describe.skipIf(!hasRedisServer())(
       cleanup.push(() => connection.disconnect());
       queue = new Queue(UNIT_QUEUE_NAME, { connection });
       cleanup.push(() => queue.close());
-      jobs = unitJobs(config, await prepareData(config), [
-        { defenseIndex: 0, role: 'target' },
-        { defenseIndex: 1, role: 'target' },
-      ]);
+      const plan = planRun(config, await prepareData(config), attackNeedsShadow);
+      jobs = unitJobs(plan, [plan.unit({ defenseIndex: 0, role: 'target' }), plan.unit({ defenseIndex: 1, role: 'target' })]);
     });
 
     it('the job id is the cache key: enqueuing twice adds nothing; a refused job fails once, untrained, and is requeued later', async () => {

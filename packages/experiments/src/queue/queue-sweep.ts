@@ -4,8 +4,8 @@ import type { ArtifactStore } from '../store/artifact-store';
 import type { ExperimentConfig } from '../schema/run-schema';
 import { prepareData } from '../data/prepare-data';
 import { checkedRunConfig } from '../config/run-config';
-import type { TrainUnitsRequest } from '../run/runner';
-import { missingUnits, runUnits } from '../train/run-units';
+import type { TrainUnitsRequest, UnitPlacement } from '../place/placement';
+import { missingUnits, planRun } from '../plan/plan-run';
 import { attackNeedsShadow } from '../attacks/registry';
 import { enqueueUnits, type EnqueueSummary } from './enqueue-units';
 import { followUnits } from './follow-units';
@@ -40,19 +40,23 @@ async function withQueue<T>(connection: Redis, use: (queue: Queue<UnitJobData, U
 }
 
 /**
- * The `trainUnits` hook of {@link runExperiment} for `mia sweep --queue`: enqueues the missing units
- * (job id = cache key) and follows them until every one is in the store; the runner then loads them
- * from the cache and writes the same report as a local run.
+ * The placement of {@link runExperiment} for `mia sweep --queue` and `mia reproduce --queue`: enqueues
+ * the missing units (job id = cache key) and follows them until every one is in the store; the runner
+ * then loads them from the cache and writes the same report as a local run.
  * @param connection - from {@link connectRedis}; not closed here.
  */
-export function queueTrainer(connection: Redis, options: QueueSweepOptions = {}): (request: TrainUnitsRequest) => Promise<void> {
-  return async ({ config, data, units, store }) => {
-    const all = runUnits(config, attackNeedsShadow).length;
+export function queueTrainer(connection: Redis, options: QueueSweepOptions = {}): UnitPlacement {
+  return { where: () => 'on the queue', train: (request) => trainOnQueue(connection, request, options) };
+}
+
+async function trainOnQueue(connection: Redis, { plan, units, store }: TrainUnitsRequest, options: QueueSweepOptions): Promise<void> {
+  {
+    const all = plan.units.length;
     if (units.length === 0) {
       options.onLog?.(`queue: all ${all} units are in the store; nothing to enqueue`);
       return;
     }
-    const jobs = unitJobs(config, data, units);
+    const jobs = unitJobs(plan, units);
     await withQueue(
       connection,
       async (queue) => {
@@ -62,7 +66,7 @@ export function queueTrainer(connection: Redis, options: QueueSweepOptions = {})
       },
       options.onLog,
     );
-  };
+  }
 }
 
 /**
@@ -77,9 +81,10 @@ export async function enqueueSweep(
 ): Promise<EnqueueSummary & { cached: number }> {
   const config = await checkedRunConfig(input, { remote: true, source: 'sweep' });
   const data = await prepareData(config, { dataDir: options.dataDir });
-  const missing = await missingUnits(config, data, store, attackNeedsShadow);
-  const cached = runUnits(config, attackNeedsShadow).length - missing.length;
-  const result = await withQueue(connection, (queue) => enqueueUnits(queue, unitJobs(config, data, missing), { attempts: options.attempts }), options.onLog);
+  const plan = planRun(config, data, attackNeedsShadow);
+  const missing = await missingUnits(plan, store);
+  const cached = plan.units.length - missing.length;
+  const result = await withQueue(connection, (queue) => enqueueUnits(queue, unitJobs(plan, missing), { attempts: options.attempts }), options.onLog);
   options.onLog?.(summary(result, cached));
   return { ...result, cached };
 }

@@ -1,8 +1,6 @@
 import { hostname } from 'node:os';
 import type { ExperimentConfig } from '../schema/run-schema';
-import type { PreparedData } from '../data/prepare-data';
-import { unitKey, type TrainUnitSpec } from '../train/train-unit';
-import { unitDefense, unitLabel } from '../train/run-units';
+import type { PlannedUnit, RunPlan, UnitSpec } from '../plan/plan-run';
 import { packageVersions } from '../store/versions';
 
 /** Name of the BullMQ queue holding training units. */
@@ -17,7 +15,7 @@ export interface UnitJobData {
   readonly label: string;
   /** The grid-expanded config of the sweep. */
   readonly config: ExperimentConfig;
-  readonly unit: TrainUnitSpec;
+  readonly unit: UnitSpec;
   /** The coordinator's package versions (part of the key): a worker with others refuses the job. */
   readonly versions: Record<string, string>;
   /** `host:pid` of the coordinator that enqueued the job. */
@@ -38,25 +36,22 @@ export interface UnitJobResult {
 export const processId = (): string => `${hostname()}:${process.pid}`;
 
 /**
- * Builds the job of each unit: its cache key ({@link unitKey}), label and this process's versions.
- * @param config - the grid-expanded config the runner uses.
+ * Builds the job of each unit of a run's plan: its cache key and label (from the plan), the unit's
+ * spec (the worker plans the same run and trains that unit), and this process's versions.
  */
-export function unitJobs(config: ExperimentConfig, data: PreparedData, units: readonly TrainUnitSpec[]): UnitJobData[] {
+export function unitJobs(plan: RunPlan, units: readonly PlannedUnit[]): UnitJobData[] {
   const versions = packageVersions();
   const submittedBy = processId();
-  return units.map((unit) => {
-    // Reference models (defenseIndex −1) are units like the others: one job each, keyed by their content.
-    const defense = unitDefense(config, unit);
-    return {
-      format: 'mia-unit-job-1',
-      key: unitKey(config, data, defense, unit.role),
-      label: unitLabel(config, unit),
-      config,
-      unit,
-      versions,
-      submittedBy,
-    };
-  });
+  // Reference models (defenseIndex −1) are units like the others: one job each, keyed by their content.
+  return units.map(({ key, label, defenseIndex, role }) => ({
+    format: 'mia-unit-job-1',
+    key,
+    label,
+    config: plan.config,
+    unit: { defenseIndex, role },
+    versions,
+    submittedBy,
+  }));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ExperimentConfig } from '../schema/run-schema';
-import type { TrainUnitSpec } from '../train/train-unit';
-import type { WorkerMessage } from '../train/worker-pool';
+import type { UnitSpec } from '../plan/plan-run';
+import type { WorkerMessage } from '../place/worker-pool';
 
 /** Options of {@link UnitThread}. */
 export interface UnitThreadOptions {
@@ -19,7 +19,7 @@ function threadEntry(): { url: URL; execArgv: string[] } {
   // Same entry as the in-process pool (train/worker-pool.ts): TypeScript + tsx from sources, JS when built.
   const fromSource = import.meta.url.endsWith('.ts');
   return fromSource
-    ? { url: new URL('../train/train-worker-source.mjs', import.meta.url), execArgv: ['--conditions=@mia/source'] }
+    ? { url: new URL('../place/train-worker-source.mjs', import.meta.url), execArgv: ['--conditions=@mia/source'] }
     : { url: new URL('./train-worker.js', import.meta.url), execArgv: [] };
 }
 
@@ -90,7 +90,7 @@ export class UnitThread {
   }
 
   /** Trains one unit of this thread's config into the store (a cache hit if it is there already). */
-  async train(unit: TrainUnitSpec): Promise<void> {
+  async train(unit: UnitSpec): Promise<void> {
     try {
       await this.ready;
     } catch (error) {

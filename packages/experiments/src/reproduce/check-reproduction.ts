@@ -1,7 +1,8 @@
 import type { Claim, Decision, ReproductionResult } from './types';
 import { isDecided } from './verdicts';
 
-const hasMargin = (d: Decision | undefined) => d !== undefined && Number.isFinite(d.delta) && d.se !== undefined && Number.isFinite(d.se) && d.se >= 0;
+/** Whether a decision is decided with a finite Δ and SE ≥ 0 (a stored one may predate the rule, or hold NaN). */
+const hasMargin = (d: Decision | undefined) => d !== undefined && isDecided(d) && Number.isFinite(d.delta) && Number.isFinite(d.se) && d.se >= 0;
 
 /**
  * The claims (and columns) decided without a margin (docs/protocol.md §5.1: no decision without

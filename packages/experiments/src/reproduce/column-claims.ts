@@ -3,7 +3,16 @@ import type { ExperimentResults } from '../run/results';
 import type { RowMetric } from './row-metrics';
 import { testabilityProblem, missingRows, type Convergence, type ExternalAttack, type Regime, type TestabilityInput } from '../run/testability';
 import { cellOf } from './table-helpers';
-import { isNotRun, type CellFormat, type Claim, type ColumnDecision, type Direction, type ReproductionTable, type RunOutcome, type TableCell } from './types';
+import {
+  isNotRun,
+  type CellFormat,
+  type Claim,
+  type ColumnDecision,
+  type Direction,
+  type MeasuredCell,
+  type ReproductionTable,
+  type RunOutcome,
+} from './types';
 import { combineColumns, compareEstimates, decidedClaim, notEvaluated, notTestable, undecidedColumn, type ComparisonTest, type Estimate } from './verdicts';
 
 /** Why a column of a claim cannot be tested (regime, collapse), or undefined when it can. */
@@ -73,8 +82,8 @@ export function pairedColumnSe(
 const differenceOptions = (d: DifferenceSe | undefined) =>
   d === undefined ? {} : { differenceSe: d.se, differenceSeSource: d.source, ...(d.df === undefined ? {} : { differenceDf: d.df }) };
 
-const estimateOf = (cell: TableCell): Estimate => ({
-  value: cell.ours!,
+const estimateOf = (cell: MeasuredCell): Estimate => ({
+  value: cell.ours,
   ...(cell.se === undefined ? {} : { se: cell.se }),
   ...(cell.seSource === undefined ? {} : { seSource: cell.seSource }),
   ...(cell.df === undefined ? {} : { df: cell.df }),
@@ -91,12 +100,13 @@ export function claimForEveryColumn(options: EveryColumnOptions): Claim {
   const decisions = (options.columns ?? table.columns).map((column): ColumnDecision => {
     const a = cellOf(table, rowA, column);
     const b = cellOf(table, rowB, column);
-    if (a?.ours === undefined || b?.ours === undefined) {
-      const why = a?.ours === undefined ? (a?.notRun ?? `no row ${JSON.stringify(rowA)}`) : (b?.notRun ?? `no row ${JSON.stringify(rowB)}`);
-      return undecidedColumn(column, 'not evaluated', why);
-    }
+    // A cell without our value says why its run did not happen; a row missing from the table is a missing comparator.
+    if (a === undefined) return undecidedColumn(column, 'not-evaluated', `no row ${JSON.stringify(rowA)}`);
+    if (a.notRun !== undefined) return undecidedColumn(column, 'not-run', a.notRun);
+    if (b === undefined) return undecidedColumn(column, 'not-evaluated', `no row ${JSON.stringify(rowB)}`);
+    if (b.notRun !== undefined) return undecidedColumn(column, 'not-run', b.notRun);
     const problem = options.gate?.(column);
-    if (problem !== undefined) return undecidedColumn(column, 'not testable', problem);
+    if (problem !== undefined) return undecidedColumn(column, 'not-testable', problem);
     const decision = compareEstimates(estimateOf(a), estimateOf(b), {
       direction: options.direction,
       format: table.format,

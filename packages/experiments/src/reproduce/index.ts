@@ -56,7 +56,8 @@ export {
 } from '../run/testability';
 export { rowMetrics, attackMetric, averageAdvantageMetric, binomialAdvantageSe, hanleyMcNeilSe, p1DeltaSe, type RowMetric } from './row-metrics';
 export { aggregateSeeds, combineSeeds, configForSeed, pairedEstimates, rowValue, seedRuns, type SeedCombination } from './seeds';
-export { trendClaim, type TrendPoint, type TrendClaimOptions } from './trend-claims';
+export { trendClaim, trendDecision, type TrendPoint, type TrendOptions, type TrendClaimOptions } from './trend-claims';
+export { storedReproduction, reproductionFromStored, type StoredReproductionResult } from './stored-reproduction';
 export { verdictCounts, type VerdictCounts } from './verdict-counts';
 export { checkReproduction, marginProblems, type ExpectedReproduction } from './check-reproduction';
 export {
@@ -81,11 +82,16 @@ export {
   type ReproductionTable,
   type ReproductionFigure,
   type TableCell,
+  type MeasuredCell,
+  type MissingCell,
   type CellFormat,
   type Claim,
   type ClaimVerdict,
   type Direction,
   type Decision,
+  type DecidedDecision,
+  type UndecidedDecision,
+  type UndecidedKind,
   type ColumnDecision,
   type NotRun,
   type RunOutcome,

@@ -9,6 +9,7 @@ import { writeReproductionReport } from './reproduction-report';
 import { settleOutputSet } from '../report/output-set';
 import { checkPlannedRun, configDifferences, reproductionPlan, unrunPlannedRuns } from './run-plan';
 import { runSeeds } from './seeds';
+import type { StoredReproductionResult } from './stored-reproduction';
 import {
   CURRENT_VERDICT_RULES,
   isNotRun,
@@ -62,7 +63,7 @@ const noStore = (): never => {
 
 /** What a replay returns: the reproduction's output on its stored runs, the stored result it replays, and the runs' notes. */
 interface Replayed {
-  readonly previous: ReproductionResult;
+  readonly previous: StoredReproductionResult;
   readonly output: ReproductionOutput;
   readonly notes: readonly string[];
 }
@@ -72,7 +73,7 @@ interface Replayed {
  * `results.json` (or the stored NotRun), read once per id.
  * @throws ConfigChangedError naming the run when it was not stored or was measured with another config.
  */
-function storedRuns(reproduction: Reproduction, previous: ReproductionResult, dir: string) {
+function storedRuns(reproduction: Reproduction, previous: StoredReproductionResult, dir: string) {
   const read = new Map<string, Promise<RunOutcome>>();
   const rerun = `re-run it: mia reproduce ${reproduction.name} --scale ${previous.scale}`;
   const check = async (id: string, config: ExperimentConfig): Promise<RunOutcome> => {
@@ -118,7 +119,7 @@ function storedRuns(reproduction: Reproduction, previous: ReproductionResult, di
 async function checkPlanAgainstStored(
   reproduction: Reproduction,
   plan: ReadonlyMap<string, PlannedRun>,
-  previous: ReproductionResult,
+  previous: StoredReproductionResult,
   stored: (id: string, config: ExperimentConfig) => Promise<RunOutcome>,
 ): Promise<void> {
   const ran = new Map(Object.entries(previous.runs).map(([id, r]) => [id, isNotRun(r) ? ('not run' as const) : ('ran' as const)]));
@@ -135,7 +136,7 @@ async function checkPlanAgainstStored(
 }
 
 async function replay(reproduction: Reproduction, options: RedecideOptions): Promise<Replayed> {
-  const previous = await readJson<ReproductionResult>(join(options.dir, 'reproduction.json'), 'reproduction.json');
+  const previous = await readJson<StoredReproductionResult>(join(options.dir, 'reproduction.json'), 'reproduction.json');
   if (previous.name !== reproduction.name)
     throw new MiaError(`redecide: ${join(options.dir, 'reproduction.json')} must be a result of ${reproduction.name}, got one of ${previous.name}`);
   const log = options.onLog ?? (() => undefined);

@@ -1,30 +1,29 @@
-import { InvalidArgumentError } from '@mia/core';
+import { createNamedRegistry } from '../schema/named-registry';
 import type { Reproduction, ReproductionScale } from './types';
 
-const registry = new Map<string, Reproduction>();
+const registry = createNamedRegistry<Reproduction>({
+  what: 'reproductions[].name',
+  registeredBy: 'registerReproductions',
+  duplicates: 'refuse',
+  validate: (r) => (/^[a-z0-9]+-[a-z0-9.-]+$/.test(r.name) ? undefined : `name must look like "<paper>-<table>" (lower case), got ${JSON.stringify(r.name)}`),
+});
 
 /**
  * Makes reproductions available to `mia reproduce <name>` (the example packages register theirs).
  * @throws InvalidArgumentError for a name that is not `<paper>-<table>` or is registered twice by different objects.
  */
 export function registerReproductions(reproductions: readonly Reproduction[]): void {
-  for (const r of reproductions) {
-    if (!/^[a-z0-9]+-[a-z0-9.-]+$/.test(r.name))
-      throw new InvalidArgumentError(`registerReproductions: name must look like "<paper>-<table>" (lower case), got ${JSON.stringify(r.name)}`);
-    const existing = registry.get(r.name);
-    if (existing !== undefined && existing !== r) throw new InvalidArgumentError(`registerReproductions: ${JSON.stringify(r.name)} is already registered`);
-    registry.set(r.name, r);
-  }
+  for (const r of reproductions) registry.register(r, undefined);
 }
 
 /** The registered reproductions, by name. */
 export function reproductionNames(): string[] {
-  return [...registry.keys()].sort();
+  return registry.names().sort();
 }
 
 /** The registered reproduction of a name, or undefined. */
 export function getReproduction(name: string): Reproduction | undefined {
-  return registry.get(name);
+  return registry.find(name);
 }
 
 /** Picks the value of a scale: `byScale(scale, { smoke: 200, cpu: 5000, paper: 25000 })`. */

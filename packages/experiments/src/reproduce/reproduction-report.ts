@@ -4,6 +4,7 @@ import { writeOutputSet } from '../report/output-set';
 import { escapeHtml as escape } from '../report/escape';
 import { formatValue } from './table-helpers';
 import { isNotRun, type Claim, type ReproductionResult, type ReproductionTable, type TableCell } from './types';
+import { reproductionFromStored, storedReproduction, type StoredReproductionResult } from './stored-reproduction';
 import { claimSummary } from './verdicts';
 
 function cellText(cell: TableCell, table: ReproductionTable): string {
@@ -57,10 +58,7 @@ export function tablesMarkdown(tables: readonly ReproductionTable[], shown: Set<
  * "does not hold: fails on CIFAR-10 (Δ −3.1 ± 0.9)". Undefined for a claim without columns.
  */
 export function subVerdicts(claim: Claim): string | undefined {
-  if (claim.columns === undefined || claim.columns.length === 0) return undefined;
-  const summary = claimSummary(claim);
-  // "not testable: not testable on A, B" says the verdict twice: "not testable on A, B" says it once.
-  return summary.startsWith(`${claim.verdict}: ${claim.verdict} on `) ? summary.slice(claim.verdict.length + 2) : summary;
+  return claim.columns === undefined || claim.columns.length === 0 ? undefined : claimSummary(claim);
 }
 
 /**
@@ -212,14 +210,20 @@ ${figures.length > 0 ? `<h2>Figures</h2>${figures.join('\n')}` : ''}
 
 /**
  * Writes `report.md`, `report.html` and `reproduction.json` into `dir` as one set (`writeOutputSet`:
- * all old or all new, `reproduction.json` put in place last).
+ * all old or all new, `reproduction.json` put in place last); reproduction.json holds the result in
+ * its stored form (`storedReproduction`; read back with `reproductionFromStored`).
  */
-export async function writeReproductionReport(result: ReproductionResult, dir: string): Promise<{ json: string; markdown: string; html: string }> {
+export async function writeReproductionReport(
+  input: ReproductionResult | StoredReproductionResult,
+  dir: string,
+): Promise<{ json: string; markdown: string; html: string }> {
+  // A result read back from a reproduction.json (its undecided decisions without their kind) renders as when it was decided.
+  const result = reproductionFromStored(input) as ReproductionResult;
   const paths = { json: join(dir, 'reproduction.json'), markdown: join(dir, 'report.md'), html: join(dir, 'report.html') };
   await writeOutputSet(dir, [
     { name: 'report.md', content: reproductionMarkdown(result) },
     { name: 'report.html', content: await reproductionHtml(result) },
-    { name: 'reproduction.json', content: `${JSON.stringify(result, null, 2)}\n` },
+    { name: 'reproduction.json', content: `${JSON.stringify(storedReproduction(result), null, 2)}\n` },
   ]);
   return paths;
 }

@@ -1,4 +1,6 @@
+import { pairedMetricKey, type PairedMetric } from '../run/paired-se';
 import type { DefenseRow, ExperimentResults, SeedValues } from '../run/results';
+import type { HeadlineMetric } from '../run/headline-metrics';
 import type { Estimate } from './verdicts';
 
 /** A number of a row with its standard error, usable as `metricTable`'s `metric` (cells then carry the SE). */
@@ -44,14 +46,14 @@ export function p1DeltaSe(acc: number, adv: number, seAcc: number, seAdv: number
 /** A row's own SE source: 'seeds' for a `runSeeds` aggregate (seeds combined with the bootstrap, §5.2), else 'bootstrap'. */
 const rowSeSource = (row: DefenseRow): 'seeds' | 'bootstrap' => (row.se?.method === 'seeds+bootstrap' ? 'seeds' : 'bootstrap');
 
-/** The degrees of freedom a `runSeeds` aggregate recorded for a metric key's SE (absent: large-sample). */
-const dfOf = (row: DefenseRow, key: string): { df?: number } => {
-  const df = row.se?.df?.[key];
+/** The degrees of freedom a `runSeeds` aggregate recorded for a metric's SE (absent: large-sample). */
+const dfOf = (row: DefenseRow, metric: PairedMetric): { df?: number } => {
+  const df = row.se?.df?.[pairedMetricKey(metric)];
   return df === undefined ? {} : { df };
 };
 
-const fromBootstrap = (row: DefenseRow, value: number, se: number | undefined, key: string): Estimate | undefined =>
-  se === undefined ? undefined : { value, se, seSource: rowSeSource(row), ...dfOf(row, key) };
+const fromBootstrap = (row: DefenseRow, value: number, se: number | undefined, metric: PairedMetric): Estimate | undefined =>
+  se === undefined ? undefined : { value, se, seSource: rowSeSource(row), ...dfOf(row, metric) };
 
 /**
  * The row metrics with standard errors (docs/protocol.md §5.1): the runner's bootstrap SE when the
@@ -115,7 +117,7 @@ export const rowMetrics = {
     name: 'loss gap',
     estimate: (row) => fromBootstrap(row, row.lossGap, row.se?.lossGap, 'lossGap') ?? { value: row.lossGap },
   },
-} as const satisfies Record<string, RowMetric>;
+} as const satisfies Record<HeadlineMetric, RowMetric>;
 
 /** An attack's advantage (or AUC) as a {@link RowMetric}; NaN value when the row has no such attack. */
 export function attackMetric(attack: string, which: 'advantage' | 'auc'): RowMetric {
@@ -127,7 +129,7 @@ export function attackMetric(attack: string, which: 'advantage' | 'auc'): RowMet
       if (a === undefined) return { value: NaN };
       const value = a[which];
       const boot = row.se?.attacks[attack]?.[which];
-      if (boot !== undefined) return { value, se: boot, seSource: rowSeSource(row), ...dfOf(row, `${which === 'auc' ? 'auc' : 'adv'}:${attack}`) };
+      if (boot !== undefined) return { value, se: boot, seSource: rowSeSource(row), ...dfOf(row, { attack, which }) };
       const n = sizes(results);
       return {
         value,

@@ -78,7 +78,7 @@ describe.skipIf(!hasRedisServer())(
         scale: 'smoke',
         out: join(dir, 'queued'),
         store: shared,
-        trainUnits: queueTrainer(connection, { pollMs: 50, onLog: (l) => coordinatorLog.push(l) }),
+        placement: queueTrainer(connection, { pollMs: 50, onLog: (l) => coordinatorLog.push(l) }),
         onLog: (l) => coordinatorLog.push(l),
       });
       await worker.stop('finish');

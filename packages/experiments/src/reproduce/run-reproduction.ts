@@ -7,11 +7,11 @@ import { DirectoryArtifactStore, type ArtifactStore } from '../store/artifact-st
 import { defaultModelStore } from '../store/model-store';
 import { expandGrid, type ExperimentConfig } from '../schema/run-schema';
 import { prepareData, type PreparedData } from '../data/prepare-data';
-import { runExperiment, type TrainUnitsRequest } from '../run/runner';
-import { unitKey } from '../train/train-unit';
-import { shadowRoles } from '../train/unit-roles';
+import { runExperiment } from '../run/runner';
+import { planRun } from '../plan/plan-run';
 import { attackNeedsShadow } from '../attacks/registry';
-import { trainUnitsInWorkers, workerIsolation, WorkerSlots } from '../train/worker-pool';
+import { WorkerSlots } from '../place/worker-pool';
+import { choosePlacement, type UnitPlacement } from '../place/placement';
 import { packageVersions } from '../store/versions';
 import { writeReport } from '../report/write-report';
 import { writeReproductionReport } from './reproduction-report';
@@ -45,7 +45,7 @@ export interface RunReproductionOptions {
    * `ctx.runSeeds` run concurrently, so the units of every seed are queued at once and the workers
    * stay busy while the attacks run.
    */
-  readonly trainUnits?: (request: TrainUnitsRequest) => Promise<void>;
+  readonly placement?: UnitPlacement;
   readonly signal?: AbortSignal;
   readonly onLog?: (line: string) => void;
 }
@@ -69,24 +69,13 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
   // runs whose models are done attack on this thread meanwhile. With it (or a queue) the training
   // seeds of `runSeeds` start together, so seed j's attacks overlap seed j + 1's training.
   const workers = options.workers ?? 0;
-  const local = workers > 0 && options.trainUnits === undefined && store instanceof DirectoryArtifactStore ? store : undefined;
-  const slots = local === undefined ? undefined : new WorkerSlots(workers);
-  const processes = workerIsolation() === 'process';
-  const sharedMembers = processes ? (workers === 1 ? 'worker process' : 'worker processes') : workers === 1 ? 'worker thread' : 'worker threads';
-  const localTrainer =
-    local === undefined || slots === undefined
+  const slots = workers > 0 && options.placement === undefined && store instanceof DirectoryArtifactStore ? new WorkerSlots(workers) : undefined;
+  const placementOf = (id: string): UnitPlacement | undefined =>
+    options.placement ??
+    (slots === undefined
       ? undefined
-      : (id: string) =>
-          (request: TrainUnitsRequest): Promise<void> =>
-            trainUnitsInWorkers(request.config, request.units, {
-              workers,
-              slots,
-              storeRoot: local.root,
-              onLog: (line) => log(`[${id}] ${line}`),
-              ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
-              ...(options.signal === undefined ? {} : { signal: options.signal }),
-            });
-  const concurrentSeeds = options.trainUnits !== undefined || localTrainer !== undefined;
+      : choosePlacement(store, { workers, slots, dataDir: options.dataDir, signal: options.signal, onLog: (line) => log(`[${id}] ${line}`) }));
+  const concurrentSeeds = options.placement !== undefined || slots !== undefined;
   // The reproduction's plan, every config validated before anything trains; each ctx.run is held to it.
   const plan = await reproductionPlan(reproduction, { scale: options.scale, ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }) });
   const ctx: ReproductionContext = {
@@ -108,14 +97,7 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
             onLog: (line) => log(`[${id}] ${line}`),
             ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
             ...(options.workers === undefined ? {} : { workers: options.workers }),
-            ...(options.trainUnits !== undefined
-              ? { trainUnits: options.trainUnits }
-              : localTrainer !== undefined
-                ? {
-                    trainUnits: localTrainer(id),
-                    trainUnitsWhere: `on the reproduction's ${workers} shared ${sharedMembers}`,
-                  }
-                : {}),
+            ...(placementOf(id) === undefined ? {} : { placement: placementOf(id) }),
             ...(options.signal === undefined ? {} : { signal: options.signal }),
           },
         );
@@ -146,31 +128,31 @@ export async function runReproduction(reproduction: Reproduction, options: RunRe
         throw new MiaError(
           `loadModel: defenseLabel must be one of ${expanded.defenses.map((d) => JSON.stringify(d.label ?? d.name)).join(', ')}, got ${JSON.stringify(defenseLabel)}`,
         );
-      if (role === 'shadow' && shadowRoles(expanded, attackNeedsShadow).length === 0)
-        throw new MiaError(
-          `loadModel: ${config.name} trains no shadow model (none of its attacks uses one: needs.shadow is false or it has no attacks), so role must be 'target', got 'shadow'`,
-        );
       const cacheId = JSON.stringify([expanded.dataset, expanded.partition, expanded.seed]);
       let data = prepared.get(cacheId);
       if (data === undefined) {
         data = await prepareData(expanded, options.dataDir === undefined ? {} : { dataDir: options.dataDir });
         prepared.set(cacheId, data);
       }
-      const entry = await store.read(unitKey(expanded, data, defense, role));
+      const row = planRun(expanded, data, attackNeedsShadow).defenses[expanded.defenses.indexOf(defense)]!;
+      if (role === 'shadow' && row.shadows.length === 0)
+        throw new MiaError(
+          `loadModel: ${config.name} trains no shadow model (none of its attacks uses one: needs.shadow is false or it has no attacks), so role must be 'target', got 'shadow'`,
+        );
+      const unit = role === 'target' ? row.target : row.shadows[0]!;
+      const entry = await store.read(unit.key);
       const bytes = entry?.files.get('model.bin');
       if (bytes === undefined)
         throw new MiaError(
           `loadModel: the ${role} model of ${JSON.stringify(defenseLabel)} in ${config.name} is not in the cache; call ctx.run on its config first`,
         );
-      const roles = data.partition.roles;
-      const inference = roles[`${role}_inference`] ?? roles.inference;
       const released = { members: toFloats(entry!.files.get('members.logits')!), nonMembers: toFloats(entry!.files.get('non-members.logits')!) };
       return {
         model: deserializeClassifier(bytes),
         data,
-        members: roles[`${role}_train`]!,
-        nonMembers: roles[`${role}_test`]!,
-        ...(inference === undefined ? {} : { inference }),
+        members: unit.memberIdx,
+        nonMembers: unit.nonMemberIdx,
+        ...(unit.inferenceIdx === undefined ? {} : { inference: unit.inferenceIdx }),
         released,
       };
     },

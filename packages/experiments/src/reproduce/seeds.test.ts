@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { pairedDifferenceSe, type PairedSeTable } from '../run/paired-se';
+import { pairedDifferenceSe, pairedMetricKey, type PairedMetric, type PairedSeTable } from '../run/paired-se';
 import type { ExperimentResults } from '../run/results';
 import { fakeResults, fakeRow, fakeSe } from '../test-utils/reproduction-fixtures';
 import { rowMetrics } from './row-metrics';
-import { aggregateSeeds, combineSeeds, pairedEstimates } from './seeds';
+import { aggregateSeeds, combineSeeds, pairedEstimates, parsePairedMetricKey, rowValue } from './seeds';
 import { compareEstimates } from './verdicts';
 import { claimForEveryColumn, pairedColumnSe } from './column-claims';
 import { tableMarkdown } from './reproduction-report';
@@ -26,6 +26,23 @@ const pairedDecision = (results: ExperimentResults) => {
   const e = pairedEstimates(results, 'A', 'B', 'testAccuracy')!;
   return compareEstimates(e.a, e.b, greater);
 };
+
+describe('paired metrics', () => {
+  it('are data; their stored key is read back only at the JSON boundary', () => {
+    const metrics: PairedMetric[] = ['p1', 'maxAdvantage', { attack: 'loss', which: 'advantage' }, { attack: 'a:b', which: 'auc' }];
+    // The keys results.json stores (run/paired-se.ts), and back.
+    expect(metrics.map(pairedMetricKey)).toEqual(['p1', 'maxAdvantage', 'adv:loss', 'auc:a:b']);
+    expect(metrics.map((m) => parsePairedMetricKey(pairedMetricKey(m)))).toEqual(metrics);
+    expect(() => parsePairedMetricKey('gap')).toThrow(
+      'parsePairedMetricKey: key must be one of trainAccuracy, testAccuracy, lossGap, maxAdvantage, p1, adv:<attack> or auc:<attack>, got "gap"',
+    );
+    expect(() => parsePairedMetricKey('tpr:loss')).toThrow(/got "tpr:loss"/);
+    const row = fakeRow('w/o', { train: 1, test: 0.6, p1: 0.5, adv: 0.2 });
+    expect(rowValue(row, 'p1')).toBe(0.5);
+    expect(rowValue(row, { attack: row.attacks[0]!.attack, which: 'advantage' })).toBe(row.attacks[0]!.advantage);
+    expect(rowValue(row, { attack: 'no such attack', which: 'auc' })).toBeNaN();
+  });
+});
 
 describe('combineSeeds', () => {
   it('adds the between-seed variance over k to the mean squared bootstrap SE (hand calculation)', () => {

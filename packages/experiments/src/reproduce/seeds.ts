@@ -3,6 +3,7 @@ import { trainingSeedOf, type ExperimentConfig } from '../schema/run-schema';
 import { isNotRun, type RunOutcome, type RunSeedsOptions, type SeedRun } from './types';
 import { pairIndex, pairedDifferenceDf, pairedDifferenceSe, pairedMetricKey, storedSe, type PairedMetric, type PairedSeTable } from '../run/paired-se';
 import type { AttackRow, DefenseRow, ExperimentResults, RowSe, SeedValues } from '../run/results';
+import { HEADLINE_METRICS } from '../run/headline-metrics';
 import { satterthwaiteDf, type Estimate } from './verdicts';
 
 /** A number combined over training seeds: the mean, its SE and the SE's degrees of freedom (docs/protocol.md §5.2). */
@@ -39,15 +40,32 @@ export function combineSeeds(values: readonly number[], bootstrapSes: readonly n
   return { value: average, se: Math.sqrt(between / k + bootstrap), df };
 }
 
-/** The value of a {@link PairedMetric} key (`p1`, `adv:<attack>`, …) in a row; NaN when the row lacks it. */
-export function rowValue(row: DefenseRow, key: string): number {
-  const [kind, attack] = key.split(/:(.*)/s) as [string, string | undefined];
-  if (attack === undefined) return typeof row[key as keyof DefenseRow] === 'number' ? (row[key as keyof DefenseRow] as number) : NaN;
-  const a = row.attacks.find((x) => x.attack === attack);
-  return a === undefined ? NaN : kind === 'adv' ? a.advantage : a.auc;
+/** The value of a {@link PairedMetric} (`'p1'`, `{ attack, which: 'advantage' }`, …) in a row; NaN when the row lacks it. */
+export function rowValue(row: DefenseRow, metric: PairedMetric): number {
+  if (typeof metric !== 'string') return row.attacks.find((x) => x.attack === metric.attack)?.[metric.which] ?? NaN;
+  const value: unknown = row[metric];
+  return typeof value === 'number' ? value : NaN;
 }
 
-const HEADLINE = ['trainAccuracy', 'testAccuracy', 'lossGap', 'maxAdvantage', 'p1'] as const;
+/**
+ * The {@link PairedMetric} a key of a stored table names (`pairedMetricKey`'s inverse, for the keys
+ * of `results.json`): `adv:<attack>`, `auc:<attack>` or a headline number's name.
+ * @throws InvalidArgumentError when the key names none of them.
+ */
+export function parsePairedMetricKey(key: string): PairedMetric {
+  const colon = key.indexOf(':');
+  if (colon < 0) {
+    if ((HEADLINE_METRICS as readonly string[]).includes(key)) return key as (typeof HEADLINE_METRICS)[number];
+  } else {
+    const [prefix, attack] = [key.slice(0, colon), key.slice(colon + 1)];
+    if (prefix === 'adv' || prefix === 'auc') return { attack, which: prefix === 'adv' ? 'advantage' : 'auc' };
+  }
+  throw new InvalidArgumentError(
+    `parsePairedMetricKey: key must be one of ${HEADLINE_METRICS.join(', ')}, adv:<attack> or auc:<attack>, got ${JSON.stringify(key)}`,
+  );
+}
+
+const HEADLINE = HEADLINE_METRICS;
 const mean = (xs: readonly number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
 
 /** One seed's numbers of a row, for {@link DefenseRow.seeds}. */
@@ -77,12 +95,12 @@ function aggregateRow(rows: readonly DefenseRow[], trainingSeeds: readonly numbe
   });
   const ses = rows.map((r) => r.se);
   const dfs: Record<string, number> = {};
-  const combined = (value: (r: DefenseRow) => number, se: (s: RowSe) => number | undefined, key: string) => {
+  const combined = (metric: PairedMetric, se: (s: RowSe) => number | undefined) => {
     const c = combineSeeds(
-      rows.map(value),
+      rows.map((r) => rowValue(r, metric)),
       ses.map((s) => (s === undefined ? NaN : (se(s) ?? NaN))),
     );
-    if (Number.isFinite(c.df)) dfs[key] = Number(c.df.toPrecision(4));
+    if (Number.isFinite(c.df)) dfs[pairedMetricKey(metric)] = Number(c.df.toPrecision(4));
     return c.se;
   };
   const se: RowSe | undefined = ses.some((s) => s === undefined)
@@ -90,30 +108,13 @@ function aggregateRow(rows: readonly DefenseRow[], trainingSeeds: readonly numbe
     : {
         method: 'seeds+bootstrap',
         resamples: first.se!.resamples,
-        ...(Object.fromEntries(
-          HEADLINE.map((m) => [
-            m,
-            combined(
-              (r) => r[m],
-              (s) => s[m],
-              m,
-            ),
-          ]),
-        ) as Record<(typeof HEADLINE)[number], number>),
+        ...(Object.fromEntries(HEADLINE.map((m) => [m, combined(m, (s) => s[m])])) as Record<(typeof HEADLINE)[number], number>),
         attacks: Object.fromEntries(
           first.attacks.map((a) => [
             a.attack,
             {
-              advantage: combined(
-                (r) => rowValue(r, `adv:${a.attack}`),
-                (s) => s.attacks[a.attack]?.advantage,
-                `adv:${a.attack}`,
-              ),
-              auc: combined(
-                (r) => rowValue(r, `auc:${a.attack}`),
-                (s) => s.attacks[a.attack]?.auc,
-                `auc:${a.attack}`,
-              ),
+              advantage: combined({ attack: a.attack, which: 'advantage' }, (s) => s.attacks[a.attack]?.advantage),
+              auc: combined({ attack: a.attack, which: 'auc' }, (s) => s.attacks[a.attack]?.auc),
             },
           ]),
         ),
@@ -147,12 +148,13 @@ function aggregatePaired(runs: readonly ExperimentResults[]): PairedSeTable | un
   const combined: Record<string, Array<number | null>> = {};
   const dfs: Record<string, Array<number | null>> = {};
   for (const key of Object.keys(se)) {
+    const metric = parsePairedMetricKey(key);
     const values: Array<number | null> = [];
     const df: Array<number | null> = [];
     for (let i = 0; i < n; i++) {
       for (let j = i + 1; j < n; j++) {
         const p = pairIndex(i, j, n);
-        const d = runs.map((r) => rowValue(r.rows[i]!, key) - rowValue(r.rows[j]!, key));
+        const d = runs.map((r) => rowValue(r.rows[i]!, metric) - rowValue(r.rows[j]!, metric));
         const ps = tables.map((t) => t!.se[key]?.[p] ?? null);
         const c = ps.some((x) => x === null) || d.some((x) => !Number.isFinite(x)) ? undefined : combineSeeds(d, ps as number[]);
         values[p] = c === undefined ? null : storedSe(c.se);
@@ -226,11 +228,10 @@ export function pairedEstimates(
 ): { readonly a: Estimate; readonly b: Estimate } | undefined {
   const se = pairedDifferenceSe(results, rowA, rowB, metric);
   if (se === undefined) return undefined;
-  const key = pairedMetricKey(metric);
   const value = (label: string) =>
     rowValue(
       results.rows.find((r) => r.label === label)!,
-      key,
+      metric,
     );
   const seSource = results.pairedSe!.method === 'seeds+paired-bootstrap' ? 'seeds' : 'bootstrap';
   const df = pairedDifferenceDf(results, rowA, rowB, metric);

@@ -20,7 +20,7 @@ export interface MetricTableOptions {
   readonly caption?: string;
 }
 
-function paperCell(paper: PaperValues | undefined, row: string, column: string): Pick<TableCell, 'paper' | 'paperStd'> {
+function paperCell(paper: PaperValues | undefined, row: string, column: string): { paper?: number; paperStd?: number } {
   const v = paper?.[row]?.[column];
   if (v === undefined) return {};
   return typeof v === 'number' ? { paper: v } : { paper: v[0], paperStd: v[1] };
@@ -52,15 +52,16 @@ export function metricTable(options: MetricTableOptions): ReproductionTable {
       const metric = options.metric;
       if (typeof metric === 'function') return { ...paper, ours: metric(row, outcome) };
       const e = metric.estimate(row, outcome);
-      const seeds = row.seeds !== undefined && row.seeds.length > 1 && metric.seedValue !== undefined ? row.seeds : undefined;
-      return {
+      const cell: TableCell = {
         ...paper,
         ours: e.value,
         ...(e.se === undefined ? {} : { se: e.se }),
         ...(e.seSource === undefined ? {} : { seSource: e.seSource }),
         ...(e.df === undefined ? {} : { df: e.df }),
-        ...(seeds === undefined ? {} : { perSeed: seeds.map((s) => metric.seedValue!(s)), seeds: seeds.map((s) => s.trainingSeed) }),
       };
+      const seedValue = metric.seedValue;
+      if (row.seeds === undefined || row.seeds.length <= 1 || seedValue === undefined) return cell;
+      return { ...cell, perSeed: row.seeds.map((s) => seedValue(s)), seeds: row.seeds.map((s) => s.trainingSeed) };
     }),
   }));
   return { title: options.title, columns, rows, format: options.format, ...(options.caption === undefined ? {} : { caption: options.caption }) };

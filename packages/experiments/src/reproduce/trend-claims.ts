@@ -1,6 +1,6 @@
 import { kendallTau } from '@mia/metrics';
-import type { CellFormat, Claim, Decision } from './types';
-import { formatNumber, notEvaluated, notTestable } from './verdicts';
+import type { CellFormat, Claim, Decision, UndecidedDecision } from './types';
+import { formatNumber, isDecided } from './verdicts';
 
 /** One point of a sweep: the knob value, the metric, and why it is excluded when the model collapsed. */
 export interface TrendPoint {
@@ -10,9 +10,8 @@ export interface TrendPoint {
   readonly collapsed?: string;
 }
 
-/** Options of {@link trendClaim}. */
-export interface TrendClaimOptions {
-  readonly statement: string;
+/** Options of {@link trendDecision}. */
+export interface TrendOptions {
   /** The sweep's points, or why the sweep is missing (→ "not evaluated"). */
   readonly points: readonly TrendPoint[] | { readonly missing: string };
   /** 'increasing': y rises with x; 'decreasing': y falls as x grows. */
@@ -33,32 +32,53 @@ export interface TrendClaimOptions {
   readonly dependence?: string;
 }
 
+/** Options of {@link trendClaim}: a {@link TrendOptions} with the claim's statement. */
+export interface TrendClaimOptions extends TrendOptions {
+  readonly statement: string;
+}
+
+const untestable = (reason: string): UndecidedDecision => ({
+  verdict: 'not testable',
+  kind: 'not-testable',
+  reason,
+  evidence: `not testable at this scale: ${reason}`,
+});
+
 /**
- * A trend claim ("X decreases as λ grows", docs/protocol.md §5.1) over independently trained models, decided by Kendall's τ over the
+ * A trend claim ("X decreases as λ grows", docs/protocol.md §5.1) over independently trained models,
+ * decided by {@link trendDecision}; the claim keeps the decision when the trend was decided.
+ */
+export function trendClaim(o: TrendClaimOptions): Claim {
+  const decision = trendDecision(o);
+  const claim = { statement: o.statement, verdict: decision.verdict, evidence: decision.evidence };
+  return isDecided(decision) ? { ...claim, decision } : claim;
+}
+
+/**
+ * The decision on a trend ("X decreases as λ grows", docs/protocol.md §5.1) over independently trained models, decided by Kendall's τ over the
  * non-collapsed points and its two-sided p-value (exact for n ≤ 10): holds when τ has the claimed
  * sign with p < 0.05, does not hold when it has the opposite sign with p < 0.05, else within
  * noise; not testable with fewer than 3 points, or with so few (n ≤ 4 at α = 0.05) that even a
  * perfect ordering is not significant, or when the points are not independent (`dependence`). Never
  * decided on two end points. The decision records τ (as Δ), its SE under no trend, z and p.
  */
-export function trendClaim(o: TrendClaimOptions): Claim {
-  if ('missing' in o.points) return notEvaluated(o.statement, o.points.missing);
-  if (o.gate !== undefined) return notTestable(o.statement, o.gate);
+export function trendDecision(o: TrendOptions): Decision {
+  if ('missing' in o.points) return { verdict: 'not evaluated', kind: 'not-evaluated', reason: o.points.missing, evidence: o.points.missing };
+  if (o.gate !== undefined) return untestable(o.gate);
   if (o.dependence !== undefined) {
     const ys = o.points.filter((p) => Number.isFinite(p.y)).map((p) => `${o.knob} ${p.x}: ${formatNumber(p.y, o.format)}`);
-    return notTestable(o.statement, `${o.dependence} (${ys.join(', ')})`);
+    return untestable(`${o.dependence} (${ys.join(', ')})`);
   }
   const kept = o.points.filter((p) => p.collapsed === undefined && Number.isFinite(p.y));
   const dropped = o.points.filter((p) => p.collapsed !== undefined).map((p) => `${o.knob} ${p.x}: ${p.collapsed}`);
   const shown = kept.map((p) => `${o.knob} ${p.x}: ${formatNumber(p.y, o.format)}`).join(', ');
   const excluded = dropped.length === 0 ? '' : `; left out: ${dropped.join('; ')}`;
-  if (kept.length < 3) return notTestable(o.statement, `${kept.length} non-collapsed point(s), a trend needs ≥ 3 (${shown || 'none'}${excluded})`);
+  if (kept.length < 3) return untestable(`${kept.length} non-collapsed point(s), a trend needs ≥ 3 (${shown || 'none'}${excluded})`);
   const alpha = o.alpha ?? 0.05;
   // A claim that cannot hold: with n points even a perfect ordering has exact two-sided p = 2/n!.
   const best = smallestExactP(kept.length);
   if (best >= alpha)
-    return notTestable(
-      o.statement,
+    return untestable(
       `${kept.length} non-collapsed points cannot show a trend at p < ${alpha} (a perfect ordering gives p = 2/${kept.length}! = ${best.toPrecision(2)}; ${shown}${excluded})`,
     );
   const { tau, p, method } = kendallTau(
@@ -73,7 +93,7 @@ export function trendClaim(o: TrendClaimOptions): Claim {
   // The SE of τ under no trend (normal approximation, no ties): sqrt(2(2n + 5) / (9n(n − 1))).
   const se = Math.sqrt((2 * (2 * n + 5)) / (9 * n * (n - 1)));
   const evidence = `Kendall ${tauText} over ${n} points, p = ${p.toPrecision(2)} (${method}; significant below ${alpha}); ${shown}${excluded}`;
-  const decision: Decision = {
+  return {
     verdict,
     evidence,
     delta: Number.isNaN(tau) ? 0 : tau,
@@ -84,7 +104,6 @@ export function trendClaim(o: TrendClaimOptions): Claim {
     z: (claimed * (Number.isNaN(tau) ? 0 : tau)) / se,
     p,
   };
-  return { statement: o.statement, verdict, evidence, decision };
 }
 
 /** The exact two-sided p-value of Kendall's τ = ±1 over n distinct points: 2/n! (below 1e-6 past n = 10). */

@@ -31,27 +31,45 @@ export const isNotRun = (outcome: unknown): outcome is NotRun =>
 /** How a cell's numbers are printed: percentages (×100, one decimal), plain decimals, or integers. */
 export type CellFormat = 'pct' | 'num' | 'int';
 
-/** One cell of a reproduced table: our value (± std when repeated), the paper's, or why it is missing. */
-export interface TableCell {
-  readonly ours?: number;
-  readonly std?: number;
+/** The paper's value of a table cell, beside ours (either may be missing). */
+interface PaperValue {
   readonly paper?: number;
   readonly paperStd?: number;
-  /** Standard error of `ours` (bootstrap over examples, binomial approximation, or over seeds; see `seSource`). */
-  readonly se?: number;
-  readonly seSource?: 'bootstrap' | 'binomial' | 'seeds' | 'parameters' | 'sample';
-  /** Degrees of freedom of `se` when it rests on a few training seeds (Welch–Satterthwaite); absent: large-sample. */
-  readonly df?: number;
-  /** Set when `ours` is missing: why (e.g. "not run: dataset not available"). */
-  readonly notRun?: string;
-  /**
-   * With several training seeds (a `runSeeds` aggregate, docs/protocol.md §5.2): `ours` is their mean
-   * and these are each seed's values, in the order of `seeds`.
-   */
-  readonly perSeed?: readonly number[];
-  /** The training seeds behind {@link perSeed}. */
-  readonly seeds?: readonly number[];
 }
+
+/**
+ * With several training seeds (a `runSeeds` aggregate, docs/protocol.md §5.2): `ours` is their mean,
+ * `perSeed` each seed's value, in the order of `seeds` (the training seeds) — both or neither.
+ */
+type PerSeedValues = { readonly perSeed: readonly number[]; readonly seeds: readonly number[] } | { readonly perSeed?: never; readonly seeds?: never };
+
+/** A measured cell: our value, ± std when repeated, and its standard error when known. */
+export type MeasuredCell = PaperValue &
+  PerSeedValues & {
+    readonly ours: number;
+    readonly std?: number;
+    /** Standard error of `ours` (bootstrap over examples, binomial approximation, or over seeds; see `seSource`). */
+    readonly se?: number;
+    readonly seSource?: 'bootstrap' | 'binomial' | 'seeds' | 'parameters' | 'sample';
+    /** Degrees of freedom of `se` when it rests on a few training seeds (Welch–Satterthwaite); absent: large-sample. */
+    readonly df?: number;
+    readonly notRun?: never;
+  };
+
+/** A cell without our value, and why (e.g. "not run: dataset not available"). */
+export interface MissingCell extends PaperValue {
+  readonly notRun: string;
+  readonly ours?: never;
+  readonly std?: never;
+  readonly se?: never;
+  readonly seSource?: never;
+  readonly df?: never;
+  readonly perSeed?: never;
+  readonly seeds?: never;
+}
+
+/** One cell of a reproduced table: our value beside the paper's ({@link MeasuredCell}), or why ours is missing ({@link MissingCell}). */
+export type TableCell = MeasuredCell | MissingCell;
 
 /** A reproduced table: the paper's rows and columns, each cell ours beside the paper's. */
 export interface ReproductionTable {
@@ -77,51 +95,123 @@ export const CLAIM_VERDICTS: readonly ClaimVerdict[] = ['holds', 'does not hold'
 /** The direction a comparison claims: A above B, or A below B. */
 export type Direction = 'greater' | 'less';
 
+/** The verdicts that decide a comparison one way or the other, or say it is within noise. */
+export type DecidedVerdict = 'holds' | 'does not hold' | 'within noise';
+
 /**
- * A decided (or undecidable) comparison: its verdict, the numbers behind it and their rendering.
- * Decided verdicts ('holds', 'does not hold', 'within noise') always carry `delta` and `se`
- * (docs/protocol.md §5.1: no decision without a margin); undecidable ones carry `reason`.
+ * Why a comparison was not decided, set where that is found (docs/protocol.md §5.1): 'not-run' (its
+ * run or row did not happen here), 'not-evaluated' (a comparator, row or value is missing),
+ * 'not-testable' (out of the paper's regime, collapsed, or no standard error) or 'shown-not-decided'
+ * (its only SE is over one model's parameters or points: pseudo-replication). reproduction.json does
+ * not store it: there a not-run reason reads "not run…" and a shown one "shown, not decided…"
+ * (`reproductionFromStored` reads it back).
  */
-export interface Decision {
-  readonly verdict: ClaimVerdict;
-  /** The human-readable rendering of the fields below. */
-  readonly evidence: string;
+export type UndecidedKind = 'not-run' | 'not-evaluated' | 'not-testable' | 'shown-not-decided';
+
+/** The fields of `T`, each absent: for the members of a union that do not have them. */
+type Absent<T> = { readonly [K in keyof T]?: never };
+
+/** The two values a comparison compares and the claim it tests (the claim is `A − B > offset` or `< offset`). */
+export interface ComparedValues {
   /** Names of the two compared things (A, B). */
   readonly labels?: readonly [string, string];
-  /** The two compared values. */
-  readonly a?: number;
-  readonly b?: number;
-  /** A − B (for a trend: Kendall's τ). */
-  readonly delta?: number;
-  /** Standard error of `delta`. */
-  readonly se?: number;
-  /** Where `se` comes from (e.g. "independent: sqrt(seA² + seB²), bootstrap", "paired bootstrap"). */
-  readonly seSource?: string;
-  /** The claimed direction and offset (the claim is `A − B > offset` or `< offset`). */
-  readonly direction?: Direction;
-  readonly offset?: number;
+  readonly a: number;
+  readonly b: number;
+  /** A − B. */
+  readonly delta: number;
+  readonly direction: Direction;
+  readonly offset: number;
   /** How `a`, `b`, `delta` and `se` print. */
-  readonly format?: CellFormat;
-  /** (Δ − offset)/SE signed so that positive favours the claim. */
-  readonly z?: number;
-  /** Degrees of freedom of `se` when finite (an SE resting on a few training seeds, Welch–Satterthwaite); absent: large-sample. */
-  readonly df?: number;
-  /** The critical value the margin was held against, in SEs (2 for a large-sample comparison; a Student-t quantile with `df`). */
-  readonly critical?: number;
+  readonly format: CellFormat;
   /** 'non-inferiority' when the claim was decided as a one-sided non-inferiority test with `offset` as its margin; absent: superiority. */
   readonly test?: 'non-inferiority';
-  /** A p-value when the decision is a test rather than a 2-SE margin (trend claims). */
-  readonly p?: number;
-  /** Why the comparison was not decided (not run, not testable: why). */
-  readonly reason?: string;
-  /** Set when a multiplicity rule changed the verdict (what the rule did). */
-  readonly multiplicity?: string;
 }
 
-/** The verdict of one column (dataset, architecture, attack, setting) of a claim, with its numbers. */
-export interface ColumnDecision extends Decision {
-  readonly column: string;
+/** What every decided comparison rests on (docs/protocol.md §5.1: no decision without a margin). */
+interface Margin {
+  readonly verdict: DecidedVerdict;
+  /** The human-readable rendering of the fields below. */
+  readonly evidence: string;
+  /** A − B (for a trend: Kendall's τ). */
+  readonly delta: number;
+  /** Standard error of `delta`. */
+  readonly se: number;
+  /** Where `se` comes from (e.g. "independent: sqrt(seA² + seB²), bootstrap", "paired bootstrap"). */
+  readonly seSource: string;
+  readonly direction: Direction;
+  readonly offset: number;
+  /** (Δ − offset)/SE signed so that positive favours the claim. */
+  readonly z: number;
+  /** Set when a multiplicity rule changed the verdict (what the rule did). */
+  readonly multiplicity?: string;
+  readonly reason?: never;
+  readonly kind?: never;
 }
+
+/** A comparison of two values decided on a margin of critical × SE (`compareEstimates`). */
+export interface ComparisonDecision extends Margin, ComparedValues {
+  /** Degrees of freedom of `se` when finite (an SE resting on a few training seeds, Welch–Satterthwaite); absent: large-sample. */
+  readonly df?: number;
+  /** The critical value the margin was held against, in SEs (2 for a large-sample comparison; a Student-t quantile with `df`). Absent in results decided under verdict rules 3, where it was 2. */
+  readonly critical?: number;
+  readonly p?: never;
+}
+
+/** A trend decided by a test (Kendall's τ as `delta`, its SE under no trend, and the p-value; `trendDecision`). */
+export interface TrendDecision extends Margin, Absent<Omit<ComparedValues, 'delta' | 'direction' | 'offset'>> {
+  readonly p: number;
+  readonly df?: never;
+  readonly critical?: never;
+}
+
+/** A decided comparison: 'holds', 'does not hold' or 'within noise', always with Δ, its SE and z. */
+export type DecidedDecision = ComparisonDecision | TrendDecision;
+
+/** What every undecided comparison has: why it was not decided, and no margin. */
+interface Undecided {
+  /** The human-readable rendering (for 'not testable': "not testable at this scale: <reason>"). */
+  readonly evidence: string;
+  /** Why the comparison was not decided (not run, not testable: why). */
+  readonly reason: string;
+  readonly se?: never;
+  readonly seSource?: never;
+  readonly z?: never;
+  readonly df?: never;
+  readonly critical?: never;
+  readonly p?: never;
+  readonly multiplicity?: never;
+}
+
+/** A comparison not evaluated: its run did not happen ('not-run') or a comparator, row or value is missing. */
+export interface NotEvaluatedDecision extends Undecided, Absent<ComparedValues> {
+  readonly verdict: 'not evaluated';
+  readonly kind: 'not-run' | 'not-evaluated';
+}
+
+/** A comparison not testable at this scale before any values were compared (out of the paper's regime, collapsed, too few points). */
+export interface NotTestableDecision extends Undecided, Absent<ComparedValues> {
+  readonly verdict: 'not testable';
+  readonly kind: 'not-testable' | 'shown-not-decided';
+}
+
+/** Two values compared but not decided (`compareEstimates`): no standard error ('not-testable'), or one over a single model ('shown-not-decided'). */
+export interface UndecidedComparison extends Undecided, ComparedValues {
+  readonly verdict: 'not testable';
+  readonly kind: 'not-testable' | 'shown-not-decided';
+}
+
+/** A comparison that was not decided, with why ({@link UndecidedKind}) and no margin. */
+export type UndecidedDecision = NotEvaluatedDecision | NotTestableDecision | UndecidedComparison;
+
+/**
+ * A comparison's verdict, the numbers behind it and their rendering (docs/protocol.md §5.1): a
+ * decided one ('holds', 'does not hold', 'within noise') always carries Δ, its SE and z
+ * ({@link DecidedDecision}); an undecided one a `reason` and its {@link UndecidedKind}.
+ */
+export type Decision = DecidedDecision | UndecidedDecision;
+
+/** The decision of one column (dataset, architecture, attack, setting) of a claim. */
+export type ColumnDecision = Decision & { readonly column: string };
 
 /**
  * A paper's claim stated as a checkable inequality, with the verdict and the numbers behind it: a

@@ -7,7 +7,7 @@ import { regime, testabilityProblem, thresholdProblem } from '../run/testability
 import { trendClaim } from './trend-claims';
 import type { RunOutcome } from './types';
 import type { ColumnDecision } from './types';
-import { claimSummary, combineColumns, compareEstimates, holmFailures } from './verdicts';
+import { claimSummary, combineColumns, compareEstimates, holmFailures, undecidedColumn } from './verdicts';
 import { marginProblems } from './check-reproduction';
 import { reproductionMarkdown } from './reproduction-report';
 
@@ -138,9 +138,7 @@ describe('claimForEveryColumn with the regime gate', () => {
     expect(noRow.verdict).toBe('not evaluated');
     expect(noRow.evidence).toMatch(/no defense labelled "D"/);
     // A missing comparator is "not evaluated", a run that did not happen "not run".
-    expect(claimSummary(combineColumns('s', [{ column: 'A', verdict: 'not evaluated', evidence: 'no comparator', reason: 'no comparator' }]))).toBe(
-      'not evaluated on A',
-    );
+    expect(claimSummary(combineColumns('s', [undecidedColumn('A', 'not-evaluated', 'no comparator')]))).toBe('not evaluated on A');
     expect(claimSummary(claimOn({ A: { notRun: 'not run: dataset not available' } }))).toBe('not evaluated: not run on A');
     expect(claimOn({ A: { notRun: 'not run: dataset not available' } }).verdict).toBe('not evaluated');
   });
@@ -192,17 +190,15 @@ describe('compareRows', () => {
 
 describe('combineColumns', () => {
   it('is not testable when no column is decided and one is not testable, not evaluated when none ran', () => {
+    expect(combineColumns('s', [undecidedColumn('A', 'not-testable', 'x'), undecidedColumn('B', 'not-run', 'not run: y')]).verdict).toBe('not testable');
+    expect(combineColumns('s', [undecidedColumn('A', 'not-evaluated', 'y')]).verdict).toBe('not evaluated');
+    const holds = compareEstimates({ value: 0.7, se: 0.01 }, { value: 0.6, se: 0.01 }, { direction: 'greater', format: 'num' });
+    const noise = compareEstimates({ value: 0.61, se: 0.01 }, { value: 0.6, se: 0.01 }, { direction: 'greater', format: 'num' });
+    expect([holds.verdict, noise.verdict]).toEqual(['holds', 'within noise']);
     expect(
       combineColumns('s', [
-        { column: 'A', verdict: 'not testable', evidence: 'x' },
-        { column: 'B', verdict: 'not evaluated', evidence: 'y' },
-      ]).verdict,
-    ).toBe('not testable');
-    expect(combineColumns('s', [{ column: 'A', verdict: 'not evaluated', evidence: 'y' }]).verdict).toBe('not evaluated');
-    expect(
-      combineColumns('s', [
-        { column: 'A', verdict: 'holds', evidence: '' },
-        { column: 'B', verdict: 'within noise', evidence: '' },
+        { column: 'A', ...holds },
+        { column: 'B', ...noise },
       ]).verdict,
     ).toBe('within noise');
   });
@@ -437,7 +433,8 @@ describe('marginProblems', () => {
           verdict: 'partial',
           evidence: 'e',
           columns: [
-            { column: 'X', verdict: 'holds', evidence: 'no numbers' },
+            // As a hand-edited or older reproduction.json may hold it (the type rules it out).
+            { column: 'X', verdict: 'holds', evidence: 'no numbers' } as unknown as ColumnDecision,
             { column: 'Y', ...good },
           ],
         },
@@ -455,11 +452,7 @@ describe('reports show the sub-verdicts', () => {
       const se = 0.009 / Math.SQRT2;
       return { column, ...compareEstimates({ value: 0.5 + z * 0.009, se }, { value: 0.5, se }, { direction: 'greater', format: 'pct' }) };
     };
-    const partial = combineColumns('P1 on every dataset', [
-      col('CIFAR-10', 5),
-      col('Purchase', 4),
-      { column: 'CIFAR-100', verdict: 'not evaluated', evidence: 'not run', reason: 'not run' },
-    ]);
+    const partial = combineColumns('P1 on every dataset', [col('CIFAR-10', 5), col('Purchase', 4), undecidedColumn('CIFAR-100', 'not-run', 'not run')]);
     const failed = combineColumns('acc on every dataset', [col('CIFAR-10', -3.4), col('Purchase', 4)]);
     const md = claimsMarkdown({ claims: [partial, failed], verdictRules: 3 });
     expect(md).toContain('_partial: holds on CIFAR-10, Purchase; not run on CIFAR-100_');

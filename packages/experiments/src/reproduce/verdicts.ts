@@ -1,6 +1,18 @@
 import { InvalidArgumentError } from '@mia/core';
 import { studentTCdf, studentTQuantile } from '@mia/metrics';
-import type { CellFormat, Claim, ClaimVerdict, ColumnDecision, Decision, Direction } from './types';
+import type {
+  CellFormat,
+  Claim,
+  ClaimVerdict,
+  ColumnDecision,
+  ComparisonDecision,
+  DecidedDecision,
+  DecidedVerdict,
+  Decision,
+  Direction,
+  UndecidedComparison,
+  UndecidedKind,
+} from './types';
 
 /**
  * Where a standard error comes from: the runner's bootstrap, a binomial approximation (older results),
@@ -130,7 +142,7 @@ export function normalUpperTail(z: number): number {
  * @throws InvalidArgumentError when `differenceSe` is negative or not finite, or given without its
  *   source; when `differenceDf` is not > 0; when a non-inferiority test has no negative margin.
  */
-export function compareEstimates(a: Estimate, b: Estimate, options: CompareOptions): Decision {
+export function compareEstimates(a: Estimate, b: Estimate, options: CompareOptions): ComparisonDecision | UndecidedComparison {
   const { format, direction } = options;
   const offset = options.offset ?? 0;
   const test = options.test ?? 'superiority';
@@ -166,13 +178,13 @@ export function compareEstimates(a: Estimate, b: Estimate, options: CompareOptio
   const sidesKnown = a.se !== undefined && b.se !== undefined && Number.isFinite(a.se) && Number.isFinite(b.se);
   if (options.differenceSe === undefined && !sidesKnown) {
     const reason = `no standard error for these numbers (${values}, Δ = ${signed(diff, format)})`;
-    return { verdict: 'not testable', evidence: `not testable at this scale: ${reason}`, ...base, reason };
+    return { verdict: 'not testable', kind: 'not-testable', evidence: `not testable at this scale: ${reason}`, ...base, reason };
   }
   const sources = [...new Set([a.seSource, b.seSource].filter((s): s is SeSource => s !== undefined))];
   const pseudo = sources.filter((s) => PSEUDO_REPLICATED.includes(s));
   if (options.differenceSe === undefined && pseudo.length > 0) {
     const reason = `shown, not decided: ${values}, Δ = ${signed(diff, format)}, but its SE is over ${pseudo.map((s) => SOURCE_TEXT[s as Exclude<SeSource, 'bootstrap'>]).join(' and ')} — the resolution of one trained model, not a sampling error over training runs (pseudo-replication); training seeds would decide it`;
-    return { verdict: 'not testable', evidence: `not testable at this scale: ${reason}`, ...base, reason };
+    return { verdict: 'not testable', kind: 'shown-not-decided', evidence: `not testable at this scale: ${reason}`, ...base, reason };
   }
   const se = options.differenceSe ?? Math.sqrt(a.se! * a.se! + b.se! * b.se!);
   const df =
@@ -186,7 +198,7 @@ export function compareEstimates(a: Estimate, b: Estimate, options: CompareOptio
   const seSource = options.differenceSeSource ?? `independent: sqrt(seA² + seB²)${sources.length === 0 ? '' : `, ${sources.join(' and ')}`}`;
   const margin = (direction === 'greater' ? 1 : -1) * (diff - offset);
   const z = se > 0 ? margin / se : margin > 0 ? Infinity : margin < 0 ? -Infinity : 0;
-  const verdict: ClaimVerdict = margin > critical * se ? 'holds' : margin < -critical * se ? 'does not hold' : 'within noise';
+  const verdict: DecidedVerdict = margin > critical * se ? 'holds' : margin < -critical * se ? 'does not hold' : 'within noise';
   const against =
     offset === 0 ? '' : test === 'non-inferiority' ? ` against the margin ${signed(offset, format)}` : ` against the allowed ${signed(offset, format)}`;
   const named = sources.filter((s): s is Exclude<SeSource, 'bootstrap'> => s !== 'bootstrap');
@@ -213,15 +225,28 @@ export function compareEstimates(a: Estimate, b: Estimate, options: CompareOptio
   };
 }
 
-/** A column that could not be decided: not run / not evaluated (a missing run or row) or not testable, with the reason. */
-export function undecidedColumn(column: string, verdict: 'not evaluated' | 'not testable', reason: string): ColumnDecision {
-  return { column, verdict, reason, evidence: verdict === 'not testable' ? `not testable at this scale: ${reason}` : reason };
+/**
+ * A column that could not be decided, with why (`kind`) and the reason: 'not-run' (its run did not
+ * happen here) or 'not-evaluated' (a comparator, row or value is missing) give the verdict "not
+ * evaluated", 'not-testable' and 'shown-not-decided' "not testable". A not-run reason reads "not
+ * run…" (e.g. a `NotRun`'s), so reproduction.json, which does not store `kind`, says it too.
+ */
+export function undecidedColumn(column: string, kind: UndecidedKind, reason: string): ColumnDecision {
+  if (kind === 'not-run' || kind === 'not-evaluated') return { column, verdict: 'not evaluated', kind, reason, evidence: reason };
+  return { column, verdict: 'not testable', kind, reason, evidence: `not testable at this scale: ${reason}` };
 }
 
 const DECIDED: readonly ClaimVerdict[] = ['holds', 'does not hold', 'within noise'];
 
-/** Whether a verdict decides the claim one way or the other (or says it is within noise). */
-export const isDecided = (verdict: ClaimVerdict): boolean => DECIDED.includes(verdict);
+/**
+ * Whether a verdict decides the claim one way or the other (or says it is within noise); given a
+ * decision, narrows it to a {@link DecidedDecision} (with Δ, SE and z).
+ */
+export function isDecided(decision: Decision): decision is DecidedDecision;
+export function isDecided(verdict: ClaimVerdict): verdict is DecidedVerdict;
+export function isDecided(of: ClaimVerdict | Decision): boolean {
+  return DECIDED.includes(typeof of === 'string' ? of : of.verdict);
+}
 
 /** Options of {@link combineColumns}. */
 export interface CombineOptions {
@@ -267,11 +292,8 @@ export function holmFailures(columns: readonly ColumnDecision[], alpha = 0.05): 
   });
 }
 
-/** Whether an undecided column was not run at all (its reason says "not run"), rather than missing a comparator. */
-const notRun = (c: Decision): boolean => /^not run\b/i.test(c.reason ?? c.evidence);
-
 const deltaText = (c: Decision): string =>
-  c.delta === undefined || c.se === undefined
+  !isDecided(c)
     ? ''
     : ` (${c.p !== undefined ? `τ ${signed(c.delta, 'num')}, p = ${c.p.toPrecision(2)}` : `Δ ${signed(c.delta, c.format ?? 'num')} ± ${formatNumber(c.se, c.format ?? 'num')}`})`;
 
@@ -280,26 +302,32 @@ const deltaText = (c: Decision): string =>
  * §5.1): "partial: holds on CIFAR-10, Purchase; not run on CIFAR-100, SVHN", "does not hold: fails on
  * CIFAR-10 (Δ −3.1 ± 0.9)", "holds (Δ +0.146 ± 0.021)". A claim without structured decisions
  * (older results) gives its verdict alone.
+ * @throws InvalidArgumentError when an undecided column has no `kind` (a stored claim not read back with `reproductionFromStored`).
  */
 export function claimSummary(claim: Pick<Claim, 'verdict' | 'decision' | 'columns'>): string {
   if (claim.columns !== undefined && claim.columns.length > 0) {
+    const unclassified = claim.columns.find((c) => !isDecided(c) && (c.kind as UndecidedKind | undefined) === undefined);
+    if (unclassified !== undefined)
+      throw new InvalidArgumentError(
+        `claimSummary: every undecided column must say why (its kind), got none for ${JSON.stringify(unclassified.column)} (read a stored reproduction.json with reproductionFromStored)`,
+      );
     const groups: Array<[string, (c: ColumnDecision) => boolean, boolean]> = [
       ['fails on', (c) => c.verdict === 'does not hold', true],
       ['holds on', (c) => c.verdict === 'holds', false],
       ['within noise on', (c) => c.verdict === 'within noise', false],
       ['not testable on', (c) => c.verdict === 'not testable', false],
-      ['not run on', (c) => c.verdict === 'not evaluated' && notRun(c), false],
-      ['not evaluated on', (c) => (c.verdict === 'not evaluated' && !notRun(c)) || c.verdict === 'partial', false],
+      ['not run on', (c) => c.kind === 'not-run', false],
+      ['not evaluated on', (c) => c.kind === 'not-evaluated', false],
     ];
-    const parts = groups.flatMap(([label, test, withDelta]) => {
+    const shown = groups.flatMap(([label, test, withDelta]) => {
       const cs = claim.columns!.filter(test);
-      return cs.length === 0 ? [] : [`${label} ${cs.map((c) => `${c.column}${withDelta ? deltaText(c) : ''}`).join(', ')}`];
+      return cs.length === 0 ? [] : [{ label, text: `${label} ${cs.map((c) => `${c.column}${withDelta ? deltaText(c) : ''}`).join(', ')}` }];
     });
+    const parts = shown.map((g) => g.text).join('; ');
     // "holds on A, B" or "not testable on A; not run on B" already says the verdict first: no "holds: holds on …".
-    if (parts[0]!.startsWith(`${claim.verdict} on `)) return parts.join('; ');
-    return `${claim.verdict}: ${parts.join('; ')}`;
+    return shown[0]!.label === `${claim.verdict} on` ? parts : `${claim.verdict}: ${parts}`;
   }
-  if (claim.decision !== undefined && isDecided(claim.decision.verdict)) return `${claim.verdict}${deltaText(claim.decision)}`;
+  if (claim.decision !== undefined && isDecided(claim.decision)) return `${claim.verdict}${deltaText(claim.decision)}`;
   return claim.verdict;
 }
 
@@ -332,13 +360,12 @@ export function combineColumns(statement: string, columns: readonly ColumnDecisi
 }
 
 /**
- * A single-comparison claim (e.g. a trend claim) as one column of a larger claim: its decision with
- * the column name, or, when it was not decided, an undecided column with its evidence as the reason.
+ * One decision (e.g. a trend's, `trendDecision`) as one column of a larger claim: a decided one with
+ * the column name, an undecided one as {@link undecidedColumn} makes it.
  */
-export function columnOf(column: string, claim: Claim): ColumnDecision {
-  if (claim.decision !== undefined) return { ...claim.decision, column };
-  const verdict = claim.verdict === 'not testable' ? 'not testable' : 'not evaluated';
-  return { column, verdict, reason: claim.evidence.replace(/^not testable at this scale: /, ''), evidence: claim.evidence };
+export function columnOf(column: string, decision: Decision): ColumnDecision {
+  // Keys in the order reproduction.json has them: a decision with numbers keeps its own first, an undecided one's name comes first.
+  return decision.delta !== undefined ? { ...decision, column } : { column, ...decision };
 }
 
 /** A claim from one {@link Decision} (its structured numbers kept as `decision`). */

@@ -2,7 +2,7 @@ import { deriveSeed } from '@mia/core';
 import type { AttackResult } from '@mia/attacks';
 import { bootstrapTprAtFpr, empiricalEpsilonLowerBound, lossGap, lossVariance, p1Score } from '@mia/metrics';
 import type { DefenseConfig, ExperimentConfig } from '../schema/run-schema';
-import { sharedHistogram } from './histogram';
+import { lossHistogram } from './score-histogram';
 import type { AttackRow, DefenseRow, EmpiricalEpsilonRow, RowPrivacy } from './results';
 import { rowUncertainty, type RowUncertaintyInput } from './row-uncertainty';
 import type { UnitSignals } from '../train/unit-scope';
@@ -52,6 +52,37 @@ function tprInterval(a: AttackResult, fpr: number, seed: number): { tprLow: numb
   return { tprLow: ci.lower, tprHigh: ci.upper };
 }
 
+/** The ε lower bound of a row from its best attack, beside the accountant's ε when the row has one. */
+function empiricalEpsilonOf(best: AttackResult, bound: ReturnType<typeof boundOf>, delta: number, privacy: RowPrivacy | undefined): EmpiricalEpsilonRow {
+  return {
+    epsilon: bound.epsilon,
+    attack: best.name,
+    delta,
+    confidence: bound.confidence,
+    tprLow: bound.tpr.lower,
+    fprHigh: bound.fpr.upper,
+    ...(privacy === undefined ? {} : { exceedsAccountant: privacy.epsilon !== null && bound.epsilon > privacy.epsilon }),
+  };
+}
+
+/** One attack's row: its scores, TPR at each FPR (with an interval at {@link TPR_INTERVAL_FPR}), a thinned ROC and its ε bound. */
+function attackRowOf(config: ExperimentConfig, a: AttackResult, epsilonLowerBound: number): AttackRow {
+  return {
+    attack: a.name,
+    accuracy: a.accuracy,
+    advantage: a.advantage,
+    auc: a.auc,
+    tprAtFpr: a.tprAtFpr.map((t) => ({
+      fpr: t.fpr,
+      tpr: t.tpr,
+      achievedFpr: t.achievedFpr,
+      ...(t.fpr === TPR_INTERVAL_FPR ? tprInterval(a, t.fpr, deriveSeed(config.seed, 'tpr-ci', a.name)) : {}),
+    })),
+    roc: thinRoc(a.roc.fpr, a.roc.tpr),
+    epsilonLowerBound,
+  };
+}
+
 /**
  * One defense's row of a run's results: utility, loss gap and variance, every attack's numbers, the
  * highest advantage, P1 (docs/protocol.md §5) and their bootstrap standard errors (§5.1), from the
@@ -68,33 +99,8 @@ export function defenseRow(
   const privacy = privacyOf(target.metrics);
   const delta = privacy?.delta ?? 0;
   const bounds = results.map((a) => boundOf(a, delta));
-  const bestBound = best === undefined ? undefined : bounds[results.indexOf(best)]!;
-  const empiricalEpsilon: EmpiricalEpsilonRow | undefined =
-    bestBound === undefined
-      ? undefined
-      : {
-          epsilon: bestBound.epsilon,
-          attack: best!.name,
-          delta,
-          confidence: bestBound.confidence,
-          tprLow: bestBound.tpr.lower,
-          fprHigh: bestBound.fpr.upper,
-          ...(privacy === undefined ? {} : { exceedsAccountant: privacy.epsilon !== null && bestBound.epsilon > privacy.epsilon }),
-        };
-  const attackRows: AttackRow[] = results.map((a, i) => ({
-    attack: a.name,
-    accuracy: a.accuracy,
-    advantage: a.advantage,
-    auc: a.auc,
-    tprAtFpr: a.tprAtFpr.map((t) => ({
-      fpr: t.fpr,
-      tpr: t.tpr,
-      achievedFpr: t.achievedFpr,
-      ...(t.fpr === TPR_INTERVAL_FPR ? tprInterval(a, t.fpr, deriveSeed(config.seed, 'tpr-ci', a.name)) : {}),
-    })),
-    roc: thinRoc(a.roc.fpr, a.roc.tpr),
-    epsilonLowerBound: bounds[i]!.epsilon,
-  }));
+  const empiricalEpsilon = best === undefined ? undefined : empiricalEpsilonOf(best, bounds[results.indexOf(best)]!, delta, privacy);
+  const attackRows = results.map((a, i) => attackRowOf(config, a, bounds[i]!.epsilon));
   const testAccuracy = accuracyOf(target.nonMembers);
   const maxAdvantage = best === undefined ? 0 : Math.max(0, best.advantage);
   const se = rowUncertainty({
@@ -116,7 +122,7 @@ export function defenseRow(
     ...(privacy === undefined ? {} : { privacy }),
     ...(empiricalEpsilon === undefined ? {} : { empiricalEpsilon }),
     se,
-    lossHistogram: sharedHistogram(target.members.loss, target.nonMembers.loss),
+    lossHistogram: lossHistogram(target.members.loss, target.nonMembers.loss),
     cache: { target: target.cache, shadow: shadow?.cache ?? 'none' },
     trainSeconds: target.seconds + (shadow?.seconds ?? 0),
     trainingMetrics: target.metrics === undefined && shadow?.metrics === undefined ? undefined : { target: target.metrics, shadow: shadow?.metrics },

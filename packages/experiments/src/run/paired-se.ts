@@ -1,13 +1,13 @@
 import { InvalidArgumentError } from '@mia/core';
 import { stratifiedBootstrapSe } from '@mia/metrics';
+import { HEADLINE_METRICS, type HeadlineMetric } from './headline-metrics';
 import { rowStatistics, type RowUncertaintyInput } from './row-uncertainty';
 
 /**
  * A row number whose difference between two rows has a paired SE: the headline numbers (named as
  * `rowMetrics` of `@mia/experiments/reproduce` names them) or one attack's advantage or AUC.
  */
-export type PairedMetric =
-  'trainAccuracy' | 'testAccuracy' | 'lossGap' | 'maxAdvantage' | 'p1' | { readonly attack: string; readonly which: 'advantage' | 'auc' };
+export type PairedMetric = HeadlineMetric | { readonly attack: string; readonly which: 'advantage' | 'auc' };
 
 /**
  * Standard errors of the differences between the rows of one run (docs/protocol.md §5.2), stored as
@@ -83,7 +83,7 @@ export function pairedRowSe(rows: readonly PairedRowInput[], options: PairedRowS
   const resamples = options.resamples ?? 200;
   const statistics = rows.map((r) => rowStatistics(r.input));
   const attacks = [...new Set(statistics.flatMap((s) => s.prepared.map((a) => a.name)))];
-  const keys = ['trainAccuracy', 'testAccuracy', 'lossGap', 'maxAdvantage', 'p1', ...attacks.flatMap((a) => [`adv:${a}`, `auc:${a}`])];
+  const keys = [...HEADLINE_METRICS, ...attacks.flatMap((a) => [`adv:${a}`, `auc:${a}`])];
   const n = rows.length;
   const differences = stratifiedBootstrapSe(
     nM,

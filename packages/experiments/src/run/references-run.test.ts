@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExperimentConfig } from '../config/parse-config';
 import { writeReport } from '../report/write-report';
 import { DirectoryArtifactStore } from '../store/artifact-store';
-import { exportReferences } from '../train/reference-export';
-import { REFERENCE_DEFENSE, unitDefense } from '../train/run-units';
-import { unitKey } from '../train/unit-key';
+import { exportReferences } from '../references/reference-export';
+import { REFERENCE_DEFENSE } from '../plan/plan-run';
+import { unitKey } from '../plan/unit-key';
 import { trainUnit } from '../train/train-unit';
 import { prepareData } from '../data/prepare-data';
 import { runExperiment } from './runner';
@@ -110,11 +110,14 @@ describe('mia run with references', () => {
       {
         store,
         // Stands in for the queue: trains each requested unit into the store, as `mia worker` does.
-        trainUnits: async ({ config: expanded, data, units }) => {
-          for (const unit of units) {
-            requested.push(`${unit.defenseIndex}:${unit.role}`);
-            await trainUnit(expanded, data, unitDefense(expanded, unit), unit.role, store, {});
-          }
+        placement: {
+          where: () => 'on the stand-in queue',
+          train: async ({ plan, units }) => {
+            for (const unit of units) {
+              requested.push(`${unit.defenseIndex}:${unit.role}`);
+              await trainUnit(unit, { config: plan.config, data: plan.data, store }, {});
+            }
+          },
         },
       },
     );
@@ -147,11 +150,14 @@ describe('mia run with references', () => {
     const queueStore = new DirectoryArtifactStore(join(dir, 'cache-no-shadow-queue'));
     await runExperiment(referencesOnly, {
       store: queueStore,
-      trainUnits: async ({ config: expanded, data: prepared, units }) => {
-        for (const unit of units) {
-          requested.push(`${unit.defenseIndex}:${unit.role}`);
-          await trainUnit(expanded, prepared, unitDefense(expanded, unit), unit.role, queueStore, {});
-        }
+      placement: {
+        where: () => 'on the stand-in queue',
+        train: async ({ plan, units }) => {
+          for (const unit of units) {
+            requested.push(`${unit.defenseIndex}:${unit.role}`);
+            await trainUnit(unit, { config: plan.config, data: plan.data, store: queueStore }, {});
+          }
+        },
       },
     });
     expect(requested).toEqual(['0:target', '-1:reference-0', '-1:reference-1', '-1:reference-2', '-1:reference-3']);

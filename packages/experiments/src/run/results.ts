@@ -1,7 +1,9 @@
 import type { ExperimentConfig } from '../schema/run-schema';
+import type { HeadlineMetric } from './headline-metrics';
 import type { PairedSeTable } from './paired-se';
 import type { RowSe } from './row-uncertainty';
 import type { RowExposure, RowRecords } from './row-exposure';
+import type { ScoreHistogram } from './score-histogram';
 
 export type { RowSe } from './row-uncertainty';
 export type { PairedSeTable } from './paired-se';
@@ -9,13 +11,8 @@ export type { ExposedRecord, RecordColumns, RowExposure, RowRecords } from './ro
 export type { ScoreHistogram } from './score-histogram';
 
 /** One training seed's numbers of a row of a `runSeeds` aggregate (docs/protocol.md §5.2). */
-export interface SeedValues {
+export interface SeedValues extends Readonly<Record<HeadlineMetric, number>> {
   readonly trainingSeed: number;
-  readonly trainAccuracy: number;
-  readonly testAccuracy: number;
-  readonly lossGap: number;
-  readonly maxAdvantage: number;
-  readonly p1: number;
   /** Per attack (by name): its advantage and AUC with this seed. */
   readonly attacks: Readonly<Record<string, { readonly advantage: number; readonly auc: number }>>;
 }
@@ -118,7 +115,7 @@ export interface DefenseRow {
   /** P1 score of test accuracy and max advantage (docs/protocol.md §5). */
   readonly p1: number;
   /** Loss histograms of members and non-members (for the report's plots). */
-  readonly lossHistogram: { readonly edges: readonly number[]; readonly members: readonly number[]; readonly nonMembers: readonly number[] };
+  readonly lossHistogram: ScoreHistogram;
   /**
    * The target's most exposed training records and its member / non-member score distributions under
    * its strongest attack; absent in older results, without attacks, and when no attack had usable scores.

@@ -1,10 +1,9 @@
 import { resolve } from 'node:path';
 import type { ExperimentConfig } from '../schema/run-schema';
-import type { PreparedData } from '../data/prepare-data';
 import type { ArtifactStore } from '../store/artifact-store';
-import { importReferences } from '../train/reference-import';
-import { trainReferences, type RunReferences } from '../train/reference-signals';
-import { REFERENCE_UNIT_INDEX } from '../train/run-units';
+import type { RunPlan } from '../plan/plan-run';
+import { importReferences } from '../references/reference-import';
+import { trainReferences, type RunReferences } from '../references/reference-signals';
 import type { TrainUnitOptions } from '../train/train-unit';
 import type { ReferencesSummary } from './results';
 
@@ -12,25 +11,22 @@ import type { ReferencesSummary } from './results';
  * The run's reference models (the config's `references`), once per run for every defense: trained
  * as units without the defense (or read from the cache), or imported from a directory in Carlini et
  * al.'s layout; `undefined` without `references`.
- * @param trainedByWorkers - `<defenseIndex>:<role>` of the units the worker pool or the queue trained in this run.
+ * @param trainedHere - keys of the units this run trained (their models say trained, not cached).
  */
 export async function runReferences(
-  config: ExperimentConfig,
-  data: PreparedData,
+  plan: RunPlan,
   store: ArtifactStore,
   options: TrainUnitOptions,
-  trainedByWorkers: ReadonlySet<string>,
+  trainedHere: ReadonlySet<string>,
 ): Promise<RunReferences | undefined> {
-  const references = config.references;
+  const references = plan.config.references;
   if (references === undefined) return undefined;
   if (references.import !== undefined) {
-    const imported = await importReferences(resolve(references.import), data);
+    const imported = await importReferences(resolve(references.import), plan.data);
     options.onLog?.(`imported   ${imported.models.length} reference models from ${references.import}`);
     return imported;
   }
-  const prefix = `${REFERENCE_UNIT_INDEX}:`;
-  const elsewhere = new Set([...trainedByWorkers].filter((u) => u.startsWith(prefix)).map((u) => u.slice(prefix.length)));
-  return trainReferences(config, data, store, options, elsewhere);
+  return trainReferences(plan, store, options, trainedHere);
 }
 
 /** What a run's results say about its reference models: how many, how drawn, and what they cost. */

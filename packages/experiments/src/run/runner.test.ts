@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryArtifactStore } from '../store/artifact-store';
 import { parseExperimentConfig } from '../config/parse-config';
 import { runExperiment } from './runner';
-import { trainUnitsInWorkers, workerIsolation } from '../train/worker-pool';
+import { trainUnitsInWorkers, workerIsolation } from '../place/worker-pool';
 
 const dir = mkdtempSync(join(tmpdir(), 'mia-runner-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

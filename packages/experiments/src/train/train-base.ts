@@ -2,7 +2,6 @@ import { deserializeClassifier, type ModelClassifier } from '@mia/models';
 import type { DefenseTrainContext } from '../defenses/definition';
 import { getDefense } from '../defenses/registry';
 import { copyWeights } from '../defenses/train-helpers';
-import { unitKey } from './unit-key';
 import type { UnitScope } from './unit-scope';
 import { underClaim } from '../store/under-claim';
 
@@ -16,8 +15,8 @@ export async function trainBaseUnit(
   ctx: DefenseTrainContext<unknown>,
   base: { readonly name: string; readonly params: Readonly<Record<string, unknown>> },
 ): Promise<void> {
-  const { role } = scope;
-  const key = unitKey(scope.config, scope.data, base, role);
+  const { role } = scope.unit;
+  const key = scope.unit.keyWith(base);
   const model = ctx.model as ModelClassifier;
   const load = async () => {
     const bytes = (await scope.store.read(key))?.files.get('model.bin');

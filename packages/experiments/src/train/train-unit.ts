@@ -2,31 +2,27 @@ import { deriveSeed, subsetData } from '@mia/core';
 import { createModel, type ModelClassifier } from '@mia/models';
 import type { ArtifactEntry, ArtifactStore } from '../store/artifact-store';
 import { toFloats } from '../store/float-bytes';
-import { type DefenseConfig, type ExperimentConfig } from '../schema/run-schema';
 import type { DefenseTrainContext } from '../defenses/definition';
 import { getDefense, registeredDefenses } from '../defenses/registry';
-import type { PreparedData } from '../data/prepare-data';
 import { trainBaseUnit } from './train-base';
 import { underClaim } from '../store/under-claim';
 import { validationMonitor } from './validation-monitor';
 import { trainingAugmentation } from '../defenses/training-augmentation';
-import { dataRole, type UnitRole } from './unit-roles';
 import { metricsOf, signalsOf, unitScope, type UnitExtras, type UnitScope, type UnitSignals } from './unit-scope';
-import { unitKey, unitSeedOf } from './unit-key';
 
 export { top1Accuracy, type UnitExtras, type UnitScope, type UnitSignals } from './unit-scope';
-export { unitKey } from './unit-key';
+export type { TrainableUnit, UnitRun } from './trainable-unit';
+import type { TrainableUnit, UnitRun } from './trainable-unit';
 
 /** Options shared by the in-thread and worker-thread paths. */
 export interface TrainUnitOptions {
   readonly signal?: AbortSignal;
   readonly onLog?: (line: string) => void;
-}
-
-/** Which model of a run: the target or one of the shadows of one defense. */
-export interface TrainUnitSpec {
-  readonly defenseIndex: number;
-  readonly role: UnitRole;
+  /**
+   * This run trained the unit already (a placement put it into the store): read from the store, its
+   * signals say `cache: 'miss'` and no "cache hit" line is logged.
+   */
+  readonly trainedHere?: boolean;
 }
 
 /**
@@ -34,22 +30,15 @@ export interface TrainUnitSpec {
  * and non-members. With a store that has claims, two processes never train the same unit: the second
  * waits and reads the first's entry. A corrupted entry is reported (`onLog`) and retrained.
  */
-export async function trainUnit(
-  config: ExperimentConfig,
-  data: PreparedData,
-  defense: DefenseConfig,
-  role: UnitRole,
-  store: ArtifactStore,
-  options: TrainUnitOptions,
-): Promise<UnitSignals> {
-  const scope = unitScope(config, data, role, store, options.onLog);
-  const key = unitKey(config, data, defense, role);
-  const label = `${defense.label ?? defense.name}/${role}`;
+export async function trainUnit(unit: TrainableUnit, run: UnitRun, options: TrainUnitOptions): Promise<UnitSignals> {
+  const { store } = run;
+  const scope = unitScope(run, unit, options.onLog);
+  const { key, label } = unit;
   const fromEntry = (entry: ArtifactEntry, how: string): UnitSignals => {
-    options.onLog?.(`cache hit  ${label} (${key.slice(0, 12)}${how})`);
+    if (options.trainedHere !== true) options.onLog?.(`cache hit  ${label} (${key.slice(0, 12)}${how})`);
     const logits = { members: toFloats(entry.files.get('members.logits')!), nonMembers: toFloats(entry.files.get('non-members.logits')!) };
     const validation = entry.files.get('validation.logits');
-    return signalsOf(scope, logits, 'hit', Number(entry.manifest.meta.seconds ?? 0), {
+    return signalsOf(scope, logits, options.trainedHere === true ? 'miss' : 'hit', Number(entry.manifest.meta.seconds ?? 0), {
       validation: validation === undefined ? undefined : toFloats(validation),
       metrics: metricsOf(entry),
     });
@@ -62,21 +51,14 @@ export async function trainUnit(
     const entry = await store.read(key);
     return entry === undefined ? undefined : fromEntry(entry, ', trained by another process');
   };
-  return underClaim(store, key, label, options, load, () => trainAndCache(scope, defense, key, label, options, fromEntry));
+  return underClaim(store, key, label, options, load, () => trainAndCache(scope, options, fromEntry));
 }
 
 /** Trains a unit that is not in the cache and writes its entry (or, when another process wrote it first, reads that). */
-async function trainAndCache(
-  scope: UnitScope,
-  defense: DefenseConfig,
-  key: string,
-  label: string,
-  options: TrainUnitOptions,
-  fromEntry: (entry: ArtifactEntry, how: string) => UnitSignals,
-): Promise<UnitSignals> {
-  const { config, data, role, store } = scope;
-  const seed = deriveSeed(unitSeedOf(config, role), role);
-  options.onLog?.(`training   ${label} (${scope.memberIdx.length} members)`);
+async function trainAndCache(scope: UnitScope, options: TrainUnitOptions, fromEntry: (entry: ArtifactEntry, how: string) => UnitSignals): Promise<UnitSignals> {
+  const { config, data, store, unit } = scope;
+  const { defense, key, label, seed } = unit;
+  options.onLog?.(`training   ${label} (${unit.memberIdx.length} members)`);
   const started = Date.now();
   const definition = getDefense(defense.name);
   const defenseOptions = definition.schema.parse(defense.params, `defense ${defense.name}`);
@@ -89,18 +71,18 @@ async function trainAndCache(
   let initCount = 0;
   let metrics: Record<string, unknown> | undefined;
   const monitor =
-    scope.validationIdx === undefined || scope.validationIdx.length === 0
+    unit.validationIdx === undefined || unit.validationIdx.length === 0
       ? undefined
-      : validationMonitor(subsetData(data.dataset, scope.validationIdx), {
+      : validationMonitor(subsetData(data.dataset, unit.validationIdx), {
           log: (line) => options.onLog?.(`${label}: ${line}`),
           keepBest: config.training.checkpoint === 'best-validation',
         });
   let model = createModel(config.model.name, { ...modelOptions, seed: deriveSeed(seed, 'init') });
   try {
-    const inferenceIdx = data.partition.roles[`${dataRole(role)}_inference`] ?? data.partition.roles.inference;
+    const inferenceIdx = unit.inferenceIdx;
     const ctx: DefenseTrainContext<unknown> = {
       model,
-      members: subsetData(data.dataset, scope.memberIdx),
+      members: subsetData(data.dataset, unit.memberIdx),
       inference: inferenceIdx === undefined ? undefined : subsetData(data.dataset, inferenceIdx),
       training: config.training,
       options: defenseOptions,

@@ -6,8 +6,7 @@ import { toBytes } from '../store/float-bytes';
 import type { ExperimentConfig } from '../schema/run-schema';
 import type { UnitLogits } from '../defenses/definition';
 import type { PreparedData } from '../data/prepare-data';
-import { roleIndices, type UnitRole } from './unit-roles';
-import { isReferenceRole, referenceIndices } from './reference-membership';
+import type { TrainableUnit, UnitRun } from './trainable-unit';
 
 /**
  * Signals of a trained unit on its members and non-members, (target of a partition with a
@@ -32,19 +31,15 @@ export interface UnitExtras {
   readonly metrics?: Readonly<Record<string, unknown>> | undefined;
 }
 
-/** A run's view of one unit: its role's index sets, labels and cache entry writer. @internal */
+/** A run's view of one unit: the unit of the plan, its run, and its logits and cache entry writer. @internal */
 export interface UnitScope {
   readonly config: ExperimentConfig;
   readonly data: PreparedData;
-  readonly role: UnitRole;
   readonly store: ArtifactStore;
-  readonly memberIdx: readonly number[];
-  readonly nonMemberIdx: readonly number[];
+  readonly unit: TrainableUnit;
   readonly onLog?: ((line: string) => void) | undefined;
-  /** The logits `model` releases on the role's members and non-members. */
+  /** The logits `model` releases on the unit's members and non-members. */
   logitsOf(model: ModelClassifier): UnitLogits;
-  /** The target's validation-slice indices (docs/protocol.md A11), when the partition has one. */
-  readonly validationIdx?: readonly number[] | undefined;
   /**
    * Writes a unit's cache entry: the model, the logits it releases, (target with a validation slice)
    * the model's own logits on that slice and what the defense recorded while training
@@ -56,26 +51,22 @@ export interface UnitScope {
 }
 
 /** The scope of one unit of a run. @internal */
-export function unitScope(config: ExperimentConfig, data: PreparedData, role: UnitRole, store: ArtifactStore, onLog?: (line: string) => void): UnitScope {
-  const roles = data.partition.roles;
-  const { memberIdx, nonMemberIdx } = isReferenceRole(role) ? referenceIndices(config, roles, role) : roleIndices(config.seed, roles, role);
+export function unitScope(run: UnitRun, unit: TrainableUnit, onLog?: (line: string) => void): UnitScope {
+  const { config, data, store } = run;
+  const { memberIdx, nonMemberIdx, validationIdx, role } = unit;
   const logitsAt = (model: ModelClassifier, indices: readonly number[]) => {
     const t = predictLogits(model, data.dataset, { indices });
     const values = Float32Array.from(t.dataSync() as Float32Array);
     t.dispose();
     return values;
   };
-  const validationIdx = role === 'target' ? roles.validation : undefined;
   const validationLogitsOf = (model: ModelClassifier) => (validationIdx === undefined ? undefined : logitsAt(model, validationIdx));
   return {
     config,
     data,
-    role,
     store,
-    memberIdx,
-    nonMemberIdx,
+    unit,
     onLog,
-    validationIdx,
     validationLogitsOf,
     logitsOf: (model) => ({ members: logitsAt(model, memberIdx), nonMembers: logitsAt(model, nonMemberIdx) }),
     write: async (key, model, logits, label, seconds, extra = { validation: validationLogitsOf(model) }) => {
@@ -110,13 +101,13 @@ export function signalsOf(scope: UnitScope, logits: UnitLogits, cache: 'hit' | '
   const { dataset } = scope.data;
   const labels = (idx: readonly number[]) => Int32Array.from(idx, (i) => dataset.y[i]!);
   const signals: UnitSignals = {
-    members: signalsFromLogits(logits.members, labels(scope.memberIdx), dataset.numClasses),
-    nonMembers: signalsFromLogits(logits.nonMembers, labels(scope.nonMemberIdx), dataset.numClasses),
+    members: signalsFromLogits(logits.members, labels(scope.unit.memberIdx), dataset.numClasses),
+    nonMembers: signalsFromLogits(logits.nonMembers, labels(scope.unit.nonMemberIdx), dataset.numClasses),
     cache,
     seconds,
   };
-  if (extra.validation !== undefined && scope.validationIdx !== undefined)
-    signals.validationAccuracy = top1Accuracy(extra.validation, labels(scope.validationIdx), dataset.numClasses);
+  if (extra.validation !== undefined && scope.unit.validationIdx !== undefined)
+    signals.validationAccuracy = top1Accuracy(extra.validation, labels(scope.unit.validationIdx), dataset.numClasses);
   if (extra.metrics !== undefined) signals.metrics = extra.metrics;
   return signals;
 }
