@@ -58,6 +58,7 @@ export type {
   RowSe,
   SeedValues,
   RowPrivacy,
+  RowDpAudit,
   EmpiricalEpsilonRow,
   ExposedRecord,
   RowExposure,

@@ -61,7 +61,12 @@ export function epsilonSummary(r: DefenseRow): string {
   const dp =
     r.privacy === undefined ? '' : `  DP ε ${formatEpsilon(r.privacy.epsilon)} (δ ${r.privacy.delta}${r.privacy.covered === false ? ', not covered' : ''})`;
   const bound = r.empiricalEpsilon === undefined ? '' : `  ε ≥ ${formatEpsilon(r.empiricalEpsilon.epsilon)}`;
-  return `${dp}${bound}${r.empiricalEpsilon?.exceedsAccountant === true ? '  BROKEN DP' : ''}`;
+  const audit = r.privacy?.audit;
+  const canaries =
+    audit === undefined
+      ? ''
+      : `  canary ε ≥ ${audit.empiricalEpsilon === null ? '∞' : formatEpsilon(audit.empiricalEpsilon)}${audit.broken ? ' (BROKEN DP)' : ''}`;
+  return `${dp}${bound}${canaries}${r.empiricalEpsilon?.exceedsAccountant === true ? '  BROKEN DP' : ''}`;
 }
 
 /** `mia reproduce <name>`: runs a registered paper reproduction at a scale, or a shipped config. */

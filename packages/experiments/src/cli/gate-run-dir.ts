@@ -10,8 +10,8 @@ import { cannotRead } from './read-score-file';
 import { selectGateRows } from './select-gate-rows';
 import { settleOutputSet } from '../report/output-set';
 
-/** `results.json` of a run directory (internal). */
-async function readResults(dir: string): Promise<ExperimentResults> {
+/** `results.json` of a run directory, its output set settled first (internal). */
+export async function readResults(dir: string): Promise<ExperimentResults> {
   // A write interrupted between its files is completed (or refused) first: the gate reads one set.
   await settleOutputSet(dir);
   const file = join(dir, 'results.json');

@@ -3,6 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { InvalidArgumentError, MiaError } from '@mia/core';
 import { gateRunDir } from './gate-run-dir';
+import { gateDpRunDir, gateDpScoresFile } from './gate-dp';
 import { gateScoresFile } from './gate-scores-file';
 import type { GateCeilings } from './gate-outcome';
 import { cannotRead } from './read-score-file';
@@ -22,6 +23,8 @@ export interface GateOptions {
   readonly format?: string;
   /** A run directory's rows to gate: labels, each value one label or a comma-separated list (repeatable). */
   readonly row?: readonly string[];
+  /** Refute a DP claim with the one-run canary audit: a run directory's audited DP rows, or a canary scores file. */
+  readonly dp?: boolean;
 }
 
 const fraction = (flag: string, text: string, open = false): number => {
@@ -33,16 +36,19 @@ const fraction = (flag: string, text: string, open = false): number => {
 };
 
 /** Validates the flags of `mia gate`. @throws InvalidArgumentError naming the flag, the expected and the actual value. */
-export function parseGateOptions(opts: GateOptions): GateCeilings {
+export function parseGateOptions(opts: GateOptions): GateCeilings & { readonly dp: boolean } {
   const advantage = opts.maxAdvantage === undefined ? undefined : fraction('--max-advantage', opts.maxAdvantage);
   const tprAtFpr = (opts.maxTprAtFpr ?? []).map((text): [number, number] => {
     const parts = text.split(':');
     if (parts.length !== 2) throw new InvalidArgumentError(`gate: --max-tpr-at-fpr must be <fpr>:<max tpr>, e.g. 0.001:0.05, got ${JSON.stringify(text)}`);
     return [fraction('--max-tpr-at-fpr <fpr>', parts[0]!), fraction('--max-tpr-at-fpr <max tpr>', parts[1]!)];
   });
-  if (advantage === undefined && tprAtFpr.length === 0)
-    throw new InvalidArgumentError('gate: give a ceiling: --max-advantage <fraction> and/or --max-tpr-at-fpr <fpr>:<max tpr>');
-  return { advantage, tprAtFpr, confidence: opts.confidence === undefined ? 0.95 : fraction('--confidence', opts.confidence, true) };
+  const dp = opts.dp === true;
+  if (advantage === undefined && tprAtFpr.length === 0 && !dp)
+    throw new InvalidArgumentError(
+      'gate: give a ceiling: --max-advantage <fraction> and/or --max-tpr-at-fpr <fpr>:<max tpr>, or --dp (the canary audit of a DP claim)',
+    );
+  return { advantage, tprAtFpr, dp, confidence: opts.confidence === undefined ? 0.95 : fraction('--confidence', opts.confidence, true) };
 }
 
 /** `mia gate`: prints one line and sets the exit code (0 pass, 1 leak, 2 cannot decide). */
@@ -60,9 +66,23 @@ export async function gateCommand(path: string, opts: GateOptions): Promise<numb
     } else if ((opts.row ?? []).length > 0) {
       throw new InvalidArgumentError(`gate: --row applies to a run directory (results.json), got the scores file ${path}`);
     }
-    const outcome = stats.isDirectory() ? await gateRunDir(path, ceilings, opts.row) : await gateScoresFile(path, ceilings, opts);
-    process.stdout.write(`mia gate: ${outcome.line}\n`);
-    return outcome.exitCode;
+    const leakage = ceilings.advantage !== undefined || ceilings.tprAtFpr.length > 0;
+    if (ceilings.dp && !stats.isDirectory() && leakage)
+      throw new InvalidArgumentError(
+        `gate: --dp with a file reads a canary scores file, which has no attack scores to hold against --max-advantage / --max-tpr-at-fpr; got both for ${path}`,
+      );
+    const outcomes = [
+      ...(ceilings.dp
+        ? [
+            stats.isDirectory()
+              ? await gateDpRunDir(path, opts.row)
+              : await gateDpScoresFile(path, opts.confidence === undefined ? undefined : ceilings.confidence),
+          ]
+        : []),
+      ...(leakage ? [stats.isDirectory() ? await gateRunDir(path, ceilings, opts.row) : await gateScoresFile(path, ceilings, opts)] : []),
+    ];
+    for (const outcome of outcomes) process.stdout.write(`mia gate: ${outcome.line}\n`);
+    return Math.max(...outcomes.map((o) => o.exitCode)) as 0 | 1;
   } catch (error) {
     const message = MiaError.isInstance(error) ? (error as Error).message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     process.stderr.write(`mia ${message.startsWith('gate:') ? message : `gate: ${message}`}\n`);

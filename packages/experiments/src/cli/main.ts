@@ -215,6 +215,10 @@ program
   .option('--labels <file>', 'with a .npy scores file: the labels (.npy)')
   .option('--members <file>', 'with a .npy scores file: the 0/1 membership (.npy)')
   .option('--kind <kind>', 'with a .npy scores file: logits, probabilities, losses or scores')
+  .option(
+    '--dp',
+    "refute a DP claim with the one-run canary audit: exit 1 when a run directory's audited DP row (dp-sgd params audit: { canaries }), or a canary scores file (format mia-canary-scores-1), proves more than the accountant's ε",
+  )
   .action(async (path: string, opts: GateOptions) => {
     process.exitCode = await gateCommand(path, opts);
   });

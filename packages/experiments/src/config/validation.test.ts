@@ -173,7 +173,7 @@ const CASES: Record<string, { ok: Record<string, unknown>; bad: Array<[Record<st
     bad: [
       [
         { clipNorm: 1, noiseMultiplier: 1, delta: 1e-5, sampleRate: 0.1, sigma: 1 },
-        'defenses[1].params.sigma: expected one of the options clipNorm, noiseMultiplier, targetEpsilon, delta, sampleRate, sampling, lr, epochs, got an unknown option',
+        'defenses[1].params.sigma: expected one of the options clipNorm, noiseMultiplier, targetEpsilon, delta, sampleRate, sampling, lr, epochs, audit, got an unknown option',
       ],
       [{ clipNorm: 1, noiseMultiplier: '1', delta: 1e-5, sampleRate: 0.1 }, 'defenses[1].params.noiseMultiplier: expected a number ≥ 0, got "1"'],
       [{ clipNorm: 1, noiseMultiplier: 1, delta: 1e-5, sampleRate: 1.5 }, 'defenses[1].params.sampleRate: expected a number in (0, 1], got 1.5'],

@@ -1,5 +1,14 @@
-import { describeValue, InvalidArgumentError, option, optionsSchema, type OptionIssue, type OptionsOf, type OptionsSchema } from '@mia/core';
-import { classifierTapedForward, dpSgdOptionsSchema, dpSgdPlugin, noiseMultiplierFor, smallestCertifiableEpsilon } from '@mia/defense-dp';
+import { deriveSeed, describeValue, InvalidArgumentError, option, optionsSchema, type OptionIssue, type OptionsOf, type OptionsSchema } from '@mia/core';
+import {
+  auditCanaryScores,
+  classifierTapedForward,
+  createGradientCanaries,
+  dpSgdOptionsSchema,
+  dpSgdPlugin,
+  noiseMultiplierFor,
+  smallestCertifiableEpsilon,
+  type DpAudit,
+} from '@mia/defense-dp';
 import { attackModelKinds, modelNames } from '@mia/models';
 import { defineDefense, type DefenseRunFacts } from './definition';
 import { trainWithPlugins } from './train-helpers';
@@ -42,6 +51,25 @@ const fields = {
     min: 1,
     description: 'Epochs of the DP-SGD trainings in place of training.epochs (more steps at a fixed ε mean more noise per step: σ follows).',
   }),
+  audit: option.group(
+    {
+      canaries: option.integer({
+        min: 10,
+        required: true,
+        description:
+          'm white-box gradient canaries (a Dirac gradient of norm 10·C on its own coordinate, each included with probability ½ and sampled like an example); 1,000 refutes ε = 8 at δ = 1e-5 when the implementation is broken.',
+      }),
+      confidence: option.number({ min: 0, max: 1, exclusiveMin: true, exclusiveMax: true, default: 0.95, description: 'Confidence of the lower bounds.' }),
+      decision: option.choice(['gdp', 'one-run'] as const, {
+        default: 'gdp',
+        description: "The bound that decides 'broken': the Gaussian-DP bound (tighter, for DP-SGD) or Steinke et al.'s (ε, δ) bound (assumption-free).",
+      }),
+    },
+    {
+      description:
+        "The one-run canary audit of the DP claim (Steinke, Nasr & Jagielski 2023; Mahloujifar et al. 2024): the target trains with m gradient canaries and its row reports the empirical ε lower bound beside the accountant's ε, flagged broken when it exceeds it (`mia gate --dp`).",
+    },
+  ),
 };
 
 /** The validated params of the `dp-sgd` defense. */
@@ -173,6 +201,11 @@ export const dpSgdDefense = defineDefense({
     const training = { ...ctx.training, ...(o.lr === undefined ? {} : { lr: o.lr }), ...(o.epochs === undefined ? {} : { epochs: o.epochs }) };
     const { batchSize, steps } = dpSgdSteps(ctx.members.size, o.sampleRate, training.epochs);
     const noiseMultiplier = o.noiseMultiplier ?? noiseMultiplierFor({ targetEpsilon: o.targetEpsilon!, sampleRate: o.sampleRate, steps, delta: o.delta });
+    // The audit's canaries (target only, dedicated coordinates: the model trains exactly as without them).
+    const canaries =
+      o.audit === undefined || !ctx.label.endsWith('/target')
+        ? undefined
+        : createGradientCanaries({ count: o.audit.canaries, seed: deriveSeed(ctx.seed, 'dp-audit-canaries'), placement: 'dedicated' });
     const plugin = dpSgdPlugin({
       data: ctx.members,
       sampleRate: o.sampleRate,
@@ -180,12 +213,20 @@ export const dpSgdDefense = defineDefense({
       noiseMultiplier,
       sampling: o.sampling,
       tapedForward: classifierTapedForward,
+      ...(canaries === undefined ? {} : { canaries }),
     });
     ctx.log?.(
       `DP-SGD C=${o.clipNorm}, σ=${noiseMultiplier.toFixed(4)}, q=${o.sampleRate}, batch ${batchSize}, ${steps} steps (${o.sampling}), lr ${training.lr}`,
     );
-    await trainWithPlugins({ ...ctx, training: { ...training, batchSize } }, [plugin]);
+    try {
+      await trainWithPlugins({ ...ctx, training: { ...training, batchSize } }, [plugin]);
+    } catch (error) {
+      canaries?.dispose();
+      throw error;
+    }
     const p = plugin.privacy(o.delta);
+    const audit = canaries === undefined ? undefined : canaryAudit(canaries, p.epsilon, o);
+    if (audit !== undefined) ctx.log?.(`DP audit: ${audit.message}`);
     ctx.recordMetrics?.({
       privacy: {
         mechanism: 'dp-sgd',
@@ -200,7 +241,45 @@ export const dpSgdDefense = defineDefense({
         sampling: p.sampling,
         covered: p.covered,
         ...(o.targetEpsilon === undefined ? {} : { targetEpsilon: o.targetEpsilon }),
+        ...(audit === undefined ? {} : { audit: auditRecord(audit, o.audit!.canaries) }),
       },
     });
   },
 });
+
+/** Scores the trained canaries and audits the accountant's ε with them (the scores never see the inclusion vector). */
+function canaryAudit(canaries: ReturnType<typeof createGradientCanaries>, epsilon: number, o: DpSgdDefenseOptions): DpAudit {
+  try {
+    const scores = canaries.scores();
+    return auditCanaryScores({
+      scores,
+      inclusion: canaries.inclusion(),
+      claimedEpsilon: epsilon,
+      delta: o.delta,
+      confidence: o.audit!.confidence,
+      decision: o.audit!.decision,
+    });
+  } finally {
+    canaries.dispose();
+  }
+}
+
+/** The audit as a row's results store it (`privacy.audit`), every choice stated. */
+function auditRecord(audit: DpAudit, canaries: number) {
+  const { guesses, oneRun, gdp } = audit.audit;
+  return {
+    canaries,
+    canaryKind: 'white-box gradient (dedicated coordinates, norm 10·C)',
+    broken: audit.broken,
+    decidedBy: audit.decidedBy,
+    empiricalEpsilon: finiteOrNull(audit.empiricalEpsilon),
+    confidence: audit.confidence,
+    canRefute: audit.canRefute,
+    guesses: { planned: guesses.guesses, made: guesses.made, correct: guesses.correct, included: guesses.included },
+    oneRun: { epsilon: finiteOrNull(oneRun.epsilon), maxEpsilon: finiteOrNull(oneRun.maxEpsilon) },
+    gdp: { mu: finiteOrNull(gdp.mu), epsilon: finiteOrNull(gdp.epsilon), maxMu: finiteOrNull(gdp.maxMu), maxEpsilon: finiteOrNull(gdp.maxEpsilon) },
+    message: audit.message,
+  };
+}
+
+const finiteOrNull = (x: number): number | null => (Number.isFinite(x) ? x : null);

@@ -1,4 +1,4 @@
-import type { DefenseRow, ExperimentResults } from '../run/results';
+import type { DefenseRow, ExperimentResults, RowDpAudit } from '../run/results';
 import { formatEpsilon } from '../run/warnings';
 import { attackConfigOf } from '../schema/run-schema';
 import { exposureMarkdown } from './exposure-report';
@@ -89,26 +89,43 @@ export const RESULTS_NOTE =
 
 /** What the ε columns and the differential-privacy table mean. */
 export const EPSILON_NOTE =
-  "ε ≥: the lower bound on the ε of (ε, δ)-differential privacy that the row's best attack (highest advantage) proves at 95 % confidence — Clopper–Pearson bounds on its TPR and FPR, the best threshold of its ROC (Jagielski et al. 2020, Nasr et al. 2021), at the DP row's δ, else δ = 0; the threshold is chosen on the same scores, so the bound is slightly optimistic. DP ε: the accountant's ε (Rényi DP of the Poisson-subsampled Gaussian mechanism; * when the training's sampling is not what the accountant assumes). A DP row whose attack proves more than its accountant's ε does not have the privacy it claims: it is flagged BROKEN.";
+  "ε ≥: the lower bound on the ε of (ε, δ)-differential privacy that the row's best attack (highest advantage) proves at 95 % confidence — Clopper–Pearson bounds on its TPR and FPR, the best threshold of its ROC (Jagielski et al. 2020, Nasr et al. 2021), at the DP row's δ, else δ = 0; the threshold is chosen on the same scores, so the bound is slightly optimistic. DP ε: the accountant's ε (Rényi DP of the Poisson-subsampled Gaussian mechanism; * when the training's sampling is not what the accountant assumes). A DP row whose attack proves more than its accountant's ε does not have the privacy it claims: it is flagged BROKEN. ε ≥ (canary audit), when the DP row asked for one: the one-run audit's lower bound (Steinke, Nasr & Jagielski 2023; the Gaussian-DP bound of Mahloujifar et al. 2024 decides unless the row chose the (ε, δ) one) from m white-box gradient canaries, each included with probability ½, with the guesses fixed in advance; above the accountant's ε, the DP implementation is broken.";
 
 /** The differential-privacy table: one line per DP row with how its ε was computed, the attack's bound and the verdict; undefined without DP rows. */
 export function privacyTable(results: ExperimentResults): { header: string[]; rows: string[][] } | undefined {
   const rows = results.rows.filter((r) => r.privacy !== undefined);
   if (rows.length === 0) return undefined;
+  const audited = rows.some((r) => r.privacy!.audit !== undefined);
   const opt = (v: number | undefined, d = 4) => (v === undefined ? '—' : String(Number(v.toPrecision(d))));
   return {
-    header: ['defense', 'accountant ε', 'δ', 'σ', 'C', 'q', 'steps', 'sampling', 'RDP order', 'ε ≥ (attack)', 'verdict'],
+    header: [
+      'defense',
+      'accountant ε',
+      'δ',
+      'σ',
+      'C',
+      'q',
+      'steps',
+      'sampling',
+      'RDP order',
+      'ε ≥ (attack)',
+      ...(audited ? ['ε ≥ (canary audit)'] : []),
+      'verdict',
+    ],
     rows: rows.map((r) => {
       const p = r.privacy!;
       const e = r.empiricalEpsilon;
+      const a = p.audit;
       const verdict =
-        e === undefined
-          ? 'not attacked'
-          : e.exceedsAccountant === true
-            ? `BROKEN: the attack proves more than the accountant's ε${p.covered === false ? ' (sampling not covered by the accountant)' : ''}`
-            : p.epsilon === null
-              ? 'no guarantee (no noise)'
-              : 'consistent';
+        a?.broken === true
+          ? `BROKEN: the canary audit proves more than the accountant's ε at ${100 * a.confidence} % confidence`
+          : e === undefined
+            ? 'not attacked'
+            : e.exceedsAccountant === true
+              ? `BROKEN: the attack proves more than the accountant's ε${p.covered === false ? ' (sampling not covered by the accountant)' : ''}`
+              : p.epsilon === null
+                ? 'no guarantee (no noise)'
+                : 'consistent';
       return [
         r.label,
         p.epsilon === null ? '∞' : formatEpsilon(p.epsilon),
@@ -120,10 +137,17 @@ export function privacyTable(results: ExperimentResults): { header: string[]; ro
         `${p.sampling ?? '—'}${p.covered === false ? ' (not covered)' : ''}`,
         opt(p.order, 3),
         e === undefined ? '—' : `${formatEpsilon(e.epsilon)} (${e.attack})`,
+        ...(audited ? [a === undefined ? '—' : auditCell(a)] : []),
         verdict,
       ];
     }),
   };
+}
+
+/** A canary audit in the DP table: its deciding bound, which one, and how many guesses were right. */
+function auditCell(a: RowDpAudit): string {
+  const bound = a.empiricalEpsilon === null ? '∞' : formatEpsilon(a.empiricalEpsilon);
+  return `${bound} (${a.decidedBy === 'gdp' ? 'Gaussian DP' : 'one run'}; ${a.guesses.correct}/${a.guesses.made} right, m = ${a.canaries}${a.canRefute ? '' : '; cannot refute this ε'})`;
 }
 
 /** One defense's attack table: balanced accuracy, advantage, AUC and TPR at each FPR with the achieved FPR. */

@@ -71,6 +71,33 @@ export interface RowPrivacy {
   readonly covered?: boolean;
   /** The ε asked for, when σ was computed from it. */
   readonly targetEpsilon?: number;
+  /** The one-run canary audit of this ε (the defense's `audit` param), when it was asked for. */
+  readonly audit?: RowDpAudit;
+}
+
+/**
+ * A one-run audit of a DP row's accountant ε (Steinke, Nasr & Jagielski 2023; Mahloujifar, Melis &
+ * Chaudhuri 2024): m canaries, each included with probability ½, scored after training; guesses fixed
+ * in advance ("in" for the highest scores, "out" for the lowest); the lower bounds on ε they prove.
+ */
+export interface RowDpAudit {
+  readonly canaries: number;
+  /** What the canaries are, e.g. white-box gradient canaries on dedicated coordinates. */
+  readonly canaryKind: string;
+  /** True when the deciding lower bound exceeds the accountant's ε: the DP claim is refuted at `confidence`. */
+  readonly broken: boolean;
+  /** The bound that decides: `'gdp'` (Gaussian-DP) or `'one-run'` (Steinke et al.'s (ε, δ) bound). */
+  readonly decidedBy: 'gdp' | 'one-run';
+  /** The deciding bound's ε (null: unbounded). */
+  readonly empiricalEpsilon: number | null;
+  readonly confidence: number;
+  /** False when even all-correct guesses could not prove more than the accountant's ε (more canaries needed). */
+  readonly canRefute: boolean;
+  readonly guesses: { readonly planned: number; readonly made: number; readonly correct: number; readonly included: number };
+  readonly oneRun: { readonly epsilon: number | null; readonly maxEpsilon: number | null };
+  readonly gdp: { readonly mu: number | null; readonly epsilon: number | null; readonly maxMu: number | null; readonly maxEpsilon: number | null };
+  /** The verdict with its numbers and choices, in one paragraph. */
+  readonly message: string;
 }
 
 /**
