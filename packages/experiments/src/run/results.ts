@@ -1,5 +1,5 @@
 import type { ExperimentConfig } from '../schema/run-schema';
-import type { HeadlineMetric } from './headline-metrics';
+import type { HEADLINE_METRICS, HeadlineMetric } from './headline-metrics';
 import type { PairedSeTable } from './paired-se';
 import type { RowSe } from './row-uncertainty';
 import type { RowExposure, RowRecords } from './row-exposure';
@@ -10,9 +10,19 @@ export type { PairedSeTable } from './paired-se';
 export type { ExposedRecord, RecordColumns, RowExposure, RowRecords } from './row-exposure';
 export type { ScoreHistogram } from './score-histogram';
 
-/** One training seed's numbers of a row of a `runSeeds` aggregate (docs/protocol.md §5.2). */
+/** One training seed's numbers of a row of a `runSeeds` aggregate (docs/protocol.md §5.2): its {@link HEADLINE_METRICS}. */
 export interface SeedValues extends Readonly<Record<HeadlineMetric, number>> {
   readonly trainingSeed: number;
+  /** Top-1 accuracy on the target's members. */
+  readonly trainAccuracy: number;
+  /** Top-1 accuracy on the target's evaluation non-members. */
+  readonly testAccuracy: number;
+  /** Mean non-member loss minus mean member loss. */
+  readonly lossGap: number;
+  /** The highest advantage (TPR − FPR) of the row's attacks. */
+  readonly maxAdvantage: number;
+  /** P1, the privacy–utility score of the CCL paper (docs/protocol.md §5). */
+  readonly p1: number;
   /** Per attack (by name): its advantage and AUC with this seed. */
   readonly attacks: Readonly<Record<string, { readonly advantage: number; readonly auc: number }>>;
 }
