@@ -43,6 +43,45 @@ describe('crlPlugin', () => {
     model.dispose();
     data.dispose();
   });
+  it("centerStep 'paper' steps the centres on ∂L_rcl/∂c without λ (CRL Algorithm 1, line 24): c₁ = c₀ − lr_c·(∂L/∂c / λ + wd·c₀)", async () => {
+    const data = syntheticClassification({ size: 12, numFeatures: 4, numClasses: 3, seed: 2 });
+    const model = tinyMlp({ inputDim: 4, hidden: [5], numClasses: 3, seed: 1 });
+    const plugin = crlPlugin({ ...hyper, numClasses: 3, featureDim: 5, seed: 9, centerStep: 'paper' });
+    const c0 = plugin.centers!.dataSync().slice();
+    // ∂L/∂c of the whole objective is λ·∂L_rcl/∂c (the code's gradient); the paper's step drops the λ.
+    const codeGrad = tf.tidy(() => {
+      const x = data.gather(Int32Array.from({ length: 12 }, (_, i) => i));
+      const { logits, features } = model.forward(x, { training: true });
+      const labels = tf.tensor1d(data.y, 'int32');
+      return tf
+        .grad((c: tf.Tensor) => crlLoss({ logits, features, labels, centers: c as tf.Tensor2D }, { ...hyper, epoch: 0 }))(plugin.centers!)
+        .dataSync()
+        .slice();
+    });
+    const optimizer = sgd({ lr: 0.5, momentum: 0.9, weightDecay: 5e-4 });
+    const before = tf.memory().numTensors;
+    await train(model, data, { epochs: 1, batchSize: 12, optimizer, plugins: [plugin], shuffle: false, progressBar: false });
+    const c1 = plugin.centers!.dataSync();
+    let moved = 0;
+    for (let k = 0; k < c0.length; k++) {
+      expect(c1[k]!).toBeCloseTo(c0[k]! - 0.001 * (codeGrad[k]! / hyper.lambda + 5e-4 * c0[k]!), 6);
+      moved += Math.abs(c1[k]! - c0[k]!);
+    }
+    expect(moved).toBeGreaterThan(0);
+    // The scaled gradients are temporaries: nothing is left behind but the optimizers' buffers.
+    expect(tf.memory().numTensors - before).toBeLessThanOrEqual(model.trainableVariables.length + 1 + 1);
+    expect(() => crlPlugin({ ...hyper, lambda: 0, numClasses: 3, featureDim: 5, centerStep: 'paper' })).toThrow(
+      "centerStep 'paper' divides the centres' gradient by λ, so lambda must be > 0, got 0",
+    );
+    expect(() => crlPlugin({ ...hyper, numClasses: 3, featureDim: 5, centerStep: 'both' as 'paper' })).toThrow(
+      `centerStep must be 'code' or 'paper', got "both"`,
+    );
+    optimizer.dispose();
+    plugin.dispose();
+    model.dispose();
+    data.dispose();
+  });
+
   it('rejects an alpha below the logit-normalisation floor, giving the floor (A18)', () => {
     expect(() => crlPlugin({ numClasses: 100, featureDim: 8, alpha: 3, t: 1 })).toThrow(
       /crlPlugin: alpha must be greater than the logit-normalisation floor .* = 3\.6173 for t = 1, C = 100/,

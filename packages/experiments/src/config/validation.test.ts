@@ -46,7 +46,7 @@ const CASES: Record<string, { ok: Record<string, unknown>; bad: Array<[Record<st
     bad: [
       [
         { lamda: 1 },
-        'defenses[1].params.lamda: expected one of the options alpha, upper, t, alphaCenter, upperCenter, tCenter, lambda, parityOffset, components, lrCenters, got an unknown option',
+        'defenses[1].params.lamda: expected one of the options alpha, upper, t, alphaCenter, upperCenter, tCenter, lambda, parityOffset, components, lrCenters, centerStep, got an unknown option',
       ],
       [{ components: 'all' }, 'defenses[1].params.components: expected one of "crl", "impRelaxLoss", "relaxedCenterLoss", got "all"'],
       [{ upper: 2 }, 'defenses[1].params.upper: expected a number in [0, 1], got 2'],
