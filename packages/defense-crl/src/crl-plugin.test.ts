@@ -12,6 +12,19 @@ beforeAll(async () => {
 
 const hyper = { alpha: 1, t: 0.05, alphaCenter: 0.05, tCenter: 0.05, lambda: 0.5 };
 
+/** ∂L/∂c of CRL's whole objective (`crlLoss`, epoch 0) at the centres `c`, on every example of `data` at once. */
+function centreGradient(model: ReturnType<typeof tinyMlp>, data: ReturnType<typeof syntheticClassification>, centers: tf.Variable): Float32Array {
+  return tf.tidy(() => {
+    const x = data.gather(Int32Array.from({ length: data.size }, (_, i) => i));
+    const { logits, features } = model.forward(x, { training: true });
+    const labels = tf.tensor1d(data.y, 'int32');
+    return tf
+      .grad((c: tf.Tensor) => crlLoss({ logits, features, labels, centers: c as tf.Tensor2D }, { ...hyper, epoch: 0 }))(centers)
+      .dataSync()
+      .slice() as Float32Array;
+  });
+}
+
 describe('crlPlugin', () => {
   it('moves the centres only through their own optimizer: c₁ = c₀ − lr_c·(λ∂L_rcl/∂c + wd·c₀)', async () => {
     const data = syntheticClassification({ size: 12, numFeatures: 4, numClasses: 3, seed: 2 });
@@ -19,15 +32,7 @@ describe('crlPlugin', () => {
     const plugin = crlPlugin({ ...hyper, numClasses: 3, featureDim: 5, seed: 9 });
     const c0 = plugin.centers!.dataSync().slice();
     // The expected centre gradient at the starting point, on the full batch (shuffle off).
-    const expectedGrad = tf.tidy(() => {
-      const x = data.gather(Int32Array.from({ length: 12 }, (_, i) => i));
-      const { logits, features } = model.forward(x, { training: true });
-      const labels = tf.tensor1d(data.y, 'int32');
-      return tf
-        .grad((c: tf.Tensor) => crlLoss({ logits, features, labels, centers: c as tf.Tensor2D }, { ...hyper, epoch: 0 }))(plugin.centers!)
-        .dataSync()
-        .slice();
-    });
+    const expectedGrad = centreGradient(model, data, plugin.centers!);
     const optimizer = sgd({ lr: 0.5, momentum: 0.9, weightDecay: 5e-4 });
     await train(model, data, { epochs: 1, batchSize: 12, optimizer, plugins: [plugin], shuffle: false, progressBar: false });
     const c1 = plugin.centers!.dataSync();
@@ -49,15 +54,7 @@ describe('crlPlugin', () => {
     const plugin = crlPlugin({ ...hyper, numClasses: 3, featureDim: 5, seed: 9, centerStep: 'paper' });
     const c0 = plugin.centers!.dataSync().slice();
     // ∂L/∂c of the whole objective is λ·∂L_rcl/∂c (the code's gradient); the paper's step drops the λ.
-    const codeGrad = tf.tidy(() => {
-      const x = data.gather(Int32Array.from({ length: 12 }, (_, i) => i));
-      const { logits, features } = model.forward(x, { training: true });
-      const labels = tf.tensor1d(data.y, 'int32');
-      return tf
-        .grad((c: tf.Tensor) => crlLoss({ logits, features, labels, centers: c as tf.Tensor2D }, { ...hyper, epoch: 0 }))(plugin.centers!)
-        .dataSync()
-        .slice();
-    });
+    const codeGrad = centreGradient(model, data, plugin.centers!);
     const optimizer = sgd({ lr: 0.5, momentum: 0.9, weightDecay: 5e-4 });
     const before = tf.memory().numTensors;
     await train(model, data, { epochs: 1, batchSize: 12, optimizer, plugins: [plugin], shuffle: false, progressBar: false });
