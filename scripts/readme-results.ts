@@ -13,31 +13,29 @@
 // Verdicts stated in prose (README.md, examples/*/README.md, docs/anchors.md) are spans
 //   <!-- verdict: <name> <scale> "<statement part>"[ <column>] -->…<!-- /verdict -->
 // filled in from the same files (scripts/verdict-spans.ts; test/docs-consistency.test.ts checks them).
-// Usage: pnpm readme:results [--check]   (--check: exit 1 when a README is out of date or a result is missing)
+// The root README's block <!-- census --> … <!-- /census --> counts the papers' claims by verdict, the
+// share decided, and what each undecided claim needs (scripts/committed-results.ts, `claimCensus`);
+// the script prints it after regenerating.
+// Usage: pnpm readme:results [--check | --census]   (--check: exit 1 when a README is out of date or a
+// result is missing; --census: print the census only, write nothing)
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   CLAIM_VERDICTS,
-  ConfigChangedError,
   claimsMarkdown,
-  replayReproduction,
   reproductionFromStored,
   subVerdicts,
   tableMarkdown,
   verdictCounts,
-  type Reproduction,
   type ReproductionResult,
   type StoredReproductionResult,
 } from '@mia/experiments/reproduce';
-import { reproductions as ccl } from '@mia/example-ccl';
-import { reproductions as crl } from '@mia/example-crl';
-import { reproductions as dp } from '@mia/example-dp';
-import { reproductions as past } from '@mia/example-past';
-import { reproductions as sam } from '@mia/example-sam';
+import { censusBlock, committedResults, earlierPlanDirs } from './committed-results';
 import { fillVerdictSpans } from './verdict-spans';
 
 const root = resolve(import.meta.dirname, '..');
 const check = process.argv.includes('--check');
+const censusOnly = process.argv.includes('--census');
 const BLOCK = /<!-- results: (\S+) (smoke|cpu|paper) -->\n[\s\S]*?<!-- \/results -->/g;
 let stale = 0;
 /** A committed reproduction.json, its undecided decisions' kinds read back from their wording. */
@@ -45,23 +43,12 @@ const readResult = (file: string): ReproductionResult => reproductionFromStored(
 
 // Results whose runs the reproduction's current plan no longer matches (another config, or runs it did
 // not store such as more training seeds): replaying the claim builders on the stored runs says so.
-const REPRODUCTIONS = new Map<string, Reproduction>([...ccl, ...crl, ...dp, ...past, ...sam].map((r) => [r.name, r]));
-const earlierPlan = new Set<string>();
-for (const example of readdirSync(join(root, 'examples'))) {
-  const results = join(root, 'examples', example, 'results');
-  if (!existsSync(results)) continue;
-  for (const dir of readdirSync(results)) {
-    const file = join(results, dir, 'reproduction.json');
-    if (!existsSync(file)) continue;
-    const name = (JSON.parse(readFileSync(file, 'utf8')) as StoredReproductionResult).name;
-    const reproduction = REPRODUCTIONS.get(name);
-    if (reproduction === undefined) continue;
-    try {
-      await replayReproduction(reproduction, { dir: join(results, dir) });
-    } catch (error) {
-      if (error instanceof ConfigChangedError) earlierPlan.add(join(results, dir));
-    }
-  }
+const committed = committedResults(root);
+const earlierPlan = await earlierPlanDirs(committed);
+const census = censusBlock(committed, earlierPlan);
+if (censusOnly) {
+  console.log(census);
+  process.exit(0);
 }
 const EARLIER_PLAN = (name: string, scale: string) =>
   `measured with an earlier plan than the reproduction's current one (other configs, or fewer training seeds): the numbers stand as measured then and are to be re-run with \`pnpm mia reproduce ${name} --scale ${scale}\``;
@@ -201,9 +188,13 @@ const rootReadme = join(root, 'README.md');
 const rootText = readFileSync(rootReadme, 'utf8');
 const VERDICTS = /<!-- verdicts -->\n[\s\S]*?<!-- \/verdicts -->/;
 if (!VERDICTS.test(rootText)) throw new Error(`${rootReadme}: no <!-- verdicts --> … <!-- /verdicts --> block`);
+const CENSUS = /<!-- census -->\n[\s\S]*?<!-- \/census -->/;
+if (!CENSUS.test(rootText)) throw new Error(`${rootReadme}: no <!-- census --> … <!-- /census --> block`);
 const rootNext = spans(
   rootReadme,
-  rootText.replace(VERDICTS, () => `<!-- verdicts -->\n${verdictTables()}\n<!-- /verdicts -->`),
+  rootText
+    .replace(VERDICTS, () => `<!-- verdicts -->\n${verdictTables()}\n<!-- /verdicts -->`)
+    .replace(CENSUS, () => `<!-- census -->\n${census}\n<!-- /census -->`),
 );
 if (rootNext !== rootText) {
   if (check) {
@@ -223,3 +214,4 @@ if (anchorsNext !== anchorsText) {
 }
 if (check && stale > 0) process.exit(1);
 console.log(stale > 0 ? `${stale} result block(s) without a produced result` : 'all result blocks up to date');
+if (!check) console.log(`\nClaim census (the root README's <!-- census --> block):\n\n${census}`);

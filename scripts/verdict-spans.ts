@@ -87,7 +87,7 @@ const VERDICT_WORDS = /\b(?:does not hold|did not hold|do not hold|holds?|held(?
 
 /**
  * Verdict words stated as findings in `text`: outside verdict spans, generated blocks (`<!-- results:
- * … -->`, `<!-- verdicts -->`), code and quotes. Each with its 1-based line and the sentence around it.
+ * … -->`, `<!-- verdicts -->`, `<!-- census -->`), code and quotes. Each with its 1-based line and the sentence around it.
  */
 export function unmarkedVerdicts(text: string): Array<{ readonly line: number; readonly word: string; readonly context: string }> {
   // Blank out (keeping newlines, so line numbers stay) everything a verdict word may appear in.
@@ -95,6 +95,7 @@ export function unmarkedVerdicts(text: string): Array<{ readonly line: number; r
   let t = text
     .replace(/<!-- results: [\s\S]*?<!-- \/results -->/g, blank)
     .replace(/<!-- verdicts -->[\s\S]*?<!-- \/verdicts -->/g, blank)
+    .replace(/<!-- census -->[\s\S]*?<!-- \/census -->/g, blank)
     .replace(VERDICT_SPAN, blank)
     .replace(/```[\s\S]*?```/g, blank)
     .replace(/<!--[\s\S]*?-->/g, blank)

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { BACKEND_NAMES } from '../packages/experiments/src/train/backend-choice';
 import { CLAIM_VERDICTS } from '../packages/experiments/src/reproduce/types';
 import { VERDICT_SPAN, committedResult, fillVerdictSpans, renderVerdict, unmarkedVerdicts } from '../scripts/verdict-spans';
+import { censusBlock, committedResults, earlierPlanDirs } from '../scripts/committed-results';
 
 // The figures the docs state that can be checked against the code: the `--backend` values, the
 // command lists, the verdict names, the test-time figures; and no path that assumes a clone's name.
@@ -199,4 +200,18 @@ describe('verdicts in prose are generated from the committed results', () => {
     expect(unmarkedVerdicts('A privacy claim is "not testable" when the attacks saturate; a held-out slice.')).toEqual([]);
     expect(unmarkedVerdicts(stale)).toEqual([]);
   });
+});
+
+// The root README's census of the papers' claims (`pnpm readme:results`, scripts/committed-results.ts)
+// is the one the committed reproduction.json files give now.
+describe('the claim census in the README is generated from the committed results', () => {
+  it('the <!-- census --> block equals the census of the committed results (run pnpm readme:results when this fails)', async () => {
+    const committed = committedResults(root);
+    const block = /<!-- census -->\n([\s\S]*?)\n<!-- \/census -->/.exec(read('README.md'))?.[1];
+    expect(block, 'README.md has no <!-- census --> block').toBeDefined();
+    expect(block).toBe(censusBlock(committed, await earlierPlanDirs(committed)));
+    // Not vacuous: the census counts the papers' claims of several reproductions.
+    expect(committed.length).toBeGreaterThan(10);
+    expect(block).toMatch(/^\| \*\*papers' claims\*\* \| \*\*\d+\*\* \|/m);
+  }, 120_000);
 });

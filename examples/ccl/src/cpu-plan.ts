@@ -108,10 +108,16 @@ export const CPU_PLAN: { readonly table1: Readonly<Record<PlanDataset, ReducedSe
   // Purchase [256, 128] ≈ 0.03 s, Texas [256, 128] ≈ 0.16 s) for a machine shared with other jobs.
   figures: {
     texas: { dataset: 'texasLike', size: 5000, maxPerRole: 1000, model: { name: 'mlp', options: { hidden: [256, 128] } }, epochs: 20, batchSize: 128, lr: 0.1 },
+    // Fig. 2 and Fig. 4 (one α sweep, one undefended model): 5,000 members and a validation slice for
+    // Fig. 2's choosers. The earlier 1,200 members saturated every attack (modified-entropy AUC 0.990);
+    // a pilot of the undefended model (2026-11-29, seed 0): 3,000 members gave 100 % train, 54.9 % test,
+    // best attack AUC 0.979 and accuracy 94.3 % (at the saturation edge); 5,000 members 100 % train,
+    // 68.0 % test, best AUC 0.931, accuracy 90.5 % (in the regime, not saturated).
     purchase: {
       dataset: 'purchaseLike',
-      size: 5000,
-      maxPerRole: 1200,
+      size: 27_000,
+      maxPerRole: 5000,
+      validation: 1000,
       model: { name: 'mlp', options: { hidden: [256, 128] } },
       epochs: 20,
       batchSize: 128,

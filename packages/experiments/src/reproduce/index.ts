@@ -59,6 +59,30 @@ export { aggregateSeeds, combineSeeds, configForSeed, pairedEstimates, rowValue,
 export { trendClaim, trendDecision, type TrendPoint, type TrendOptions, type TrendClaimOptions } from './trend-claims';
 export { storedReproduction, reproductionFromStored, type StoredReproductionResult } from './stored-reproduction';
 export { verdictCounts, type VerdictCounts } from './verdict-counts';
+export {
+  claimCensus,
+  claimDecided,
+  partialAgrees,
+  isOwnClaim,
+  type ClaimCensus,
+  type ClaimCensusOptions,
+  type CensusClaim,
+  type CensusCounts,
+  type PaperCensus,
+} from './claim-census';
+export {
+  claimNeeds,
+  decisionNeed,
+  needOfReason,
+  needsLine,
+  CLAIM_NEED_KINDS,
+  CLAIM_NEED_LABELS,
+  BEYOND_THIS_MACHINE,
+  type ClaimNeed,
+  type ClaimNeedKind,
+  type NeedFinding,
+} from './claim-needs';
+export { claimCensusMarkdown, type ClaimCensusMarkdownOptions } from './claim-census-markdown';
 export { checkReproduction, marginProblems, type ExpectedReproduction } from './check-reproduction';
 export {
   reproductionMarkdown,
