@@ -40,6 +40,36 @@ export type { ExposureReport, RecordExposure } from './audit/record-exposure';
 export type { AuditableModel, AuditData, PredictFunction, PredictingModel } from './audit/model-outputs';
 export { checkLeakage, type LeakCeilings, type LeakCheck, type LeakVerdict, type LeakageEvidence } from './audit/check-leakage';
 
+// Whether an audit can be trusted: the blind baseline and the validity checks (docs/guides/audit-doctor.md).
+export type { AuditProvenance, AuditValidity } from './audit/audit-validity';
+export { diagnoseAudit } from './doctor/diagnose-audit';
+export { AUDIT_FINDING_CODES, findingLine, type AuditFinding, type AuditFindingCode, type AuditFindingCodeInfo } from './doctor/audit-finding';
+export type {
+  AuditDescription,
+  OperatingPointClaim,
+  PrivacyClaim,
+  RecordSet,
+  ReferenceAttackUse,
+  ReferencesDescription,
+  SelectionDescription,
+  TrainingDescription,
+} from './doctor/audit-description';
+export { recordFeatures, HASHED_FEATURES, type RecordFeatures } from './doctor/record-features';
+export { contentHashes } from './doctor/content-hashes';
+export {
+  fitBlindBaseline,
+  compareWithBaseline,
+  shiftFinding,
+  baselineNote,
+  baselineSentence,
+  SHIFT_CONFIDENCE,
+  BLIND_BASELINE_METHOD,
+  LABEL_BASELINE_METHOD,
+  type BlindBaselineReport,
+  type BaselineComparison,
+} from './doctor/blind-baseline-report';
+export { MIN_PER_SIDE_FOR_OWN_SIGMA, MIN_IN_SHARE } from './doctor/check-references';
+
 // Building blocks that attacks beyond the classifier-signal interface need (docs/decisions/0060-attacks-beyond-classifier-signals.md).
 export { pinballLoss } from './regression/pinball-loss';
 export { gaussianNllLoss } from './regression/gaussian-nll-loss';
@@ -67,3 +97,25 @@ export { zlibRatioAttack, zlibRatioOptionsSchema, type ZlibRatioAttackOptions } 
 export { minKAttack, minKOptionsSchema, type MinKAttackOptions } from './builtin/min-k-attack';
 export { minKPlusPlusAttack, minKPlusPlusOptionsSchema, type MinKPlusPlusAttackOptions } from './builtin/min-k-plus-plus-attack';
 export { referenceRatioAttack, referenceRatioOptionsSchema, type ReferenceRatioAttackOptions } from './builtin/reference-ratio-attack';
+
+// A model behind a prediction endpoint, audited black-box under a query budget (docs/guides/new-attacks.md).
+export { auditEndpoint } from './endpoint/audit-endpoint';
+export {
+  auditEndpointOptionsSchema,
+  type AuditEndpointOptions,
+  type EndpointAuditReport,
+  type EndpointAuditRow,
+  type EndpointRecords,
+} from './endpoint/audit-endpoint-options';
+export { httpPredict, type HttpPredictOptions } from './endpoint/http-predict';
+export type { EndpointPredict, EndpointQuery, EndpointQueryCounts } from './endpoint/endpoint-client';
+export {
+  memoryQueryCache,
+  endpointCacheLines,
+  parseEndpointCache,
+  queryKey,
+  type EndpointQueryCache,
+  type EndpointCacheEntry,
+} from './endpoint/endpoint-query-cache';
+export { ENDPOINT_GRANULARITIES, type EndpointGranularity, type EndpointOutput, type EndpointAnswer } from './endpoint/endpoint-answer';
+export { EndpointError, type EndpointErrorOptions } from './endpoint/endpoint-error';

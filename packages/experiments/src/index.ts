@@ -28,6 +28,7 @@ export {
   type AttackCreateContext,
   type AttackRunFacts,
   type AttackReferences,
+  type AttackRecords,
 } from './attacks/definition';
 export { referenceKeep, isReferenceRole, type ReferenceScheme, type ReferenceRole } from './plan/reference-membership';
 export type { RunReferences } from './references/reference-signals';

@@ -30,6 +30,11 @@ export { studentTCdf, studentTQuantile } from './student-t';
 export { bootstrapAuc, bootstrapAucAndAdvantage, bootstrapAucAndAdvantageOfEach, bootstrapRocStatistic, bootstrapTprAtFpr } from './bootstrap';
 export type { BootstrapInterval, BootstrapOptions } from './bootstrap';
 export { seededUniform } from './seeded-uniform';
+export { delongAuc, delongAucDifference } from './delong-auc';
+export type { DelongInterval, DelongOptions } from './delong-auc';
+export { blindBaseline } from './blind-baseline';
+export { blindLabelBaseline } from './blind-label-baseline';
+export type { BlindBaselineOptions, BlindBaselineResult } from './blind-baseline';
 
 export { fitThreshold } from './fit-threshold';
 export type { ThresholdFit } from './fit-threshold';

@@ -9,7 +9,19 @@ import { signalsFromLogits } from '../signals/signals-from-logits';
 import { signalsFromProbabilities } from '../signals/signals-from-losses';
 import { auditScores, type AttackScores, type AuditScoresOptions } from './audit-scores';
 import type { AuditReport } from './audit-report';
-import { auditSource, looksLikeProbabilities, modelOutputs, predictFunction, type AuditData, type AuditableModel, type PredictFunction } from './model-outputs';
+import type { AuditProvenance } from './audit-validity';
+import type { ReferenceAttackUse, ReferencesDescription } from '../doctor/audit-description';
+import { joinFeatures, provenanceOf, recordReader } from './audit-records';
+import {
+  auditSource,
+  looksLikeProbabilities,
+  modelOutputs,
+  predictFunction,
+  type AuditData,
+  type AuditableModel,
+  type AuditSource,
+  type PredictFunction,
+} from './model-outputs';
 
 /** Reference models (trained like the target on known subsets of the audit set), or their signals on it. */
 export type AuditReferences =
@@ -29,6 +41,15 @@ export interface AuditModelData {
    * order; `keep[k][i]` is 1 when reference model k trained on audit example i.
    */
   readonly references?: AuditReferences;
+  /**
+   * How the audit was made, for its validity checks (`report.validity`): the records the shadow
+   * models, the reference models (`references.trainedOn`) or any threshold, checkpoint or setting
+   * (`selections`) were trained or chosen on, as dataset indices and/or content hashes
+   * (`contentHashes`); the target's and the other models' training settings; DP claims. The
+   * members' and non-members' content hashes are computed here; give their `ids` to check overlaps
+   * by index too. The reference attacks and keep masks of `references` are filled in.
+   */
+  readonly provenance?: AuditProvenance;
 }
 
 /** Options of {@link auditModel}. */
@@ -48,7 +69,10 @@ const DEFAULT_STATISTICS: readonly StatisticName[] = ['loss', 'modifiedEntropy',
  * non-members (batched, eval mode, no tensor left behind), runs the metric attacks, and LiRA and
  * RMIA when reference models or their signals are given, then reports per attack the advantage,
  * AUC and TPR at low FPR with confidence intervals, the empirical ε lower bound, a per-class view,
- * and every member's exposure ({@link auditScores}). Works in Node and in the browser.
+ * and every member's exposure ({@link auditScores}), and whether the audit is valid
+ * (`report.validity`): a blind baseline on the records' features and labels (never the model;
+ * `recordFeatures`) against the best attack, and the validity findings of `data.provenance`. Works
+ * in Node and in the browser.
  *
  * @param model - A `tf.LayersModel`, a `tf.GraphModel` (anything with `predict(x)` returning one
  *   `[batch, C]` tensor), a `Classifier` of `@mia/core`, or a function `x → logits or probabilities`.
@@ -74,26 +98,48 @@ export async function auditModel(model: AuditableModel, data: AuditModelData, op
     auditSource(fn, 'data.nonMembers', data.nonMembers),
     ...(data.population === undefined ? [] : [auditSource(fn, 'data.population', data.population)]),
   ];
+  const batchSize = options.batchSize ?? 256;
+  // The target's pass over the data also reads the records for the validity checks (hashes, baseline features).
+  const readers = sources.map((source) => recordReader(source));
+  let readingRecords = true;
   const signalsOf = (predict: PredictFunction): ModelSignals[] =>
-    sources.map((source) => {
-      const { values, numClasses } = modelOutputs(fn, predict, source, options.batchSize ?? 256);
+    sources.map((source, k) => {
+      const { values, numClasses } = modelOutputs(fn, predict, source, batchSize, readingRecords ? readers[k]!.visit : undefined);
       const probabilities = output === 'probabilities' || (output === 'auto' && looksLikeProbabilities(values, numClasses));
       return probabilities ? signalsFromProbabilities(values, source.labels, numClasses) : signalsFromLogits(values, source.labels, numClasses);
     });
   const [members, nonMembers, population] = signalsOf(predictFunction(fn, model)) as [ModelSignals, ModelSignals, ModelSignals | undefined];
+  readingRecords = false;
   const attacks: AttackScores[] = (options.statistics ?? DEFAULT_STATISTICS).map((statistic) => ({
     name: statistic,
     memberScores: signedStatistic(members, statistic),
     nonMemberScores: signedStatistic(nonMembers, statistic),
   }));
+  let used: ReferencesDescription | undefined;
   if (data.references !== undefined) {
     const target = concatSignals(population === undefined ? [members, nonMembers] : [members, nonMembers, population]);
-    attacks.push(
-      ...(await referenceAttackScores(fn, data.references, target, members.size, nonMembers.size, (m) => concatSignals(signalsOf(predictFunction(fn, m))))),
+    const scored = await referenceAttackScores(fn, data.references, target, members.size, nonMembers.size, (m) =>
+      concatSignals(signalsOf(predictFunction(fn, m))),
     );
+    attacks.push(...scored.attacks);
+    used = { keep: scored.keep, attacks: scored.uses };
   }
+  const read = readers.map((reader) => reader.result());
+  const records = joinFeatures(read[0]!.features, read[1]!.features);
   return auditScores(
-    { attacks, memberLabels: members.labels, nonMemberLabels: nonMembers.labels, memberLosses: members.loss, numClasses: members.numClasses },
+    {
+      attacks,
+      memberLabels: members.labels,
+      nonMemberLabels: nonMembers.labels,
+      memberLosses: members.loss,
+      numClasses: members.numClasses,
+      records,
+      provenance: provenanceOf(
+        data.provenance,
+        read.map((r) => r.hashes),
+        used,
+      ),
+    },
     options,
   );
 }
@@ -106,7 +152,7 @@ async function referenceAttackScores(
   numMembers: number,
   numNonMembers: number,
   signalsOfModel: (model: AuditableModel) => ModelSignals,
-): Promise<AttackScores[]> {
+): Promise<{ attacks: AttackScores[]; keep: ArrayLike<number | boolean>[]; uses: ReferenceAttackUse[] }> {
   const given = references as { models?: readonly AuditableModel[]; signals?: readonly ModelSignals[]; keep?: unknown };
   const models = Array.isArray(given.signals) ? given.signals : Array.isArray(given.models) ? given.models.map(signalsOfModel) : undefined;
   if (models === undefined || models.length === 0 || !Array.isArray(given.keep)) {
@@ -129,8 +175,13 @@ async function referenceAttackScores(
     throw new InvalidArgumentError(`${fn}: every audit example needs a reference model that did not train on it (keep 0), got none for example ${noOut}`);
   }
   const attacks: ReferenceAttack[] = [liraAttack({ mode: 'offline' })];
-  if (counts.every((n) => n > 0)) attacks.push(liraAttack({ mode: 'online' }));
+  const uses: ReferenceAttackUse[] = [{ name: 'lira-offline', method: 'lira', mode: 'offline', fixVariance: true }];
+  if (counts.every((n) => n > 0)) {
+    attacks.push(liraAttack({ mode: 'online' }));
+    uses.push({ name: 'lira-online', method: 'lira', mode: 'online', fixVariance: true });
+  }
   if (models.length >= 2) {
+    uses.push({ name: 'rmia', method: 'rmia', mode: 'offline' });
     const population =
       target.size > numMembers + numNonMembers
         ? Int32Array.from({ length: target.size - numMembers - numNonMembers }, (_, i) => numMembers + numNonMembers + i)
@@ -144,5 +195,5 @@ async function referenceAttackScores(
     out.push({ name: attack.name, memberScores: scores.subarray(0, numMembers), nonMemberScores: scores.subarray(numMembers, numMembers + numNonMembers) });
     attack.dispose();
   }
-  return out;
+  return { attacks: out, keep: rows, uses };
 }

@@ -1,5 +1,6 @@
 import type { AuditAttackResult } from './audit-attack-metrics';
 import type { ExposureReport } from './record-exposure';
+import type { AuditValidity } from './audit-validity';
 import { renderAuditCsv } from './render-audit-csv';
 import { renderAuditHtml } from './render-audit-html';
 import { renderAuditMarkdown } from './render-audit-markdown';
@@ -26,6 +27,11 @@ export interface AuditReportData {
   readonly exposure: ExposureReport;
   /** Caveats a reader must see (optimistic best thresholds, small sets). */
   readonly notes: readonly string[];
+  /**
+   * Whether the audit can be trusted: the blind baseline and the validity findings (absent in a
+   * report built by hand without them). An audit with findings has numbers that cannot be trusted.
+   */
+  readonly validity?: AuditValidity;
 }
 
 /** The JSON form of an {@link AuditReport} (`format: 'mia-audit-1'`): typed arrays become arrays, ±Infinity and NaN become null. */
@@ -65,6 +71,8 @@ export class AuditReport implements AuditReportData {
   readonly exposure: ExposureReport;
   /** {@inheritDoc AuditReportData.notes} */
   readonly notes: readonly string[];
+  /** {@inheritDoc AuditReportData.validity} */
+  readonly validity?: AuditValidity;
 
   /** Wraps the numbers of an audit (built by {@link auditModel} and {@link auditScores}). */
   constructor(data: AuditReportData) {
@@ -78,6 +86,7 @@ export class AuditReport implements AuditReportData {
     this.attacks = data.attacks;
     this.exposure = data.exposure;
     this.notes = data.notes;
+    if (data.validity !== undefined) this.validity = data.validity;
   }
 
   /** The attack with the highest advantage estimate. */

@@ -2,6 +2,8 @@ import { InvalidArgumentError, checkNumberInRange, checkPositiveInteger, describ
 import { auditAttacksMetrics } from './audit-attack-metrics';
 import { AuditReport } from './audit-report';
 import { recordExposure, strongestAttack } from './record-exposure';
+import { auditValidity, type AuditProvenance } from './audit-validity';
+import type { RecordFeatures } from '../doctor/record-features';
 
 /** One attack's scores of the members and non-members (higher = more likely member). */
 export interface AttackScores {
@@ -25,6 +27,13 @@ export interface AuditScoresInput {
   readonly memberLosses?: ArrayLike<number>;
   /** Number of classes. @default 1 + the largest label */
   readonly numClasses?: number;
+  /**
+   * The records' features, members then non-members (`recordFeatures`), for the blind baseline.
+   * @default the labels alone
+   */
+  readonly records?: RecordFeatures;
+  /** How the audit was made (shadows, references, selections, training, DP claims), for its validity checks. */
+  readonly provenance?: AuditProvenance;
 }
 
 /** Options of {@link auditScores} and {@link auditModel}. */
@@ -60,7 +69,10 @@ function toFloat64(fn: string, name: string, values: unknown, length?: number): 
  * Builds an {@link AuditReport} from attack scores that are already computed (by any framework):
  * per attack the best advantage and AUC with stratified bootstrap intervals, TPR at each FPR with
  * Clopper–Pearson intervals, the empirical ε lower bound and a per-class breakdown; and the
- * exposure of every member to the strongest attack (highest TPR at the lowest FPR).
+ * exposure of every member to the strongest attack (highest TPR at the lowest FPR); and the audit's
+ * validity (`report.validity`): a blind baseline that tells members from non-members by the records
+ * alone (their features when `input.records` has them, else their labels) against the attack with
+ * the highest AUC, and the findings of the validity checks (`diagnoseAudit`) on `input.provenance`.
  *
  * @param input - {@link AuditScoresInput}.
  * @param options - {@link AuditScoresOptions}.
@@ -107,6 +119,16 @@ export function auditScores(input: AuditScoresInput, options: AuditScoresOptions
   const losses =
     input.memberLosses === undefined ? new Float64Array(memberLabels.length).fill(NaN) : toFloat64(fn, 'memberLosses', input.memberLosses, memberLabels.length);
   const numClasses = input.numClasses ?? 1 + [memberLabels, nonMemberLabels].reduce((m, labels) => labels.reduce((a, b) => Math.max(a, b), m), 0);
+  const validity = auditValidity({
+    attacks,
+    memberLabels,
+    nonMemberLabels,
+    ...(input.records === undefined ? {} : { records: input.records }),
+    ...(input.provenance === undefined ? {} : { provenance: input.provenance }),
+    fprs: settings.fprs,
+    confidence: settings.confidence,
+    seed: settings.seed,
+  });
   return new AuditReport({
     confidence: settings.confidence,
     delta: settings.delta,
@@ -123,6 +145,7 @@ export function auditScores(input: AuditScoresInput, options: AuditScoresOptions
         ? [`With ${nonMemberLabels.length} non-members, a TPR at an FPR below ${percentOf(1 / nonMemberLabels.length)} is the TPR at FPR 0.`]
         : []),
     ],
+    validity,
   });
 }
 

@@ -20,6 +20,8 @@ export type AuditData = LabeledData | { readonly x: tf.Tensor; readonly y: Array
 export interface AuditSource {
   readonly size: number;
   readonly labels: Int32Array;
+  /** The shape of one example. */
+  readonly inputShape: readonly number[];
   gather(start: number, end: number): tf.Tensor;
 }
 
@@ -37,7 +39,12 @@ function isLabeledData(data: AuditData): data is LabeledData {
 export function auditSource(fn: string, name: string, data: AuditData): AuditSource {
   if (typeof data !== 'object' || data === null) throw new InvalidArgumentError(`${fn}: ${name} must be a LabeledData or {x, y}, got ${describeValue(data)}`);
   if (isLabeledData(data)) {
-    return { size: data.size, labels: data.y, gather: (start, end) => data.gather(Int32Array.from({ length: end - start }, (_, i) => start + i)) };
+    return {
+      size: data.size,
+      labels: data.y,
+      inputShape: data.inputShape,
+      gather: (start, end) => data.gather(Int32Array.from({ length: end - start }, (_, i) => start + i)),
+    };
   }
   const { x, y } = data;
   if (!isTensor(x) || x.rank < 2) {
@@ -58,7 +65,7 @@ export function auditSource(fn: string, name: string, data: AuditData): AuditSou
     labels[i] = v;
   }
   const rest = x.shape.slice(1).map(() => -1);
-  return { size: n, labels, gather: (start, end) => tf.slice(x, [start, ...rest.map(() => 0)], [end - start, ...rest]) };
+  return { size: n, labels, inputShape: x.shape.slice(1), gather: (start, end) => tf.slice(x, [start, ...rest.map(() => 0)], [end - start, ...rest]) };
 }
 
 /** The model as a predict function (internal). */
@@ -85,14 +92,28 @@ export function predictFunction(fn: string, model: AuditableModel): PredictFunct
   throw new InvalidArgumentError(`${fn}: model must be a tf.LayersModel, a tf.GraphModel, a Classifier or a predict function, got ${describeValue(model)}`);
 }
 
-/** Row-major model outputs `[n, C]` of a source, batched, leaving no tensor behind (internal). */
-export function modelOutputs(fn: string, predict: PredictFunction, source: AuditSource, batchSize: number): { values: Float32Array; numClasses: number } {
+/**
+ * Row-major model outputs `[n, C]` of a source, batched, leaving no tensor behind (internal);
+ * `onBatch` sees each batch's input values and the output width (read once for the outputs and the audit's records).
+ */
+export function modelOutputs(
+  fn: string,
+  predict: PredictFunction,
+  source: AuditSource,
+  batchSize: number,
+  onBatch?: (values: Float32Array, start: number, numClasses: number) => void,
+): { values: Float32Array; numClasses: number } {
   checkPositiveInteger(fn, 'batchSize', batchSize);
   let values: Float32Array | undefined;
   let numClasses = 0;
   for (let start = 0; start < source.size; start += batchSize) {
     const end = Math.min(start + batchSize, source.size);
-    const out = tf.tidy(() => predict(source.gather(start, end)));
+    const out = tf.tidy(() => {
+      const x = source.gather(start, end);
+      const y = predict(x);
+      if (onBatch !== undefined && y.rank === 2 && y.shape[1]! >= 2) onBatch(x.dataSync() as Float32Array, start, y.shape[1]!);
+      return y;
+    });
     try {
       if (out.rank !== 2 || out.shape[0] !== end - start || out.shape[1]! < 2) {
         throw new InvalidArgumentError(

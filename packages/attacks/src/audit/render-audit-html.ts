@@ -1,6 +1,6 @@
 import type { AuditReportData } from './audit-report';
 import { strongestAttack } from './record-exposure';
-import { attackTable, percent, summaryLines } from './render-audit-markdown';
+import { attackTable, percent, summaryLines, validityLines } from './render-audit-markdown';
 
 const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -31,6 +31,13 @@ export function scoreHistogramSvg(members: Float64Array, nonMembers: Float64Arra
       )
       .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h + 20}" width="${w}" height="${h + 20}" role="img" aria-label="score histogram">${bars(n, '#1f77b4')}${bars(m, '#d62728')}<text x="0" y="${h + 15}" font-size="11">${lo.toPrecision(3)}</text><text x="${w}" y="${h + 15}" font-size="11" text-anchor="end">${hi.toPrecision(3)}</text></svg>`;
+}
+
+/** The "Audit validity" section: Markdown `**code**` becomes bold, everything else escaped (internal). */
+function validityHtml(lines: readonly string[]): string {
+  if (lines.length === 0) return '';
+  const item = (line: string) => escape(line).replace(/^\*\*([a-z-]+)\*\*/, '<strong>$1</strong>');
+  return `<h2>Audit validity</h2><ul>${lines.map((l) => `<li>${item(l)}</li>`).join('')}</ul>`;
 }
 
 /** Self-contained HTML rendering of an audit report (internal; `AuditReport.toHTML`). */
@@ -66,6 +73,7 @@ export function renderAuditHtml(report: AuditReportData): string {
     table(['class', 'members', 'non-members', 'AUC', 'advantage'], perClass),
     `<h2>Most exposed records (${escape(report.exposure.attack)})</h2>`,
     table(['rank', 'index', 'label', 'score', 'FPR to flag', 'loss'], exposed),
+    validityHtml(validityLines(report)),
     report.notes.length === 0 ? '' : `<h2>Notes</h2><ul>${report.notes.map((n) => `<li>${escape(n)}</li>`).join('')}</ul>`,
   ];
   const style =

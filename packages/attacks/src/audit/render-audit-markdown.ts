@@ -1,6 +1,8 @@
 import type { ConfidenceInterval } from '@mia/metrics';
 import type { AuditReportData } from './audit-report';
 import { strongestAttack } from './record-exposure';
+import { baselineSentence } from '../doctor/blind-baseline-report';
+import { AUDIT_FINDING_CODES } from '../doctor/audit-finding';
 
 /** `12.3 %` (internal). */
 export const percent = (v: number, digits = 1): string => (Number.isFinite(v) ? `${(100 * v).toFixed(digits)} %` : 'n/a');
@@ -24,8 +26,8 @@ export function attackTable(report: AuditReportData): { header: string[]; rows: 
   return { header, rows };
 }
 
-/** A short "what it means" paragraph (internal). */
-export function summaryLines(report: AuditReportData): string[] {
+/** The leakage lines of the headline: highest advantage, strongest attack at low FPR, ε bound (internal). */
+function leakageLines(report: AuditReportData): string[] {
   const best = report.attacks.reduce((b, a) => (a.advantage.estimate > b.advantage.estimate ? a : b));
   const eps = report.attacks.reduce((b, a) => (a.epsilon.epsilon > b.epsilon.epsilon ? a : b));
   const strongest = strongestAttack(report.attacks);
@@ -37,6 +39,40 @@ export function summaryLines(report: AuditReportData): string[] {
       ? `Strongest attack at low FPR: ${strongest.name}.`
       : `Strongest attack at low FPR: ${strongest.name}, ${percent(low.tpr.estimate, 2)} TPR at ${percent(low.fpr, 2)} FPR (upper bound ${percent(low.tpr.upper, 2)}).`,
     `Any (ε, δ = ${report.delta})-DP guarantee of this model would need ε ≥ ${eps.epsilon.epsilon.toFixed(2)} (${eps.name}, ${c} confidence).`,
+  ];
+}
+
+/**
+ * A short "what it means" paragraph (internal): first, when the audit has validity findings, that
+ * its numbers cannot be trusted; then the leakage, or, when the best attack does not beat the blind
+ * baseline beyond noise, that the audit shows no leakage (with the numbers) instead.
+ */
+export function summaryLines(report: AuditReportData): string[] {
+  const validity = report.validity;
+  const comparison = validity?.baseline.comparisons[0];
+  const invalid =
+    validity === undefined || validity.findings.length === 0
+      ? []
+      : [
+          `Audit not valid: ${validity.findings.length} finding${validity.findings.length === 1 ? '' : 's'} (${[...new Set(validity.findings.map((f) => f.code))].join(', ')}); the numbers below cannot be trusted until they are fixed (see "Audit validity").`,
+        ];
+  if (validity === undefined || comparison === undefined) return [...invalid, ...leakageLines(report)];
+  const sentence = baselineSentence(validity.baseline, comparison);
+  if (!comparison.beatsBaseline) return [...invalid, sentence, 'The attack numbers below are what the attacks measure; they do not show that the model leaks.'];
+  return [...invalid, ...leakageLines(report), sentence];
+}
+
+/** The "Audit validity" section's lines (internal): the blind baseline, every finding with what to do, the notes. */
+export function validityLines(report: AuditReportData): string[] {
+  const validity = report.validity;
+  if (validity === undefined) return [];
+  const b = validity.baseline;
+  return [
+    `Blind baseline: ${b.method}, reading ${b.features}: AUC ${withInterval(b.auc)} (${percent(b.auc.confidence, 0)} DeLong interval, ${b.folds} folds).`,
+    ...(validity.findings.length === 0
+      ? ['No validity finding.']
+      : validity.findings.map((f) => `**${f.code}** (${AUDIT_FINDING_CODES[f.code].title}): ${f.cause}. What to do: ${f.action}.`)),
+    ...validity.notes,
   ];
 }
 
@@ -71,6 +107,8 @@ export function renderAuditMarkdown(report: AuditReportData): string {
       (r) => `| ${r.rank} | ${r.index} | ${r.label} | ${r.score.toPrecision(4)} | ${percent(r.fprToFlag, 2)} | ${r.loss.toPrecision(4)} |`,
     ),
   ];
+  const validity = validityLines(report);
+  if (validity.length > 0) lines.push('', '## Audit validity', '', ...validity.map((l) => `- ${l}`));
   if (report.notes.length > 0) lines.push('', '## Notes', '', ...report.notes.map((n) => `- ${n}`));
   return `${lines.join('\n')}\n`;
 }

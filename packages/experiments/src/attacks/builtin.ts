@@ -12,6 +12,7 @@ import {
 } from '@mia/attacks';
 import { defineAttack, type AttackDefinition, type AttackQuerySet } from './definition';
 import { liraDefinition, rmiaDefinition } from './reference-attacks';
+import { boundaryDistanceDefinition, qmiaDefinition } from './record-attacks';
 
 const METRICS: ReadonlyArray<readonly [StatisticName, string]> = [
   ['correctness', 'correctness: member iff the target classifies the example correctly'],
@@ -56,7 +57,7 @@ const augmentation = (name: AttackQuerySet, description: string) =>
     create: (_options, ctx) => augmentationAttack({ name: ctx.label, seed: ctx.seed }),
   });
 
-/** The attacks every run knows (docs/protocol.md §3.1–3.3, §3.8, §3.9), registered like user attacks. */
+/** The attacks every run knows (docs/protocol.md §3.1–3.3, §3.8, §3.9; QMIA and the label-only boundary distance, docs/guides/new-attacks.md), registered like user attacks. */
 export const BUILTIN_ATTACKS: readonly AttackDefinition<never>[] = [
   ...METRICS.map(metric),
   nn('nn-mlh', 'NN attack on the unsorted posterior (CCL, PAST)', nnMlhAttack),
@@ -67,4 +68,6 @@ export const BUILTIN_ATTACKS: readonly AttackDefinition<never>[] = [
   augmentation('translation', 'augmentation attack: correctness on translated copies (|i| + |j| = d)'),
   liraDefinition,
   rmiaDefinition,
+  qmiaDefinition,
+  boundaryDistanceDefinition,
 ] as unknown as readonly AttackDefinition<never>[];

@@ -1,5 +1,5 @@
-import type { OptionIssue, OptionsSchema } from '@mia/core';
-import type { ModelSignals, ShadowAttack } from '@mia/attacks';
+import type { LabeledData, OptionIssue, OptionsSchema } from '@mia/core';
+import type { LabelOracle, ModelSignals, ShadowAttack } from '@mia/attacks';
 import type { ExperimentConfig, ReferencesConfig, TrainingConfig } from '../schema/run-schema';
 import type { RunReferences } from '../references/reference-signals';
 
@@ -40,6 +40,45 @@ export interface AttackNeeds {
    * docs/protocol.md §1.7), as `ctx.references.targetPopulation`. Needs `references`.
    */
   readonly population?: boolean;
+  /**
+   * The audited records themselves, besides the target's signals on them (QMIA's regressor reads the
+   * records' features): `create` gets `ctx.records` ({@link AttackRecords}) with the dataset, the
+   * indices of the audit examples and of the population (examples the target never trains on, the
+   * shadow side of the partition, docs/protocol.md §1.7) and the target's signals on the population.
+   * Needs no reference models. Refused, like `population`, with a defense that perturbs the target's
+   * outputs while it trains (the runner cannot query that target on the population as an attacker would).
+   */
+  readonly records?: boolean;
+  /**
+   * Label-only query access to the run's trained models (the boundary-distance attack):
+   * `ctx.records.labelOracle('target' | k)` gives a `LabelOracle` (predicted classes only) over the
+   * target's or shadow k's cached model, and `ctx.records.shadows` the examples of each shadow. The
+   * models are the ones the defense trained, without any output perturbation (a label-only attacker
+   * sees the predicted class, which such perturbations keep). Gives `ctx.records` as `records` does.
+   */
+  readonly labelQueries?: boolean;
+}
+
+/**
+ * The records an attack with `needs.records` or `needs.labelQueries` gets (`AttackCreateContext.records`).
+ * Tensors from `dataset.gather` are the caller's to dispose.
+ */
+export interface AttackRecords {
+  /** The run's dataset: `gather(indices)` gives the examples `[n, ...inputShape]` (float32), `y` the labels. */
+  readonly dataset: LabeledData;
+  /** Dataset indices of the audit examples: the target's members, then its non-members (the order `score` gets them in). */
+  readonly audit: readonly number[];
+  /** Dataset indices of the population: examples the target never trains on (the shadow side of the partition). */
+  readonly population: readonly number[];
+  /** Each shadow model's members and non-members, in the order `prepare`'s pooled signals concatenate them. */
+  readonly shadows: ReadonlyArray<{ readonly memberIdx: readonly number[]; readonly nonMemberIdx: readonly number[] }>;
+  /** The target's signals on the population, computed once with its cached model and cached in the store. */
+  targetPopulation(): Promise<ModelSignals>;
+  /**
+   * Label-only access (`needs.labelQueries`) to the cached target (`'target'`) or shadow `k` (0-based,
+   * as in `shadows`); the runner loads each model once and frees it after the attacks.
+   */
+  labelOracle(model: 'target' | number): Promise<LabelOracle>;
 }
 
 /** What {@link AttackDefinition.create} gets besides the attack's params. */
@@ -52,6 +91,8 @@ export interface AttackCreateContext {
   readonly scale: ExperimentConfig['scale'];
   /** The run's reference models, for an attack whose `needs.references` is set. */
   readonly references?: AttackReferences;
+  /** The audited records, for an attack whose `needs.records` or `needs.labelQueries` is set. */
+  readonly records?: AttackRecords;
 }
 
 /**
@@ -96,7 +137,7 @@ export interface AttackDefinition<O = Record<string, unknown>> {
   readonly description: string;
   /** Validates `params` (unknown keys are errors) and fills the defaults; the config's JSON Schema comes from it. */
   readonly schema: OptionsSchema<O>;
-  /** What the attack needs from the run (shadow models, queries, reference models, a population). */
+  /** What the attack needs from the run (shadow models, queries, reference models, a population, the records, label queries). */
   readonly needs: AttackNeeds;
   /**
    * Whether the attack fits a model of its own (an attack network) that takes a while to train: its

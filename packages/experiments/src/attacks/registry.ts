@@ -3,7 +3,7 @@ import { attackConfigOf, type AttackEntry, type ExperimentConfig } from '../sche
 import { createNamedRegistry } from '../schema/named-registry';
 import { moduleBeingImported } from '../defenses/config-modules';
 import { BUILTIN_ATTACKS } from './builtin';
-import type { AttackDefinition, AttackReferences } from './definition';
+import type { AttackDefinition, AttackRecords, AttackReferences } from './definition';
 import type { AttackLookup } from './validate-attacks';
 import { forwardingAttack } from './forwarding-attack';
 import { withoutShadow } from './no-shadow';
@@ -22,6 +22,8 @@ function unsupportedNeeds(definition: AttackDefinition<never>): string | undefin
     return `needs.references.min must be a positive integer, got ${JSON.stringify(min)}`;
   if (needs.population === true && needs.references === undefined)
     return 'needs.population needs needs.references too (the population is scored against the reference models)';
+  for (const key of ['records', 'labelQueries'] as const)
+    if (needs[key] !== undefined && typeof needs[key] !== 'boolean') return `needs.${key} must be true or false, got ${JSON.stringify(needs[key])}`;
   return undefined;
 }
 
@@ -91,12 +93,19 @@ export function isTrainedAttack(name: string): boolean {
  * its params validated and defaulted, named by the entry's label.
  * @param options - `seed` of the attacks' randomness; `scale` of the run (the built-in NN attacks train
  *   5 epochs at `smoke`) @default 'cpu'; `nnEpochs`: epochs of every attack with an `epochs` param that
- *   its entry does not set; `references`: the run's reference models (for `lira`, `rmia`).
+ *   its entry does not set; `references`: the run's reference models (for `lira`, `rmia`); `records`: the
+ *   audited records (for `qmia`, `boundary-distance`).
  * @throws InvalidArgumentError naming the entry when its attack is unknown or its params are invalid.
  */
 export function createAttacks(
   entries: readonly AttackEntry[],
-  options: { readonly seed: number; readonly scale?: ExperimentConfig['scale']; readonly nnEpochs?: number; readonly references?: AttackReferences },
+  options: {
+    readonly seed: number;
+    readonly scale?: ExperimentConfig['scale'];
+    readonly nnEpochs?: number;
+    readonly references?: AttackReferences;
+    readonly records?: AttackRecords;
+  },
 ): ShadowAttack[] {
   return entries.map((entry, i) => {
     const { name, label, params } = attackConfigOf(entry);
@@ -108,6 +117,7 @@ export function createAttacks(
       seed: options.seed,
       scale: options.scale ?? 'cpu',
       ...(options.references === undefined ? {} : { references: options.references }),
+      ...(options.records === undefined ? {} : { records: options.records }),
     });
     const named = attack.name === label ? attack : forwardingAttack(attack, { name: label });
     return definition.needs.shadow ? named : withoutShadow(named, label, name);

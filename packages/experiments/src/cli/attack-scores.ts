@@ -3,6 +3,8 @@ import type { ScoreTable, StatisticName } from '@mia/attacks';
 import { summarizeScores } from '@mia/metrics';
 import { readScoreFile } from './read-score-file';
 import { tableStatistics, yieldToSignals } from './table-statistics';
+import { isTokenScoresInput, tokenScoresCommand } from './token-scores';
+import { scoresFileValidity, validityLines } from './audit-validity-lines';
 
 const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
 
@@ -20,6 +22,8 @@ export interface AttackScoresOptions {
   readonly members?: string;
   /** What a `.npy` score array holds. @default logits for 2-D arrays, losses for 1-D */
   readonly kind?: 'logits' | 'probabilities' | 'losses' | 'scores';
+  /** Per-token log-probabilities (JSONL) only: each language-model attack's params by name, as JSON. */
+  readonly params?: string;
 }
 
 /**
@@ -28,6 +32,8 @@ export interface AttackScoresOptions {
  * curve, so memory stays at about the columns plus two score arrays (10 million loss rows: ~300 MB).
  */
 export async function attackScoresCommand(opts: AttackScoresOptions): Promise<void> {
+  // A language model's per-token log-probabilities (JSONL, or --format jsonl): their own attacks.
+  if (await isTokenScoresInput(opts)) return tokenScoresCommand(opts);
   const table = await readScoreFile(opts.scores, {
     command: 'attack',
     flag: '--scores',
@@ -51,8 +57,17 @@ export async function attackScoresCommand(opts: AttackScoresOptions): Promise<vo
     });
   }
   const counts = membership(table);
+  // The audit's validity: the labels-only blind baseline against the best statistic, the TPR columns' FPR resolution.
+  const validity = scoresFileValidity(
+    table,
+    statistics.map((s) => ({ name: s.name, scores: s.scores() })),
+    [0.01, 0.001],
+    'the TPR@1% and TPR@0.1% columns',
+  );
   if (opts.json === true) {
-    process.stdout.write(`${JSON.stringify({ file: opts.scores, members: counts, rows, ...(note === undefined ? {} : { notes: [note] }) }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ file: opts.scores, members: counts, rows, ...(note === undefined ? {} : { notes: [note] }), validity }, null, 2)}\n`,
+    );
     return;
   }
   process.stdout.write(
@@ -66,6 +81,7 @@ export async function attackScoresCommand(opts: AttackScoresOptions): Promise<vo
     );
   }
   if (note !== undefined) process.stdout.write(`note: ${note}\n`);
+  for (const line of validityLines(validity)) process.stdout.write(`${line}\n`);
 }
 
 function membership(table: ScoreTable) {

@@ -9,6 +9,7 @@ import type { ExperimentResults } from '../run/results';
 import { cannotRead } from './read-score-file';
 import { selectGateRows } from './select-gate-rows';
 import { settleOutputSet } from '../report/output-set';
+import { runDirValidity } from './audit-validity-lines';
 
 /** `results.json` of a run directory, its output set settled first (internal). */
 export async function readResults(dir: string): Promise<ExperimentResults> {
@@ -110,7 +111,11 @@ export async function gateRunDir(dir: string, ceilings: GateCeilings, requestedR
   const describe = (c: RunCheck, op: string) =>
     `${c.metric} upper bound ${pct(c.upper)} ${op} ceiling ${pct(c.ceiling)} (${c.where}, estimate ${pct(c.estimate)}, ${c.how})`;
   const confidence = `${+(100 * ceilings.confidence).toFixed(2)} % confidence`;
+  const validity = runDirValidity(
+    results,
+    ceilings.tprAtFpr.map(([fpr]) => fpr),
+  );
   return failed.length > 0
-    ? { exitCode: 1, line: `FAIL ${dir} leaks more than allowed at ${confidence}: ${failed.map((c) => describe(c, '>')).join('; ')} — ${note}` }
-    : { exitCode: 0, line: `PASS ${dir} leaks at most the ceilings at ${confidence}: ${checks.map((c) => describe(c, '≤')).join('; ')} — ${note}` };
+    ? { exitCode: 1, line: `FAIL ${dir} leaks more than allowed at ${confidence}: ${failed.map((c) => describe(c, '>')).join('; ')} — ${note}`, validity }
+    : { exitCode: 0, line: `PASS ${dir} leaks at most the ceilings at ${confidence}: ${checks.map((c) => describe(c, '≤')).join('; ')} — ${note}`, validity };
 }

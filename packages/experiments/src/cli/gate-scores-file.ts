@@ -5,6 +5,7 @@ import { bootstrapAucAndAdvantageOfEach, clopperPearson, dkwAdvantageInterval, s
 import type { GateCeilings, GateOutcome } from './gate-outcome';
 import { readScoreFile, type ReadScoreFileOptions } from './read-score-file';
 import { tableStatistics, yieldToSignals } from './table-statistics';
+import { scoresFileValidity } from './audit-validity-lines';
 
 /** The statistics the gate bounds, when the table allows them. */
 const GATE_STATISTICS: readonly StatisticName[] = ['loss', 'modifiedEntropy', 'entropy', 'maxConfidence', 'correctness'];
@@ -68,12 +69,20 @@ export async function gateScoresFile(
   const bootstrap = ceilings.advantage !== undefined && n <= GATE_BOOTSTRAP_LIMIT;
   const summaries: Array<{ name: string; summary: ScoreSummary }> = [];
   const sets: Float64Array[] = [];
+  const scored: Array<{ name: string; scores: Float64Array }> = [];
   for (const { name, scores } of statistics) {
     await yieldToSignals();
     const values = scores();
     summaries.push({ name, summary: summarizeScores(values, table.isMember, { fprs: ceilings.tprAtFpr.map(([fpr]) => fpr) }) });
     if (bootstrap) sets.push(values);
+    scored.push({ name, scores: values });
   }
+  const validity = scoresFileValidity(
+    table,
+    scored,
+    ceilings.tprAtFpr.map(([fpr]) => fpr),
+    '--max-tpr-at-fpr',
+  );
   const { confidence } = ceilings;
   const checks: Check[] = [];
   const worst = (metric: string, ceiling: number, bound: (s: ScoreSummary, k: number) => { estimate: number; upper: number; how: string }) => {
@@ -99,6 +108,6 @@ export async function gateScoresFile(
     `${c.metric} upper bound ${pct(c.upper)} ${op} ceiling ${pct(c.ceiling)} (${c.attack}, estimate ${pct(c.estimate)}, ${c.how})`;
   const level = `${+(100 * confidence).toFixed(2)} % confidence`;
   return failed.length > 0
-    ? { exitCode: 1, line: `FAIL ${basename(file)} leaks more than allowed at ${level}: ${failed.map((c) => describe(c, '>')).join('; ')}` }
-    : { exitCode: 0, line: `PASS ${basename(file)} leaks at most the ceilings at ${level}: ${checks.map((c) => describe(c, '≤')).join('; ')}` };
+    ? { exitCode: 1, line: `FAIL ${basename(file)} leaks more than allowed at ${level}: ${failed.map((c) => describe(c, '>')).join('; ')}`, validity }
+    : { exitCode: 0, line: `PASS ${basename(file)} leaks at most the ceilings at ${level}: ${checks.map((c) => describe(c, '≤')).join('; ')}`, validity };
 }

@@ -7,6 +7,8 @@ import { gateDpRunDir, gateDpScoresFile } from './gate-dp';
 import { gateScoresFile } from './gate-scores-file';
 import type { GateCeilings } from './gate-outcome';
 import { cannotRead } from './read-score-file';
+import { allowedCodes, validityLines } from './audit-validity-lines';
+import { findingLine } from '@mia/attacks';
 
 export { gateScoresFile } from './gate-scores-file';
 export type { GateCeilings, GateOutcome } from './gate-outcome';
@@ -25,6 +27,8 @@ export interface GateOptions {
   readonly row?: readonly string[];
   /** Refute a DP claim with the one-run canary audit: a run directory's audited DP rows, or a canary scores file. */
   readonly dp?: boolean;
+  /** Validity finding codes to acknowledge (repeatable, or comma-separated): the gate decides despite them. */
+  readonly allow?: readonly string[];
 }
 
 const fraction = (flag: string, text: string, open = false): number => {
@@ -51,9 +55,14 @@ export function parseGateOptions(opts: GateOptions): GateCeilings & { readonly d
   return { advantage, tprAtFpr, dp, confidence: opts.confidence === undefined ? 0.95 : fraction('--confidence', opts.confidence, true) };
 }
 
-/** `mia gate`: prints one line and sets the exit code (0 pass, 1 leak, 2 cannot decide). */
+/**
+ * `mia gate`: prints one line and sets the exit code (0 pass, 1 leak, 2 cannot decide). It cannot
+ * decide on an audit with a validity finding (docs/guides/audit-doctor.md) that `--allow` does not
+ * acknowledge: it prints the finding, its cause and what to do, and exits 2 whatever the leakage.
+ */
 export async function gateCommand(path: string, opts: GateOptions): Promise<number> {
   try {
+    const allowed = allowedCodes(opts.allow, 'gate');
     const ceilings = parseGateOptions(opts);
     const stats = await stat(path === '-' ? '/dev/stdin' : path).catch((error: unknown) => {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT')
@@ -82,6 +91,17 @@ export async function gateCommand(path: string, opts: GateOptions): Promise<numb
       ...(leakage ? [stats.isDirectory() ? await gateRunDir(path, ceilings, opts.row) : await gateScoresFile(path, ceilings, opts)] : []),
     ];
     for (const outcome of outcomes) process.stdout.write(`mia gate: ${outcome.line}\n`);
+    const findings = outcomes.flatMap((o) => o.validity?.findings ?? []);
+    const blocking = findings.filter((f) => !allowed.has(f.code));
+    const validity = outcomes.find((o) => o.validity !== undefined)?.validity;
+    // The decision stays one line on stdout; what the validity checks found goes to stderr beside it.
+    if (validity !== undefined) for (const line of validityLines(validity, allowed)) process.stderr.write(`mia gate: ${line}\n`);
+    if (blocking.length > 0) {
+      process.stdout.write(
+        `mia gate: CANNOT DECIDE ${path}: the audit is not valid (${blocking.map((f) => f.code).join(', ')}); fix it, or acknowledge a finding with --allow <code>: ${blocking.map(findingLine).join(' | ')}\n`,
+      );
+      return 2;
+    }
     return Math.max(...outcomes.map((o) => o.exitCode)) as 0 | 1;
   } catch (error) {
     const message = MiaError.isInstance(error) ? (error as Error).message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -4,6 +4,8 @@ import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, MiaError, type BackendName } from '@mia/core';
 import { attackScoresCommand, type AttackScoresOptions } from './attack-scores';
 import { gateCommand, type GateOptions } from './gate';
+import { doctorCommand, type DoctorOptions } from './doctor-command';
+import type { AuditEndpointCommandOptions } from './audit-endpoint-command';
 import { cacheLsCommand, cachePruneCommand, cacheVerifyCommand, type CachePruneOptions } from './cache';
 import { runCommand, reproduceCommand, reportCommand, datasetsFetchCommand } from './commands';
 import { asBackendName, initDefaultBackend } from '../train/backend-choice';
@@ -184,20 +186,48 @@ program
 
 program
   .command('attack')
-  .description('audit a model from any framework: score-level attacks on exported logits or losses with membership')
+  .description(
+    "audit a model from any framework: score-level attacks on exported logits or losses with membership, or on a language model's per-token log-probabilities",
+  )
   .requiredOption(
     '--scores <file>',
-    'JSON or CSV table of logits/probabilities/losses with labels and membership, or a .npy array; - or /dev/stdin reads standard input (see docs/guides/audit-pytorch.md)',
+    'JSON or CSV table of logits/probabilities/losses with labels and membership, a .npy array, or JSONL of per-token log-probabilities; - or /dev/stdin reads standard input (see docs/guides/audit-pytorch.md, docs/guides/new-attacks.md)',
   )
   .option(
     '--format <format>',
-    'json, csv or npy (default: the extension, checked against the content; without a known extension, e.g. /dev/stdin, the content)',
+    'json, csv, npy or jsonl (default: the extension, checked against the content; without a known extension, e.g. /dev/stdin, the content; standard input of JSONL needs --format jsonl)',
   )
+  .option('--params <json>', 'per-token log-probabilities: params of the language-model attacks by name, e.g. \'{"min-k": {"k": 0.1}}\' (see `mia schema`)')
   .option('--labels <file>', 'with a .npy --scores: the labels (.npy)')
   .option('--members <file>', 'with a .npy --scores: the 0/1 membership (.npy)')
   .option('--kind <kind>', 'with a .npy --scores: logits, probabilities, losses or scores (default: logits for 2-D, losses for 1-D)')
   .option('--json', 'print the results as JSON')
   .action(async (opts: AttackScoresOptions) => attackScoresCommand(opts));
+
+program
+  .command('audit-endpoint')
+  .description(
+    'black-box audit of a model behind a prediction endpoint under a query budget: metric attacks on its answers at every granularity they reveal, then the label-only boundary distance; resumable with --cache',
+  )
+  .argument('<url>', 'http(s) endpoint: POST {"output", "records": [{"id", "features"}]} answered by {"outputs": [...]} (docs/guides/new-attacks.md)')
+  .requiredOption('--records <file>', 'JSONL of the audited records, one {"id", "features", "label", "member"} a line')
+  .requiredOption('--granularity <g>', 'what the endpoint returns per record: scores, rounded, top-k or label')
+  .requiredOption('--budget <n>', 'distinct queries in all, answers from the cache included (at least one per record)')
+  .option('--cache <file>', 'append-only JSONL of every answer, written after each batch: rerun with it to resume without repeating a query')
+  .option('--top-k <k>', 'k of top-k answers, and of the top-k view derived from finer ones (default: 3)')
+  .option('--decimals <d>', 'digits of rounded answers, and of the rounded view derived from probabilities (default: 2)')
+  .option('--batch-size <n>', 'queries per request (default: 64)')
+  .option('--rate <n>', 'requests per second at most (default: no limit)')
+  .option('--retries <n>', 'retries of a request that failed with a 5xx, a 429, a network error or a timeout, with exponential backoff (default: 3)')
+  .option('--timeout <ms>', 'time a request may take (default: 30000)')
+  .option('--seed <n>', 'seed of the boundary search (default: 0)')
+  .option('--no-label-only', 'skip the label-only boundary-distance attack')
+  .option('--json', 'print the report as JSON')
+  .action(async (url: string, opts: AuditEndpointCommandOptions) => {
+    await setup();
+    const { auditEndpointCommand } = await import('./audit-endpoint-command');
+    await auditEndpointCommand(url, { ...opts, quiet: program.opts<{ quiet?: boolean }>().quiet === true });
+  });
 
 program
   .command('gate')
@@ -219,8 +249,31 @@ program
     '--dp',
     "refute a DP claim with the one-run canary audit: exit 1 when a run directory's audited DP row (dp-sgd params audit: { canaries }), or a canary scores file (format mia-canary-scores-1), proves more than the accountant's ε",
   )
+  .option(
+    '--allow <code>',
+    'acknowledge a validity finding (e.g. tpr-below-resolution; repeatable or comma-separated): the gate decides despite it instead of exiting 2 (docs/guides/audit-doctor.md)',
+    (v: string, all: string[] = []) => [...all, v],
+  )
   .action(async (path: string, opts: GateOptions) => {
     process.exitCode = await gateCommand(path, opts);
+  });
+
+program
+  .command('doctor')
+  .description(
+    "check that an audit is valid: a blind baseline (records' features and labels, never the model) against the best attack, and the validity findings with their cause and what to do; exit 0 valid, 1 findings, 2 cannot read (docs/guides/audit-doctor.md)",
+  )
+  .argument('<run-dir|scores>', 'a `mia run` output directory (results.json), or a scores file as `mia attack --scores` reads it')
+  .option('--format <format>', 'scores file: json, csv or npy (default: the extension, checked against the content; else the content)')
+  .option('--labels <file>', 'with a .npy scores file: the labels (.npy)')
+  .option('--members <file>', 'with a .npy scores file: the 0/1 membership (.npy)')
+  .option('--kind <kind>', 'with a .npy scores file: logits, probabilities, losses or scores')
+  .option('--replan', 'run directory: plan the run again from its config and data to run every check (the data must be available: --data-dir)')
+  .option('--data-dir <dir>', 'with --replan: directory with dataset files you provide')
+  .option('--json', 'print the validity as JSON')
+  .action(async (path: string, opts: DoctorOptions) => {
+    if (opts.replan === true) await setup();
+    process.exitCode = await doctorCommand(path, opts);
   });
 
 program

@@ -37,6 +37,25 @@ export function sniffScoreFormat(head: Uint8Array): SniffedFormat {
   return { format: 'csv', evidence: `its first line is ${JSON.stringify(shown)}` };
 }
 
+/**
+ * Whether the first bytes are per-token log-probabilities of a language model in JSONL
+ * (`parseTokenLogprobsJsonl`'s layout, one record a line): the first line that is not blank is a JSON
+ * object with a `"logprobs"` field. A long first line may end beyond `head`: then the field's key
+ * within the head is enough (a JSON score file has no `"logprobs"` key; the parser checks the rest).
+ */
+export function looksLikeTokenLogprobs(head: Uint8Array): boolean {
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(head).replace(/^\uFEFF/, '');
+  const line = text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
+  if (!line.trimStart().startsWith('{')) return false;
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && 'logprobs' in value;
+  } catch {
+    // A first line cut by the end of the head, or not JSON: its "logprobs" key (at the top level or not) decides.
+    return /"logprobs"\s*:/.test(line);
+  }
+}
+
 /** Options of {@link chooseScoreFormat}. */
 export interface ChooseScoreFormatOptions {
   /** `--format`, when given. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { modelNames } from '@mia/models';
 import { attackNames, getAttack } from '../attacks/registry';
+import { TOKEN_ATTACKS } from '../attacks/token-attacks';
 import { experimentSchema } from '../schema/run-schema';
 import { defenseNames, getDefense } from '../defenses/registry';
 import { DATASET_NAMES } from './validate-config';
@@ -10,7 +11,9 @@ import { DATASET_NAMES } from './validate-config';
  * $schema=…` or `"$schema"`): the config's shape, with each registered defense's `params` described
  * by that defense's own schema (the same one the runner validates with), each registered attack as
  * its name or `{ name, label?, params }` with `params` described by the attack's schema, and the
- * dataset, model and attack names the runner accepts enumerated.
+ * dataset, model and attack names the runner accepts enumerated. `$defs.tokenAttacks` lists the
+ * language-model attacks of `mia attack --scores <file.jsonl>` with their params (the keys and values
+ * of its `--params`); a config cannot list them (they score exported log-probabilities, not a run's models).
  */
 export function experimentJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(experimentSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown> & {
@@ -44,9 +47,21 @@ export function experimentJsonSchema(): Record<string, unknown> {
       additionalProperties: false,
     };
   });
+  const tokenAttacks = {
+    description:
+      'The language-model attacks of `mia attack --scores <file.jsonl>` (per-token log-probabilities), not config attacks: `--params` takes { <name>: <params> }',
+    anyOf: TOKEN_ATTACKS.map((d) => ({
+      description: d.description,
+      type: 'object',
+      properties: { name: { const: d.name }, params: d.schema.jsonSchema() },
+      required: ['name'],
+      additionalProperties: false,
+    })),
+  };
   return {
     ...schema,
     title: 'mia experiment config',
+    $defs: { ...(schema.$defs as Record<string, unknown> | undefined), tokenAttacks },
     properties: {
       ...schema.properties,
       dataset: named(schema.properties.dataset!, 'name', DATASET_NAMES),

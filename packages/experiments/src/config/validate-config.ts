@@ -90,14 +90,15 @@ function referencesIssues(references: ExperimentConfig['references']): OptionIss
 }
 
 /**
- * An attack that needs the target's outputs on population examples, against a defense that perturbs
+ * An attack that needs the target's outputs on population examples (`needs.population`, `needs.records`), against a defense that perturbs
  * its outputs while it trains (`perturbLogits`, e.g. MemGuard): the runner cannot query that target
  * on new examples as an attacker would see it, so the pair is refused.
  */
 function populationIssues(entries: ReadonlyArray<ExperimentConfig['attacks'][number] | undefined>, defenses: readonly unknown[]): OptionIssue[] {
   const issues: OptionIssue[] = [];
   entries.forEach((entry, i) => {
-    if (entry === undefined || registeredAttacks.find(attackConfigOf(entry).name)?.needs.population !== true) return;
+    const needs = entry === undefined ? undefined : registeredAttacks.find(attackConfigOf(entry).name)?.needs;
+    if (entry === undefined || (needs?.population !== true && needs?.records !== true)) return;
     defenses.forEach((d, j) => {
       const name = defenseSchema.safeParse(d).data?.name;
       if (name !== undefined && registeredDefenses.find(name)?.perturbLogits !== undefined)

@@ -2,6 +2,7 @@ import type { ExperimentResults } from '../run/results';
 import { exposureHtml, hasExposure } from './exposure-report';
 import { scoreHistogramSpec } from './exposure-plots';
 import { whatItMeans } from './what-it-means';
+import { validityItems } from './validity-report';
 import { attackTable, EPSILON_NOTE, mainTable, privacyTable, reproduceCommands, RESULTS_NOTE, TPR_AT_FPR_NOTE, type ReportOptions } from './markdown-report';
 import { lossHistogramSpec, privacyUtilitySpec, rocSpec } from './plots';
 import { renderSvg } from './render-svg';
@@ -65,6 +66,13 @@ figure{display:inline-block;margin:1rem;vertical-align:top}pre{background:#f6f6f
 <h1>${escape(results.config.name)}</h1>
 <p>${escape(results.config.description)}</p>
 ${meaning.length === 0 ? '' : `<section class="meaning" data-section="what-it-means"><h2>What it means</h2><p>${escape(meaning.join(' '))}</p></section>`}
+${
+  validityItems(results).length === 0
+    ? ''
+    : `<section data-section="audit-validity"><h2>Audit validity</h2><ul>${validityItems(results)
+        .map((item) => `<li>${escape(item)}</li>`)
+        .join('')}</ul></section>`
+}
 ${[...notes, ...warnings].join('\n')}
 <p>Dataset <strong>${escape(results.dataset.name)}</strong> (${results.dataset.source === 'real' ? 'real data' : 'STAND-IN'}), model ${escape(results.config.model.name)}, ${results.config.training.epochs} epochs, scale ${escape(results.config.scale)}, seed ${results.config.seed}, backend ${escape(results.backend)}.</p>
 <h2>Results</h2>

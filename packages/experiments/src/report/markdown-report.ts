@@ -5,6 +5,7 @@ import { exposureMarkdown } from './exposure-report';
 import { whatItMeans } from './what-it-means';
 import { referencesMarkdown } from './references-report';
 import { markdownTable } from './markdown-table';
+import { validityItems } from './validity-report';
 import { escapeMarkdownInline, escapeMarkdownParagraph, markdownCode, markdownCodeBlock } from './escape';
 
 const pct = (v: number) => (Number.isFinite(v) ? (100 * v).toFixed(1) : 'n/a');
@@ -201,6 +202,7 @@ export function markdownReport(results: ExperimentResults, options: ReportOption
     escapeMarkdownParagraph(results.config.description),
     '',
     ...(meaning.length === 0 ? [] : ['## What it means', '', escapeMarkdownParagraph(meaning.join(' ')), '']),
+    ...(validityItems(results).length === 0 ? [] : ['## Audit validity', '', ...validityItems(results).map((item) => `- ${md(item)}`), '']),
     ...results.notes.map((n) => `> **Note:** ${md(n)}`),
     ...(results.warnings ?? []).map((w) => `> **Warning:** ${md(w)}`),
     '',

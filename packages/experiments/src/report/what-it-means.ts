@@ -1,5 +1,7 @@
 import type { DefenseRow, ExperimentResults } from '../run/results';
 import { DEFAULT_REGIME } from '../run/testability';
+import { baselineSentence } from '@mia/attacks';
+import { invalidLead } from './validity-report';
 
 const pct = (v: number) => (100 * v).toFixed(1);
 
@@ -83,13 +85,17 @@ function lowFprSentence(base: DefenseRow, others: readonly DefenseRow[]): string
  * (docs/protocol.md §5.1), after a sentence on the undefended model: it overfits and leaks, or it
  * is not in a regime where a membership-inference defense can show anything (it does not fit its
  * training set, test accuracy ≤ 3× chance, or no train–test gap beyond noise); last, when the run
- * recorded TPRs at low FPR, the low-FPR view beside the average-case one. Empty when the run
- * has no undefended row (`defense: none`) or nothing to compare it to.
+ * recorded TPRs at low FPR, the low-FPR view beside the average-case one. With the run's validity
+ * (`results.doctor`): first, when it has findings, that the audit is not valid; and when the
+ * undefended row's best attack does not beat the blind baseline beyond noise, that sentence says
+ * so instead of calling the model leaky. Empty when the run has no undefended row (`defense: none`)
+ * or nothing to compare it to (then only the validity sentence, when there is one).
  */
 export function whatItMeans(results: ExperimentResults): string[] {
+  const invalid = invalidLead(results);
   const base = results.rows.find((r) => r.defense === 'none');
   const others = results.rows.filter((r) => r !== base);
-  if (base === undefined || others.length === 0) return [];
+  if (base === undefined || others.length === 0) return invalid === undefined ? [] : [invalid];
   const sizes = Object.entries(results.partition.sizes)
     .filter(([k]) => k.startsWith('target_'))
     .map(([, v]) => v);
@@ -101,10 +107,21 @@ export function whatItMeans(results: ExperimentResults): string[] {
   if (!fit.overfits) regime.push(fit.text);
   if (chance !== undefined && base.testAccuracy <= 3 * chance)
     regime.push(`its test accuracy ${pct(base.testAccuracy)} % is at most 3× chance (${pct(chance)} %)`);
+  const baseline = results.doctor?.baseline;
+  const comparison = baseline?.comparisons.find((c) => c.scope === base.label);
+  const unbeaten = baseline !== undefined && comparison !== undefined && !comparison.beatsBaseline;
   const lead =
     regime.length > 0
       ? `The undefended model is not in the regime a membership-inference defense is meant for (${regime.join('; ')}), so these comparisons say little:`
-      : `The undefended model ${fit.text} and leaks membership (highest attack advantage ${pct(base.maxAdvantage)} %).`;
+      : unbeaten
+        ? `The undefended model ${fit.text}, but ${baselineSentence(baseline, comparison).replace(/^No leakage shown: /, '')} This run shows no membership leakage of it, so the defenses below have none to lower:`
+        : `The undefended model ${fit.text} and leaks membership (highest attack advantage ${pct(base.maxAdvantage)} %).`;
   const lowFpr = lowFprSentence(base, others);
-  return [lead, ...others.map((row) => defenseSentence(base, row, n)), ...(lowFpr === undefined ? [] : [lowFpr])];
+  return [
+    ...(invalid === undefined ? [] : [invalid]),
+    ...(regime.length > 0 && unbeaten ? [baselineSentence(baseline, comparison)] : []),
+    lead,
+    ...others.map((row) => defenseSentence(base, row, n)),
+    ...(lowFpr === undefined ? [] : [lowFpr]),
+  ];
 }

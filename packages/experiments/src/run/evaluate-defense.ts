@@ -10,6 +10,7 @@ import { createAttacks, findAttack } from '../attacks/registry';
 import { attackCacheOptions, runCachedAttackSuite, type CachedAttackSuiteOptions } from '../attacks/cached-attack-suite';
 import { targetPopulationSignals } from '../attacks/population-signals';
 import { unitQuerySignals } from '../attacks/query-signals';
+import { attackRecords, runNeedsRecords } from '../attacks/attack-records';
 import { defenseRow, rowBootstrapInput } from './defense-row';
 import type { PairedRowInput } from './paired-se';
 import type { DefenseRow } from './results';
@@ -92,7 +93,14 @@ async function runAttacks(
   // The attack models train with the training seed: their randomness is part of a seed's spread (§5.2).
   const attackSeed = deriveSeed(trainingSeedOf(config), 'attack');
   const attackOptions = { seed: attackSeed, nnEpochs: config.scale === 'smoke' ? 5 : undefined };
-  const create = { seed: attackSeed, scale: config.scale, ...(await attackReferences(plan, defense, ctx)) };
+  // The records (QMIA's features, label queries of the boundary-distance attack): only for a run with such an attack.
+  const records = runNeedsRecords(plan) ? attackRecords(plan, defense, ctx.store, ctx.onLog) : undefined;
+  const create = {
+    seed: attackSeed,
+    scale: config.scale,
+    ...(await attackReferences(plan, defense, ctx)),
+    ...(records === undefined ? {} : { records: records.records }),
+  };
   const attacks = createAttacks(
     config.attacks.filter((a) => queriesOf(a) === undefined),
     create,
@@ -110,7 +118,10 @@ async function runAttacks(
             attacks,
           },
           cache,
-        ).finally(() => attacks.forEach((a) => a.dispose?.()));
+        ).finally(() => {
+          attacks.forEach((a) => a.dispose?.());
+          records?.dispose();
+        });
   const results = [...(suite?.attacks ?? [])];
   // Augmentation attacks (docs/protocol.md §3.3): their own suite on signals with the attack's queries.
   for (const entry of shadow === undefined ? [] : config.attacks.filter((a) => queriesOf(a) !== undefined))

@@ -4,6 +4,7 @@ import type { PairedSeTable } from './paired-se';
 import type { RowSe } from './row-uncertainty';
 import type { RowExposure, RowRecords } from './row-exposure';
 import type { ScoreHistogram } from './score-histogram';
+import type { AuditFinding, BlindBaselineReport } from '@mia/attacks';
 
 export type { RowSe } from './row-uncertainty';
 export type { PairedSeTable } from './paired-se';
@@ -203,6 +204,16 @@ export interface ReferencesSummary {
   readonly trainedInThisRun: number;
 }
 
+/** Whether a run's audit can be trusted (`results.json`'s `doctor`, docs/guides/audit-doctor.md). */
+export interface RunDoctor {
+  /** The model-free classifier of membership on the target's evaluation records, with each row's best attack against it (rows with per-record scores). */
+  readonly baseline?: BlindBaselineReport;
+  /** What makes the run's numbers untrustworthy, each with its cause and what to do (empty: nothing found). */
+  readonly findings: readonly AuditFinding[];
+  /** What the reader should know but does not invalidate the run. */
+  readonly notes: readonly string[];
+}
+
 /** Everything a run measured, with what is needed to reproduce it (written as `results.json`). */
 export interface ExperimentResults {
   readonly format: 'mia-results-1';
@@ -243,4 +254,10 @@ export interface ExperimentResults {
    * them to `exposure.csv` and leaves them out of `results.json`, so re-rendering a run keeps its CSV.
    */
   readonly perRecord?: readonly RowRecords[];
+  /**
+   * Whether the run's audit can be trusted (docs/guides/audit-doctor.md): a blind baseline (a
+   * classifier of the evaluation records' features and labels, never a model) against each row's
+   * best attack, and the validity findings with their cause and what to do; absent in older results.
+   */
+  readonly doctor?: RunDoctor;
 }

@@ -15,9 +15,11 @@ import { sizeWarnings } from '../config/sizes';
 import { packageVersions } from '../store/versions';
 import { evaluateDefense, type DefenseEvaluation } from './evaluate-defense';
 import { pairedRowSe, type PairedRowInput } from './paired-se';
-import type { ExperimentResults } from './results';
+import type { ExperimentResults, RunDoctor } from './results';
 import { referencesSummary, runReferences } from './run-references';
 import { examplesPerClassWarning } from './warnings';
+import { diagnoseRun } from './audit-doctor';
+import { findingLine } from '@mia/attacks';
 import type { RunReferences } from '../references/reference-signals';
 
 export type { TrainUnitsRequest, UnitPlacement } from '../place/placement';
@@ -50,7 +52,9 @@ export interface RunExperimentOptions {
  * its shadows when an attack calibrates on them, adaptive as in §3.7, and the reference models),
  * trains the units the cache lacks where the options place them (this thread, worker threads or
  * processes, a queue), then evaluates every defense: attacks, utility, loss gap, loss variance, P1
- * and each attacked target's per-record exposure (`row.exposure`; every record in `perRecord`).
+ * and each attacked target's per-record exposure (`row.exposure`; every record in `perRecord`); last,
+ * whether the audit is valid (`doctor`: a blind baseline against each row's best attack and the
+ * validity findings, docs/guides/audit-doctor.md), which changes no number of the run.
  * @throws InvalidArgumentError naming every bad config entry by its path; a user defense registered
  *   without a module when units train in workers or on a queue.
  */
@@ -81,7 +85,20 @@ export async function runExperiment(input: ExperimentConfig, options: RunExperim
     evaluation.warnings.forEach(warn);
     evaluations.push(evaluation);
   }
-  return runResults(plan, evaluations, references, { started, warnings });
+  const doctorStarted = performance.now();
+  const doctor = diagnoseRun(
+    plan,
+    evaluations.map((e) => e.row),
+    evaluations.flatMap((e) => (e.records === undefined ? [] : [e.records])),
+    references,
+  );
+  const auc = doctor.baseline?.auc;
+  if (auc !== undefined)
+    onLog?.(
+      `doctor     blind baseline AUC ${auc.estimate.toFixed(3)} [${auc.lower.toFixed(3)}, ${auc.upper.toFixed(3)}] (${((performance.now() - doctorStarted) / 1000).toFixed(2)} s with the checks)`,
+    );
+  for (const finding of doctor.findings) onLog?.(`doctor     ${findingLine(finding)}`);
+  return runResults(plan, evaluations, references, { started, warnings, doctor });
 }
 
 /** The run's `results.json` from its plan and every defense's evaluation. */
@@ -89,7 +106,7 @@ function runResults(
   plan: RunPlan,
   evaluations: readonly DefenseEvaluation[],
   references: RunReferences | undefined,
-  run: { readonly started: number; readonly warnings: readonly string[] },
+  run: { readonly started: number; readonly warnings: readonly string[]; readonly doctor: RunDoctor },
 ): ExperimentResults {
   const { config, data } = plan;
   return {
@@ -121,6 +138,7 @@ function runResults(
     ),
     ...(references === undefined ? {} : { references: referencesSummary(config, references) }),
     perRecord: evaluations.flatMap((e) => (e.records === undefined ? [] : [e.records])),
+    doctor: run.doctor,
   };
 }
 
