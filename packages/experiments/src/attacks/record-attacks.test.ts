@@ -102,6 +102,14 @@ describe('QMIA and the boundary distance in a run', () => {
     expect(Number.isFinite(qmia.advantage)).toBe(true);
   }, 240_000);
 
+  it('leaks no tensor: the records, the loaded models and the label queries are freed after the attacks', async () => {
+    const fresh = new DirectoryArtifactStore(join(dir, 'leak'));
+    const before = tf.memory().numTensors;
+    await runExperiment(parseExperimentConfig({ ...base, attacks }), { store: fresh });
+    await new Promise((resolve) => setImmediate(resolve)); // the loaded models are freed once their promises settle
+    expect(tf.memory().numTensors).toBe(before);
+  }, 300_000);
+
   it('both run beside each other; a rerun answers from the cache with the same numbers and queries no model', async () => {
     const lines: string[] = [];
     const first = await runExperiment(parseExperimentConfig({ ...base, attacks }), { store, onLog: (l) => lines.push(l) });
