@@ -36,9 +36,14 @@ export interface LeakAssertions<R = unknown> {
  * @see docs/protocol.md §5.
  */
 export const leakMatchers = {
-  /** `expect(report).toLeakAtMost(ceilings)`: see {@link checkLeakage}. */
-  toLeakAtMost(received: unknown, ceilings: LeakCeilings): MatcherResult {
+  /**
+   * `expect(report).toLeakAtMost(ceilings)`: see {@link checkLeakage}. An audit with an unacknowledged
+   * validity finding fails both `toLeakAtMost` and `.not.toLeakAtMost`: its numbers decide neither.
+   */
+  toLeakAtMost(this: unknown, received: unknown, ceilings: LeakCeilings): MatcherResult {
     const verdict = checkLeakage(received as LeakageEvidence, ceilings);
+    if (!verdict.decided)
+      return { pass: (this as { readonly isNot?: boolean } | undefined)?.isNot === true, message: () => `expected a valid audit, but it ${verdict.message}` };
     return {
       pass: verdict.pass,
       message: () =>

@@ -1,5 +1,7 @@
 import { InvalidArgumentError, describeValue } from '@mia/core';
 import { bestOperatingPoint, bootstrapRocStatistic, clopperPearson, summarizeAttack } from '@mia/metrics';
+import { AUDIT_FINDING_CODES, type AuditFinding, type AuditFindingCode } from '../doctor/audit-finding';
+import { diagnoseAudit } from '../doctor/diagnose-audit';
 
 /** Ceilings a model's leakage must stay under; each is compared with the UPPER confidence bound of its metric. */
 export interface LeakCeilings {
@@ -9,6 +11,11 @@ export interface LeakCeilings {
   readonly tprAtFpr?: readonly [number, number] | readonly (readonly [number, number])[];
   /** Two-sided confidence level of the bounds. @default the report's (0.95 by default) */
   readonly confidence?: number;
+  /**
+   * Validity finding codes to acknowledge (as `mia gate --allow`): an audit whose `validity` holds a
+   * finding not listed here cannot be decided, whatever its leakage (docs/guides/audit-doctor.md).
+   */
+  readonly allow?: readonly AuditFindingCode[];
 }
 
 /** The attacks of an audit report, or its JSON form: what {@link checkLeakage} reads. */
@@ -22,6 +29,8 @@ export interface LeakageEvidence {
     readonly nonMemberScores: ArrayLike<number>;
     readonly advantage?: { readonly estimate: number; readonly upper: number };
   }>;
+  /** The audit's validity checks (`report.validity` of `auditModel` / `auditScores`); its findings make the verdict undecided. */
+  readonly validity?: { readonly findings: readonly AuditFinding[] };
 }
 
 /** One compared metric: the worst attack's upper bound against its ceiling. */
@@ -42,8 +51,12 @@ export interface LeakCheck {
 
 /** Result of {@link checkLeakage}: whether every ceiling holds, and a one-line reason. */
 export interface LeakVerdict {
-  /** Whether every ceiling holds. */
+  /** Whether the audit is valid and every ceiling holds. */
   readonly pass: boolean;
+  /** False when the audit has a validity finding that `ceilings.allow` does not acknowledge: its numbers cannot decide. */
+  readonly decided: boolean;
+  /** The unacknowledged validity findings (empty when decided). */
+  readonly findings: readonly AuditFinding[];
   /** One line naming the metric, the attack, the upper bound, the confidence and the ceiling. */
   readonly message: string;
   /** One entry per ceiling. */
@@ -84,13 +97,18 @@ export function checkCeilings(
   });
   if (advantage === undefined && pairs.length === 0) throw new InvalidArgumentError(`${fn}: give at least one ceiling (advantage or tprAtFpr), got none`);
   const confidence = checkFraction(fn, 'confidence', ceilings.confidence ?? reportConfidence, true);
+  for (const code of ceilings.allow ?? [])
+    if (!Object.hasOwn(AUDIT_FINDING_CODES, code))
+      throw new InvalidArgumentError(`${fn}: allow must list finding codes (${Object.keys(AUDIT_FINDING_CODES).join(', ')}), got ${describeValue(code)}`);
   return { advantage, pairs, confidence };
 }
 
 /**
  * Checks an audit against leakage ceilings: for each ceiling, the worst attack's UPPER confidence
  * bound (best-threshold advantage: stratified bootstrap; TPR at an FPR: Clopper–Pearson at the ROC
- * vertex) must not exceed it. What `mia gate` and the `toLeakAtMost` matcher decide with.
+ * vertex) must not exceed it. What `mia gate` and the `toLeakAtMost` matcher decide with. An audit
+ * whose `validity` holds a finding (docs/guides/audit-doctor.md) that `ceilings.allow` does not
+ * acknowledge is not decided: `pass` is false and the message names the finding, whatever the leakage.
  *
  * @param report - An {@link AuditReport} or its JSON form (anything with `confidence` and per-attack scores).
  * @param ceilings - {@link LeakCeilings}; at least one.
@@ -132,9 +150,37 @@ export function checkLeakage(report: LeakageEvidence, ceilings: LeakCeilings): L
   const c = `${+(100 * confidence).toFixed(2)} % confidence`;
   const describeCheck = (k: LeakCheck, op: string) =>
     `${k.metric} upper bound ${pct(k.upper)} ${op} ceiling ${pct(k.ceiling)} (${k.attack}, estimate ${pct(k.estimate)})`;
-  const message =
+  const leakage =
     failed.length > 0
       ? `leaks more than allowed at ${c}: ${failed.map((k) => describeCheck(k, '>')).join('; ')}`
       : `leaks at most the ceilings at ${c}: ${checks.map((k) => describeCheck(k, '≤')).join('; ')}`;
-  return { pass: failed.length === 0, message, checks, confidence };
+  const allowed = new Set(ceilings.allow ?? []);
+  const findings = gateFindings(report, pairs).filter((f) => !allowed.has(f.code));
+  const decided = findings.length === 0;
+  const message = decided
+    ? leakage
+    : `cannot be decided: the audit is not valid (${findings.map((f) => f.code).join(', ')}; fix it, or acknowledge a finding with allow): ${findings.map((f) => `${f.cause} — ${f.action}`).join(' | ')}; the invalid audit's numbers: ${leakage}`;
+  return { pass: decided && failed.length === 0, decided, findings, message, checks, confidence };
+}
+
+/** Findings about one operating point (they bear on a gate only when it reads that FPR). */
+const OPERATING_POINT_CODES: ReadonlySet<AuditFindingCode> = new Set(['tpr-below-resolution', 'fpr-mismatch']);
+
+/**
+ * The validity findings that bear on a leakage gate: the report's own (those about an operating point
+ * only when a ceiling reads its FPR) and the resolution check of each TPR ceiling against the
+ * non-members it is read from.
+ */
+function gateFindings(report: LeakageEvidence, pairs: ReadonlyArray<readonly [number, number]>): AuditFinding[] {
+  const gated = pairs.map(([fpr]) => fpr);
+  const readsFpr = (f: AuditFinding) => f.numbers.fpr !== undefined && gated.some((fpr) => Math.abs(fpr - f.numbers.fpr!) < 1e-12);
+  const own = (report.validity?.findings ?? []).filter((f) => !OPERATING_POINT_CODES.has(f.code) || readsFpr(f));
+  const numNonMembers = Math.min(...report.attacks.map((a) => a.nonMemberScores.length));
+  const ceilingsCheck = diagnoseAudit({
+    members: {},
+    nonMembers: {},
+    operatingPoints: gated.map((fpr) => ({ where: 'the tprAtFpr ceiling', fpr, numNonMembers, showsAchievedFpr: false })),
+  });
+  const seen = new Set(own.map((f) => `${f.code}:${f.numbers.fpr}`));
+  return [...own, ...ceilingsCheck.filter((f) => !seen.has(`${f.code}:${f.numbers.fpr}`))];
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { seededRandom } from '@mia/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gateDpRunDir, gateDpScoresFile } from './gate-dp';
-import { parseGateOptions } from './gate';
+import { gateCommand, parseGateOptions } from './gate';
 
 const dir = mkdtempSync(join(tmpdir(), 'mia-gate-dp-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -98,6 +98,31 @@ describe('mia gate --dp on a run directory', () => {
     const passed = await gateDpRunDir(runDir('fine', [row('undefended'), row('DP ε=8', privacy(false))]));
     expect(passed.exitCode).toBe(0);
     expect(passed.line).toMatch(/^PASS .*canary ε ≥ 2\.90/);
+  });
+
+  it("respects the run's validity as it bears on the DP claim: an unaccounted search blocks (exit 2), the attacks' findings are notes", async () => {
+    const privacy = { mechanism: 'dp-sgd', epsilon: 7.99, delta: 1e-5, audit: audit(false) };
+    const finding = (code: string, cause: string) => ({ code, cause, action: 'do something', numbers: {} });
+    const withDoctor = (name: string, findings: unknown[]) => {
+      const at = runDir(name, [row('undefended'), row('DP ε=8', privacy)]);
+      writeFileSync(join(at, 'results.json'), JSON.stringify({ ...results([row('undefended'), row('DP ε=8', privacy)]), doctor: { findings, notes: [] } }));
+      return at;
+    };
+    const searched = withDoctor('searched', [finding('dp-search-unaccounted', 'ε of a searched config'), finding('shadow-overlap', '3 shared records')]);
+    const outcome = await gateDpRunDir(searched);
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.validity!.findings.map((f) => f.code)).toEqual(['dp-search-unaccounted']);
+    expect(outcome.validity!.notes.join('\n')).toContain('shadow-overlap (about the attacks, not the DP claim');
+    const silent = <T>(run: () => Promise<T>) => {
+      const [out, err] = [process.stdout.write, process.stderr.write];
+      process.stdout.write = (() => true) as typeof process.stdout.write;
+      process.stderr.write = (() => true) as typeof process.stderr.write;
+      return run().finally(() => ([process.stdout.write, process.stderr.write] = [out, err]));
+    };
+    expect(await silent(() => gateCommand(searched, { dp: true }))).toBe(2);
+    expect(await silent(() => gateCommand(searched, { dp: true, allow: ['dp-search-unaccounted'] }))).toBe(0);
+    // Only the attacks' findings: the DP gate decides.
+    expect(await silent(() => gateCommand(withDoctor('attacks-only', [finding('shadow-overlap', '3 shared records')]), { dp: true }))).toBe(0);
   });
 
   it('cannot decide without a canary audit, and says what to add', async () => {

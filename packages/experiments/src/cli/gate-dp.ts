@@ -7,6 +7,7 @@ import { auditCanaryScores, type DpAuditDecision } from '@mia/defense-dp';
 import type { GateOutcome } from './gate-outcome';
 import { cannotRead } from './read-score-file';
 import { readResults } from './gate-run-dir';
+import { runDirValidity, type ValidityView } from './audit-validity-lines';
 import { selectGateRows } from './select-gate-rows';
 
 /** The format of a canary scores file (`mia gate --dp <file>`). */
@@ -31,9 +32,30 @@ export async function gateDpRunDir(dir: string, requestedRows: readonly string[]
   const broken = audited.filter((r) => r.privacy!.audit!.broken);
   const confidence = `${+(100 * audited[0]!.privacy!.audit!.confidence).toFixed(2)} % confidence`;
   const described = (list: typeof audited) => list.map((r) => line(r.label, r.privacy!.audit!, r.privacy!.epsilon)).join('; ');
+  const validity = dpClaimValidity(runDirValidity(results));
   return broken.length > 0
-    ? { exitCode: 1, line: `FAIL ${dir}: the DP claim is broken at ${confidence}: ${described(broken)}` }
-    : { exitCode: 0, line: `PASS ${dir}: no canary audit refutes the accountant's ε at ${confidence}: ${described(audited)}` };
+    ? { exitCode: 1, line: `FAIL ${dir}: the DP claim is broken at ${confidence}: ${described(broken)}`, validity }
+    : { exitCode: 0, line: `PASS ${dir}: no canary audit refutes the accountant's ε at ${confidence}: ${described(audited)}`, validity };
+}
+
+/** The finding codes that bear on a DP claim (the canary audit is its own test; the attacks' findings do not touch it). */
+const DP_CLAIM_CODES: ReadonlySet<string> = new Set(['dp-search-unaccounted']);
+
+/**
+ * The run's validity as it bears on its DP claim: findings about the ε itself (hyperparameters searched
+ * on private data without accounting) block the gate; the attacks' findings are listed as notes, since a
+ * canary audit does not read the attacks.
+ */
+function dpClaimValidity(view: ValidityView): ValidityView {
+  const other = view.findings.filter((f) => !DP_CLAIM_CODES.has(f.code));
+  return {
+    ...view,
+    findings: view.findings.filter((f) => DP_CLAIM_CODES.has(f.code)),
+    notes: [
+      ...view.notes,
+      ...other.map((f) => `${f.code} (about the attacks, not the DP claim; \`mia gate\` with a ceiling or \`mia doctor\` decides on it): ${f.cause}`),
+    ],
+  };
 }
 
 /**

@@ -126,6 +126,34 @@ describe('aggregateSeeds', () => {
     expect(() => aggregateSeeds([seedRun(0.8, 0.7), seedRun(0.8, 0.7)], [2, 2])).toThrow('aggregateSeeds: trainingSeeds must be distinct, got [2,2]');
   });
 
+  it("keeps every seed's validity findings (naming the seeds a finding came from when not all), every note once, the first baseline", () => {
+    const finding = (code: 'references-too-few' | 'shadow-overlap', cause: string) => ({ code, cause, action: 'fix it', numbers: { n: 1 } });
+    const baseline = { name: 'blind', auc: { estimate: 0.5, lower: 0.48, upper: 0.52 } } as never;
+    const [a, b, c] = [seedRun(0.8, 0.7), seedRun(0.72, 0.7), seedRun(0.75, 0.7)];
+    const withDoctor = (r: ExperimentResults, findings: ReturnType<typeof finding>[], notes: string[], base?: unknown) => ({
+      ...r,
+      doctor: { ...(base === undefined ? {} : { baseline: base as never }), findings, notes },
+    });
+    const agg = aggregateSeeds(
+      [
+        withDoctor(a, [finding('references-too-few', '2 references')], ['n1'], baseline),
+        withDoctor(b, [finding('references-too-few', '2 references'), finding('shadow-overlap', '5 shared')], ['n1', 'n2']),
+        c,
+      ],
+      [0, 1, 2],
+    );
+    expect(agg.doctor!.baseline).toBe(baseline);
+    expect(agg.doctor!.findings.map((f) => [f.code, f.cause])).toEqual([
+      ['references-too-few', 'training seeds 0, 1: 2 references'],
+      ['shadow-overlap', 'training seed 1: 5 shared'],
+    ]);
+    expect(agg.doctor!.notes).toEqual(['n1', 'n2', 'training seed 2: results without a doctor (written before it), not checked']);
+    // A finding of every seed keeps its cause; no doctor anywhere: none.
+    const all = aggregateSeeds([withDoctor(a, [finding('shadow-overlap', 'x')], []), withDoctor(b, [finding('shadow-overlap', 'x')], [])], [0, 1]);
+    expect(all.doctor!.findings.map((f) => f.cause)).toEqual(['x']);
+    expect(aggregateSeeds([a, b], [0, 1]).doctor).toBeUndefined();
+  });
+
   it('without paired SEs in some run (older results), has none', () => {
     const { pairedSe: _, ...old } = seedRun(0.72, 0.7);
     const agg = aggregateSeeds([seedRun(0.8, 0.7), old], [0, 1]);

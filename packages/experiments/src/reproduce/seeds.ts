@@ -2,7 +2,8 @@ import { InvalidArgumentError } from '@mia/core';
 import { trainingSeedOf, type ExperimentConfig } from '../schema/run-schema';
 import { isNotRun, type RunOutcome, type RunSeedsOptions, type SeedRun } from './types';
 import { pairIndex, pairedDifferenceDf, pairedDifferenceSe, pairedMetricKey, storedSe, type PairedMetric, type PairedSeTable } from '../run/paired-se';
-import type { AttackRow, DefenseRow, ExperimentResults, RowSe, SeedValues } from '../run/results';
+import type { AttackRow, DefenseRow, ExperimentResults, RowSe, RunDoctor, SeedValues } from '../run/results';
+import type { AuditFinding } from '@mia/attacks';
 import { HEADLINE_METRICS } from '../run/headline-metrics';
 import { satterthwaiteDf, type Estimate } from './verdicts';
 
@@ -211,6 +212,42 @@ export function aggregateSeeds(runs: readonly ExperimentResults[], trainingSeeds
     warnings,
     trainingSeeds: [...trainingSeeds],
     ...(pairedSe === undefined ? {} : { pairedSe }),
+    ...mergeDoctors(runs, trainingSeeds),
+  };
+}
+
+/**
+ * The doctor of a seeds aggregate: every seed's findings (one finding per code and cause, naming the
+ * training seeds it came from when not all), every note once, and the first seed's blind baseline
+ * (the records are the same for every seed: the partition is). Absent when no run has a doctor.
+ */
+function mergeDoctors(runs: readonly ExperimentResults[], trainingSeeds: readonly number[]): { doctor?: RunDoctor } {
+  if (runs.every((r) => r.doctor === undefined)) return {};
+  const bySeeds = new Map<string, { finding: AuditFinding; seeds: number[] }>();
+  runs.forEach((r, s) => {
+    for (const finding of r.doctor?.findings ?? []) {
+      const key = `${finding.code}\u0000${finding.cause}`;
+      const entry = bySeeds.get(key) ?? { finding, seeds: [] };
+      entry.seeds.push(trainingSeeds[s]!);
+      bySeeds.set(key, entry);
+    }
+  });
+  const findings = [...bySeeds.values()].map(({ finding, seeds }) =>
+    seeds.length === runs.length ? finding : { ...finding, cause: `training seed${seeds.length > 1 ? 's' : ''} ${seeds.join(', ')}: ${finding.cause}` },
+  );
+  const missing = trainingSeeds.filter((_, s) => runs[s]!.doctor === undefined);
+  const baseline = runs.find((r) => r.doctor?.baseline !== undefined)?.doctor?.baseline;
+  return {
+    doctor: {
+      ...(baseline === undefined ? {} : { baseline }),
+      findings,
+      notes: [
+        ...new Set(runs.flatMap((r) => r.doctor?.notes ?? [])),
+        ...(missing.length > 0
+          ? [`training seed${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: results without a doctor (written before it), not checked`]
+          : []),
+      ],
+    },
   };
 }
 
