@@ -108,7 +108,7 @@ describe('auditEndpoint on a local HTTP endpoint', () => {
     expect(last.queries).toBeGreaterThan(20);
     expect(last.queries).toBeLessThanOrEqual(300);
     // Every distinct query reached the server exactly once, and the counts say so.
-    expect(report.queries).toEqual({ used: last.queries, sent: last.queries, fromCache: 0, budget: 300 });
+    expect(report.queries).toEqual({ used: last.queries, sent: last.queries, fromCache: 0, resent: 0, budget: 300 });
     expect([...server.hits.values()].every((n) => n === 1)).toBe(true);
     expect(server.hits.size).toBe(last.queries);
   }, 60_000);
@@ -141,6 +141,9 @@ describe('auditEndpoint on a local HTTP endpoint', () => {
     const [a, b] = [await audit(flaky.url, { labelOnly: false }), await audit(steady.url, { labelOnly: false })];
     expect(a.rows).toEqual(b.rows);
     expect(flaky.requests()).toBe(steady.requests() + 2);
+    // The two retries re-sent r5's batch (r0–r15, batch size 16) each time: what a quota on the endpoint's side would count.
+    expect(a.queries.resent).toBe(2 * 16);
+    expect(b.queries.resent).toBe(0);
     // r7 never gets an answer: after 3 attempts its batch of 4 (r4–r7) is split in halves down to r7, the others are answered, and the error names r7.
     const stalled = await endpoint((body) => body.records.some((r) => r.id === 'r7'));
     const started = Date.now();

@@ -46,6 +46,12 @@ export interface EndpointQueryCounts {
   readonly sent: number;
   /** Queries answered from answers recorded by an earlier session. */
   readonly fromCache: number;
+  /**
+   * Queries sent again after an attempt failed or timed out. An endpoint that answered a timed-out
+   * request before the client gave up has seen these queries twice: count them against a quota the
+   * endpoint's owner enforces.
+   */
+  readonly resent: number;
 }
 
 /** An endpoint behind the audit's cache, budget, batching, rate limit and retries. */
@@ -85,7 +91,7 @@ export async function createEndpointClient(predict: EndpointPredict, options: En
   let pumping = false;
   let failure: unknown;
   let lastStart = -Infinity;
-  const counts = { sent: 0, fromCache: 0 };
+  const counts = { sent: 0, fromCache: 0, resent: 0 };
   const describe = (id: string, origin: string) => `${origin} for record ${JSON.stringify(id)}`;
 
   /** One request with retries; the answers of every query of the batch, validated. */
@@ -96,6 +102,7 @@ export async function createEndpointClient(predict: EndpointPredict, options: En
       if (wait > 0) await sleep(wait);
       if (options.signal?.aborted === true) throw new AbortError('auditEndpoint: aborted before the next request; the answers so far are in the cache');
       lastStart = Date.now();
+      if (attempt > 0) counts.resent += queries.length;
       const timeout = new AbortController();
       const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
       try {
@@ -191,7 +198,7 @@ export async function createEndpointClient(predict: EndpointPredict, options: En
 
   return {
     ask: (queries) => Promise.all(queries.map(answer)),
-    counts: () => ({ used: used.size, sent: counts.sent, fromCache: counts.fromCache }),
+    counts: () => ({ used: used.size, sent: counts.sent, fromCache: counts.fromCache, resent: counts.resent }),
   };
 }
 

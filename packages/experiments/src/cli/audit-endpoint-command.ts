@@ -106,7 +106,7 @@ const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
 export function endpointReportText(url: string, report: EndpointAuditReport): string {
   const q = report.queries;
   const lines = [
-    `endpoint audit of ${url} (answers: ${report.granularity}; ${report.members} members, ${report.nonMembers} non-members; queries used ${q.used} of ${q.budget}: ${q.sent} sent, ${q.fromCache} from the cache)`,
+    `endpoint audit of ${url} (answers: ${report.granularity}; ${report.members} members, ${report.nonMembers} non-members; queries used ${q.used} of ${q.budget}: ${q.sent} sent, ${q.fromCache} from the cache${q.resent > 0 ? `; ${q.resent} sent again after a failed or timed-out request, which the endpoint may have answered twice` : ''})`,
     `  ${'granularity'.padEnd(12)} ${'attack'.padEnd(18)} ${'queries'.padStart(8)} ${'AUC'.padStart(6)} ${'adv'.padStart(7)} ${'TPR@1%'.padStart(7)} ${'TPR@0.1%'.padStart(9)}`,
     ...report.rows.map(
       (r) =>
