@@ -27,7 +27,7 @@ const CASES: ReadonlyArray<readonly [string, unknown, readonly string[]]> = [
   [
     'an unknown key of an array element',
     { ...base, defenses: [{ name: 'none', parms: {} }] },
-    ['defenses[0].parms: expected one of the keys name, label, params, grid, got an unknown key'],
+    ['defenses[0].parms: expected one of the keys name, label, params, grid, search, got an unknown key'],
   ],
   [
     'an unknown key of the object of a name-or-object union',

@@ -1,4 +1,4 @@
-import type { AuditDescription, OperatingPointClaim, RecordSet, ReferenceAttackUse, SelectionDescription } from '@mia/attacks';
+import type { AuditDescription, OperatingPointClaim, PrivacyClaim, RecordSet, ReferenceAttackUse, SelectionDescription } from '@mia/attacks';
 import { attackConfigOf, type ExperimentConfig } from '../schema/run-schema';
 import type { RunPlan } from '../plan/plan-run';
 import { referenceExamples } from '../plan/reference-membership';
@@ -48,8 +48,8 @@ export function resultOperatingPoints(rows: readonly DefenseRow[], numNonMembers
  * A run as the validity checks see it (`diagnoseAudit` of `@mia/attacks`), from its plan: the
  * target's evaluation records, each shadow model's training set, the reference models (keep masks,
  * training sets, population) and the attacks using them, the validation slice the best-validation
- * checkpoint is chosen on and the inference data defenses train with, and the TPRs its results
- * state. Records are named by dataset index and content hash. Every defense's target evaluates the
+ * checkpoint is chosen on and the inference data defenses train with, the TPRs its results
+ * state, and each DP row's ε with the search its defense declares (`search`). Records are named by dataset index and content hash. Every defense's target evaluates the
  * same records and its shadows train on the same ones, so the first defense stands for all.
  */
 export function runAuditDescription(plan: RunPlan, rows: readonly DefenseRow[], references: RunReferences | undefined): AuditDescription {
@@ -94,5 +94,17 @@ export function runAuditDescription(plan: RunPlan, rows: readonly DefenseRow[], 
         }),
     operatingPoints: resultOperatingPoints(rows, target.nonMemberIdx.length),
     selections,
+    ...privacyOf(plan, rows),
   };
+}
+
+/** The DP claims of a run's rows (the accountant's ε of each row with one) with the search each defense declares (`search`). */
+function privacyOf(plan: RunPlan, rows: readonly DefenseRow[]): { privacy?: PrivacyClaim[] } {
+  const privacy = plan.defenses.flatMap((d): PrivacyClaim[] => {
+    const row = rows.find((r) => r.label === d.label);
+    if (row?.privacy === undefined) return [];
+    const { search } = d.defense;
+    return [{ name: d.label, epsilon: row.privacy.epsilon, ...(search === undefined ? {} : { search }) }];
+  });
+  return privacy.length === 0 ? {} : { privacy };
 }

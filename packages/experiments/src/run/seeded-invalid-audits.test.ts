@@ -165,12 +165,16 @@ describe('seeded invalid audits', () => {
     [
       '9. a DP ε reported after choosing among 25 DP trainings on the validation slice',
       () => {
-        const findings = diagnoseAudit({
-          ...runAuditDescription(plan, [], undefined),
-          privacy: [{ name: 'DP-SGD ε=4', epsilon: 4, search: { candidates: 25, onPrivateData: true, accounted: false } }],
-        });
+        // The run's own description: a DP row whose defense declares the search it came out of (`search`).
+        const dp = {
+          ...plan.defenses[0]!,
+          label: 'DP-SGD ε=4',
+          defense: { name: 'dp-sgd', label: 'DP-SGD ε=4', params: {}, search: { candidates: 25, onPrivateData: true, accounted: false } },
+        };
+        const searched = { ...plan, defenses: [plan.defenses[0]!, dp] };
+        const dpRow = { ...row('dp-sgd', 'DP-SGD ε=4', []), privacy: { mechanism: 'dp-sgd', epsilon: 4, delta: 1e-5 } } as DefenseRow;
         return {
-          codes: findings,
+          codes: codes(searched, [row('none', 'none', []), dpRow]),
           cause: /^DP-SGD ε=4 reports ε = 4, the ε of one training, but its hyperparameters are the best of 25 DP trainings chosen on private data/,
         };
       },
@@ -206,6 +210,14 @@ describe('seeded invalid audits', () => {
     // A non-member with a member's content is also IN, by content, for the reference models that keep the member.
     '11': ['evaluation-duplicates', 'reference-overlap'],
   };
+  it('a DP row whose search is accounted for, or chosen on public data, or without a declared search raises nothing', () => {
+    const dpRow = { ...row('dp-sgd', 'DP', []), privacy: { mechanism: 'dp-sgd', epsilon: 4, delta: 1e-5 } } as DefenseRow;
+    for (const search of [{ candidates: 25, onPrivateData: true, accounted: true }, { candidates: 25, onPrivateData: false, accounted: false }, undefined]) {
+      const dp = { ...plan.defenses[0]!, label: 'DP', defense: { name: 'dp-sgd', label: 'DP', params: {}, ...(search === undefined ? {} : { search }) } };
+      expect(codes({ ...plan, defenses: [plan.defenses[0]!, dp] }, [row('none', 'none', []), dpRow]).map((f) => f.code)).toEqual([]);
+    }
+  });
+
   it.each(cases)('%s is caught with its cause', (name, build) => {
     const { codes: findings, cause } = build();
     expect([...new Set(findings.map((f) => f.code))]).toEqual(expected[name.slice(0, 2)]);

@@ -50,6 +50,21 @@ export const defenseSchema = z.strictObject({
   params: z.record(z.string(), z.unknown()).default({}),
   /** A sweep: every combination of these parameter values becomes one defense (`mia sweep`). */
   grid: z.record(z.string(), z.array(z.unknown()).min(1)).optional(),
+  /**
+   * How this defense's params were chosen, when a search over several trainings chose them: the
+   * audit doctor holds a differentially private row's ε against it (`dp-search-unaccounted`: an ε
+   * of one training reported for the best of several chosen on private data). Not part of any cache key.
+   */
+  search: z
+    .strictObject({
+      /** Settings trained and compared (≥ 1). */
+      candidates: z.number().int().min(1),
+      /** Whether the candidates were trained or compared on private data (the training set, or a validation slice cut from it). */
+      onPrivateData: z.boolean(),
+      /** Whether the reported ε accounts for the search (e.g. Papernot & Steinke 2022's random-stopping bound). @default false */
+      accounted: z.boolean().default(false),
+    })
+    .optional(),
 });
 
 /**
@@ -206,6 +221,7 @@ export function expandGrid(config: ExperimentConfig): ExperimentConfig {
         .map(([k, v]) => `${k}=${String(v)}`)
         .join(' ')}`,
       params: { ...d.params, ...c },
+      ...(d.search === undefined ? {} : { search: d.search }),
     }));
   });
   return { ...config, defenses };
