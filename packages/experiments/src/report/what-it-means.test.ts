@@ -19,6 +19,18 @@ describe('whatItMeans: one sentence per defense against the undefended model', (
     );
   });
 
+  it('a run without attacks (targets alone, e.g. a selection sweep) gets its accuracies only, no leakage', () => {
+    const noAttacks = (row: ReturnType<typeof fakeRow>) => ({ ...row, attacks: [], maxAdvantage: 0 });
+    const advreg = noAttacks(fakeRow('AdvReg', { train: 0.99, test: 0.5, adv: 0, se: fakeSe(0.01) }));
+    const ccl = noAttacks(fakeRow('CCQL', { train: 1, test: 0.63, adv: 0, se: fakeSe(0.01) }));
+    const sentences = whatItMeans(fakeResults([noAttacks(undefended), advreg, ccl], { classes: 100 }));
+    expect(sentences).toEqual([
+      'The undefended model overfits (train 100.0 %, test 64.0 %: a 36.0 ± 1.4-point train–test gap); the run ran no attack, so it measures no leakage.',
+      'AdvReg: test accuracy drops from 64.0 % to 50.0 % (Δ -14.0 ± 1.4 points).',
+      'CCQL: test accuracy 63.0 % vs 64.0 %, the same within noise.',
+    ]);
+  });
+
   it('no privacy gain within noise, and an accuracy cost beyond noise', () => {
     const ccl = fakeRow('CCQL', { train: 1, test: 0.55, adv: 0.63, se: fakeSe(0.01) });
     const [, sentence] = whatItMeans(fakeResults([undefended, ccl], { classes: 100 }));

@@ -18,8 +18,8 @@ function judged(delta: number, se: number): 'clearly' | 'within noise' {
   return Math.abs(delta) > 2 * se ? 'clearly' : 'within noise';
 }
 
-/** One defense against the undefended row, in one sentence. */
-function defenseSentence(base: DefenseRow, row: DefenseRow, n: number): string {
+/** One defense against the undefended row, in one sentence; without attacks in the run, its test accuracy only. */
+function defenseSentence(base: DefenseRow, row: DefenseRow, n: number, attacked = true): string {
   const dAdv = row.maxAdvantage - base.maxAdvantage;
   const dAcc = row.testAccuracy - base.testAccuracy;
   const seAdv = Math.hypot(seOf(row, 'maxAdvantage', n), seOf(base, 'maxAdvantage', n));
@@ -32,6 +32,10 @@ function defenseSentence(base: DefenseRow, row: DefenseRow, n: number): string {
     judged(dAcc, seAcc) === 'within noise'
       ? `at the same test accuracy within noise (${pct(row.testAccuracy)} % vs ${pct(base.testAccuracy)} %)`
       : `while test accuracy ${dAcc < 0 ? 'drops' : 'rises'} from ${pct(base.testAccuracy)} % to ${pct(row.testAccuracy)} % (Δ ${dAcc >= 0 ? '+' : ''}${pct(dAcc)} ± ${pct(seAcc)} points)`;
+  if (!attacked)
+    return judged(dAcc, seAcc) === 'within noise'
+      ? `${row.label}: test accuracy ${pct(row.testAccuracy)} % vs ${pct(base.testAccuracy)} %, the same within noise.`
+      : `${row.label}: test accuracy ${dAcc < 0 ? 'drops' : 'rises'} from ${pct(base.testAccuracy)} % to ${pct(row.testAccuracy)} % (Δ ${dAcc >= 0 ? '+' : ''}${pct(dAcc)} ± ${pct(seAcc)} points).`;
   return `${row.label} ${privacy} ${utility}.`;
 }
 
@@ -85,7 +89,8 @@ function lowFprSentence(base: DefenseRow, others: readonly DefenseRow[]): string
  * (docs/protocol.md §5.1), after a sentence on the undefended model: it overfits and leaks, or it
  * is not in a regime where a membership-inference defense can show anything (it does not fit its
  * training set, test accuracy ≤ 3× chance, or no train–test gap beyond noise); last, when the run
- * recorded TPRs at low FPR, the low-FPR view beside the average-case one. With the run's validity
+ * recorded TPRs at low FPR, the low-FPR view beside the average-case one. A run without attacks (a
+ * sweep of targets alone) gets its accuracies only: it measures no leakage. With the run's validity
  * (`results.doctor`): first, when it has findings, that the audit is not valid; and when the
  * undefended row's best attack does not beat the blind baseline beyond noise, that sentence says
  * so instead of calling the model leaky. Empty when the run has no undefended row (`defense: none`)
@@ -110,8 +115,10 @@ export function whatItMeans(results: ExperimentResults): string[] {
   const baseline = results.doctor?.baseline;
   const comparison = baseline?.comparisons.find((c) => c.scope === base.label);
   const unbeaten = baseline !== undefined && comparison !== undefined && !comparison.beatsBaseline;
-  const lead =
-    regime.length > 0
+  const attacked = results.rows.some((r) => r.attacks.length > 0);
+  const lead = !attacked
+    ? `The undefended model ${regime.length > 0 ? regime.join('; ') : fit.text}; the run ran no attack, so it measures no leakage.`
+    : regime.length > 0
       ? `The undefended model is not in the regime a membership-inference defense is meant for (${regime.join('; ')}), so these comparisons say little:`
       : unbeaten
         ? `The undefended model ${fit.text}, but ${baselineSentence(baseline, comparison).replace(/^No leakage shown: /, '')} This run shows no membership leakage of it, so the defenses below have none to lower:`
@@ -121,7 +128,7 @@ export function whatItMeans(results: ExperimentResults): string[] {
     ...(invalid === undefined ? [] : [invalid]),
     ...(regime.length > 0 && unbeaten ? [baselineSentence(baseline, comparison)] : []),
     lead,
-    ...others.map((row) => defenseSentence(base, row, n)),
-    ...(lowFpr === undefined ? [] : [lowFpr]),
+    ...others.map((row) => defenseSentence(base, row, n, attacked)),
+    ...(lowFpr === undefined || !attacked ? [] : [lowFpr]),
   ];
 }
