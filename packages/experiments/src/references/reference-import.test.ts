@@ -6,7 +6,7 @@ import { parseNpy } from '@mia/attacks';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PreparedData } from '../data/prepare-data';
 import { npyBytes } from './npy-bytes';
-import { importReferences, parseReferenceModel } from './reference-import';
+import { importReferences, parseReferenceHparams, parseReferenceModel } from './reference-import';
 
 const dir = mkdtempSync(join(tmpdir(), 'mia-reference-import-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -89,6 +89,26 @@ describe('importReferences', () => {
     expect([...refs.keep[1]!]).toEqual([1, 0, 1, 0, 0, 0, 1, 0]);
     expect([refs.auditSize, refs.populationSize, refs.population]).toEqual([4, 4, [4, 5, 6, 7]]);
     expect(refs.cache).toEqual(['imported', 'imported', 'imported', 'imported']);
+  });
+
+  it("reads each model's hparams.json when there is one (without its format tag), and refuses one that is not a JSON object, naming the file", async () => {
+    const root = join(dir, 'hparams');
+    write(root, 'experiment-0', [1, 0, 1, 0, 0, 0, 0, 0], logits(1));
+    write(root, 'experiment-1', [0, 1, 0, 1, 0, 0, 0, 0], logits(2));
+    writeFileSync(
+      join(root, 'experiment-0', 'hparams.json'),
+      JSON.stringify({ format: 'mia-reference-hparams-1', architecture: { name: 'mlp', options: {} } }),
+    );
+    const refs = await importReferences(root, data);
+    expect(refs.settings).toEqual([{ architecture: { name: 'mlp', options: {} } }, undefined]);
+    writeFileSync(join(root, 'experiment-1', 'hparams.json'), '{"architecture": ');
+    await expect(importReferences(root, data)).rejects.toThrow(
+      `${join(root, 'experiment-1')}/hparams.json must be JSON (how the reference model was trained), got "{\\"architecture\\": "`,
+    );
+    expect(() => parseReferenceHparams('[1, 2]', 'x/hparams.json')).toThrow(
+      'x/hparams.json must be a JSON object (architecture, training, data), got an array',
+    );
+    expect(() => parseReferenceHparams('3', 'x/hparams.json')).toThrow('x/hparams.json must be a JSON object (architecture, training, data), got 3');
   });
 
   it('refuses a model without logits for an audited example, a model without logits, and an empty directory', async () => {

@@ -46,7 +46,8 @@ export function parseReferenceModel(keepBytes: Uint8Array, logitsBytes: Uint8Arr
 /**
  * The reference models of a directory in Carlini et al.'s layout: every sub-directory (in name
  * order, numbers by value: `experiment-2` before `experiment-10`) with a `keep.npy`, and its `logits.npy` or, as
- * their `inference.py` writes, the last file of `logits/` in name order (the final epoch). Returns
+ * their `inference.py` writes, the last file of `logits/` in name order (the final epoch), and its
+ * `hparams.json` when there is one (how it was trained: {@link parseReferenceHparams}). Returns
  * them as the attacks use them: over the audit examples and the population of `data`'s partition
  * (docs/protocol.md §1.7), keep masks as the files say.
  * @throws InvalidDatasetError when the directory holds no model, a file is missing or malformed, or
@@ -66,6 +67,7 @@ export async function importReferences(dir: string, data: PreparedData): Promise
   const labels = Int32Array.from(order, (i) => data.dataset.y[i]!);
   const models = [];
   const keep: Uint8Array[] = [];
+  const settings: Array<Readonly<Record<string, unknown>> | undefined> = [];
   for (const name of names) {
     const at = join(dir, name);
     const keepBytes = await readFile(join(at, 'keep.npy')).catch(() => undefined);
@@ -87,6 +89,8 @@ export async function importReferences(dir: string, data: PreparedData): Promise
     });
     models.push(signalsFromLogits(rows, labels, numClasses));
     keep.push(Uint8Array.from(order, (index) => model.keep[index]!));
+    const hparams = await readFile(join(at, 'hparams.json'), 'utf8').catch(() => undefined);
+    settings.push(hparams === undefined ? undefined : parseReferenceHparams(hparams, `${at}/hparams.json`));
   }
   if (models.length === 0)
     throw new InvalidDatasetError(`references.import: ${dir} has no sub-directory with a keep.npy (one per reference model, e.g. experiment-0/keep.npy)`);
@@ -98,5 +102,29 @@ export async function importReferences(dir: string, data: PreparedData): Promise
     population,
     seconds: models.map(() => 0),
     cache: models.map(() => 'imported' as const),
+    settings,
   };
+}
+
+/**
+ * How an imported reference model was trained, from its `hparams.json`: mia's own
+ * (`{"format": "mia-reference-hparams-1", "architecture", "training", "data"}`, as
+ * `mia references export` writes it) or any other JSON object, whose keys are compared as they are
+ * (e.g. Carlini et al.'s `{"arch", "lr", "epochs", …}`, which matches no key of the target's and so is
+ * shown, not checked). Returns the settings the audit doctor compares with the target's.
+ * @throws InvalidDatasetError naming the file when it is not a JSON object.
+ */
+export function parseReferenceHparams(text: string, source: string): Readonly<Record<string, unknown>> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (cause) {
+    throw new InvalidDatasetError(`${source} must be JSON (how the reference model was trained), got ${JSON.stringify(text.slice(0, 40))}`, { cause });
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new InvalidDatasetError(
+      `${source} must be a JSON object (architecture, training, data), got ${Array.isArray(parsed) ? 'an array' : JSON.stringify(parsed)}`,
+    );
+  const { format: _format, ...settings } = parsed as Record<string, unknown>;
+  return settings;
 }

@@ -25,6 +25,11 @@ export interface RunReferences {
   readonly seconds: readonly number[];
   /** Per model: trained in this run, read from the cache, or imported. */
   readonly cache: ReadonlyArray<'hit' | 'miss' | 'imported'>;
+  /**
+   * Imported models only: how each was trained, from its `hparams.json` (`architecture`, `training`,
+   * `data`; undefined for a model without one), for the audit doctor's `training-mismatch` check.
+   */
+  readonly settings?: ReadonlyArray<Readonly<Record<string, unknown>> | undefined>;
 }
 
 /**

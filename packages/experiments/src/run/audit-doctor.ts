@@ -48,11 +48,12 @@ function comparisons(
  */
 export function diagnoseRun(plan: RunPlan, rows: readonly DefenseRow[], records: readonly RowRecords[], references: RunReferences | undefined): RunDoctor {
   const findings = diagnoseAudit(runAuditDescription(plan, rows, references));
+  const unchecked = importedWithoutHparams(references);
   const { target } = plan.defenses[0]!;
   const indices = [...target.memberIdx, ...target.nonMemberIdx];
   const isMember = Uint8Array.from(indices, (_, i) => (i < target.memberIdx.length ? 1 : 0));
   if (target.memberIdx.length < 2 || target.nonMemberIdx.length < 2)
-    return { findings, notes: ['No blind baseline: the target has fewer than 2 members or non-members.'] };
+    return { findings, notes: [...unchecked, 'No blind baseline: the target has fewer than 2 members or non-members.'] };
   const fit = fitBlindBaseline(datasetRecordFeatures(plan.data, indices), isMember, {
     confidence: CONFIDENCE,
     seed: deriveSeed(plan.config.seed, 'blind-baseline'),
@@ -60,5 +61,14 @@ export function diagnoseRun(plan: RunPlan, rows: readonly DefenseRow[], records:
   const baseline: BlindBaselineReport = { ...fit.report, comparisons: comparisons(rows, records, fit, isMember) };
   const shift = shiftFinding(baseline);
   const note = baselineNote(baseline);
-  return { baseline, findings: [...findings, ...(shift === undefined ? [] : [shift])], notes: note === undefined ? [] : [note] };
+  return { baseline, findings: [...findings, ...(shift === undefined ? [] : [shift])], notes: [...unchecked, ...(note === undefined ? [] : [note])] };
+}
+
+/** The note on imported reference models without an `hparams.json`: how they were trained is not checked. */
+function importedWithoutHparams(references: RunReferences | undefined): string[] {
+  const missing = (references?.settings ?? []).flatMap((s, k) => (s === undefined ? [k] : []));
+  if (missing.length === 0) return [];
+  return [
+    `${missing.length} of ${references!.models.length} imported reference models have no hparams.json (models ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}): their architecture, training and data are not checked against the target's; \`mia references export\` writes one.`,
+  ];
 }

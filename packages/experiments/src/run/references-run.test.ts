@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +100,22 @@ describe('mia run with references', () => {
     const imported = await runExperiment({ ...config, references: { import: exported } }, { store });
     expect(imported.references).toMatchObject({ count: 4, imported: exported, trainedInThisRun: 0 });
     expect(imported.rows[0]!.attacks.map((a) => [a.attack, a.auc])).toEqual(row.attacks.map((a) => [a.attack, a.auc]));
+    // With their hparams.json (the export writes it), imported references trained as the target raise no finding.
+    expect(JSON.parse(readFileSync(join(exported, 'experiment-0', 'hparams.json'), 'utf8'))).toMatchObject({
+      format: 'mia-reference-hparams-1',
+      architecture: config.model,
+    });
+    expect(imported.doctor!.findings).toEqual([]);
+    // Declared with another architecture: training-mismatch, named; without hparams.json: a note that they are not checked.
+    const hparams = JSON.parse(readFileSync(join(exported, 'experiment-1', 'hparams.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(exported, 'experiment-1', 'hparams.json'), JSON.stringify({ ...hparams, architecture: { name: 'resnet18', options: {} } }));
+    rmSync(join(exported, 'experiment-2', 'hparams.json'));
+    const mismatched = await runExperiment({ ...config, references: { import: exported } }, { store });
+    expect(mismatched.doctor!.findings.map((f) => f.code)).toEqual(['training-mismatch']);
+    expect(mismatched.doctor!.findings[0]!.cause).toMatch(/^imported reference model 1 was trained with another architecture than the target declares/);
+    expect(mismatched.doctor!.notes[0]).toMatch(
+      /^1 of 4 imported reference models have no hparams\.json \(models 2\): their architecture, training and data are not checked/,
+    );
   }, 120_000);
 
   it('hands the reference units to the distributed path (worker pool, queue) with the targets and shadows', async () => {

@@ -5,6 +5,7 @@ import { referenceExamples } from '../plan/reference-membership';
 import type { RunReferences } from '../references/reference-signals';
 import type { DefenseRow } from './results';
 import { recordHashes } from './audit-records';
+import { referenceHparams } from '../references/reference-export';
 
 /** The reference attacks of a config and how they use the references (their params with the attacks' defaults). */
 export function referenceAttackUses(config: Pick<ExperimentConfig, 'attacks'>): ReferenceAttackUse[] {
@@ -94,8 +95,20 @@ export function runAuditDescription(plan: RunPlan, rows: readonly DefenseRow[], 
         }),
     operatingPoints: resultOperatingPoints(rows, target.nonMemberIdx.length),
     selections,
+    ...importedTraining(config, references),
     ...privacyOf(plan, rows),
   };
+}
+
+/**
+ * How imported reference models were trained (their `hparams.json`) against how the target is
+ * (`referenceHparams` of the config): the `training-mismatch` check. Models without one are not compared.
+ */
+function importedTraining(config: ExperimentConfig, references: RunReferences | undefined): Pick<AuditDescription, 'training'> {
+  const others = (references?.settings ?? []).flatMap((settings, k) => (settings === undefined ? [] : [{ name: `imported reference model ${k}`, settings }]));
+  if (others.length === 0) return {};
+  const { format: _format, ...target } = referenceHparams(config);
+  return { training: { target, others } };
 }
 
 /** The DP claims of a run's rows (the accountant's ε of each row with one) with the search each defense declares (`search`). */
