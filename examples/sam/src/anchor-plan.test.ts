@@ -3,7 +3,7 @@ import '@tensorflow/tfjs-backend-cpu';
 import { modelParameterCount } from '@mia/models';
 import { budgetMinutes } from '@mia/experiments/reproduce';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CPU_PLAN, SAM_RHO_SELECTION, TABLE1_BUDGET, TABLE1_PILOT, columnConfig, coreDefenses, rhoSelectionConfig, seedsAt } from './configs';
+import { CPU_PLAN, SAM_RHO_SELECTION, STAND_IN_PILOT, TABLE1_BUDGET, TABLE1_PILOT, columnConfig, coreDefenses, rhoSelectionConfig, seedsAt } from './configs';
 
 const parameters = (name: string, options: Record<string, unknown>) =>
   modelParameterCount(name, { ...options, numClasses: 10, inputShape: [32, 32, 3], seed: 0 });
@@ -53,5 +53,30 @@ describe("SAM Table 1's CIFAR-10 column: the paper's plan at paper scale, the an
     for (const key of ['dataset', 'partition', 'model', 'training', 'seed', 'attacks'] as const) expect(sweep[key]).toEqual(table[key]);
     expect(sweep.defenses.map((d) => d.label)).toEqual(['SGD', 'SAM']);
     expect(sweep.defenses[1]!.grid).toEqual({ rho: [...SAM_RHO_SELECTION.grid] });
+  });
+});
+
+describe('the stand-in columns at cpu scale: sized out of saturation where a size does it', () => {
+  it("Purchase: 10,000 members per role (the size whose pilot was not saturated), the same models in Tables 1–4; Fig. 3 keeps its own 2,000-member plan", () => {
+    const core = columnConfig('Purchase-100', 'cpu');
+    expect(core.partition).toEqual({ preset: 'CCL5', maxPerRole: 10_000, validation: 1000 });
+    // CCL5's five roles and the validation slice fit in the records.
+    expect(core.dataset.size).toBeGreaterThanOrEqual(5 * 10_000 + 1000);
+    expect(core.model).toEqual({ name: 'mlp', options: { hidden: [1024, 512, 256, 128] } });
+    const table4 = columnConfig('Purchase-100', 'cpu', coreDefenses('Purchase-100', 'cpu'), 'table4');
+    for (const key of ['dataset', 'partition', 'model', 'training'] as const) expect(table4[key]).toEqual(core[key]);
+    expect(Object.keys(STAND_IN_PILOT.measured).some((k) => k.startsWith('Purchase, 10,000 members'))).toBe(true);
+    // Fig. 3's influence estimator trains 24 more models on its column: its own, smaller plan (a run of its own name).
+    const fig3 = columnConfig('Purchase-100', 'cpu', coreDefenses('Purchase-100', 'cpu'), 'fig3');
+    expect(fig3.partition.maxPerRole).toBe(2000);
+    expect(fig3.name).toBe('sam-purchase100-cpu-fig3');
+    expect(fig3.defenses).toEqual(core.defenses);
+  });
+
+  it('Texas keeps its 2,000-member plan, with the pilots that show every size tried saturates recorded', () => {
+    expect(columnConfig('Texas-100', 'cpu').partition.maxPerRole).toBe(2000);
+    const texas = Object.entries(STAND_IN_PILOT.measured).filter(([k]) => k.startsWith('Texas'));
+    expect(texas.length).toBeGreaterThanOrEqual(3);
+    for (const [, v] of texas) expect(v).toMatch(/saturated/);
   });
 });

@@ -9,10 +9,12 @@ import {
   type Claim,
   type Reproduction,
   type ReproductionFigure,
+  type ReproductionScale,
   type ReproductionTable,
 } from '@mia/experiments/reproduce';
 import { COLUMN_CLASSES, regimeOfColumn, columnRegimes } from './column-claims';
-import { columnConfig } from './configs';
+import { columnConfig, coreDefenses } from './configs';
+import { columnRunId } from './column-runs';
 import { INFLUENCE_MODELS, estimateInfluenceCached } from './estimate-influence-cached';
 import { INFLUENCE_ENV, influenceFromEnv } from './influence-matrix';
 import { memorizationBuckets, type BucketSummary } from './memorization-buckets';
@@ -169,6 +171,14 @@ function figure(buckets: readonly BucketSummary[]): ReproductionFigure {
   };
 }
 
+/**
+ * Fig. 3's models: Table 1's SGD, SAM and SharpReg of the column, except at cpu scale, where Fig. 3
+ * keeps its own, smaller Purchase plan (`CPU_PLAN.fig3`: its influence estimator trains 24 more models).
+ */
+const fig3Suffix = (scale: ReproductionScale): string => (scale === 'cpu' ? 'fig3' : 'core');
+const fig3Config = (scale: ReproductionScale) => columnConfig(COLUMN, scale, coreDefenses(COLUMN, scale), fig3Suffix(scale));
+const fig3RunId = (scale: ReproductionScale) => columnRunId(COLUMN, fig3Suffix(scale));
+
 /** SAM-privacy Fig. 3 / 5a: memorisation buckets. */
 export const samFig3: Reproduction = {
   name: 'sam-fig3',
@@ -176,12 +186,12 @@ export const samFig3: Reproduction = {
   paper: 'SAM-privacy (Kim et al., On memorization and privacy risks of sharpness aware minimization)',
   title: 'Fig. 3 / 5a: test accuracy of SGD, SAM and SharpReg per influence-entropy (memorisation) bucket',
   source: 'SAM-privacy (arXiv:2310.00488), Fig. 3, Fig. 5a, App. C.1',
-  description: `Influence of each member on each test point from $${INFLUENCE_ENV} (a [test × train] .npy or JSON matrix) or the small-scale subsampling estimator; entropy buckets (Eq. 3); per-bucket accuracy of the Table 1 targets (${COLUMN} column).`,
+  description: `Influence of each member on each test point from $${INFLUENCE_ENV} (a [test × train] .npy or JSON matrix) or the small-scale subsampling estimator; entropy buckets (Eq. 3); per-bucket accuracy of the Table 1 targets (${COLUMN} column; at cpu scale Fig. 3's own 2,000-member plan of that column).`,
   // Its one run, known before any model is loaded (redecide compares its config first).
-  plan: ({ scale }) => [{ id: 'purchase100-core', config: columnConfig(COLUMN, scale) }],
+  plan: ({ scale }) => [{ id: fig3RunId(scale), config: fig3Config(scale) }],
   async run(ctx) {
-    const config = columnConfig(COLUMN, ctx.scale);
-    const outcome = await ctx.run('purchase100-core', config);
+    const config = fig3Config(ctx.scale);
+    const outcome = await ctx.run(fig3RunId(ctx.scale), config);
     if (isNotRun(outcome)) return { tables: tables(undefined, outcome.notRun), claims: fig3Claims(undefined, outcome.notRun) };
     const correct: Record<string, Uint8Array> = {};
     let sgd;
