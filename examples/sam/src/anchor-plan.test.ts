@@ -57,7 +57,7 @@ describe("SAM Table 1's CIFAR-10 column: the paper's plan at paper scale, the an
 });
 
 describe('the stand-in columns at cpu scale: sized out of saturation where a size does it', () => {
-  it("Purchase: 10,000 members per role (the size whose pilot was not saturated), the same models in Tables 1–4; Fig. 3 keeps its own 2,000-member plan", () => {
+  it('Purchase: 10,000 members per role (the size whose pilot was not saturated), the same models in Tables 1–4; Fig. 3 keeps its own 2,000-member plan', () => {
     const core = columnConfig('Purchase-100', 'cpu');
     expect(core.partition).toEqual({ preset: 'CCL5', maxPerRole: 10_000, validation: 1000 });
     // CCL5's five roles and the validation slice fit in the records.
