@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { experimentJsonSchema } from '../config/json-schema';
 import { loadExperimentConfig } from '../config/load-config';
 import { parseExperimentConfig } from '../config/parse-config';
+import { configProblems } from '../test-utils/config-problems';
 import { workerModules } from '../config/run-config';
 import { queueTrainer } from '../queue/queue-sweep';
 import { startQueueWorker } from '../queue/queue-worker';
@@ -44,17 +45,7 @@ const base = {
   training: { epochs: 5, batchSize: 20, lr: 0.1 },
   defenses: [{ name: 'none' }],
 };
-const problems = (attacks: unknown, extra: Record<string, unknown> = {}) => {
-  try {
-    parseExperimentConfig({ ...base, ...extra, attacks });
-  } catch (error) {
-    return (error as Error).message
-      .split('\n')
-      .slice(1)
-      .map((l) => l.trim());
-  }
-  return [];
-};
+const problems = (attacks: unknown, extra: Record<string, unknown> = {}): string[] => configProblems({ ...base, ...extra, attacks });
 
 describe('attacks in a config', () => {
   it('accept a bare name or { name, label, params }, and keep what was written (old configs parse unchanged)', () => {

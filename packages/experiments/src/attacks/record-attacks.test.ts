@@ -7,6 +7,7 @@ import { optionsSchema } from '@mia/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { experimentJsonSchema } from '../config/json-schema';
 import { parseExperimentConfig } from '../config/parse-config';
+import { configProblems } from '../test-utils/config-problems';
 import type { ExperimentResults } from '../run/results';
 import { runExperiment } from '../run/runner';
 import { DirectoryArtifactStore } from '../store/artifact-store';
@@ -29,17 +30,7 @@ const base = {
   training: { epochs: 20, batchSize: 20, lr: 0.2 },
   defenses: [{ name: 'none' }],
 };
-const problems = (attacks: unknown, extra: Record<string, unknown> = {}): string[] => {
-  try {
-    parseExperimentConfig({ ...base, ...extra, attacks });
-  } catch (error) {
-    return (error as Error).message
-      .split('\n')
-      .slice(1)
-      .map((l) => l.trim());
-  }
-  return [];
-};
+const problems = (attacks: unknown, extra: Record<string, unknown> = {}): string[] => configProblems({ ...base, ...extra, attacks });
 const row = (results: ExperimentResults, attack: string) => results.rows[0]!.attacks.find((a) => a.attack === attack)!;
 
 describe('QMIA and the label-only boundary distance in a config', () => {
