@@ -78,7 +78,13 @@ describe('dp-plane', () => {
         lr: s.lr,
         targetEpsilon: e,
       });
+      // The row declares the selection it came out of, accounted: its ε composes the 25 candidates and
+      // its own training, so the audit doctor holds it to more than its training's ε.
+      const search = plane.defenses.find((d) => d.label === dpLabel(e))!.search!;
+      expect(search).toMatchObject({ candidates: settings.length, onPrivateData: true, accounted: true });
+      expect(search.epsilon).toBeGreaterThan(e);
     }
+    expect(planeConfig('cpu').defenses.every((d) => d.search === undefined)).toBe(true);
     // The other rows keep the run's training; without a selection, neither do the DP rows change it.
     expect(plane.defenses.filter((d) => d.name !== 'dp-sgd')).toEqual(planeConfig('cpu').defenses.filter((d) => d.name !== 'dp-sgd'));
     expect(planeConfig('cpu').defenses.every((d) => d.params.lr === undefined && d.params.epochs === undefined)).toBe(true);

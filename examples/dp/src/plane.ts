@@ -110,6 +110,7 @@ export function planeConfig(scale: Exclude<ReproductionScale, 'paper'>, dp?: Rea
     ],
     dp,
     s.maxPerRole,
+    dpSettings(scale),
   );
   return parseExperimentConfig(
     {
@@ -162,16 +163,20 @@ const rowOf = (results: ExperimentResults, label: string): DefenseRow | undefine
 const cell = (value: number | undefined, se?: number): TableCell =>
   value === undefined || !Number.isFinite(value) ? { notRun: 'not measured' } : { ours: value, ...(se === undefined ? {} : { se, seSource: 'bootstrap' }) };
 
-/** The plane as a table: utility, the highest attack advantage and the ε of every row. */
-export function planeTable(run: RunOutcome): ReproductionTable {
+/**
+ * The plane as a table: utility, the highest attack advantage and the ε of every row, with the ε of
+ * each DP-SGD row's whole selection when `planned` (the plane's config as planned) declares it.
+ */
+export function planeTable(run: RunOutcome, planned?: ExperimentConfig): ReproductionTable {
   const labels = [UNDEFENDED, ...EPSILONS.map(dpLabel), ...EMPIRICAL.map((e) => e.label)];
-  const columns = ['test acc', 'train acc', 'validation acc', 'max adv', 'accountant ε', 'attack ε ≥', 'σ', 'steps'];
+  const columns = ['test acc', 'train acc', 'validation acc', 'max adv', 'accountant ε', 'ε with selection', 'attack ε ≥', 'σ', 'steps'];
+  const searchEpsilon = (label: string) => planned?.defenses.find((d) => d.label === label)?.search?.epsilon;
   return {
     title: 'The privacy-utility plane: test accuracy and the highest attack advantage of each defense',
     columns,
     format: 'num',
     caption:
-      "Accuracies and advantage as fractions (higher test accuracy is better, lower advantage is better); accountant ε: DP-SGD's (δ = 1e-5, RDP of the Poisson-subsampled Gaussian); attack ε ≥: the lower bound the row's best attack proves at 95 % confidence (δ = 1e-5 for DP rows, 0 for the others); validation acc: the slice on which utility is matched; σ and steps: DP-SGD's noise multiplier and steps.",
+      "Accuracies and advantage as fractions (higher test accuracy is better, lower advantage is better); accountant ε: DP-SGD's (δ = 1e-5, RDP of the Poisson-subsampled Gaussian), that of the row's training alone; ε with selection: the row's guarantee counting the selection of its setting, every candidate's training and the row's own composed (naive RDP composition: the candidates were compared on a validation slice, and the choice depends on them); attack ε ≥: the lower bound the row's best attack proves at 95 % confidence (δ = 1e-5 for DP rows, 0 for the others); validation acc: the slice on which utility is matched; σ and steps: DP-SGD's noise multiplier and steps.",
     rows: labels.map((label) => {
       if (isNotRun(run)) return { label, cells: columns.map(() => ({ notRun: run.notRun })) };
       const r = rowOf(run, label);
@@ -184,6 +189,7 @@ export function planeTable(run: RunOutcome): ReproductionTable {
           cell(r.validationAccuracy),
           cell(r.maxAdvantage, r.se?.maxAdvantage),
           r.privacy === undefined ? { notRun: 'not DP' } : cell(r.privacy.epsilon ?? Number.POSITIVE_INFINITY),
+          r.privacy === undefined ? { notRun: 'not DP' } : searchEpsilon(label) === undefined ? { notRun: 'no selection' } : cell(searchEpsilon(label)),
           cell(r.empiricalEpsilon?.epsilon),
           r.privacy === undefined ? { notRun: 'not DP' } : cell(r.privacy.noiseMultiplier),
           r.privacy === undefined ? { notRun: 'not DP' } : cell(r.privacy.steps),
@@ -343,11 +349,12 @@ export const plane: Reproduction = {
     if (selection === undefined) ctx.log("[dp-plane] the DP-SGD selection did not run: DP-SGD keeps the run's batch, rate and epochs");
     else for (const [label, c] of selection) ctx.log(`[dp-plane] ${label}: ${c.reason}`);
     const seeds: number = SEEDS[ctx.scale];
-    const run = await ctx.runSeeds('plane', planeConfig(ctx.scale, chosenDpSgdSettings(selection)), seeds);
+    const config = planeConfig(ctx.scale, chosenDpSgdSettings(selection));
+    const run = await ctx.runSeeds('plane', config, seeds);
     const figure = planeFigure(run);
     const grid = DP_GRID[ctx.scale];
     return {
-      tables: [planeTable(run), dpSgdSelectionTable(selectionRun, DP_LABELS, dpSettings(ctx.scale), selection)],
+      tables: [planeTable(run, config), dpSgdSelectionTable(selectionRun, DP_LABELS, dpSettings(ctx.scale), selection)],
       claims: planeClaims(run),
       ...(figure === undefined ? {} : { figures: [figure] }),
       notes: [

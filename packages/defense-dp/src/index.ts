@@ -1,6 +1,7 @@
 export { rdpOf, type RdpOfOptions } from './accountant/rdp-of';
 export { epsilonOf, type EpsilonOfOptions } from './accountant/epsilon-of';
 export { epsilonFromRdp, type EpsilonFromRdpOptions, type PrivacySpent } from './accountant/epsilon-from-rdp';
+export { searchEpsilonOf, type SearchEpsilonOfOptions, type DpTraining } from './accountant/search-epsilon-of';
 export { noiseMultiplierFor, type NoiseMultiplierForOptions } from './accountant/noise-multiplier-for';
 export { smallestCertifiableEpsilon, type SmallestCertifiableEpsilonOptions } from './accountant/smallest-certifiable-epsilon';
 export { DEFAULT_ORDERS, type RdpConversion } from './accountant/accountant-options';

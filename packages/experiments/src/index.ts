@@ -5,6 +5,7 @@ export {
   type ExperimentConfig,
   type TrainingConfig,
   type DefenseConfig,
+  type DefenseSearch,
   type AttackEntry,
   type AttackConfig,
   type ReferencesConfig,

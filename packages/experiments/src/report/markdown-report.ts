@@ -1,6 +1,6 @@
 import type { DefenseRow, ExperimentResults, RowDpAudit } from '../run/results';
 import { formatEpsilon } from '../run/warnings';
-import { attackConfigOf } from '../schema/run-schema';
+import { attackConfigOf, type DefenseSearch } from '../schema/run-schema';
 import { exposureMarkdown } from './exposure-report';
 import { whatItMeans } from './what-it-means';
 import { referencesMarkdown } from './references-report';
@@ -90,18 +90,21 @@ export const RESULTS_NOTE =
 
 /** What the ε columns and the differential-privacy table mean. */
 export const EPSILON_NOTE =
-  "ε ≥: the lower bound on the ε of (ε, δ)-differential privacy that the row's best attack (highest advantage) proves at 95 % confidence — Clopper–Pearson bounds on its TPR and FPR, the best threshold of its ROC (Jagielski et al. 2020, Nasr et al. 2021), at the DP row's δ, else δ = 0; the threshold is chosen on the same scores, so the bound is slightly optimistic. DP ε: the accountant's ε (Rényi DP of the Poisson-subsampled Gaussian mechanism; * when the training's sampling is not what the accountant assumes). A DP row whose attack proves more than its accountant's ε does not have the privacy it claims: it is flagged BROKEN. ε ≥ (canary audit), when the DP row asked for one: the one-run audit's lower bound (Steinke, Nasr & Jagielski 2023; the Gaussian-DP bound of Mahloujifar et al. 2024 decides unless the row chose the (ε, δ) one) from m white-box gradient canaries, each included with probability ½, with the guesses fixed in advance; above the accountant's ε, the DP implementation is broken.";
+  "ε ≥: the lower bound on the ε of (ε, δ)-differential privacy that the row's best attack (highest advantage) proves at 95 % confidence — Clopper–Pearson bounds on its TPR and FPR, the best threshold of its ROC (Jagielski et al. 2020, Nasr et al. 2021), at the DP row's δ, else δ = 0; the threshold is chosen on the same scores, so the bound is slightly optimistic. DP ε: the accountant's ε (Rényi DP of the Poisson-subsampled Gaussian mechanism; * when the training's sampling is not what the accountant assumes). ε with its search, when the row's params were chosen among several DP trainings: the ε of the whole search its config declares (e.g. every candidate's training composed), which is the row's guarantee; the accountant's ε alone is that of one training. A DP row whose attack proves more than its accountant's ε does not have the privacy it claims: it is flagged BROKEN. ε ≥ (canary audit), when the DP row asked for one: the one-run audit's lower bound (Steinke, Nasr & Jagielski 2023; the Gaussian-DP bound of Mahloujifar et al. 2024 decides unless the row chose the (ε, δ) one) from m white-box gradient canaries, each included with probability ½, with the guesses fixed in advance; above the accountant's ε, the DP implementation is broken.";
 
 /** The differential-privacy table: one line per DP row with how its ε was computed, the attack's bound and the verdict; undefined without DP rows. */
 export function privacyTable(results: ExperimentResults): { header: string[]; rows: string[][] } | undefined {
   const rows = results.rows.filter((r) => r.privacy !== undefined);
   if (rows.length === 0) return undefined;
   const audited = rows.some((r) => r.privacy!.audit !== undefined);
+  const searchOf = (label: string) => results.config.defenses.find((d) => (d.label ?? d.name) === label)?.search;
+  const searched = rows.some((r) => searchOf(r.label) !== undefined);
   const opt = (v: number | undefined, d = 4) => (v === undefined ? '—' : String(Number(v.toPrecision(d))));
   return {
     header: [
       'defense',
       'accountant ε',
+      ...(searched ? ['ε with its search'] : []),
       'δ',
       'σ',
       'C',
@@ -130,6 +133,7 @@ export function privacyTable(results: ExperimentResults): { header: string[]; ro
       return [
         r.label,
         p.epsilon === null ? '∞' : formatEpsilon(p.epsilon),
+        ...(searched ? [searchCell(searchOf(r.label))] : []),
         String(p.delta),
         opt(p.noiseMultiplier),
         opt(p.clipNorm),
@@ -143,6 +147,14 @@ export function privacyTable(results: ExperimentResults): { header: string[]; ro
       ];
     }),
   };
+}
+
+/** How a DP row's params were chosen, in the DP table: the search's ε, or that it is not accounted. */
+function searchCell(search: DefenseSearch | undefined): string {
+  if (search === undefined) return '—';
+  const what = `best of ${search.candidates}${search.onPrivateData ? ' on private data' : ''}`;
+  if (search.epsilon !== undefined) return `${formatEpsilon(search.epsilon)} (${what})`;
+  return search.accounted || !search.onPrivateData || search.candidates < 2 ? `the accountant's (${what})` : `not accounted (${what})`;
 }
 
 /** A canary audit in the DP table: its deciding bound, which one, and how many guesses were right. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseExperimentConfig } from '../config/parse-config';
 import type { DefenseRow, ExperimentResults } from '../run/results';
-import { markdownReport } from './markdown-report';
+import { markdownReport, privacyTable } from './markdown-report';
 import { rocFloor, rocSpec, seriesOf } from './plots';
 import { writeReport } from './write-report';
 
@@ -63,6 +63,37 @@ const results: ExperimentResults = {
 };
 
 describe('reports', () => {
+  it("the DP table shows a row's search: its ε when accounted, 'not accounted' when the search read private data without one", () => {
+    const dpRow = (label: string): DefenseRow =>
+      ({ ...row(label, 0.5, 0.1), defense: 'dp-sgd', privacy: { mechanism: 'dp-sgd', epsilon: 4, delta: 1e-5 } }) as DefenseRow;
+    const dp = (label: string, search?: object) => ({
+      name: 'dp-sgd',
+      label,
+      params: { clipNorm: 1, targetEpsilon: 4, delta: 1e-5, sampleRate: 0.1 },
+      ...(search === undefined ? {} : { search }),
+    });
+    const config = parseExperimentConfig({
+      ...results.config,
+      defenses: [
+        dp('accounted', { candidates: 25, onPrivateData: true, epsilon: 26.8 }),
+        dp('unaccounted', { candidates: 25, onPrivateData: true }),
+        dp('public', { candidates: 4, onPrivateData: false }),
+        dp('plain'),
+      ],
+    });
+    const table = privacyTable({ ...results, config, rows: ['accounted', 'unaccounted', 'public', 'plain'].map(dpRow) })!;
+    const column = table.header.indexOf('ε with its search');
+    expect(column).toBe(2);
+    expect(table.rows.map((r) => r[column])).toEqual([
+      '26.80 (best of 25 on private data)',
+      'not accounted (best of 25 on private data)',
+      "the accountant's (best of 4)",
+      '—',
+    ]);
+    // Without a declared search, no such column.
+    expect(privacyTable({ ...results, rows: [dpRow('none')] })!.header).not.toContain('ε with its search');
+  });
+
   it('markdown has the table, the paper value and the stand-in note', () => {
     const md = markdownReport(results);
     // The fixture gives the paper's P1 of one row and no paper test accuracy: that column is dropped.

@@ -1,3 +1,4 @@
+import { epsilonOf, noiseMultiplierFor, searchEpsilonOf } from '@mia/defense-dp';
 import { describe, expect, it } from 'vitest';
 import type { DefenseConfig } from '../schema/run-schema';
 import type { ExperimentResults } from '../run/results';
@@ -5,6 +6,7 @@ import {
   chosenDpSgdSettings,
   dpSgdCandidateLabel,
   dpSgdSelectionDefenses,
+  dpSgdSearch,
   dpSgdSelectionTable,
   dpSgdSettings,
   selectDpSgdSettings,
@@ -92,6 +94,33 @@ describe('DP-SGD settings chosen on the validation slice (docs/protocol.md §5.3
     );
     expect(() => selectDpSgdSettings({ rows: [{ label, testAccuracy: 0.5 }] } as unknown as ExperimentResults, ['DP-SGD ε=1'], settings)).toThrow(
       /must have a validationAccuracy \(partition.validation\), got undefined/,
+    );
+  });
+
+  it('a chosen row declares its search, accounted: every candidate and its own training composed at its δ', () => {
+    const settings = dpSgdSettings({ batches: [200, 500], epochs: [5], lrs: [0.1] }, 2000);
+    const chosen = settings[1]!;
+    const search = dpSgdSearch(dp(4), settings, chosen, 2000);
+    // By hand: each training at q = B / N, T = E · ceil(N / B), σ for ε = 4 at its steps.
+    const training = (s: (typeof settings)[number]) => {
+      const sampleRate = s.batch / 2000;
+      const steps = s.epochs * Math.ceil(2000 / s.batch);
+      return { sampleRate, steps, noiseMultiplier: noiseMultiplierFor({ targetEpsilon: 4, sampleRate, steps, delta: 1e-5 }) };
+    };
+    const trainings = [...settings, chosen].map(training);
+    expect(search).toEqual({ candidates: 2, onPrivateData: true, accounted: true, epsilon: searchEpsilonOf({ trainings, delta: 1e-5 }).epsilon });
+    // Each training alone meets ε = 4; three composed cost more, and less than three times it.
+    for (const t of trainings) expect(epsilonOf({ ...t, delta: 1e-5 }).epsilon).toBeLessThanOrEqual(4 + 1e-9);
+    expect(search.epsilon).toBeGreaterThan(4);
+    expect(search.epsilon).toBeLessThan(12);
+    // withDpSgdSettings with the candidates: the chosen rows carry it, the others do not.
+    const plan = withDpSgdSettings([{ name: 'none', label: 'w/o', params: {} }, dp(4)], new Map([['DP-SGD ε=4', chosen]]), 2000, settings);
+    expect(plan[0]).toEqual({ name: 'none', label: 'w/o', params: {} });
+    expect(plan[1]!.search).toEqual(search);
+    expect(withDpSgdSettings([dp(4)], new Map([['DP-SGD ε=4', chosen]]), 2000)[0]!.search).toBeUndefined();
+    expect(() => dpSgdSearch(dp(4), [], chosen, 2000)).toThrow('dpSgdSearch: candidates must hold at least one setting, got []');
+    expect(() => dpSgdSearch({ name: 'none', label: 'w/o', params: {} }, settings, chosen, 2000)).toThrow(
+      'dpSgdSearch: defense.name must be "dp-sgd", got "none"',
     );
   });
 });

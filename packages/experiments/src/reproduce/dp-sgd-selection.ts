@@ -1,5 +1,7 @@
 import { InvalidArgumentError } from '@mia/core';
-import type { DefenseConfig } from '../schema/run-schema';
+import { noiseMultiplierFor, searchEpsilonOf, type DpTraining } from '@mia/defense-dp';
+import { dpSgdSteps } from '../defenses/dp-sgd';
+import type { DefenseConfig, DefenseSearch } from '../schema/run-schema';
 import { selectHyperparameter } from './selection';
 import { isNotRun, type ReproductionTable, type RunOutcome, type TableCell } from './types';
 
@@ -70,11 +72,11 @@ export function dpSgdSettingParams(s: DpSgdSetting, members: number): { sampleRa
 
 const labelOf = (d: DefenseConfig) => d.label ?? d.name;
 
-function checkDpDefense(fn: string, d: DefenseConfig, i: number): void {
-  if (d.name !== 'dp-sgd') throw new InvalidArgumentError(`${fn}: defenses[${i}].name must be "dp-sgd", got ${JSON.stringify(d.name)}`);
+function checkDpDefense(fn: string, d: DefenseConfig, where: string): void {
+  if (d.name !== 'dp-sgd') throw new InvalidArgumentError(`${fn}: ${where}.name must be "dp-sgd", got ${JSON.stringify(d.name)}`);
   if (d.params.targetEpsilon === undefined)
     throw new InvalidArgumentError(
-      `${fn}: defenses[${i}].params.targetEpsilon must be given (σ must follow each setting's steps), got noiseMultiplier ${String(d.params.noiseMultiplier)}`,
+      `${fn}: ${where}.params.targetEpsilon must be given (σ must follow each setting's steps), got noiseMultiplier ${String(d.params.noiseMultiplier)}`,
     );
 }
 
@@ -90,7 +92,7 @@ export function dpSgdSelectionDefenses(
   settings: readonly DpSgdSetting[],
   members: number,
 ): Array<DefenseConfig & { label: string }> {
-  defenses.forEach((d, i) => checkDpDefense('dpSgdSelectionDefenses', d, i));
+  defenses.forEach((d, i) => checkDpDefense('dpSgdSelectionDefenses', d, `defenses[${i}]`));
   return defenses.flatMap((d) =>
     settings.map((s) => ({ ...d, label: dpSgdCandidateLabel(labelOf(d), s), params: { ...d.params, ...dpSgdSettingParams(s, members) } })),
   );
@@ -127,17 +129,60 @@ export function selectDpSgdSettings(run: RunOutcome, labels: readonly string[], 
 
 /**
  * The `dp-sgd` defenses of `defenses` with their chosen setting's q, epochs and rate; the other
- * defenses, and DP-SGD rows without a choice, unchanged.
+ * defenses, and DP-SGD rows without a choice, unchanged. With `candidates` (the settings the choice
+ * was made among, on private data), each chosen row also declares its search, accounted
+ * ({@link dpSgdSearch}): the audit doctor and the report then hold the row to the search's ε.
  */
 export function withDpSgdSettings<D extends DefenseConfig>(
   defenses: readonly D[],
   choices: ReadonlyMap<string, DpSgdSetting> | undefined,
   members: number,
+  candidates?: readonly DpSgdSetting[],
 ): D[] {
   return defenses.map((d) => {
     const s = d.name === 'dp-sgd' ? choices?.get(labelOf(d)) : undefined;
-    return s === undefined ? d : { ...d, params: { ...d.params, ...dpSgdSettingParams(s, members) } };
+    if (s === undefined) return d;
+    const chosen = { ...d, params: { ...d.params, ...dpSgdSettingParams(s, members) } };
+    return candidates === undefined ? chosen : { ...chosen, search: dpSgdSearch(d, candidates, s, members) };
   });
+}
+
+const sigmas = new Map<string, number>();
+/** σ of a `targetEpsilon` training, memoised (the accountant's search takes ≈ 0.1 s per setting). */
+function sigmaFor(targetEpsilon: number, sampleRate: number, steps: number, delta: number): number {
+  const key = `${targetEpsilon}:${sampleRate}:${steps}:${delta}`;
+  let sigma = sigmas.get(key);
+  if (sigma === undefined) {
+    sigma = noiseMultiplierFor({ targetEpsilon, sampleRate, steps, delta });
+    sigmas.set(key, sigma);
+  }
+  return sigma;
+}
+
+/** The training of a `dp-sgd` defense at a setting, as the runner runs it (σ from its `targetEpsilon` at the setting's steps, or its `noiseMultiplier`). */
+function trainingAt(d: DefenseConfig, s: DpSgdSetting, members: number): DpTraining {
+  const { sampleRate } = dpSgdSettingParams(s, members);
+  const { steps } = dpSgdSteps(members, sampleRate, s.epochs);
+  const delta = d.params.delta as number;
+  const noiseMultiplier =
+    d.params.noiseMultiplier === undefined ? sigmaFor(d.params.targetEpsilon as number, sampleRate, steps, delta) : (d.params.noiseMultiplier as number);
+  return { sampleRate, noiseMultiplier, steps };
+}
+
+/**
+ * The search a DP-SGD row's setting came out of, accounted (docs/protocol.md §5.3): every candidate
+ * was trained on the members, compared on a validation slice (private data), and the chosen setting
+ * trained again for the row, so the row's model is post-processing of all of these trainings and its
+ * ε is their composition ({@link searchEpsilonOf}, at the row's δ). The bound protects the members;
+ * the validation records the comparison reads are not protected by it.
+ * @throws InvalidArgumentError when the defense is not `dp-sgd` with `targetEpsilon` and `delta`, or `candidates` is empty.
+ */
+export function dpSgdSearch(defense: DefenseConfig, candidates: readonly DpSgdSetting[], chosen: DpSgdSetting, members: number): DefenseSearch {
+  checkDpDefense('dpSgdSearch', defense, 'defense');
+  if (candidates.length === 0) throw new InvalidArgumentError('dpSgdSearch: candidates must hold at least one setting, got []');
+  const trainings = [...candidates, chosen].map((s) => trainingAt(defense, s, members));
+  const { epsilon } = searchEpsilonOf({ trainings, delta: defense.params.delta as number });
+  return { candidates: candidates.length, onPrivateData: true, accounted: true, epsilon };
 }
 
 /** The chosen settings of a selection, by label (for {@link withDpSgdSettings}). */

@@ -135,6 +135,7 @@ export {
   dpSgdSelectionDefenses,
   selectDpSgdSettings,
   withDpSgdSettings,
+  dpSgdSearch,
   chosenDpSgdSettings,
   dpSgdSelectionTable,
   type DpSgdSetting,

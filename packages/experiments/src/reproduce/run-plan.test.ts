@@ -53,4 +53,12 @@ describe('configDifferences', () => {
     expect(await configDifferences(config, { ...config, workers: 2 })).toEqual([]);
     expect(await configDifferences(config, { ...config, training: { ...config.training, epochs: 3 }, seed: 4 })).toEqual(['seed', 'training']);
   });
+
+  it("ignores how a defense's params were chosen (`search`), not the params", async () => {
+    const search = { candidates: 25, onPrivateData: true, accounted: true, epsilon: 26.8 };
+    const searched = { ...config, defenses: config.defenses.map((d) => ({ ...d, search })) };
+    expect(await configDifferences(config, searched)).toEqual([]);
+    const other = { ...searched, defenses: searched.defenses.map((d) => ({ ...d, label: 'renamed' })) };
+    expect(await configDifferences(config, other)).toEqual(['defenses']);
+  });
 });

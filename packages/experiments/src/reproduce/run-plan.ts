@@ -18,16 +18,22 @@ export function plannedSeedRuns(id: string, config: ExperimentConfig, k: number)
   return seedRuns(id, config, k).map((r) => ({ id: r.id, config: r.config, group: id }));
 }
 
+/** A config as it bears on what is trained and evaluated: `workers`, `modules` and each defense's `search` (how its params were chosen) left out. */
+function whatRuns(config: ExperimentConfig): Record<string, unknown> {
+  return { ...(config as unknown as Record<string, unknown>), workers: 0, modules: [], defenses: config.defenses.map(({ search: _search, ...d }) => d) };
+}
+
 /**
  * The top-level config keys in which two configs differ, after both are validated and their
- * defaults filled in (`workers` and `modules` say where units train, not what they are, and are
- * ignored). Empty when they describe the same run.
+ * defaults filled in. Empty when they describe the same run. Ignored: `workers` and `modules` (where
+ * units train, not what they are) and each defense's `search` (how its params were chosen: it
+ * changes what the audit doctor and the report say of the run, not what trains, and is in no cache key).
  * @throws InvalidArgumentError (from `checkedRunConfig`) when either config is invalid.
  */
 export async function configDifferences(a: ExperimentConfig, b: ExperimentConfig): Promise<string[]> {
   const [x, y] = await Promise.all([checkedRunConfig(a, { remote: false }), checkedRunConfig(b, { remote: false })]);
-  const left: Record<string, unknown> = { ...(x as unknown as Record<string, unknown>), workers: 0, modules: [] };
-  const right: Record<string, unknown> = { ...(y as unknown as Record<string, unknown>), workers: 0, modules: [] };
+  const left = whatRuns(x);
+  const right = whatRuns(y);
   return [...new Set([...Object.keys(left), ...Object.keys(right)])].filter((k) => canonicalJson(left[k]) !== canonicalJson(right[k])).sort();
 }
 

@@ -111,13 +111,18 @@ function importedTraining(config: ExperimentConfig, references: RunReferences | 
   return { training: { target, others } };
 }
 
-/** The DP claims of a run's rows (the accountant's ε of each row with one) with the search each defense declares (`search`). */
+/**
+ * The DP claims of a run's rows (the accountant's ε of each row with one) with the search each
+ * defense declares (`search`); a search with its own ε is the claim (the row is held to it).
+ */
 function privacyOf(plan: RunPlan, rows: readonly DefenseRow[]): { privacy?: PrivacyClaim[] } {
   const privacy = plan.defenses.flatMap((d): PrivacyClaim[] => {
     const row = rows.find((r) => r.label === d.label);
     if (row?.privacy === undefined) return [];
     const { search } = d.defense;
-    return [{ name: d.label, epsilon: row.privacy.epsilon, ...(search === undefined ? {} : { search }) }];
+    if (search === undefined) return [{ name: d.label, epsilon: row.privacy.epsilon }];
+    const { epsilon, ...rest } = search;
+    return [{ name: d.label, epsilon: epsilon ?? row.privacy.epsilon, search: { ...rest, accounted: rest.accounted || epsilon !== undefined } }];
   });
   return privacy.length === 0 ? {} : { privacy };
 }

@@ -218,6 +218,17 @@ describe('seeded invalid audits', () => {
     }
   });
 
+  it("a search with its own ε is accounted: the row's DP claim is the search's ε, not its training's", () => {
+    const dpRow = { ...row('dp-sgd', 'DP', []), privacy: { mechanism: 'dp-sgd', epsilon: 4, delta: 1e-5 } } as DefenseRow;
+    const search = { candidates: 25, onPrivateData: true, accounted: false, epsilon: 26.8 };
+    const dp = { ...plan.defenses[0]!, label: 'DP', defense: { name: 'dp-sgd', label: 'DP', params: {}, search } };
+    const searched = { ...plan, defenses: [plan.defenses[0]!, dp] };
+    expect(codes(searched, [row('none', 'none', []), dpRow])).toEqual([]);
+    expect(runAuditDescription(searched, [row('none', 'none', []), dpRow], undefined).privacy).toEqual([
+      { name: 'DP', epsilon: 26.8, search: { candidates: 25, onPrivateData: true, accounted: true } },
+    ]);
+  });
+
   it.each(cases)('%s is caught with its cause', (name, build) => {
     const { codes: findings, cause } = build();
     expect([...new Set(findings.map((f) => f.code))]).toEqual(expected[name.slice(0, 2)]);

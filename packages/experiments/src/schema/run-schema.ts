@@ -63,9 +63,18 @@ export const defenseSchema = z.strictObject({
       onPrivateData: z.boolean(),
       /** Whether the reported ε accounts for the search (e.g. Papernot & Steinke 2022's random-stopping bound). @default false */
       accounted: z.boolean().default(false),
+      /**
+       * The ε of the whole search at the row's δ (e.g. `searchEpsilonOf` of `@mia/defense-dp`: every
+       * candidate's training composed). Reported beside the row's own ε, and the one the audit
+       * doctor holds the row to; giving it means `accounted`.
+       */
+      epsilon: z.number().min(0).optional(),
     })
     .optional(),
 });
+
+/** How a defense's params were chosen (`search` of a defense). */
+export type DefenseSearch = NonNullable<z.infer<typeof defenseSchema>['search']>;
 
 /**
  * One attack of a run as written: its name (`"loss"`, the attack with its default params), or
