@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import {
   GENERALISATION_TOLERANCE,
   PAPER_SGD,
+  chanceProblem,
+  claimOverColumns,
   SAM_CIFAR100_REGIME,
   SAM_CIFAR10_REGIME,
   SAM_PURCHASE_REGIME,
@@ -167,5 +169,39 @@ describe("SAM claims: the SharpReg-protocol attacks count in the framework's sat
     // Below the threshold the same comparison is decided (SharpReg 90 % vs SAM 96 %: holds).
     const [, decided] = table1Claims(only(below));
     expect(decided!.columns!.find((c) => isC10(c.column))!.verdict).toBe('holds');
+  });
+});
+
+describe('an attack that stayed at chance on both models compares nothing (our criterion)', () => {
+  it('chanceProblem names it only when every split of both models is at 50.0 %', () => {
+    const chance = [0.5, 0.5, 0.5];
+    expect(chanceProblem('NN', { label: 'SharpReg', values: chance }, { label: 'SAM', values: chance })).toMatch(
+      /^the NN attack stayed at chance \(50\.0 %\) on every split of every seed of both SharpReg \(3\) and SAM \(3\): it did not fit/,
+    );
+    // One split off chance on either model: it separated something, so the comparison stands.
+    expect(chanceProblem('NN', { label: 'SharpReg', values: chance }, { label: 'SAM', values: [0.5, 0.51, 0.5] })).toBeUndefined();
+    expect(chanceProblem('NN', { label: 'SharpReg', values: [0.62, 0.5, 0.5] }, { label: 'SAM', values: chance })).toBeUndefined();
+    expect(chanceProblem('NN', { label: 'SharpReg', values: [] }, { label: 'SAM', values: chance })).toBeUndefined();
+  });
+
+  it('a comparison with a problem is "not testable" with it, the others in the column are decided', () => {
+    const claim = claimOverColumns(
+      'constructed',
+      only(reduced),
+      (c) => ({
+        comparisons: [
+          { label: 'NN SharpReg vs SAM', a: { value: 0.5, se: 0.001 }, b: { value: 0.5, se: 0.001 }, direction: 'less', problem: 'stuck at chance' },
+          { label: 'Confidence SharpReg vs SAM', a: { value: 0.66, se: 0.005 }, b: { value: 0.76, se: 0.005 }, direction: 'less' },
+        ],
+      }),
+      undefined,
+      ['SAM', 'SharpReg'],
+    );
+    const c10 = claim.columns!.filter((c) => isC10(c.column));
+    expect(c10.map((c) => [c.column, c.verdict])).toEqual([
+      ['CIFAR-10: NN SharpReg vs SAM', 'not testable'],
+      ['CIFAR-10: Confidence SharpReg vs SAM', 'holds'],
+    ]);
+    expect(c10[0]!.evidence).toContain('stuck at chance');
   });
 });

@@ -134,6 +134,25 @@ export interface Comparison {
   readonly offset?: number;
   /** 'non-inferiority': "A ≥ B − margin", decided one-sided with `offset` (negative) as the margin (docs/protocol.md §5.1). */
   readonly test?: 'non-inferiority';
+  /** Why this comparison cannot be decided (e.g. {@link chanceProblem}): it is "not testable" with this reason, not compared. */
+  readonly problem?: string;
+}
+
+/**
+ * Why an attack column cannot compare two models: the attack sits at chance (50.0 % balanced
+ * accuracy) on every split of every seed of both, i.e. it never separated members from
+ * non-members on either model (a network stuck at a constant output does this: NN-SEL's N(0, 0.01²)
+ * initialisation, App. C.3, often leaves it there). Equal values then say nothing about the two
+ * models' leakage; undefined when either model's attack left chance on some split. Our criterion.
+ */
+export function chanceProblem(
+  attack: string,
+  a: { label: string; values: readonly number[] },
+  b: { label: string; values: readonly number[] },
+): string | undefined {
+  const atChance = (v: readonly number[]) => v.length > 0 && v.every((x) => Math.abs(x - 0.5) < 1e-9);
+  if (!atChance(a.values) || !atChance(b.values)) return undefined;
+  return `the ${attack} attack stayed at chance (50.0 %) on every split of every seed of both ${a.label} (${a.values.length}) and ${b.label} (${b.values.length}): it did not fit, so it compares nothing (our criterion)`;
 }
 
 /** What a per-dataset check returns: the comparisons it rests on (all must hold) and extra evidence. */
@@ -244,6 +263,7 @@ export function claimOverColumns(
     const r = check(c, column);
     if (r.comparisons.length === 0) return [undecidedColumn(column, 'not-evaluated', r.note ?? 'nothing to compare')];
     return r.comparisons.map((x, i): ColumnDecision => {
+      if (x.problem !== undefined) return undecidedColumn(`${column}: ${x.label}`, 'not-testable', x.problem);
       const d = compareEstimates(x.a, x.b, {
         direction: x.direction,
         format: 'pct',

@@ -1,5 +1,5 @@
 import { isNotRun, type NotRun, type Reproduction, type ReproductionTable } from '@mia/experiments/reproduce';
-import { attackAccuracyOf, claimOverColumns, columnRegimes, generalisationProblem } from './column-claims';
+import { attackAccuracyOf, chanceProblem, claimOverColumns, columnRegimes, generalisationProblem } from './column-claims';
 import { DATASET_COLUMNS, coreDefenses, seedsAt, type DatasetColumn } from './configs';
 import { plannedColumnRuns } from './column-runs';
 import { evaluateColumns, type ColumnEvaluation } from './evaluate-columns';
@@ -61,12 +61,20 @@ export const samTable3: Reproduction = {
         'Every single-query attack is less accurate on SharpReg than on SAM, on every dataset (Table 3; NN on CIFAR-10 excepted, where the paper has ≈ 50 % for all three)',
         columns,
         (c, column) => ({
-          comparisons: SINGLE_QUERY_ATTACKS.filter((a) => !(a === 'NN' && column === 'CIFAR-10')).map((a) => ({
-            label: `${a} SharpReg vs SAM`,
-            a: per(c, 'SharpReg', a),
-            b: per(c, 'SAM', a),
-            direction: 'less' as const,
-          })),
+          comparisons: SINGLE_QUERY_ATTACKS.filter((a) => !(a === 'NN' && column === 'CIFAR-10')).map((a) => {
+            const problem = chanceProblem(
+              a,
+              { label: 'SharpReg', values: c.evaluations.SharpReg!.single[a]! },
+              { label: 'SAM', values: c.evaluations.SAM!.single[a]! },
+            );
+            return {
+              label: `${a} SharpReg vs SAM`,
+              a: per(c, 'SharpReg', a),
+              b: per(c, 'SAM', a),
+              direction: 'less' as const,
+              ...(problem === undefined ? {} : { problem }),
+            };
+          }),
         }),
         undefined,
         ['SAM', 'SharpReg'],
