@@ -69,6 +69,20 @@ describe('DP-SGD settings chosen on the validation slice (docs/protocol.md §5.3
     expect(choices.get('DP-SGD ε=16')!.setting).toEqual(settings[3]);
     expect(choices.get('DP-SGD ε=16')!.reason).toMatch(/^B=128 E=30 lr=0.5: the highest validation accuracy \(30\.0 %\)/);
     expect(choices.get('DP-SGD ε=1')!.validation).toHaveLength(8);
+    // In a 2 × 2 × 2 grid every value is at an edge of its dimension: the choice names them.
+    expect(choices.get('DP-SGD ε=16')!.edges).toEqual(['smallest batch', 'largest epochs', 'largest rate']);
+    expect(choices.get('DP-SGD ε=16')!.reason).toMatch(
+      /; at the grid's edge in smallest batch, largest epochs, largest rate \(a value beyond it was not tried\)$/,
+    );
+    // A dimension with one value, or a value inside its range, is no edge.
+    const wide = dpSgdSettings({ batches: [128, 256, 512], epochs: [30], lrs: [0.1, 0.5, 1] }, 2000);
+    const inside = wide.findIndex((x) => x.batch === 256 && x.lr === 0.5);
+    const one = {
+      rows: wide.map((x, i) => ({ label: dpSgdCandidateLabel('DP-SGD ε=1', x), validationAccuracy: i === inside ? 0.3 : 0.2 })),
+    } as unknown as ExperimentResults;
+    const c = selectDpSgdSettings(one, ['DP-SGD ε=1'], wide)!.get('DP-SGD ε=1')!;
+    expect(c.edges).toEqual([]);
+    expect(c.reason).toBe('B=256 E=30 lr=0.5: the highest validation accuracy (30.0 %)');
     // Ties: the first in grid order.
     const flat = { rows: rows.map((r) => ({ ...r, validationAccuracy: 0.2 })) } as unknown as ExperimentResults;
     expect(selectDpSgdSettings(flat, ['DP-SGD ε=1'], settings)!.get('DP-SGD ε=1')!.setting).toEqual(settings[0]);

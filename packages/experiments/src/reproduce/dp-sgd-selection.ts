@@ -34,6 +34,26 @@ export interface DpSgdChoice {
   readonly reason: string;
   /** Validation accuracy of every candidate, in the order of the settings. */
   readonly validation: readonly number[];
+  /**
+   * The grid dimensions in which the setting is the smallest or largest value tried (of those with
+   * more than one value), e.g. `largest batch`: where the grid should be extended (docs/protocol.md §5.3).
+   */
+  readonly edges: readonly string[];
+}
+
+/** The dimensions (batch, epochs, rate) in which `s` is at the smallest or largest of the values `settings` try. */
+function gridEdges(s: DpSgdSetting, settings: readonly DpSgdSetting[]): string[] {
+  const dims = [
+    ['batch', (x: DpSgdSetting) => x.batch],
+    ['epochs', (x: DpSgdSetting) => x.epochs],
+    ['rate', (x: DpSgdSetting) => x.lr],
+  ] as const;
+  return dims.flatMap(([name, get]) => {
+    const values = [...new Set(settings.map(get))];
+    if (values.length < 2) return [];
+    const v = get(s);
+    return v === Math.min(...values) ? [`smallest ${name}`] : v === Math.max(...values) ? [`largest ${name}`] : [];
+  });
 }
 
 const checkList = (fn: string, name: string, values: readonly number[], ok: (v: number) => boolean, expected: string) => {
@@ -121,8 +141,16 @@ export function selectDpSgdSettings(run: RunOutcome, labels: readonly string[], 
     const { chosen, reason } = selectHyperparameter(
       validation.map((validationAccuracy, value) => ({ value, validationAccuracy })),
       { kind: 'best-validation' },
+      { ordered: false },
     );
-    out.set(label, { setting: settings[chosen]!, reason: `${dpSgdSettingName(settings[chosen]!)}: ${reason}`, validation });
+    const setting = settings[chosen]!;
+    const edges = gridEdges(setting, settings);
+    out.set(label, {
+      setting,
+      reason: `${dpSgdSettingName(setting)}: ${reason}${edges.length === 0 ? '' : `; at the grid's edge in ${edges.join(', ')} (a value beyond it was not tried)`}`,
+      validation,
+      edges,
+    });
   }
   return out;
 }

@@ -125,7 +125,7 @@ export {
   type PlannedRun,
   type PlanContext,
 } from './types';
-export { selectHyperparameter, type Selection, type SelectionCandidate, type SelectionCriterion } from './selection';
+export { selectHyperparameter, type Selection, type SelectionCandidate, type SelectionCriterion, type SelectionPosition } from './selection';
 export { validationView, type ValidationView, type RegisteredChooser } from './validation-view';
 export {
   dpSgdSettings,

@@ -31,6 +31,33 @@ describe('selectHyperparameter (docs/protocol.md §5.3)', () => {
     expect(selectHyperparameter([rho[0]!, { ...rho[2]!, trainAccuracy: 0.99 }], { kind: 'best-validation' }).chosen).toBe(0.02);
   });
 
+  it('says where the choice sits in its grid: bracketed, or at an edge a value beyond which was not measured', () => {
+    const within = (tolerance: number) => ({ kind: 'strongest-within' as const, reference: 0.498, tolerance });
+    // strongest-within: 1e-5 passes and 3e-5 fails: bracketed, though it is the smallest value (a weaker
+    // value cannot be chosen while 1e-5 passes).
+    expect(selectHyperparameter(grid, within(0.01)).position).toBe('interior');
+    // Every value passes: the largest is chosen and a stronger one was never tried.
+    const flat = selectHyperparameter(grid, within(0.2));
+    expect(flat.position).toBe('largest');
+    expect(flat.reason).toMatch(/; the largest eligible value of the grid \(a value beyond it was not measured\)$/);
+    // A stronger value that does not fit its members also brackets the choice.
+    expect(selectHyperparameter(grid, { ...within(0.2), minTrainAccuracy: 0.9 }).position).toBe('interior');
+    expect(selectHyperparameter([grid[0]!], within(0.01)).position).toBe('only');
+    // best-validation: interior only with an eligible value on each side.
+    const acc = (values: number[]) => values.map((v, i) => ({ value: [0.02, 0.05, 0.1][i]!, validationAccuracy: v, trainAccuracy: 1 }));
+    expect(selectHyperparameter(acc([0.4, 0.5, 0.4]), { kind: 'best-validation' }).position).toBe('interior');
+    expect(selectHyperparameter(acc([0.5, 0.5, 0.4]), { kind: 'best-validation' }).position).toBe('smallest'); // a tie goes to the first
+    expect(selectHyperparameter(acc([0.4, 0.4, 0.5]), { kind: 'best-validation' }).position).toBe('largest');
+    // The largest eligible one when the values above it do not fit.
+    const unfit = acc([0.4, 0.5, 0.6]).map((c, i) => (i === 2 ? { ...c, trainAccuracy: 0.5 } : c));
+    expect(selectHyperparameter(unfit, { kind: 'best-validation', minTrainAccuracy: 0.9 }).position).toBe('largest');
+    expect(selectHyperparameter(acc([0.5, 0.5, 0.4]), { kind: 'best-validation' }, { ordered: false })).toEqual({
+      chosen: 0.02,
+      reason: 'the highest validation accuracy (50.0 %)',
+      position: 'unordered',
+    });
+  });
+
   it('refuses what it cannot decide, saying what to do', () => {
     expect(() => selectHyperparameter([], { kind: 'best-validation' })).toThrow(/at least one candidate, got 0/);
     expect(() => selectHyperparameter([{ value: 1, validationAccuracy: NaN }], { kind: 'best-validation' })).toThrow(
