@@ -71,6 +71,8 @@ describe('QMIA and the label-only boundary distance in a config', () => {
     expect(of('qmia').alpha).toMatchObject({ type: 'number', default: 0.01 });
     expect(of('boundary-distance').budget).toMatchObject({ type: 'integer', minimum: 1, default: 1000 });
     expect(of('boundary-distance').clipMin.default).toBeUndefined();
+    expect(of('boundary-distance').parallel).toMatchObject({ type: 'integer', minimum: 1, default: 16 });
+    expect(of('boundary-distance').batchSize).toMatchObject({ type: 'integer', minimum: 1, default: 256 });
     const tokens = schema.$defs.tokenAttacks.anyOf as Array<Record<string, any>>;
     expect(tokens.map((v) => v.properties.name.const)).toEqual(['llm-loss', 'zlib', 'min-k', 'min-k++', 'reference-ratio']);
     expect(tokens[2]!.properties.params.properties.k).toMatchObject({ type: 'number', default: 0.2 });
@@ -115,5 +117,11 @@ describe('QMIA and the boundary distance in a run', () => {
     expect(again.filter((l) => /^cache hit .*: (qmia|boundary-distance) attack/.test(l))).toHaveLength(2);
     expect(again.some((l) => /^training .*attack model/.test(l))).toBe(false);
     for (const name of ['qmia', 'boundary-distance']) expect(row(second, name)).toEqual(row(first, name));
+    // How the queries are batched changes no distance: other `parallel` and `batchSize`, the same attack.
+    const batched = [{ ...attacks[1]!, params: { ...attacks[1]!.params, parallel: 5, batchSize: 7 } }];
+    const queried: string[] = [];
+    const third = await runExperiment(parseExperimentConfig({ ...base, attacks: batched }), { store, onLog: (l) => queried.push(l) });
+    expect(queried.filter((l) => /^training .*: boundary-distance attack model/.test(l))).toHaveLength(1); // measured again, not read from the cache
+    expect(row(third, 'boundary-distance')).toEqual(row(first, 'boundary-distance'));
   }, 300_000);
 });

@@ -88,6 +88,13 @@ const boundaryDistanceSchema = optionsSchema({
   ...boundaryDistanceOptionsSchema.fields,
   clipMin: option.number({ description: 'smallest input value (absent: the smallest value of the audit examples)' }),
   clipMax: option.number({ description: 'largest input value (absent: the largest value of the audit examples)' }),
+  parallel: option.integer({
+    min: 1,
+    default: 16,
+    description:
+      "records searched at once, their label queries sent in shared model calls (the distances do not depend on it; a larger value fills the model's batches when the budget is small)",
+  }),
+  batchSize: option.integer({ min: 1, default: 256, description: 'most label queries per model call (the distances do not depend on it)' }),
 });
 
 /**
