@@ -5,8 +5,11 @@ import { scaledRdp } from './rdp-of';
 
 /** One DP-SGD training of a search: its Poisson rate q, noise multiplier σ and steps T. */
 export interface DpTraining {
+  /** Poisson sampling rate q ∈ [0, 1] of each step. */
   readonly sampleRate: number;
+  /** Noise multiplier σ ≥ 0 (noise std / clipping norm). */
   readonly noiseMultiplier: number;
+  /** Number of steps T ≥ 0. */
   readonly steps: number;
 }
 
