@@ -187,14 +187,11 @@ function sigmaFor(targetEpsilon: number, sampleRate: number, steps: number, delt
   return sigma;
 }
 
-/** The training of a `dp-sgd` defense at a setting, as the runner runs it (σ from its `targetEpsilon` at the setting's steps, or its `noiseMultiplier`). */
+/** The training of a `dp-sgd` defense (with `targetEpsilon`, checked) at a setting, as the runner runs it: σ from the target ε at the setting's steps. */
 function trainingAt(d: DefenseConfig, s: DpSgdSetting, members: number): DpTraining {
   const { sampleRate } = dpSgdSettingParams(s, members);
   const { steps } = dpSgdSteps(members, sampleRate, s.epochs);
-  const delta = d.params.delta as number;
-  const noiseMultiplier =
-    d.params.noiseMultiplier === undefined ? sigmaFor(d.params.targetEpsilon as number, sampleRate, steps, delta) : (d.params.noiseMultiplier as number);
-  return { sampleRate, noiseMultiplier, steps };
+  return { sampleRate, noiseMultiplier: sigmaFor(d.params.targetEpsilon as number, sampleRate, steps, d.params.delta as number), steps };
 }
 
 /**
