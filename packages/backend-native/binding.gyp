@@ -15,7 +15,7 @@
         "native/elementwise.cc",
         "native/gather.cc",
         "native/gemm.cc",
-        "native/matmul_bf16.cc",
+        "native/matmul_primitive.cc",
         "native/onednn.cc",
         "native/optimizer.cc",
         "native/pool.cc",

@@ -16,7 +16,7 @@
 #include "elementwise.h"
 #include "gather.h"
 #include "gemm.h"
-#include "matmul_bf16.h"
+#include "matmul_primitive.h"
 #include "optimizer.h"
 #include "pool.h"
 #include "precision.h"
@@ -69,6 +69,7 @@ Napi::Value Info(const Napi::CallbackInfo& info) {
 Napi::Value SetNumThreads(const Napi::CallbackInfo& info) {
   Args a(info, "setNumThreads");
   omp_set_num_threads(static_cast<int>(a.integer(0, "threads", 1, 1024)));
+  holdSignalsInWorkers();
   return info.Env().Undefined();
 }
 
@@ -105,9 +106,18 @@ Napi::Value ClearCache(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
+// An entry point that runs oneDNN code, with the asynchronous signals held on the calling thread
+// while it runs (SignalsHeld, common.h).
+template <Napi::Value (*F)(const Napi::CallbackInfo&)>
+Napi::Value Held(const Napi::CallbackInfo& info) {
+  SignalsHeld held;
+  return F(info);
+}
+
 }  // namespace
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  holdSignalsInWorkers();
   exports.Set("info", Napi::Function::New(env, Info));
   exports.Set("setNumThreads", Napi::Function::New(env, SetNumThreads));
   exports.Set("getNumThreads", Napi::Function::New(env, GetNumThreads));
@@ -117,14 +127,14 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("setConvLayout", Napi::Function::New(env, SetConvLayout));
   exports.Set("setConvAlgorithm", Napi::Function::New(env, SetConvAlgorithm));
   exports.Set("setPrecision", Napi::Function::New(env, SetPrecision));
-  exports.Set("conv2dForward", Napi::Function::New(env, Conv2dForward));
-  exports.Set("conv2dBackwardData", Napi::Function::New(env, Conv2dBackwardData));
-  exports.Set("conv2dBackwardWeights", Napi::Function::New(env, Conv2dBackwardWeights));
-  exports.Set("gemm", Napi::Function::New(env, Gemm));
+  exports.Set("conv2dForward", Napi::Function::New(env, Held<Conv2dForward>));
+  exports.Set("conv2dBackwardData", Napi::Function::New(env, Held<Conv2dBackwardData>));
+  exports.Set("conv2dBackwardWeights", Napi::Function::New(env, Held<Conv2dBackwardWeights>));
+  exports.Set("gemm", Napi::Function::New(env, Held<Gemm>));
   exports.Set("biasActivation", Napi::Function::New(env, BiasActivation));
-  exports.Set("denseForward", Napi::Function::New(env, DenseForward));
-  exports.Set("denseGradInput", Napi::Function::New(env, DenseGradInput));
-  exports.Set("denseGradWeight", Napi::Function::New(env, DenseGradWeight));
+  exports.Set("denseForward", Napi::Function::New(env, Held<DenseForward>));
+  exports.Set("denseGradInput", Napi::Function::New(env, Held<DenseGradInput>));
+  exports.Set("denseGradWeight", Napi::Function::New(env, Held<DenseGradWeight>));
   exports.Set("denseGradBias", Napi::Function::New(env, DenseGradBias));
   exports.Set("softmaxCrossEntropy", Napi::Function::New(env, SoftmaxCrossEntropy));
   exports.Set("softmaxCrossEntropyGrad", Napi::Function::New(env, SoftmaxCrossEntropyGrad));

@@ -1,6 +1,8 @@
 #include "common.h"
 
+#include <omp.h>
 #include <oneapi/dnnl/dnnl.hpp>
+#include <pthread.h>
 
 #include <cmath>
 #include <sstream>
@@ -140,6 +142,26 @@ std::vector<int64_t> Args::integers(size_t i, const char* name, size_t count, in
                std::to_string(out.size()));
   }
   return out;
+}
+
+namespace {
+sigset_t asynchronousSignals() {
+  sigset_t set;
+  sigfillset(&set);
+  for (int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT}) sigdelset(&set, fault);
+  return set;
+}
+const sigset_t kAsynchronous = asynchronousSignals();
+}  // namespace
+
+SignalsHeld::SignalsHeld() { pthread_sigmask(SIG_BLOCK, &kAsynchronous, &previous_); }
+SignalsHeld::~SignalsHeld() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+
+void holdSignalsInWorkers() {
+#pragma omp parallel
+  {
+    if (omp_get_thread_num() != 0) pthread_sigmask(SIG_BLOCK, &kAsynchronous, nullptr);
+  }
 }
 
 std::string describeException(const std::exception& e) {

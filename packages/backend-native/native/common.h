@@ -3,6 +3,7 @@
 #pragma once
 
 #include <napi.h>
+#include <signal.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -49,6 +50,28 @@ class Args {
 // and `what`, never a crash. Napi errors pass through unchanged.
 template <typename F>
 Napi::Value guarded(const Args& args, const std::string& what, F body);
+
+// Asynchronous signals held back on the calling thread while it runs oneDNN code. oneDNN 2.x's JIT
+// f32 GEMM kernels (jit_avx512_common_gemm_f32, also behind gemm-based convolutions) point the stack
+// pointer into a heap buffer while they run; a signal handled on that thread then writes its frame
+// below it and corrupts the heap ("corrupted size vs. prev_size" at a later free: any profiler's
+// SIGPROF, a child's SIGCHLD, SIGINT). oneDNN fixed it in 2026 (its issue 4845); Debian's 2.6 has
+// it. Signals raised meanwhile stay pending and are handled when the object goes out of scope;
+// those a fault raises (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT) are never held.
+class SignalsHeld {
+ public:
+  SignalsHeld();
+  ~SignalsHeld();
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+
+ private:
+  sigset_t previous_;
+};
+// Holds the asynchronous signals in the calling thread's OpenMP worker threads for good (they run
+// oneDNN's kernels too and never run JS); the calling thread keeps its mask. Call it when the team
+// may have grown (at load, after setNumThreads): threads created later inherit the creator's mask.
+void holdSignalsInWorkers();
 
 std::string shapeString(const std::vector<int64_t>& shape);
 int64_t product(const std::vector<int64_t>& shape);

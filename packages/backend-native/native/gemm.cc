@@ -1,8 +1,10 @@
-// Matrix products through oneDNN's dnnl_sgemm (row-major, multi-threaded by the library), or in bf16
-// precision through oneDNN's matmul primitive on bf16 copies of the inputs (matmul_bf16.cc), and the
+// Matrix products through oneDNN (multi-threaded by the library): in fp32 through dnnl_sgemm
+// (row-major), except a·bᵀ of more than a few columns through the fp32 matmul primitive, or in bf16
+// precision through the matmul primitive on bf16 copies of the inputs (matmul_primitive.cc); and the
 // bias + activation epilogue of a fused matrix product.
 #include "gemm.h"
 
+#include <omp.h>
 #include <oneapi/dnnl/dnnl.h>
 
 #include <cmath>
@@ -10,7 +12,7 @@
 #include <string>
 
 #include "common.h"
-#include "matmul_bf16.h"
+#include "matmul_primitive.h"
 #include "precision.h"
 
 namespace mia {
@@ -31,10 +33,43 @@ Napi::Value Gemm(const Napi::CallbackInfo& info) {
   return guarded(a, what, [&] { matmul(ta, tb, m, n, k, pa, pb, pc, batch, strideA, strideB); });
 }
 
+namespace {
+// Whether an fp32 product goes to the matmul primitive rather than dnnl_sgemm: a·bᵀ (b transposed, a
+// not), the input gradient of every dense layer, which dnnl_sgemm 2.6 splits poorly over threads (the
+// Purchase MLP's 128×1024 · (512×1024)ᵀ: 1.27 ms on 2 threads, hardly faster than its 1.49 ms on 1;
+// the primitive 0.68 ms, 1.26 on 1 thread; decision 0064). Products of a short contraction (k < 64)
+// or of fewer than 2¹⁸ multiply-adds stay on dnnl_sgemm, whose call costs less there. A fixed rule of
+// the shape: the same product always takes the same path, so results stay reproducible.
+bool fp32Primitive(bool ta, bool tb, int64_t m, int64_t n, int64_t k) { return tb && !ta && k >= 64 && m * n * k >= (int64_t{1} << 18); }
+
+// Products of fewer multiply-adds run on the calling thread alone: splitting them costs more than it
+// saves (on 2 cores, 128×100 · 100×64: 15.8 µs on one thread, 20.3 on two; the gain starts between
+// 1 and 4 million; decision 0064). They then give the same bits at every thread count.
+constexpr int64_t kSmallProduct = int64_t{1} << 20;
+
+// Sets the calling thread's OpenMP team size to 1 for its lifetime (oneDNN reads omp_get_max_threads()).
+class OneThread {
+ public:
+  explicit OneThread(bool active) : previous_(active ? omp_get_max_threads() : 0) {
+    if (active) omp_set_num_threads(1);
+  }
+  ~OneThread() {
+    if (previous_ > 0) omp_set_num_threads(previous_);
+  }
+  OneThread(const OneThread&) = delete;
+  OneThread& operator=(const OneThread&) = delete;
+
+ private:
+  int previous_;
+};
+}  // namespace
+
 void matmul(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* pa, const float* pb, float* pc, int64_t batch, int64_t strideA,
             int64_t strideB) {
   if (m == 0 || n == 0 || batch == 0) return;
-  if (k > 0 && precision() == Precision::kBf16) return matmulBf16(ta, tb, m, n, k, pa, pb, pc, batch, strideA, strideB);
+  const OneThread small(m * n * k * batch < kSmallProduct && omp_get_max_threads() > 1);
+  if (k > 0 && precision() == Precision::kBf16) return matmulPrimitive(true, ta, tb, m, n, k, pa, pb, pc, batch, strideA, strideB);
+  if (fp32Primitive(ta, tb, m, n, k)) return matmulPrimitive(false, ta, tb, m, n, k, pa, pb, pc, batch, strideA, strideB);
   for (int64_t i = 0; i < batch; i++) {
     float* c = pc + i * m * n;
     if (k == 0) {

@@ -22,6 +22,10 @@ const cases: MatMulCase[] = [
   { name: 'rank 2 · rank 4 (a broadcast)', a: [5, 7], b: [2, 3, 7, 4] },
   { name: 'rank 4 with batch [1, 1] on b', a: [2, 3, 4, 5], b: [1, 1, 5, 6] },
   { name: 'rank 4 batch [1, 1] on a · rank 3 (output rank 4)', a: [1, 1, 5, 7], b: [3, 7, 4] },
+  // Large enough that a·bᵀ takes oneDNN's fp32 matmul primitive instead of dnnl_sgemm (k ≥ 64, m·n·k ≥ 2¹⁸).
+  { name: 'rank 2, wide (a·bᵀ through the matmul primitive)', a: [64, 80], b: [80, 96] },
+  { name: 'rank 3, batch 2, wide', a: [2, 64, 80], b: [2, 80, 70] },
+  { name: 'rank 3 · rank 2, wide (b broadcast)', a: [2, 64, 80], b: [80, 70] },
 ];
 
 describeNative('native matrix products vs the cpu backend', () => {
@@ -39,6 +43,15 @@ describeNative('native matrix products vs the cpu backend', () => {
       }
     }
   }
+
+  it('BatchMatMul: a wide a·bᵀ gives the same bits on every call', () => {
+    const a = randomTensor([128, 300], 120);
+    const b = randomTensor([200, 300], 121);
+    const first = tf.matMul(a, b, false, true);
+    const again = tf.matMul(a, b, false, true);
+    expect(Buffer.from(again.dataSync().buffer).equals(Buffer.from(first.dataSync().buffer))).toBe(true);
+    tf.dispose([a, b, first, again]);
+  });
 
   it('BatchMatMul gradients (through tf.grads) on a batched product', async () => {
     expect.hasAssertions();
