@@ -43,11 +43,13 @@ export { checkLeakage, type LeakCeilings, type LeakCheck, type LeakVerdict, type
 // Whether an audit can be trusted: the blind baseline and the validity checks (docs/guides/audit-doctor.md).
 export type { AuditProvenance, AuditValidity } from './audit/audit-validity';
 export { diagnoseAudit } from './doctor/diagnose-audit';
+export { isSearchUnaccounted } from './doctor/audit-description';
 export { AUDIT_FINDING_CODES, findingLine, type AuditFinding, type AuditFindingCode, type AuditFindingCodeInfo } from './doctor/audit-finding';
 export type {
   AuditDescription,
   OperatingPointClaim,
   PrivacyClaim,
+  PrivacySearch,
   RecordSet,
   ReferenceAttackUse,
   ReferencesDescription,

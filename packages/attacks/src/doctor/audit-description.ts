@@ -62,6 +62,25 @@ export interface TrainingDescription {
   readonly others: ReadonlyArray<{ readonly name: string; readonly settings: Readonly<Record<string, unknown>> }>;
 }
 
+/** How a DP model's hyperparameters were chosen: the part of a search that decides whether its ε must account for it. */
+export interface PrivacySearch {
+  /** Settings tried. */
+  readonly candidates: number;
+  /** Whether the search read private data (the training set, or a validation slice of the private data). */
+  readonly onPrivateData: boolean;
+  /** Whether the reported ε accounts for the search (e.g. Papernot & Steinke's random-stopping bound). */
+  readonly accounted: boolean;
+}
+
+/**
+ * Whether a search leaves the ε of one training unaccounted: a best of two or more DP trainings
+ * chosen on private data, with the search not counted in the reported ε. A search of one candidate,
+ * or one on public data, costs no privacy.
+ */
+export function isSearchUnaccounted(search: PrivacySearch): boolean {
+  return search.candidates >= 2 && search.onPrivateData && !search.accounted;
+}
+
 /** A differential-privacy ε an audit reports, and how its hyperparameters were chosen. */
 export interface PrivacyClaim {
   /** The model or row, e.g. a row label. */
@@ -69,14 +88,7 @@ export interface PrivacyClaim {
   /** The reported ε (null: no guarantee). */
   readonly epsilon: number | null;
   /** A hyperparameter search the model came out of. */
-  readonly search?: {
-    /** Settings tried. */
-    readonly candidates: number;
-    /** Whether the search read private data (the training set, or a validation slice of the private data). */
-    readonly onPrivateData: boolean;
-    /** Whether the reported ε accounts for the search (e.g. Papernot & Steinke's random-stopping bound). */
-    readonly accounted: boolean;
-  };
+  readonly search?: PrivacySearch;
 }
 
 /**

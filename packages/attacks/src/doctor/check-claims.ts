@@ -1,4 +1,4 @@
-import type { AuditDescription } from './audit-description';
+import { isSearchUnaccounted, type AuditDescription } from './audit-description';
 import type { AuditFinding } from './audit-finding';
 import { overlapOf } from './check-overlap';
 
@@ -83,7 +83,7 @@ export function checkTraining(audit: AuditDescription): AuditFinding[] {
 export function checkPrivacy(audit: AuditDescription): AuditFinding[] {
   return (audit.privacy ?? []).flatMap((claim): AuditFinding[] => {
     const search = claim.search;
-    if (claim.epsilon === null || search === undefined || search.candidates < 2 || !search.onPrivateData || search.accounted) return [];
+    if (claim.epsilon === null || search === undefined || !isSearchUnaccounted(search)) return [];
     return [
       {
         code: 'dp-search-unaccounted',

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { AuditDescription } from './audit-description';
+import { isSearchUnaccounted, type AuditDescription } from './audit-description';
 import { AUDIT_FINDING_CODES, findingLine } from './audit-finding';
 import { diagnoseAudit } from './diagnose-audit';
 
@@ -124,6 +124,15 @@ describe('diagnoseAudit', () => {
     expect(diagnoseAudit({ ...base, privacy: [claim] })).toMatchObject([{ code: 'dp-search-unaccounted', numbers: { epsilon: 4, candidates: 25 } }]);
     expect(diagnoseAudit({ ...base, privacy: [{ ...claim, search: { ...claim.search, accounted: true } }] })).toEqual([]);
     expect(diagnoseAudit({ ...base, privacy: [{ ...claim, epsilon: null }] })).toEqual([]);
+  });
+
+  it('isSearchUnaccounted: only a best of ≥ 2 DP trainings chosen on private data and not accounted', () => {
+    const search = { candidates: 25, onPrivateData: true, accounted: false };
+    expect(isSearchUnaccounted(search)).toBe(true);
+    expect(isSearchUnaccounted({ ...search, accounted: true })).toBe(false);
+    expect(isSearchUnaccounted({ ...search, onPrivateData: false })).toBe(false);
+    expect(isSearchUnaccounted({ ...search, candidates: 1 })).toBe(false);
+    expect(isSearchUnaccounted({ ...search, candidates: 2 })).toBe(true);
   });
 
   it('gives every finding a documented code, a cause and an action', () => {

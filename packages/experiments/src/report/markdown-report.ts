@@ -1,3 +1,4 @@
+import { isSearchUnaccounted } from '@mia/attacks';
 import type { DefenseRow, ExperimentResults, RowDpAudit } from '../run/results';
 import { formatEpsilon } from '../run/warnings';
 import { attackConfigOf, type DefenseSearch } from '../schema/run-schema';
@@ -154,7 +155,7 @@ function searchCell(search: DefenseSearch | undefined): string {
   if (search === undefined) return '—';
   const what = `best of ${search.candidates}${search.onPrivateData ? ' on private data' : ''}`;
   if (search.epsilon !== undefined) return `${formatEpsilon(search.epsilon)} (${what})`;
-  return search.accounted || !search.onPrivateData || search.candidates < 2 ? `the accountant's (${what})` : `not accounted (${what})`;
+  return isSearchUnaccounted(search) ? `not accounted (${what})` : `the accountant's (${what})`;
 }
 
 /** A canary audit in the DP table: its deciding bound, which one, and how many guesses were right. */

@@ -101,6 +101,7 @@ export function claimsMarkdown(result: Pick<ReproductionResult, 'claims'> & { re
   } as const;
   const old = (result.verdictRules ?? 0) < 3;
   const evidenceOf = new Map<string, string>();
+  const statements = result.claims.map((c) => c.statement);
   return result.claims
     .map((c) => {
       const sub = subVerdicts(c);
@@ -113,10 +114,29 @@ export function claimsMarkdown(result: Pick<ReproductionResult, 'claims'> & { re
       const evidence = evidenceBelowSubVerdicts(c);
       const earlier = evidenceOf.get(evidence);
       if (earlier === undefined) evidenceOf.set(evidence, c.statement);
-      const text = earlier === undefined ? sayReasonsOnce(evidence, reasons, shown) : `The evidence of “${earlier}” above.`;
+      const text = earlier === undefined ? sayReasonsOnce(evidence, reasons, shown) : `The evidence of “${shortStatement(earlier, statements)}” above.`;
       return `- **${mark[c.verdict]}**${oldMark} — ${c.statement}\n  ${sub === undefined ? '' : `_${sub}_\n  `}${text}`;
     })
     .join('\n');
+}
+
+/** The label a claim's statement starts with ("Fig. 1b: …" → "Fig. 1b"), if any. */
+function statementLabel(statement: string): string | undefined {
+  return /^((?:Fig\.|Table|Tab\.|Eq\.|§)\s*[\w.–-]+(?:\s*\([^)]*\))?):\s/.exec(statement)?.[1];
+}
+
+/**
+ * A claim's statement as a back-reference among `statements` (the reproduction's claims): its label
+ * where it starts with one that no other claim starts with ("Fig. 1b: …" → "Fig. 1b"), else the
+ * statement itself, cut at a word within 80 characters.
+ */
+export function shortStatement(statement: string, statements: readonly string[]): string {
+  const label = statementLabel(statement);
+  if (label !== undefined && statements.filter((s) => statementLabel(s) === label).length === 1) return label;
+  if (statement.length <= 80) return statement;
+  const cut = statement.slice(0, 79);
+  const space = cut.lastIndexOf(' ');
+  return `${(space >= 40 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
 /** `report.md` of a reproduction: tables (ours beside the paper's), claims, notes, runs. */

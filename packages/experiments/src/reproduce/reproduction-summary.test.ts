@@ -9,6 +9,7 @@ import { parseExperimentConfig } from '../config/parse-config';
 import { DEFAULT_REGIME } from '../run/testability';
 import { claimForEveryColumn, regimeGate } from './column-claims';
 import { reproductionSummary } from './reproduction-summary';
+import { shortStatement } from './reproduction-report';
 import { rowMetrics } from './row-metrics';
 import { runReproduction } from './run-reproduction';
 import { metricTable } from './table-helpers';
@@ -80,4 +81,18 @@ describe('what `mia reproduce` prints', () => {
     expect(summary.filter((l) => l === '  _not testable on purchaseLike; not run on CIFAR-100, CIFAR-100 (seed 2)_')).toHaveLength(2);
     expect(summary).toContain('  The evidence of “P1(CCQL) > P1(undefended) on every dataset” above.');
   }, 120_000);
+});
+
+describe('shortStatement: how a claim refers back to an earlier claim with the same evidence', () => {
+  const fig1b = 'Fig. 1b: only a small fraction of parameters carries the privacy sensitivity — the top 20 % hold ≥ 80 % of it';
+  const long = 'P1 of every defense is above that of the undefended model on every dataset, at matched accuracy, over the three training seeds';
+  it('by its label when no other claim starts with it, else by its statement cut at a word within 80 characters', () => {
+    expect(shortStatement(fig1b, [fig1b, long])).toBe('Fig. 1b');
+    expect(shortStatement('Table 3 (CIFAR-10): SAM lowers NN-SEL', ['Table 3 (CIFAR-10): SAM lowers NN-SEL'])).toBe('Table 3 (CIFAR-10)');
+    const twin = 'Fig. 1b: another statement';
+    expect(shortStatement(fig1b, [fig1b, twin])).toBe('Fig. 1b: only a small fraction of parameters carries the privacy sensitivity —…');
+    expect(shortStatement(long, [long])).toBe('P1 of every defense is above that of the undefended model on every dataset, at…');
+    expect(shortStatement(long, [long]).length).toBeLessThanOrEqual(80);
+    expect(shortStatement('P1(CCQL) > P1(undefended) on every dataset', [])).toBe('P1(CCQL) > P1(undefended) on every dataset');
+  });
 });
