@@ -58,14 +58,20 @@ describe('every recorded selection says where its choice sits in its grid (docs/
     expect(Object.keys(ADVREG_SELECTION.measured)).toContain('α = 96');
   });
 
-  it("dp-plane's committed selection: the expected batch at its largest value (2,048) for every ε, and ε = 4's rate at its smallest (0.3)", () => {
+  it("dp-plane's committed selection: the rate inside its grid at every ε; the expected batch at its largest value (4,096) at ε = 4, 16 and 64, inside at ε = 256 (2,048)", () => {
     const run = JSON.parse(readFileSync(join(root, 'examples/dp/results/dp-plane-cpu/runs/dp-selection/results.json'), 'utf8')) as ExperimentResults;
     const choices = selectDp(run, 'cpu')!;
     expect(Object.fromEntries([...choices].map(([label, c]) => [label, c.edges]))).toEqual({
-      'DP-SGD ε=4': ['largest batch', 'smallest rate'],
+      'DP-SGD ε=4': ['largest batch'],
       'DP-SGD ε=16': ['largest batch'],
       'DP-SGD ε=64': ['largest batch'],
-      'DP-SGD ε=256': ['largest batch'],
+      'DP-SGD ε=256': [],
+    });
+    expect(Object.fromEntries([...choices].map(([label, c]) => [label, [c.setting.batch, c.setting.lr]]))).toEqual({
+      'DP-SGD ε=4': [4096, 1],
+      'DP-SGD ε=16': [4096, 10],
+      'DP-SGD ε=64': [4096, 10],
+      'DP-SGD ε=256': [2048, 10],
     });
   });
 });

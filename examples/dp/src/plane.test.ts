@@ -43,10 +43,10 @@ describe('dp-plane', () => {
     const selection = selectionConfig('cpu');
     expect(selection.attacks).toEqual([]);
     expect(selection.partition).toEqual(planeConfig('cpu').partition);
-    // The grid: expected batches 128 … 2,048 of the 10,000 members, each at the same data passes.
+    // The grid: expected batches 128 … 4,096 of the 10,000 members, each at the same data passes.
     expect(members('cpu')).toBe(10_000);
     const settings = dpSettings('cpu');
-    expect([...new Set(settings.map((s) => s.batch))]).toEqual([128, 256, 512, 1024, 2048]);
+    expect([...new Set(settings.map((s) => s.batch))]).toEqual([128, 256, 512, 1024, 2048, 4096]);
     expect(settings).toHaveLength(DP_GRID.cpu.batches.length * DP_GRID.cpu.epochs.length * DP_GRID.cpu.lrs.length);
     for (const b of DP_GRID.cpu.batches)
       expect(settings.filter((s) => s.batch === b).map((s) => s.epochs)).toEqual(settings.filter((s) => s.batch === 128).map((s) => s.epochs));
@@ -78,7 +78,7 @@ describe('dp-plane', () => {
         lr: s.lr,
         targetEpsilon: e,
       });
-      // The row declares the selection it came out of, accounted: its ε composes the 25 candidates and
+      // The row declares the selection it came out of, accounted: its ε composes the 36 candidates and
       // its own training, so the audit doctor holds it to more than its training's ε.
       const search = plane.defenses.find((d) => d.label === dpLabel(e))!.search!;
       expect(search).toMatchObject({ candidates: settings.length, onPrivateData: true, accounted: true });
