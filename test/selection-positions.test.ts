@@ -22,12 +22,14 @@ interface Recorded {
 
 const recorded: ReadonlyArray<{ name: string; selection: Recorded; position: SelectionPosition; why?: string }> = [
   { name: 'PAST Table 1 λ, Purchase', selection: PAST_LAMBDA.purchase, position: 'interior' },
-  // The smallest value of its grid, yet bracketed: 3e-5 already fails the tolerance, and a weaker λ
-  // cannot be chosen while 1e-5 keeps the accuracy.
   { name: 'PAST Table 1 λ, CIFAR-10', selection: PAST_LAMBDA.cifar10, position: 'interior' },
   { name: 'PAST ablations λ', selection: ABLATION_LAMBDA_SELECTION, position: 'interior' },
   { name: 'CRL Table 1a λ', selection: CRL_LAMBDA as unknown as Recorded, position: 'interior' },
-  { name: 'CRL Fig. 7 λ (earlier plan)', selection: CRL_LAMBDA.previous, position: 'interior' },
+  { name: 'CRL λ, the earlier 1,500-member plan', selection: CRL_LAMBDA.previous, position: 'interior' },
+  { name: 'CRL λ, Algorithm 1 centre step', selection: { candidates: CRL_LAMBDA.paperStep, criterion: CRL_LAMBDA.criterion! }, position: 'interior' },
+  // The smallest value of its grid, yet bracketed: 3e-5 already fails the tolerance, and a weaker λ
+  // cannot be chosen while 1e-5 keeps the accuracy.
+  { name: 'PAST Table 1 λ, CIFAR-10, earlier 30-epoch plan', selection: PAST_LAMBDA.cifar10ThirtyEpochs, position: 'interior' },
   {
     name: "SAM's ρ, CIFAR-10 anchor plan",
     selection: SAM_RHO_SELECTION,

@@ -3,7 +3,8 @@ import '@tensorflow/tfjs-backend-cpu';
 import { modelParameterCount } from '@mia/models';
 import { budgetMinutes } from '@mia/experiments/reproduce';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CPU_PLAN, CRL_SHADOW_MODELS, FIG7_CPU_PLAN, LAMBDA_SELECTION, TABLE1_BUDGET, TABLE1_PILOT, groupConfig, lambdaSelectionConfig } from './configs';
+import { CPU_PLAN, CRL_SHADOW_MODELS, EARLIER_CPU_PLAN, LAMBDA_SELECTION, TABLE1_BUDGET, TABLE1_PILOT, groupConfig, lambdaSelectionConfig } from './configs';
+import { fig7Defenses } from './fig7';
 import { APPROACHES } from './paper-values';
 
 const parameters = (name: string, options: Record<string, unknown>) =>
@@ -25,22 +26,23 @@ describe("CRL Table 1a's ResNet18 rows: the paper's plan at paper scale, the anc
     expect(c.shadowModels).toBe(CRL_SHADOW_MODELS);
   });
 
-  it('cpu scale: ResNet-18 at width 32, ≥ 5,000 members, no augmentation (§5.1), the schedule measured to fit, 3 seeds sharing 2 pooled shadows per approach', () => {
+  it('cpu scale: ResNet-18 at width 32, ≥ 5,000 members, no augmentation (§5.1), 40 epochs (measured to fit every seed), 3 seeds sharing 2 pooled shadows per approach', () => {
     const c = groupConfig('cifar10', 'ResNet18', 'cpu');
     expect(c.model).toEqual({ name: 'resnet18', options: { stem: 'imagenet', width: 32 } });
     expect(c.partition.maxPerRole).toBeGreaterThanOrEqual(5000);
     expect(c.partition.validation).toBe(1000);
     expect(c.training.augment).toBeUndefined();
-    expect(c.training).toMatchObject({ epochs: 30, lr: 0.05, schedule: { type: 'cosine' } });
+    expect(c.training).toMatchObject({ epochs: 40, lr: 0.05, schedule: { type: 'cosine' } });
     expect(c.shadowModels).toBe(CPU_PLAN.shadowModels);
     expect(CPU_PLAN.shadowModels).toBe(2);
     expect(c.shadowSeed).toBe('partition');
     expect(CPU_PLAN.seeds).toBe(3);
-    // Fig. 7 keeps the earlier plan, config for config (its committed results stay valid).
-    const fig7 = groupConfig('cifar10', 'ResNet18', 'cpu', undefined, 'fig7');
-    expect(fig7.partition.maxPerRole).toBe(FIG7_CPU_PLAN.maxPerRole);
-    expect(fig7.training.epochs).toBe(20);
-    expect(fig7.shadowSeed).toBeUndefined();
+    // Fig. 7 runs on the same plan (its models at level 1 are Table 1a's CRL models).
+    const fig7 = groupConfig('cifar10', 'ResNet18', 'cpu', fig7Defenses('cifar10', 'cpu'));
+    for (const key of ['dataset', 'partition', 'model', 'training', 'shadowModels', 'shadowSeed'] as const) expect(fig7[key]).toEqual(c[key]);
+    const crl = c.defenses.find((d) => d.label === 'CRL')!;
+    expect(fig7.defenses.filter((d) => JSON.stringify(d.params) === JSON.stringify(crl.params))).toHaveLength(1);
+    expect(EARLIER_CPU_PLAN.plan.epochs).toBe(20);
   });
 
   it('the budget is the plan at the pilot’s measured cost and fits 90 minutes cold with 2 workers', () => {

@@ -25,7 +25,7 @@ describe('fig7Claims', () => {
     );
     expect(c[2]!.columns).toHaveLength(8);
     expect(c[2]!.columns!.every((x) => x.verdict === 'holds' && x.se !== undefined && x.delta !== undefined)).toBe(true);
-    expect(c[2]!.evidence).toMatch(/^ImpRelaxLoss > CRL beyond 2 SE in 8\/8/);
+    expect(c[2]!.evidence).toMatch(/^ImpRelaxLoss > CRL decided in 8\/8/);
     // With 100 examples per side a 2-point accuracy difference is within noise.
     expect(fig7Claims(points, { members: 100, nonMembers: 100 })[0]!.verdict).toBe('within noise');
   });
@@ -53,6 +53,32 @@ describe('fig7Claims', () => {
     expect(edge[0]!.evidence).toMatch(/CRL level 1: train accuracy at the edge of the regime \(69\.5 % vs 70\.0 %, SE 1\.5\)/);
     const met = fig7Claims([...points.slice(0, 2), low(point('CRL', 1, 0.3, 0.52), 0.705)], { members: 1000, nonMembers: 1000 });
     expect(met[0]!.evidence).not.toMatch(/CRL level 1/);
+  });
+
+  it("with several training seeds, decides on the seeds' spread (Student-t), not on one model's evaluation sets", () => {
+    // Test accuracy 2 points apart: decided with tight seeds, within noise when the seeds scatter by ±3 points.
+    const seeded = (p: AblationPoint, accs: number[]): AblationPoint => ({
+      ...p,
+      values: { ...p.values, 'Test Acc.': accs.reduce((a, b) => a + b, 0) / accs.length },
+      perSeed: { 'Test Acc.': accs },
+    });
+    const base = [point('ImpRelaxLoss', 1, 0.6, 0.7), point('Relaxed Center Loss', 1, 0.72, 0.75), point('CRL', 1, 0.7, 0.65)];
+    const tight = fig7Claims([seeded(base[0]!, [0.6, 0.601, 0.599]), seeded(base[1]!, [0.62, 0.621, 0.619]), seeded(base[2]!, [0.6, 0.6, 0.6])], {
+      members: 10000,
+      nonMembers: 10000,
+    });
+    expect(tight[1]!.verdict).toBe('holds');
+    expect(tight[1]!.evidence).toMatch(/Student-t|t quantile|df/);
+    const loose = fig7Claims([seeded(base[0]!, [0.57, 0.6, 0.63]), seeded(base[1]!, [0.59, 0.62, 0.65]), seeded(base[2]!, [0.6, 0.6, 0.6])], {
+      members: 10000,
+      nonMembers: 10000,
+    });
+    expect(loose[1]!.verdict).toBe('within noise');
+    // One model per point (no perSeed): the binomial SE over 10,000 non-members decides the same 2 points.
+    expect(
+      fig7Claims([point('ImpRelaxLoss', 1, 0.6, 0.7), point('Relaxed Center Loss', 1, 0.62, 0.75), base[2]!], { members: 10000, nonMembers: 10000 })[1]!
+        .verdict,
+    ).toBe('holds');
   });
 
   it('says "not evaluated" for every claim when nothing ran', () => {

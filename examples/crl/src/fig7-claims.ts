@@ -1,5 +1,6 @@
 import {
   combineColumns,
+  combineSeeds,
   compareEstimates,
   hanleyMcNeilSe,
   notEvaluated,
@@ -21,6 +22,11 @@ export interface AblationPoint {
   readonly approach: Ablation;
   readonly level: number;
   readonly values: Partial<Record<Table1Column, number>>;
+  /**
+   * Each column's number per training seed, when the point was trained with several (`values` holds
+   * their mean): the comparisons then carry the seeds' spread (combineSeeds, docs/protocol.md §5.2).
+   */
+  readonly perSeed?: Partial<Record<Table1Column, readonly number[]>>;
   /** Set when the point's model collapsed or failed: it is left out of every claim. */
   readonly collapsed?: string;
 }
@@ -37,10 +43,29 @@ const meanAuc = (p: AblationPoint): number => {
   return v.reduce((a, b) => a + b, 0) / v.length;
 };
 const of = (points: readonly AblationPoint[], a: Ablation) => points.filter((p) => p.approach === a);
-const bestAcc = (points: readonly AblationPoint[]) => Math.max(...points.map((p) => p.values['Test Acc.'] ?? -Infinity));
+/** The point with the highest (mean) test accuracy. */
+const bestPoint = (points: readonly AblationPoint[]): AblationPoint =>
+  points.reduce((best, p) => ((p.values['Test Acc.'] ?? -Infinity) > (best.values['Test Acc.'] ?? -Infinity) ? p : best));
+const testAcc = (p: AblationPoint) => p.values['Test Acc.'] ?? NaN;
 
-const accuracy = (v: number, n: AblationSizes): Estimate => ({ value: v, se: Math.sqrt(Math.max(0, v * (1 - v)) / n.nonMembers), seSource: 'binomial' });
-const aucEstimate = (v: number, n: AblationSizes): Estimate => ({ value: v, se: hanleyMcNeilSe(v, n.members, n.nonMembers), seSource: 'binomial' });
+const binomialSe = (v: number, size: number) => Math.sqrt(Math.max(0, v * (1 - v)) / size);
+
+/**
+ * A point's column as an estimate: one model's number with its sampling SE over the evaluation sets
+ * (binomial for an accuracy, Hanley–McNeil for an AUC); with several training seeds their mean, the
+ * seeds' spread combined with each seed's sampling SE (Welch–Satterthwaite df, docs/protocol.md §5.2).
+ */
+function estimateOf(p: AblationPoint, column: Table1Column, n: AblationSizes): Estimate | undefined {
+  const v = p.values[column];
+  if (v === undefined) return undefined;
+  const se = (x: number) =>
+    column === 'Test Acc.' ? binomialSe(x, n.nonMembers) : column === 'Train Acc.' ? binomialSe(x, n.members) : hanleyMcNeilSe(x, n.members, n.nonMembers);
+  const seeds = p.perSeed?.[column];
+  if (seeds === undefined || seeds.length < 2) return { value: v, se: se(v), seSource: 'binomial' };
+  const c = combineSeeds(seeds, seeds.map(se));
+  return { value: c.value, se: c.se, df: c.df, seSource: 'seeds' };
+}
+const accuracy = (p: AblationPoint, n: AblationSizes): Estimate => estimateOf(p, 'Test Acc.', n)!;
 
 /**
  * Fig. 7's regime gate (our criterion): the paper's relaxed models still fit most of their training
@@ -53,9 +78,10 @@ export const FIG7_MIN_TRAIN_ACCURACY = 0.7;
 
 /** Why a point is out of Fig. 7's regime ({@link FIG7_MIN_TRAIN_ACCURACY}, applied with its SE), or undefined. */
 export function fig7RegimeProblem(p: AblationPoint, n: AblationSizes): string | undefined {
-  const train = p.values['Train Acc.'];
-  if (train === undefined) return undefined;
-  const se = Math.sqrt(Math.max(0, train * (1 - train)) / n.members);
+  const estimate = estimateOf(p, 'Train Acc.', n);
+  if (estimate === undefined) return undefined;
+  const train = estimate.value;
+  const se = estimate.se!;
   return thresholdProblem(
     `train accuracy`,
     train,
@@ -67,7 +93,7 @@ export function fig7RegimeProblem(p: AblationPoint, n: AblationSizes): string | 
 
 /**
  * "Removing a component raises an AUC": each (level, attack) pair of `ablated` vs CRL at the same
- * level is a decision with a 2-SE margin; holds when more than half hold, does not hold when more than
+ * level is a decision (2 SE, or a Student-t quantile when the SEs rest on a few training seeds); holds when more than half hold, does not hold when more than
  * half do not hold (our criterion: the paper reads the ablation off its plot, "on most" pairs), else
  * within noise. The claim keeps every pair's decision.
  */
@@ -77,10 +103,10 @@ function removedComponentClaim(statement: string, points: readonly AblationPoint
     const crl = of(points, 'CRL').find((q) => q.level === p.level);
     if (crl === undefined) continue;
     for (const column of AUC_COLUMNS) {
-      const a = p.values[column];
-      const b = crl.values[column];
+      const a = estimateOf(p, column, n);
+      const b = estimateOf(crl, column, n);
       if (a === undefined || b === undefined) continue;
-      const d = compareEstimates(aucEstimate(a, n), aucEstimate(b, n), { direction: 'greater', format: 'pct', labels: [ablated, 'CRL'] });
+      const d = compareEstimates(a, b, { direction: 'greater', format: 'pct', labels: [ablated, 'CRL'] });
       columns.push({ column: `level ${p.level} ${column.replace(' AUC', '')}`, ...d });
     }
   }
@@ -92,19 +118,19 @@ function removedComponentClaim(statement: string, points: readonly AblationPoint
   return {
     statement,
     verdict,
-    evidence: `${ablated} > CRL beyond 2 SE in ${higher}/${total} (level, attack) pairs, below in ${lower}: ${columns.map((c) => `${c.column}: ${c.evidence} (${c.verdict})`).join('; ')}`,
+    evidence: `${ablated} > CRL decided in ${higher}/${total} (level, attack) pairs, below in ${lower}: ${columns.map((c) => `${c.column}: ${c.evidence} (${c.verdict})`).join('; ')}`,
     columns,
     rule: 'more than half of the (level, attack) pairs decide (our criterion)',
   };
 }
 
-/** a above every b beyond 2 SE → holds; any below beyond 2 SE (after Holm) → does not hold; else within noise. */
-function accuracyAbove(statement: string, a: [string, number], others: ReadonlyArray<[string, number]>, n: AblationSizes): Claim {
+/** a above every b beyond its critical value → holds; any below it (after Holm) → does not hold; else within noise. */
+function accuracyAbove(statement: string, a: [string, AblationPoint], others: ReadonlyArray<[string, AblationPoint]>, n: AblationSizes): Claim {
   return combineColumns(
     statement,
-    others.map(([label, v]): ColumnDecision => ({
+    others.map(([label, q]): ColumnDecision => ({
       column: `${a[0]} vs ${label}`,
-      ...compareEstimates(accuracy(a[1], n), accuracy(v, n), { direction: 'greater', format: 'pct', labels: [a[0], label] }),
+      ...compareEstimates(accuracy(a[1], n), accuracy(q, n), { direction: 'greater', format: 'pct', labels: [a[0], label] }),
     })),
   );
 }
@@ -127,14 +153,14 @@ export function fig7Claims(all: readonly AblationPoint[], n: AblationSizes): Cla
   if (all.length === 0) return statements.map((s) => notEvaluated(s, 'Fig. 7 was not run here (dataset not available)'));
   if (ABLATIONS.some((a) => of(points, a).length === 0))
     return statements.map((s) => notTestable(s, `every point of an approach collapsed or is out of the regime (${dropped.join('; ')})`));
-  const best = Object.fromEntries(ABLATIONS.map((a) => [a, bestAcc(of(points, a))])) as Record<Ablation, number>;
-  const bestLine = ABLATIONS.map((a) => `${a} ${pct(best[a])}`).join(', ');
+  const best = Object.fromEntries(ABLATIONS.map((a) => [a, bestPoint(of(points, a))])) as Record<Ablation, AblationPoint>;
+  const bestLine = ABLATIONS.map((a) => `${a} ${pct(testAcc(best[a]))}`).join(', ');
   const rcl = best['Relaxed Center Loss'];
   // The common privacy level: the weaker of the two approaches' most private points.
   const crlPts = of(points, 'CRL');
   const rclPts = of(points, 'Relaxed Center Loss');
   const level = Math.max(Math.min(...crlPts.map(meanAuc)), Math.min(...rclPts.map(meanAuc)));
-  const accAt = (pts: readonly AblationPoint[]) => bestAcc(pts.filter((p) => meanAuc(p) <= level + 1e-12));
+  const accAt = (pts: readonly AblationPoint[]) => bestPoint(pts.filter((p) => meanAuc(p) <= level + 1e-12));
   const crlAt = accAt(crlPts);
   const rclAt = accAt(rclPts);
   const left = dropped.length === 0 ? '' : ` (left out: ${dropped.join('; ')})`;

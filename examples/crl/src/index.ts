@@ -16,6 +16,7 @@ export {
   skippedAt,
   planOf,
   lambdaSelectionConfig,
+  selectCenterStep,
   advRegSelectionConfig,
   relaxLossParams,
   CPU_PLAN,

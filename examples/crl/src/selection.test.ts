@@ -1,7 +1,7 @@
 import { selectHyperparameter } from '@mia/experiments/reproduce';
 import { describe, expect, it } from 'vitest';
 import { ADVREG_SELECTION, advRegAlpha } from './adv-reg-selection';
-import { CPU_PLAN, FIG7_CPU_PLAN, LAMBDA_SELECTION, advRegSelectionConfig, groupConfig } from './configs';
+import { CPU_PLAN, EARLIER_CPU_PLAN, LAMBDA_SELECTION, advRegSelectionConfig, groupConfig, selectCenterStep } from './configs';
 
 describe("CRL's λ at cpu scale", () => {
   it("is what the one selection rule chooses from the recorded candidates (docs/protocol.md §5.3), or, while the current plan is not yet measured, the earlier plan's choice", () => {
@@ -14,8 +14,16 @@ describe("CRL's λ at cpu scale", () => {
       expect(selectHyperparameter(LAMBDA_SELECTION.candidates, LAMBDA_SELECTION.criterion!).chosen).toBe(CPU_PLAN.lambda);
       expect(LAMBDA_SELECTION.grid).toEqual(LAMBDA_SELECTION.candidates.map((c) => c.value));
     }
-    // Fig. 7 keeps the earlier plan, whose λ the earlier candidates chose.
-    expect(selectHyperparameter(LAMBDA_SELECTION.previous.candidates, LAMBDA_SELECTION.previous.criterion).chosen).toBe(FIG7_CPU_PLAN.lambda);
+    // The centre step: each step's λ by the rule, then the step whose chosen model validates higher.
+    const steps = selectCenterStep();
+    expect(steps.chosen.centerStep).toBe(CPU_PLAN.centerStep ?? 'code');
+    expect(steps.chosen.lambda).toBe(CPU_PLAN.lambda);
+    expect(steps[steps.chosen.centerStep === 'code' ? 'paper' : 'code'].validationAccuracy).toBeLessThanOrEqual(steps.chosen.validationAccuracy);
+    expect(LAMBDA_SELECTION.paperStep.map((c) => c.value)).toEqual(LAMBDA_SELECTION.grid);
+    const crl = groupConfig('cifar10', 'ResNet18', 'cpu').defenses.find((d) => d.label === 'CRL')!.params as { lambda: number; centerStep?: string };
+    expect([crl.lambda, crl.centerStep ?? 'code']).toEqual([CPU_PLAN.lambda, CPU_PLAN.centerStep ?? 'code']);
+    // The earlier plan's λ was what its candidates chose.
+    expect(selectHyperparameter(LAMBDA_SELECTION.previous.candidates, LAMBDA_SELECTION.previous.criterion).chosen).toBe(EARLIER_CPU_PLAN.lambda);
   });
 });
 

@@ -15,7 +15,19 @@ import {
   type TableCell,
 } from '@mia/experiments/reproduce';
 import { ADVREG_SELECTION, advRegAlpha } from './adv-reg-selection';
-import { CPU_PLAN, CRL_DATASETS, LAMBDA_SELECTION, REDUCED_MODEL, SHARED_NOTES, groupConfig, planOf, seedsAt, skippedAt, type CrlDataset } from './configs';
+import {
+  CPU_PLAN,
+  CRL_DATASETS,
+  LAMBDA_SELECTION,
+  REDUCED_MODEL,
+  SHARED_NOTES,
+  centerStepNote,
+  groupConfig,
+  planOf,
+  seedsAt,
+  skippedAt,
+  type CrlDataset,
+} from './configs';
 import { measureGroup, type GroupMeasurement } from './measure-group';
 import { relaxationNote } from './relaxation-counts';
 import { APPROACHES, TABLE1_COLUMNS, TABLE1_PAPER, paperValue, type Approach } from './paper-values';
@@ -225,6 +237,7 @@ export const crlTable1: Reproduction = {
               `CRL's λ = ${CPU_PLAN.lambda} is the earlier plan's choice (1,500 members × 20 epochs); the candidates ${LAMBDA_SELECTION.grid.join(', ')} are not yet measured on this plan's models (docs/protocol.md §5.3).`,
             ]
           : []),
+        ...(ctx.scale === 'cpu' ? centerStepNote() : []),
         ...relaxation,
       ],
     };

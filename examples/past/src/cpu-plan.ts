@@ -8,15 +8,15 @@ import type { DatasetSetup, PastDatasetKey } from './configs';
  * `table1`: the regime PAST studies (a fitted, overfit undefended model that PAST then tunes), with
  * 3 training seeds per model (docs/protocol.md §5.2). CIFAR-10 uses the paper's architecture family
  * (ResNet-18 with the torchvision stem the authors' code builds, at width 32), 5,000 members per
- * PAST6 role and the paper's batch size 128. Phase 1 runs 30 epochs at lr 0.05 with cosine decay
- * (the paper: 100 epochs at 0.01; fewer epochs need the larger lr to fit the members) and without
+ * PAST6 role and the paper's batch size 128. Phase 1 runs 40 epochs at lr 0.05 with cosine decay
+ * (the paper: 100 epochs at 0.01; fewer epochs need the larger lr to fit the members; 30 epochs left
+ * one of three seeds at 96.9 % train, the edge of the regime, 40 fit it: docs/anchors.md) and without
  * augmentation (the paper does not report any; with crop + flip the model would need far more epochs
  * to fit than the budget holds); the tuning phase keeps the paper's α 2.5 and a fresh lr 0.01, for 10
  * epochs instead of 50 (Fig. 6b: the advantage settles within 20). λ of every column is chosen on the
  * validation slice by one rule (see {@link LAMBDA_SELECTION}), never on the evaluation data: on
- * CIFAR-10 that is 1e-5, not the paper's 1e-3 (which leaves the model at 43 % train accuracy here).
- * Measured cold cost of the whole table (three seeds, every column): 85.3 min with `--workers 2` on a
- * 2-core machine (docs/anchors.md).
+ * CIFAR-10 that is 1e-5, not the paper's 1e-3 (which left the 30-epoch model at 43 % train accuracy).
+ * Measured cold cost of the whole table: examples/past/README.md.
  *
  * `ablation`: the Purchase stand-in setup of Table 2, Fig. 3, 5a and 6 (31 settings in Fig. 3), kept
  * small so each of those tables stays ≤ 60 min.
@@ -54,7 +54,7 @@ export const CPU_PLAN: {
       maxPerRole: 5000,
       validation: 1000,
       model: { name: 'resnet18', options: { stem: 'imagenet', width: 32 } },
-      training: { epochs: 30, batchSize: 128, lr: 0.05 },
+      training: { epochs: 40, batchSize: 128, lr: 0.05 },
       past: { lambda: 1e-5, tuneEpochs: 10, alpha: 2.5 },
       seeds: 3,
       kind: 'image',
@@ -109,8 +109,25 @@ export const LAMBDA_SELECTION = {
       { value: 1e-3, validationAccuracy: 0.01, trainAccuracy: 0.014 },
     ] as readonly SelectionCandidate[],
   },
-  /** The CIFAR-10 candidates (seed 0, ResNet-18 plan) as data. */
+  /**
+   * The CIFAR-10 candidates (seed 0, the 40-epoch ResNet-18 plan) as data: measured 2026-11-29 (native
+   * backend, 2-core AMD EPYC (Zen 4), `mia sweep` of Table 1's CIFAR-10 config with λ over the grid,
+   * targets only; phase 1 99.96 % train, 50.7 % test, validation 51.2 %; the λ = 0 control 99.94 %
+   * train, validation 50.6 %). 1e-5 is the largest within a point; 3e-5 and 1e-4 fall below, and the
+   * grid goes two steps under it (1e-6, 3e-6), so the choice is inside the grid.
+   */
   cifar10: {
+    criterion: { kind: 'strongest-within', reference: 0.506, tolerance: 0.01 } as SelectionCriterion,
+    candidates: [
+      { value: 1e-6, validationAccuracy: 0.505, trainAccuracy: 1 },
+      { value: 3e-6, validationAccuracy: 0.503, trainAccuracy: 0.9978 },
+      { value: 1e-5, validationAccuracy: 0.497, trainAccuracy: 0.999 },
+      { value: 3e-5, validationAccuracy: 0.479, trainAccuracy: 0.9496 },
+      { value: 1e-4, validationAccuracy: 0.492, trainAccuracy: 0.9978 },
+    ] as readonly SelectionCandidate[],
+  },
+  /** The same selection on the earlier 30-epoch plan (2026-11-26; λ = 0 control validation 49.8 %): it kept 1e-5 too. */
+  cifar10ThirtyEpochs: {
     criterion: { kind: 'strongest-within', reference: 0.498, tolerance: 0.01 } as SelectionCriterion,
     candidates: [
       { value: 1e-5, validationAccuracy: 0.499, trainAccuracy: 0.9984 },
@@ -127,8 +144,17 @@ export const LAMBDA_SELECTION = {
     'λ = 3e-4': 'validation 63.1 % (train 99.3 %, test 65.9 %): the largest within a point of λ = 0, kept',
     'λ = 1e-3': 'validation 1.0 % (train 1.4 %): collapsed',
   } as Readonly<Record<string, string>>,
-  cifar10Grid: [1e-5, 3e-5, 1e-4, 3e-4, 1e-3],
+  cifar10Grid: [1e-6, 3e-6, 1e-5, 3e-5, 1e-4],
   cifar10Measured: {
+    'λ = 0 (control)': 'validation 50.6 % (train 99.94 %, test 49.9 %); phase 1 alone: validation 51.2 %, test 50.7 %',
+    'λ = 1e-6': 'validation 50.5 % (train 100 %, test 50.3 %)',
+    'λ = 3e-6': 'validation 50.3 % (train 99.8 %, test 49.7 %)',
+    'λ = 1e-5': 'validation 49.7 % (train 99.9 %, test 50.1 %): the largest within a point of λ = 0, kept',
+    'λ = 3e-5': 'validation 47.9 % (train 95.0 %, test 47.7 %)',
+    'λ = 1e-4': 'validation 49.2 % (train 99.8 %, test 49.7 %)',
+  } as Readonly<Record<string, string>>,
+  /** The earlier 30-epoch plan's CIFAR-10 measurements (2026-11-26), where the paper's 1e-3 was in the grid. */
+  cifar10ThirtyEpochsMeasured: {
     'λ = 0 (control)': 'validation 49.8 % (train 99.7 %, test 50.9 %); phase 1 alone: validation 49.2 %, test 51.4 %',
     'λ = 1e-5': 'validation 49.9 % (train 99.8 %, test 51.0 %): the largest within a point of λ = 0, kept',
     'λ = 3e-5': 'validation 46.4 % (train 97.2 %, test 47.3 %)',

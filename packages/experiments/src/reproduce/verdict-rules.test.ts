@@ -151,6 +151,20 @@ describe('the gate: convergence, comparators and one saturation rule per model',
     expect(
       testabilityProblem({ results: fakeResults([undefended, tuned]), undefended: 'w/o', compared: ['AdvReg'], regime: REGIME, comparators: ['AdvReg'] }),
     ).toBeUndefined();
+    // A drop within 2 SE of the difference is at the edge: 0.2 points below with SEs of 1 point each.
+    const withSe = (label: string, adv: number) => fakeRow(label, { train: 0.995, test: 0.505, adv, se: fakeSe(0.01) });
+    const gate = (adv: number) =>
+      testabilityProblem({
+        results: fakeResults([withSe('w/o', 0.58), withSe('AdvReg', adv)]),
+        undefended: 'w/o',
+        compared: ['AdvReg'],
+        regime: REGIME,
+        comparators: ['AdvReg'],
+      });
+    expect(gate(0.578)).toMatch(
+      /^comparator ineffective: AdvReg's highest attack advantage 57\.8 % is below the undefended model's 58\.0 % by 0\.2 points, within 2 SE \(SE 1\.4\): at the edge/,
+    );
+    expect(gate(0.5)).toBeUndefined();
     // A utility claim does not depend on the comparator's leakage.
     expect(
       testabilityProblem({

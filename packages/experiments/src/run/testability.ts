@@ -218,10 +218,22 @@ export function convergenceProblem(row: DefenseRow, undefended: DefenseRow, rule
   return `${row.label} far from converged (test accuracy ${pct(row.testAccuracy)} vs undefended ${pct(undefended.testAccuracy)}: ${(100 * drop).toFixed(1)} points below, more than ${(100 * rule.maxTestDrop).toFixed(1)} + 2 SE; ${rule.why})`;
 }
 
-/** Why a comparator row is ineffective (its highest attack advantage not below the undefended row's), or undefined. */
+/**
+ * Why a comparator row is ineffective, or undefined when it is not: its highest attack advantage must
+ * lie below the undefended row's by more than 2 SE of the difference when the rows record SEs (as
+ * every other gate is applied with its SE, docs/protocol.md §5.1); a drop within 2 SE is at the edge,
+ * and a comparison with that comparator tests nothing either.
+ */
 export function comparatorProblem(row: DefenseRow, undefended: DefenseRow): string | undefined {
-  if (row.maxAdvantage < undefended.maxAdvantage) return undefined;
-  return `comparator ineffective: ${row.label}'s highest attack advantage ${pct(row.maxAdvantage)} is not below the undefended model's ${pct(undefended.maxAdvantage)} (the paper's ${row.label} lowers leakage; this one does not, so a comparison with it tests nothing)`;
+  const drop = undefended.maxAdvantage - row.maxAdvantage;
+  const seA = row.se?.maxAdvantage;
+  const seB = undefended.se?.maxAdvantage;
+  const se = seA === undefined || seB === undefined ? 0 : Math.hypot(seA, seB);
+  if (drop > 2 * se && drop > 0) return undefined;
+  const why = `(the paper's ${row.label} lowers leakage; this one does not, so a comparison with it tests nothing)`;
+  if (drop > 0)
+    return `comparator ineffective: ${row.label}'s highest attack advantage ${pct(row.maxAdvantage)} is below the undefended model's ${pct(undefended.maxAdvantage)} by ${(100 * drop).toFixed(1)} points, within 2 SE (SE ${(100 * se).toFixed(1)}): at the edge ${why}`;
+  return `comparator ineffective: ${row.label}'s highest attack advantage ${pct(row.maxAdvantage)} is not below the undefended model's ${pct(undefended.maxAdvantage)} ${why}`;
 }
 
 /**
